@@ -1,0 +1,1 @@
+"""Lark grammars and transformers: text in, solver objects out."""

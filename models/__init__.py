@@ -1,0 +1,1 @@
+"""Optimization models: CP-SAT and LP/MILP formulations of questions about positions."""

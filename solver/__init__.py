@@ -1,0 +1,1 @@
+"""dipsolve: a declarative solver for Diplomacy."""

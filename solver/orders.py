@@ -1,0 +1,123 @@
+"""Typed orders: frozen, hashable dataclasses whose ``str()`` is the canonical short notation.
+
+    >>> str(Move("A", "PAR", "BUR"))
+    'A PAR - BUR'
+    >>> str(Convoy("NTH", "A", "LON", "NWY"))
+    'F NTH C A LON - NWY'
+    >>> str(SupportMove("A", "MUN", "A", "BER", "KIE"))
+    'A MUN S A BER - KIE'
+
+An order names its unit by kind (``"A"`` or ``"F"``) and location; the power giving it is
+the key it is filed under (``{"France": [Move(...)]}``).  Locations are canonical map
+locations (``"STP/SC"``) or, where a player left the coast out, the bare province
+(``"SPA"``): the adjudicator decides what a coastless order means, as the DATC asks.
+
+``Disband`` serves both the retreat phase (disband a dislodged unit) and the adjustment
+phase (remove a unit); ``Remove`` is the same class under its adjustment-phase name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    kind: str
+    location: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.location} H"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    kind: str
+    location: str
+    target: str
+    via_convoy: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.location} - {self.target}" + (" VIA" if self.via_convoy else "")
+
+
+@dataclass(frozen=True, slots=True)
+class SupportHold:
+    kind: str
+    location: str
+    supported_kind: str
+    supported_location: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.location} S {self.supported_kind} {self.supported_location}"
+
+
+@dataclass(frozen=True, slots=True)
+class SupportMove:
+    kind: str
+    location: str
+    supported_kind: str
+    supported_location: str
+    target: str
+
+    def __str__(self) -> str:
+        return (f"{self.kind} {self.location} S {self.supported_kind} "
+                f"{self.supported_location} - {self.target}")
+
+
+@dataclass(frozen=True, slots=True)
+class Convoy:
+    location: str
+    convoyed_kind: str
+    convoyed_location: str
+    target: str
+    kind: str = "F"
+
+    def __str__(self) -> str:
+        return (f"{self.kind} {self.location} C {self.convoyed_kind} "
+                f"{self.convoyed_location} - {self.target}")
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    kind: str
+    location: str
+    target: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.location} R {self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Disband:
+    kind: str
+    location: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.location} D"
+
+
+Remove = Disband
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    kind: str
+    location: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.location} B"
+
+
+@dataclass(frozen=True, slots=True)
+class Waive:
+    def __str__(self) -> str:
+        return "WAIVE"
+
+
+Order = Union[Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive]
+
+MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
+RETREAT_ORDERS = (Retreat, Disband)
+ADJUSTMENT_ORDERS = (Build, Disband, Waive)
