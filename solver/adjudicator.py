@@ -1,0 +1,912 @@
+"""The adjudicator: ``adjudicate(position, orders) -> Outcome``.
+
+A pipeline you can read top to bottom, one function a phase kind:
+
+movement
+    1. match each order to its unit; an order for a missing unit, another power's unit,
+       or a unit ordered twice is set aside (DATC 4.C, 4.D.3), an illegal order becomes
+       a hold with its reason (DATC 4.E.1);
+    2. decide which army moves go by convoy (DATC 3.0, 4.A.3: ``via convoy`` or a
+       convoy order from a fleet of the army's own power; no fallback to land);
+    3. resolve every move with Kruijswijk's guess algorithm ("The Math of
+       Adjudication", DATC section 5): decisions are resolved recursively and cached;
+       a cycle is tried both ways and, if it has two solutions or none, the backup rule
+       applies: circular movement succeeds, and a convoy paradox is settled by the
+       Szykman rule (the convoys in the cycle fail);
+    4. execute: moves, dislodgements, retreat options (attacker origin, standoffs),
+       destruction of units that cannot retreat, the next phase.
+retreat
+    retreats to the same place all fail; unordered units disband.
+adjustment
+    builds in owned, empty home centers, first legal orders first (DATC 4.D.4–4.D.6);
+    missing removals by civil disorder, 2023 rule (DATC 4.D.8): the unit farthest from
+    the power's nearest owned center (any unit over land and sea) goes first, fleets
+    before armies, then in alphabetical order of the province's English name.
+
+Everything works on province strings and small int-indexed lists built once per call;
+nothing is parsed and nothing deep-copied.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable, Mapping
+
+from .map import Map
+from .orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
+                     SupportMove, Waive)
+from .position import Dislodged, Phase, Position, Unit
+
+
+class Reason(str, Enum):
+    """Why an order succeeded or failed.  ``str`` values are stable for ``--json``."""
+
+    # success
+    MOVED = "moved"
+    HELD = "held"
+    SUPPORTED = "supported"        # the support was given (not cut)
+    CONVOYED = "convoyed"          # the convoy took effect
+    RETREATED = "retreated"
+    DISBANDED = "disbanded"
+    BUILT = "built"
+    REMOVED = "removed"
+    WAIVED = "waived"
+    # failure
+    BOUNCED = "bounced"            # the move was not strong enough
+    DISLODGED = "dislodged"        # the unit was dislodged (whatever it was ordered)
+    CUT = "cut"                    # the support was cut
+    VOID = "void"                  # a support or convoy of an order that was not given
+    NO_CONVOY = "no convoy"        # an army's convoy route was not there or was disrupted
+    DISRUPTED = "disrupted"        # a convoying fleet was dislodged, or its convoy failed
+    ILLEGAL = "illegal"            # not allowed by the rules; the unit held instead
+    NOT_YOUR_UNIT = "not your unit"
+    NO_UNIT = "no such unit"
+    DUPLICATE = "ordered twice"    # a unit with two different orders holds (DATC 4.D.3)
+    RETREAT_BOUNCED = "retreat bounced"
+    CIVIL_DISORDER = "civil disorder"
+    DESTROYED = "destroyed"        # dislodged with nowhere to retreat
+
+
+@dataclass(frozen=True, slots=True)
+class OrderResult:
+    power: str
+    order: Order
+    success: bool
+    reason: Reason
+    detail: str = ""
+
+    def __str__(self) -> str:
+        tail = f" ({self.detail})" if self.detail else ""
+        return f"{self.power}: {self.order}: {self.reason.value}{tail}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one phase: each order's result and the position that follows."""
+
+    position: Position
+    results: tuple[OrderResult, ...]
+    next: Position
+    #: units dislodged with no retreat open to them, disbanded at once (movement), or
+    #: disbanded because they did not or could not retreat (retreat phase)
+    destroyed: tuple[Unit, ...] = ()
+
+    def result_for(self, location: str) -> OrderResult | None:
+        """The result of the order given to the unit in ``location`` (a province or location)."""
+        prov = self.position.map.province_of.get(location, location)
+        po = self.position.map.province_of
+        for r in self.results:
+            loc = getattr(r.order, "location", None)
+            if loc is not None and po.get(loc, loc) == prov:
+                return r
+        return None
+
+
+# -- public entry point ---------------------------------------------------------------
+
+def adjudicate(position: Position, orders: Mapping[str, Iterable[Order]] | None = None) -> Outcome:
+    """Resolve one phase of ``position`` under ``orders`` (power -> orders).
+
+    Never raises for a bad order: illegal orders become holds (movement) or fail, each
+    with its reason.  Units without orders hold (movement) or disband (retreat);
+    missing removals are made by civil disorder (adjustment).
+    """
+    orders = orders or {}
+    kind = position.phase.kind
+    if kind == "movement":
+        return _movement(position, orders)
+    if kind == "retreat":
+        return _retreat(position, orders)
+    return _adjustment(position, orders)
+
+
+# -- shared helpers ---------------------------------------------------------------------
+
+def _update_centers(position: Position, units: Iterable[Unit]) -> dict[str, str]:
+    owner = dict(position.centers)
+    centers, po = position.map.centers, position.map.province_of
+    for u in units:
+        p = po[u.location]
+        if p in centers:
+            owner[p] = u.power
+    return owner
+
+
+def _needs_adjustment(game_map: Map, units: Iterable[Unit], owner: Mapping[str, str]) -> bool:
+    count: dict[str, int] = {}
+    for u in units:
+        count[u.power] = count.get(u.power, 0) + 1
+    ncent: dict[str, int] = {}
+    for p, o in owner.items():
+        ncent[o] = ncent.get(o, 0) + 1
+    po = game_map.province_of
+    occupied = {po[u.location] for u in units}
+    for power in set(count) | set(ncent):
+        delta = ncent.get(power, 0) - count.get(power, 0)
+        if delta < 0:
+            return True
+        if delta > 0 and any(owner.get(h) == power and h not in occupied
+                             for h in game_map.homes.get(power, ())):
+            return True
+    return False
+
+
+def _after_fall(position: Position, units: tuple[Unit, ...], year: int) -> Position:
+    """The position after a Fall phase with no retreats pending: centers change hands,
+    then a Winter adjustment if any power must build or remove, else next Spring."""
+    owner = _update_centers(position, units)
+    if _needs_adjustment(position.map, units, owner):
+        phase = Phase("Winter", year, "adjustment")
+    else:
+        phase = Phase("Spring", year + 1, "movement")
+    return Position.build(phase, units, owner, game_map=position.map)
+
+
+def _units_by_province(position: Position, units: Iterable[Unit]) -> dict[str, Unit]:
+    po = position.map.province_of
+    return {po[u.location]: u for u in units}
+
+
+def _find_unit(position: Position, by_prov: Mapping[str, Unit], power: str, order: Order,
+               results: list[OrderResult]) -> Unit | None:
+    """The unit an order is for, or None after recording why it is not."""
+    prov = position.map.province_of.get(order.location)  # type: ignore[union-attr]
+    unit = by_prov.get(prov) if prov else None
+    if unit is None:
+        results.append(OrderResult(power, order, False, Reason.NO_UNIT,
+                                   f"no unit in {order.location}"))  # type: ignore[union-attr]
+        return None
+    if unit.kind != order.kind:  # type: ignore[union-attr]
+        name = "army" if order.kind == "A" else "fleet"  # type: ignore[union-attr]
+        results.append(OrderResult(power, order, False, Reason.NO_UNIT,
+                                   f"no {name} in {prov}: {unit} stands there"))
+        return None
+    if unit.power != power:
+        results.append(OrderResult(power, order, False, Reason.NOT_YOUR_UNIT,
+                                   f"{unit} belongs to {unit.power}"))
+        return None
+    return unit
+
+
+# -- movement -----------------------------------------------------------------------------
+
+_HOLD, _MOVE, _SUPH, _SUPM, _CONVOY = range(5)
+_UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
+
+
+class _Movement:
+    """The state of one movement adjudication: int-indexed lists over the units."""
+
+    __slots__ = ("m", "n", "units", "prov", "power", "otype", "dest", "dest_loc", "via",
+                 "sup_prov", "sup_dest", "orders", "why", "at", "movers_to", "hold_sups",
+                 "move_sups", "convoyers", "res", "state", "deps", "is_path", "h2h")
+
+    def __init__(self, position: Position):
+        m = position.map
+        self.m = m
+        units = position.units
+        self.units = units
+        n = self.n = len(units)
+        po = m.province_of
+        self.prov = [po[u.location] for u in units]
+        self.power = [u.power for u in units]
+        self.at = {p: i for i, p in enumerate(self.prov)}
+        self.otype = [_HOLD] * n
+        self.dest: list[str | None] = [None] * n       # move: destination province
+        self.dest_loc: list[str | None] = [None] * n   # move: destination location
+        self.via = [False] * n                           # move goes by convoy
+        self.sup_prov: list[str | None] = [None] * n   # support/convoy: the supported unit's province
+        self.sup_dest: list[str | None] = [None] * n   # support-move/convoy: its destination
+        self.orders: list[Order | None] = [None] * n    # the order as given (None: unordered)
+        self.why: list[tuple[Reason, str] | None] = [None] * n  # set aside: reason
+        # decisions: 0..n-1 move of unit i; n..2n-1 convoy path of unit i
+        self.res = [False] * (2 * n)
+        self.state = [_UNRESOLVED] * (2 * n)
+        self.deps: list[int] = []
+
+
+def _sea_route(m: Map, src: str, dst: str, seas: set[str] | frozenset[str]) -> bool:
+    """Whether an army in ``src`` can be convoyed to ``dst`` through fleets in ``seas``."""
+    if not seas:
+        return False
+    nb = m.neighbours
+    frontier = [s for s in nb[src] if s in seas]
+    seen = set(frontier)
+    while frontier:
+        s = frontier.pop()
+        if dst in nb[s]:
+            return True
+        for t in nb[s]:
+            if t in seas and t not in seen:
+                seen.add(t)
+                frontier.append(t)
+    return False
+
+
+def _fleet_reaches(m: Map, loc: str, prov: str) -> bool:
+    moves = m.fleet_moves.get(loc, ())
+    return any(l in moves for l in m.fleet_locations[prov])
+
+
+def _can_reach(m: Map, unit_kind: str, loc: str, prov: str) -> bool:
+    """Whether a unit could move to (and so support into) ``prov`` without a convoy."""
+    if unit_kind == "A":
+        return prov in m.army_moves.get(loc, ())
+    return _fleet_reaches(m, loc, prov)
+
+
+def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
+    st = _Movement(position)
+    m, units, n = st.m, st.units, st.n
+    po = m.province_of
+    results: list[OrderResult] = []
+    by_prov = position.unit_in
+    seas = frozenset(st.prov[i] for i in range(n) if units[i].kind == "F" and m.is_sea(st.prov[i]))
+
+    # 1. match orders to units; later identical orders are harmless, different ones void both
+    given: list[list[Order]] = [[] for _ in range(n)]
+    for power, os in orders.items():
+        for o in os:
+            if isinstance(o, Waive) or not hasattr(o, "location"):
+                results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                           "not an order for a movement phase"))
+                continue
+            u = _find_unit(position, by_prov, power, o, results)
+            if u is None:
+                continue
+            i = st.at[po[u.location]]
+            if o not in given[i]:
+                given[i].append(o)
+    for i in range(n):
+        g = given[i]
+        if not g:
+            continue
+        st.orders[i] = g[0]
+        if len(g) > 1:
+            st.why[i] = (Reason.DUPLICATE, "two different orders: " + "; ".join(map(str, g)))
+            for extra in g[1:]:
+                results.append(OrderResult(st.power[i], extra, False, Reason.DUPLICATE,
+                                           "the unit holds"))
+            continue
+        _classify(st, i, g[0], seas)
+
+    # 2. convoy intent for adjacent army moves (DATC 3.0 4.A.3): own fleet convoying it
+    for i in range(n):
+        if st.otype[i] == _CONVOY:
+            a = st.at.get(st.sup_prov[i])  # type: ignore[arg-type]
+            if (a is not None and st.otype[a] == _MOVE and st.dest[a] == st.sup_dest[i]
+                    and units[a].kind == "A" and st.power[a] == st.power[i]):
+                st.via[a] = True
+
+    # index: movers by destination, valid supports by supported unit
+    movers_to: dict[str, list[int]] = {}
+    for i in range(n):
+        if st.otype[i] == _MOVE:
+            movers_to.setdefault(st.dest[i], []).append(i)  # type: ignore[arg-type]
+    hold_sups: list[list[int]] = [[] for _ in range(n)]
+    move_sups: list[list[int]] = [[] for _ in range(n)]
+    convoyers: list[list[int]] = [[] for _ in range(n)]
+    for i in range(n):
+        t = st.otype[i]
+        if t == _SUPH:
+            j = st.at.get(st.sup_prov[i])  # type: ignore[arg-type]
+            if j is not None and st.otype[j] != _MOVE:
+                hold_sups[j].append(i)
+        elif t == _SUPM:
+            j = st.at.get(st.sup_prov[i])  # type: ignore[arg-type]
+            if j is not None and st.otype[j] == _MOVE and st.dest[j] == st.sup_dest[i]:
+                # a support that names a coast must name the coast moved to (DATC 4.B.4)
+                want = st.dest_loc[i]
+                if want is None or want == st.dest_loc[j]:
+                    move_sups[j].append(i)
+        elif t == _CONVOY:
+            j = st.at.get(st.sup_prov[i])  # type: ignore[arg-type]
+            if (j is not None and st.otype[j] == _MOVE and st.via[j]
+                    and st.dest[j] == st.sup_dest[i]):
+                convoyers[j].append(i)
+    st.movers_to, st.hold_sups, st.move_sups, st.convoyers = movers_to, hold_sups, move_sups, convoyers
+    st.is_path = [False] * n
+    h2h = [-1] * n
+    for i in range(n):
+        if st.otype[i] == _MOVE and not st.via[i]:
+            j = st.at.get(st.dest[i])  # type: ignore[arg-type]
+            if j is not None and st.otype[j] == _MOVE and not st.via[j] and st.dest[j] == st.prov[i]:
+                h2h[i] = j
+    st.h2h = h2h
+
+    # 3. resolve every move
+    for i in range(n):
+        if st.otype[i] == _MOVE:
+            _resolve(st, i)
+
+    return _execute_movement(position, st, results)
+
+
+def _classify(st: _Movement, i: int, o: Order, seas: frozenset[str]) -> None:
+    """Check one order's legality (DATC 4.E.1) and record what it asks for."""
+    m, unit, prov = st.m, st.units[i], st.prov[i]
+    po = m.province_of
+
+    def illegal(why: str) -> None:
+        st.why[i] = (Reason.ILLEGAL, why)
+
+    if isinstance(o, Hold):
+        return
+    if isinstance(o, (Move, Retreat)):
+        if isinstance(o, Retreat):
+            return illegal("a retreat order in a movement phase")
+        target = o.target
+        tprov = po.get(target)
+        if tprov is None:
+            return illegal(f"unknown destination {target}")
+        if tprov == prov:
+            return illegal("a unit cannot move to its own province")
+        if unit.kind == "A":
+            if m.is_sea(tprov):
+                return illegal(f"an army cannot enter {m.provinces[tprov].name} (a sea)")
+            adjacent = tprov in m.army_moves[unit.location]
+            can_convoy = (not m.is_land(prov) and not m.is_land(tprov)
+                          and _sea_route(m, prov, tprov, seas))
+            if o.via_convoy or not adjacent:
+                if not can_convoy:
+                    if not adjacent:
+                        return illegal(f"{prov} is not adjacent to {tprov} and no convoy route is possible")
+                    return illegal(f"no convoy route from {prov} to {tprov} is possible")
+                st.via[i] = True
+            st.otype[i], st.dest[i], st.dest_loc[i] = _MOVE, tprov, tprov
+            return
+        # fleet
+        if m.is_land(tprov):
+            return illegal(f"a fleet cannot enter {m.provinces[tprov].name} (inland)")
+        moves = m.fleet_moves[unit.location]
+        if target == tprov and m.provinces[tprov].coasts:
+            reach = [l for l in m.fleet_locations[tprov] if l in moves]
+            if len(reach) != 1:
+                if not reach:
+                    return illegal(f"{unit.location} is not adjacent to {tprov}")
+                return illegal(f"the coast of {tprov} must be given ({' or '.join(reach)})")
+            target = reach[0]
+        elif target not in moves:
+            if tprov in {po[l] for l in moves}:
+                return illegal(f"{unit.location} cannot reach {target} (wrong coast)")
+            return illegal(f"{unit.location} is not adjacent to {target}")
+        st.otype[i], st.dest[i], st.dest_loc[i] = _MOVE, tprov, target
+        return
+    if isinstance(o, (SupportHold, SupportMove)):
+        sprov = po.get(o.supported_location)
+        if sprov is None:
+            return illegal(f"unknown location {o.supported_location}")
+        if sprov == prov:
+            return illegal("a unit cannot support itself")
+        supported = st.at.get(sprov)
+        if isinstance(o, SupportHold):
+            if not _can_reach(m, unit.kind, unit.location, sprov):
+                return illegal(f"{unit} cannot reach {sprov}, so cannot support a unit there")
+            if supported is None:
+                return illegal(f"no unit in {sprov} to support")
+            st.otype[i], st.sup_prov[i] = _SUPH, sprov
+            return
+        tprov = po.get(o.target)
+        if tprov is None:
+            return illegal(f"unknown destination {o.target}")
+        if tprov == prov:
+            return illegal("a unit cannot support a move into its own province")
+        if not _can_reach(m, unit.kind, unit.location, tprov):
+            return illegal(f"{unit} cannot reach {tprov}, so cannot support a move there")
+        if supported is None:
+            return illegal(f"no unit in {sprov} to support")
+        su = st.units[supported]
+        # the supported move must be one that could be ordered (DATC 6.D.31 and 4.E.1)
+        if su.kind == "A":
+            ok = tprov in m.army_moves[su.location] or (
+                not m.is_land(sprov) and not m.is_land(tprov) and not m.is_sea(tprov)
+                and _sea_route(m, sprov, tprov, seas))
+        else:
+            ok = _fleet_reaches(m, su.location, tprov)
+        if not ok:
+            return illegal(f"{su} cannot move to {tprov}")
+        coast = o.target if o.target != tprov and su.kind == "F" else None
+        st.otype[i], st.sup_prov[i], st.sup_dest[i], st.dest_loc[i] = _SUPM, sprov, tprov, coast
+        return
+    if isinstance(o, Convoy):
+        if unit.kind != "F" or not m.is_sea(prov):
+            return illegal("only a fleet at sea can convoy")
+        aprov, tprov = po.get(o.convoyed_location), po.get(o.target)
+        if aprov is None or tprov is None:
+            return illegal("unknown location in convoy order")
+        a = st.at.get(aprov)
+        if a is None:
+            return illegal(f"no unit in {aprov} to convoy")
+        if st.units[a].kind != "A" or o.convoyed_kind != "A":
+            return illegal("only an army can be convoyed")
+        if m.is_land(aprov) or m.is_land(tprov) or m.is_sea(tprov) or aprov == tprov:
+            return illegal(f"no convoy from {aprov} to {tprov} is possible")
+        # the fleet must be on some possible route (DATC 4.E.1, 6.G.19)
+        if not _on_route(m, aprov, tprov, prov, seas):
+            return illegal(f"{prov} is on no convoy route from {aprov} to {tprov}")
+        st.otype[i], st.sup_prov[i], st.sup_dest[i] = _CONVOY, aprov, tprov
+        return
+    illegal(f"{type(o).__name__} is not an order for a movement phase")
+
+
+def _on_route(m: Map, src: str, dst: str, sea: str, seas: frozenset[str]) -> bool:
+    """Whether a chain of fleets in ``seas`` from ``src`` to ``dst`` passes through ``sea``."""
+    nb = m.neighbours
+
+    def reach(a: str, b: str) -> bool:   # a coast/sea a to sea b through seas
+        frontier, seen = [a], {a}
+        while frontier:
+            s = frontier.pop()
+            if b in nb[s]:
+                return True
+            for t in nb[s]:
+                if t in seas and t not in seen and t != sea:
+                    seen.add(t)
+                    frontier.append(t)
+        return False
+
+    return reach(src, sea) and reach(dst, sea)
+
+
+# -- the resolver (Kruijswijk's guess algorithm) ----------------------------------------
+
+def _resolve(st: _Movement, d: int) -> bool:
+    state = st.state
+    s = state[d]
+    if s == _RESOLVED:
+        return st.res[d]
+    deps = st.deps
+    if s == _GUESSING:
+        if d not in deps:
+            deps.append(d)
+        return st.res[d]
+    old = len(deps)
+    st.res[d] = False
+    state[d] = _GUESSING
+    first = _decide(st, d)
+    if len(deps) == old:
+        if state[d] != _RESOLVED:
+            st.res[d] = first
+            state[d] = _RESOLVED
+        return first
+    if deps[old] != d:
+        deps.append(d)
+        st.res[d] = first
+        return first
+    # the result depends on our own guess: try the other one
+    for x in deps[old:]:
+        state[x] = _UNRESOLVED
+    del deps[old:]
+    st.res[d] = True
+    state[d] = _GUESSING
+    second = _decide(st, d)
+    if first == second:
+        for x in deps[old:]:
+            state[x] = _UNRESOLVED
+        del deps[old:]
+        st.res[d] = first
+        state[d] = _RESOLVED
+        return first
+    # two solutions or none: the backup rule settles the cycle
+    cycle = deps[old:]
+    if d not in cycle:
+        cycle.append(d)
+    _backup_rule(st, cycle)
+    del deps[old:]
+    return _resolve(st, d)
+
+
+def _backup_rule(st: _Movement, cycle: list[int]) -> None:
+    n = st.n
+    paths = [x for x in cycle if x >= n]
+    for x in cycle:
+        st.state[x] = _UNRESOLVED
+    if paths:
+        # Szykman: the convoys in a paradox fail; their armies do not move
+        for x in paths:
+            st.res[x] = False
+            st.state[x] = _RESOLVED
+    else:
+        # circular movement: every move in the cycle succeeds
+        for x in cycle:
+            st.res[x] = True
+            st.state[x] = _RESOLVED
+
+
+def _decide(st: _Movement, d: int) -> bool:
+    if d >= st.n:
+        return _decide_path(st, d - st.n)
+    return _decide_move(st, d)
+
+
+def _decide_path(st: _Movement, i: int) -> bool:
+    """Whether army ``i`` has a convoy route of fleets that are not dislodged."""
+    fleets = [f for f in st.convoyers[i] if not _dislodged(st, f)]
+    if not fleets:
+        return False
+    return _sea_route(st.m, st.prov[i], st.dest[i], {st.prov[f] for f in fleets})  # type: ignore[arg-type]
+
+
+def _path_ok(st: _Movement, i: int) -> bool:
+    return not st.via[i] or _resolve(st, st.n + i)
+
+
+def _given(st: _Movement, sups: list[int]) -> int:
+    return sum(1 for s in sups if _support_holds(st, s))
+
+
+def _support_holds(st: _Movement, s: int) -> bool:
+    """Whether support ``s`` is given: not cut by an attack, not dislodged."""
+    prov, power = st.prov[s], st.power[s]
+    against = st.sup_dest[s]  # a support-move is not cut from the province it attacks
+    for mv in st.movers_to.get(prov, ()):
+        if st.power[mv] != power and st.prov[mv] != against and _path_ok(st, mv):
+            return False
+    return not _dislodged(st, s)
+
+
+def _dislodged(st: _Movement, u: int) -> bool:
+    for mv in st.movers_to.get(st.prov[u], ()):
+        if _resolve(st, mv):
+            return not (st.otype[u] == _MOVE and _resolve(st, u))
+    return False
+
+
+def _attack(st: _Movement, i: int) -> int:
+    j = st.at.get(st.dest[i])  # type: ignore[arg-type]
+    sups = st.move_sups[i]
+    if j is None or (st.otype[j] == _MOVE and st.h2h[i] != j and _resolve(st, j)):
+        return 1 + _given(st, sups)
+    pj = st.power[j]
+    if pj == st.power[i]:
+        return 0
+    return 1 + sum(1 for s in sups if st.power[s] != pj and _support_holds(st, s))
+
+
+def _prevent(st: _Movement, k: int) -> int:
+    if not _path_ok(st, k):
+        return 0
+    j = st.h2h[k]
+    if j >= 0 and _resolve(st, j):
+        return 0
+    return 1 + _given(st, st.move_sups[k])
+
+
+def _decide_move(st: _Movement, i: int) -> bool:
+    if not _path_ok(st, i):
+        return False
+    dest = st.dest[i]
+    j = st.h2h[i]
+    att = _attack(st, i)
+    if att == 0:
+        return False
+    if j >= 0:
+        if att <= 1 + _given(st, st.move_sups[j]):
+            return False
+    else:
+        k = st.at.get(dest)  # type: ignore[arg-type]
+        if k is not None:
+            if st.otype[k] == _MOVE:
+                hold = 0 if _resolve(st, k) else 1
+            else:
+                hold = 1 + _given(st, st.hold_sups[k])
+            if att <= hold:
+                return False
+    for k in st.movers_to[dest]:  # type: ignore[index]
+        if k != i and att <= _prevent(st, k):
+            return False
+    return True
+
+
+# -- execution ------------------------------------------------------------------------------
+
+def _execute_movement(position: Position, st: _Movement, results: list[OrderResult]) -> Outcome:
+    m, units, n = st.m, st.units, st.n
+    moved = [st.otype[i] == _MOVE and st.res[i] for i in range(n)]
+    dislodged_by: dict[int, int] = {}
+    for i in range(n):
+        for mv in st.movers_to.get(st.prov[i], ()):
+            if moved[mv] and not moved[i]:
+                dislodged_by[i] = mv
+    for i in range(n):
+        power, given = st.power[i], st.orders[i]
+        order = given if given is not None else Hold(units[i].kind, units[i].location)
+        t = st.otype[i]
+        if st.why[i] is not None:
+            reason, detail = st.why[i]  # type: ignore[misc]
+            if i in dislodged_by:
+                detail = f"{detail}; dislodged from {st.prov[dislodged_by[i]]}"
+            results.append(OrderResult(power, order, False, reason, detail))
+            continue
+        if i in dislodged_by:
+            results.append(OrderResult(power, order, False, Reason.DISLODGED,
+                                       f"by {units[dislodged_by[i]]}"))
+            continue
+        if t == _HOLD:
+            results.append(OrderResult(power, order, True, Reason.HELD,
+                                       "" if given is not None else "no order"))
+        elif t == _MOVE:
+            if moved[i]:
+                results.append(OrderResult(power, order, True, Reason.MOVED))
+            elif st.via[i] and not st.res[n + i]:
+                results.append(OrderResult(power, order, False, Reason.NO_CONVOY))
+            else:
+                results.append(OrderResult(power, order, False, Reason.BOUNCED))
+        elif t in (_SUPH, _SUPM):
+            j = st.at[st.sup_prov[i]]  # type: ignore[index]
+            valid = i in (st.hold_sups[j] if t == _SUPH else st.move_sups[j])
+            if not valid:
+                what = "a move" if st.otype[j] == _MOVE else "no move"
+                results.append(OrderResult(power, order, False, Reason.VOID,
+                                           f"{units[j]} was ordered {what} that does not match"))
+            elif _support_holds(st, i):
+                results.append(OrderResult(power, order, True, Reason.SUPPORTED))
+            else:
+                results.append(OrderResult(power, order, False, Reason.CUT))
+        else:  # convoy
+            j = st.at[st.sup_prov[i]]  # type: ignore[index]
+            if i not in st.convoyers[j]:
+                results.append(OrderResult(power, order, False, Reason.VOID,
+                                           f"{units[j]} was not ordered to {st.sup_dest[i]} by convoy"))
+            elif st.res[n + j] and st.state[n + j] == _RESOLVED:
+                results.append(OrderResult(power, order, True, Reason.CONVOYED))
+            else:
+                results.append(OrderResult(power, order, False, Reason.DISRUPTED))
+
+    # the board after movement
+    po = m.province_of
+    new_units: list[Unit] = []
+    for i in range(n):
+        if i in dislodged_by:
+            continue
+        u = units[i]
+        new_units.append(Unit(u.power, u.kind, st.dest_loc[i]) if moved[i] else u)  # type: ignore[arg-type]
+    occupied = {po[u.location] for u in new_units}
+    standoffs = set()
+    for dest, movers in st.movers_to.items():
+        if dest in occupied:
+            continue
+        for k in movers:
+            if not moved[k] and _path_ok(st, k) and not (st.h2h[k] >= 0 and moved[st.h2h[k]]):
+                standoffs.add(dest)
+                break
+    dislodged: list[Dislodged] = []
+    destroyed: list[Unit] = []
+    for i, mv in sorted(dislodged_by.items()):
+        u = units[i]
+        origin = None if st.via[mv] else st.prov[mv]
+        moves = m.army_moves if u.kind == "A" else m.fleet_moves
+        opts = tuple(sorted(l for l in moves[u.location]
+                            if po[l] not in occupied and po[l] not in standoffs and po[l] != origin))
+        if opts:
+            dislodged.append(Dislodged(u, origin, opts))
+        else:
+            destroyed.append(u)
+    phase = position.phase
+    if dislodged:
+        nxt = Position.build(Phase(phase.season, phase.year, "retreat"), new_units, position.centers,
+                             dislodged, standoffs, game_map=m)
+    elif phase.season == "Spring":
+        nxt = Position.build(Phase("Fall", phase.year, "movement"), new_units, position.centers,
+                             game_map=m)
+    else:
+        nxt = _after_fall(position, tuple(new_units), phase.year)
+    return Outcome(position, tuple(results), nxt, tuple(destroyed))
+
+
+# -- retreats -------------------------------------------------------------------------------
+
+def _retreat(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
+    m = position.map
+    po = m.province_of
+    results: list[OrderResult] = []
+    by_prov = {po[d.unit.location]: d.unit for d in position.dislodged}
+    info = {d.unit: d for d in position.dislodged}
+    chosen: dict[Unit, tuple[str, Order]] = {}
+    for power, os in orders.items():
+        for o in os:
+            if isinstance(o, Move):
+                o = Retreat(o.kind, o.location, o.target)
+            if not isinstance(o, (Retreat, Disband)):
+                results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                           "only retreats and disbands are ordered in a retreat phase"))
+                continue
+            u = _find_unit(position, by_prov, power, o, results)
+            if u is None:
+                continue
+            if u in chosen and chosen[u][1] != o:
+                results.append(OrderResult(power, o, False, Reason.DUPLICATE,
+                                           f"{u} already ordered: {chosen[u][1]}"))
+                continue
+            chosen[u] = (power, o)
+
+    targets: dict[Unit, str] = {}
+    for u, (power, o) in chosen.items():
+        if isinstance(o, Retreat):
+            opts = info[u].retreats
+            t = o.target
+            if t not in opts and po.get(t) is not None:
+                tprov = po[t]
+                same = [l for l in opts if po[l] == tprov]
+                if u.kind == "A" or (t == tprov and len(same) == 1):
+                    t = same[0] if same else t
+            if t in opts:
+                targets[u] = t
+            else:
+                why = (f"{t} is not open to {u} (open: {', '.join(opts) or 'nothing'})")
+                results.append(OrderResult(power, o, False, Reason.ILLEGAL, why))
+    count: dict[str, int] = {}
+    for t in targets.values():
+        count[po[t]] = count.get(po[t], 0) + 1
+
+    new_units = list(position.units)
+    destroyed: list[Unit] = []
+    for d in position.dislodged:
+        u = d.unit
+        entry = chosen.get(u)
+        if u in targets:
+            t = targets[u]
+            if count[po[t]] == 1:
+                new_units.append(Unit(u.power, u.kind, t))
+                results.append(OrderResult(u.power, entry[1], True, Reason.RETREATED))  # type: ignore[index]
+                continue
+            results.append(OrderResult(u.power, entry[1], False, Reason.RETREAT_BOUNCED,  # type: ignore[index]
+                                       f"another unit retreated to {po[t]}"))
+        elif entry is None:
+            results.append(OrderResult(u.power, Disband(u.kind, u.location), True, Reason.DISBANDED,
+                                       "no retreat ordered"))
+        elif isinstance(entry[1], Disband):
+            results.append(OrderResult(u.power, entry[1], True, Reason.DISBANDED))
+        destroyed.append(u)
+    phase = position.phase
+    if phase.season == "Spring":
+        nxt = Position.build(Phase("Fall", phase.year, "movement"), new_units, position.centers,
+                             game_map=m)
+    else:
+        nxt = _after_fall(position, tuple(sorted(new_units)), phase.year)
+    return Outcome(position, tuple(results), nxt, tuple(destroyed))
+
+
+# -- adjustments ----------------------------------------------------------------------------
+
+def _adjustment(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
+    m = position.map
+    po = m.province_of
+    results: list[OrderResult] = []
+    units = list(position.units)
+    owner = position.owner
+    by_prov = position.unit_in
+    removed: set[Unit] = set()
+    built: list[Unit] = []
+    ordered_powers = set(orders)
+    for power in position.powers() + sorted(set(orders) - set(position.powers())):
+        delta = position.adjustment(power)
+        used = 0
+        for o in orders.get(power, ()):
+            if isinstance(o, (Build, Waive)):
+                if delta <= 0:
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                               f"{power} has no builds ({delta:+d})"))
+                    continue
+                if used >= delta:
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                               f"{power} may build only {delta}"))
+                    continue
+                if isinstance(o, Waive):
+                    used += 1
+                    results.append(OrderResult(power, o, True, Reason.WAIVED))
+                    continue
+                why = _build_problem(position, power, o, built)
+                if why:
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL, why))
+                    continue
+                loc = po[o.location] if o.kind == "A" else o.location
+                built.append(Unit(power, o.kind, loc))
+                used += 1
+                results.append(OrderResult(power, o, True, Reason.BUILT))
+            elif isinstance(o, Disband):
+                if delta >= 0:
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                               f"{power} has no removals to make ({delta:+d})"))
+                    continue
+                u = _find_unit(position, by_prov, power, o, results)
+                if u is None:
+                    continue
+                if u in removed:
+                    results.append(OrderResult(power, o, False, Reason.DUPLICATE, f"{u} already removed"))
+                    continue
+                if used >= -delta:
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                               f"{power} must remove only {-delta}"))
+                    continue
+                removed.add(u)
+                used += 1
+                results.append(OrderResult(power, o, True, Reason.REMOVED))
+            else:
+                results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                           "only builds, removals and waives in an adjustment phase"))
+        if delta < 0 and used < -delta:
+            for u in _civil_disorder(position, power, removed, -delta - used):
+                removed.add(u)
+                results.append(OrderResult(power, Disband(u.kind, u.location), True,
+                                           Reason.CIVIL_DISORDER, "too few removals ordered"))
+        elif delta > 0 and used < delta and power not in ordered_powers:
+            pass  # unused builds are simply waived
+    new_units = [u for u in units if u not in removed] + built
+    phase = position.phase
+    nxt = Position.build(Phase("Spring", phase.year + 1, "movement"), new_units, owner, game_map=m)
+    return Outcome(position, tuple(results), nxt, tuple(sorted(removed)))
+
+
+def _build_problem(position: Position, power: str, o: Build, built: list[Unit]) -> str:
+    m = position.map
+    prov = m.province_of.get(o.location)
+    if prov is None:
+        return f"unknown location {o.location}"
+    if prov not in m.homes.get(power, ()):
+        return f"{prov} is not a home center of {power}"
+    if position.owner.get(prov) != power:
+        return f"{power} does not own {prov}"
+    if prov in position.unit_in or any(m.province_of[b.location] == prov for b in built):
+        return f"{prov} is occupied"
+    if o.kind == "A":
+        if m.is_sea(prov):
+            return f"an army cannot be built at sea"
+        return ""
+    if m.is_land(prov):
+        return f"a fleet cannot be built in {m.provinces[prov].name} (inland)"
+    if m.provinces[prov].coasts and o.location == prov:
+        return f"the coast must be given for a fleet built in {m.provinces[prov].name}"
+    if o.location not in m.fleet_moves:
+        return f"unknown coast {o.location}"
+    return ""
+
+
+def _civil_disorder(position: Position, power: str, removed: set[Unit], count: int) -> list[Unit]:
+    """The units removed when a power orders too few removals (2023 rule, DATC 4.D.8)."""
+    m = position.map
+    po = m.province_of
+    owned = set(position.centers_of(power))
+    candidates = [u for u in position.units_of(power) if u not in removed]
+
+    def distance(u: Unit) -> int:
+        start = po[u.location]
+        if not owned:
+            return 1 << 20
+        seen = {start}
+        frontier = deque([(start, 0)])
+        while frontier:
+            p, dist = frontier.popleft()
+            if p in owned:
+                return dist
+            for q in m.neighbours[p]:
+                if q not in seen:
+                    seen.add(q)
+                    frontier.append((q, dist + 1))
+        return 1 << 20
+
+    key = {u: (-distance(u), 0 if u.kind == "F" else 1, m.provinces[po[u.location]].name)
+           for u in candidates}
+    return sorted(candidates, key=key.__getitem__)[:count]
