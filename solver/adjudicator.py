@@ -69,6 +69,10 @@ class Reason(str, Enum):
     DESTROYED = "destroyed"        # dislodged with nowhere to retreat
 
 
+#: reasons for an order that was set aside without being tied to a unit's action
+_SET_ASIDE = {Reason.NOT_YOUR_UNIT, Reason.NO_UNIT, Reason.DUPLICATE}
+
+
 @dataclass(frozen=True, slots=True)
 class OrderResult:
     power: str
@@ -82,26 +86,46 @@ class OrderResult:
         return f"{self.power}: {self.order}: {self.reason.value}{tail}"
 
 
-@dataclass(frozen=True)
 class Outcome:
-    """The result of one phase: each order's result and the position that follows."""
+    """The result of one phase: each order's result and the position that follows.
 
-    position: Position
-    results: tuple[OrderResult, ...]
-    next: Position
-    #: units dislodged with no retreat open to them, disbanded at once (movement), or
-    #: disbanded because they did not or could not retreat (retreat phase)
-    destroyed: tuple[Unit, ...] = ()
+    ``results`` is built on first access: a search that only needs ``next`` never pays
+    for the per-order reports.
+    """
+
+    __slots__ = ("position", "next", "destroyed", "_results", "_make")
+
+    def __init__(self, position: Position, results: "tuple[OrderResult, ...] | None", next: Position,
+                 destroyed: tuple[Unit, ...] = (), make=None):
+        self.position = position
+        self.next = next
+        #: units dislodged with no retreat open to them, disbanded at once (movement), or
+        #: disbanded because they did not or could not retreat (retreat phase), or
+        #: removed (adjustment phase)
+        self.destroyed = destroyed
+        self._results = results
+        self._make = make
+
+    @property
+    def results(self) -> tuple[OrderResult, ...]:
+        """One result per order given (and per unordered unit), in board order."""
+        if self._results is None:
+            self._results = tuple(self._make())
+            self._make = None
+        return self._results
 
     def result_for(self, location: str) -> OrderResult | None:
         """The result of the order given to the unit in ``location`` (a province or location)."""
-        prov = self.position.map.province_of.get(location, location)
         po = self.position.map.province_of
+        prov = po.get(location, location)
         for r in self.results:
             loc = getattr(r.order, "location", None)
-            if loc is not None and po.get(loc, loc) == prov:
+            if loc is not None and po.get(loc, loc) == prov and r.reason not in _SET_ASIDE:
                 return r
         return None
+
+    def __repr__(self) -> str:
+        return f"<Outcome {self.position.phase.short} -> {self.next.phase.short}>"
 
 
 # -- public entry point ---------------------------------------------------------------
@@ -265,23 +289,29 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outc
     by_prov = position.unit_in
     seas = frozenset(st.prov[i] for i in range(n) if units[i].kind == "F" and m.is_sea(st.prov[i]))
 
-    # 1. match orders to units; later identical orders are harmless, different ones void both
-    given: list[list[Order]] = [[] for _ in range(n)]
+    # 1. match orders to units; a repeated identical order is harmless, two different
+    #    orders for one unit leave it holding (DATC 4.D.3)
+    given: list[list[Order] | None] = [None] * n
+    at, unit_power = st.at, st.power
     for power, os in orders.items():
         for o in os:
-            if isinstance(o, Waive) or not hasattr(o, "location"):
-                results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                           "not an order for a movement phase"))
+            prov = po.get(getattr(o, "location", None))  # type: ignore[arg-type]
+            i = at.get(prov) if prov is not None else None
+            if i is None or units[i].kind != o.kind or unit_power[i] != power:  # type: ignore[union-attr]
+                if isinstance(o, Waive) or not hasattr(o, "location"):
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                               "not an order for a movement phase"))
+                else:
+                    _find_unit(position, by_prov, power, o, results)
                 continue
-            u = _find_unit(position, by_prov, power, o, results)
-            if u is None:
-                continue
-            i = st.at[po[u.location]]
-            if o not in given[i]:
-                given[i].append(o)
+            g = given[i]
+            if g is None:
+                given[i] = [o]
+            elif o not in g:
+                g.append(o)
     for i in range(n):
         g = given[i]
-        if not g:
+        if g is None:
             continue
         st.orders[i] = g[0]
         if len(g) > 1:
@@ -290,7 +320,8 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outc
                 results.append(OrderResult(st.power[i], extra, False, Reason.DUPLICATE,
                                            "the unit holds"))
             continue
-        _classify(st, i, g[0], seas)
+        if type(g[0]) is not Hold:
+            _classify(st, i, g[0], seas)
 
     # 2. convoy intent for adjacent army moves (DATC 3.0 4.A.3): own fleet convoying it
     for i in range(n):
@@ -452,22 +483,34 @@ def _classify(st: _Movement, i: int, o: Order, seas: frozenset[str]) -> None:
 
 
 def _on_route(m: Map, src: str, dst: str, sea: str, seas: frozenset[str]) -> bool:
-    """Whether a chain of fleets in ``seas`` from ``src`` to ``dst`` passes through ``sea``."""
-    nb = m.neighbours
+    """Whether the fleet in ``sea`` is necessary for some convoy route from ``src`` to ``dst``.
 
-    def reach(a: str, b: str) -> bool:   # a coast/sea a to sea b through seas
-        frontier, seen = [a], {a}
-        while frontier:
-            s = frontier.pop()
-            if b in nb[s]:
-                return True
-            for t in nb[s]:
-                if t in seas and t not in seen and t != sea:
-                    seen.add(t)
-                    frontier.append(t)
+    A route is a chain of fleet-held seas; the fleet is necessary for it when the chain
+    has no shortcut (no two non-consecutive places on it are adjacent), so that leaving
+    the fleet out breaks it.  DATC 4.E.1 calls a convoy order illegal when its fleet is
+    necessary for no route (test case 6.G.19).
+    """
+    nb = m.neighbours
+    if src not in nb or dst not in nb:
         return False
 
-    return reach(src, sea) and reach(dst, sea)
+    def extend(path: list[str]) -> bool:
+        last = path[-1]
+        if dst in nb[last] and len(path) > 1:
+            return sea in path
+        for t in nb[last]:
+            if t not in seas or t in path:
+                continue
+            # no shortcut: t touches only its predecessor on the path (and not dst early)
+            if any(t in nb[p] for p in path[:-1]):
+                continue
+            path.append(t)
+            if extend(path):
+                return True
+            path.pop()
+        return False
+
+    return extend([src])
 
 
 # -- the resolver (Kruijswijk's guess algorithm) ----------------------------------------
@@ -624,56 +667,15 @@ def _decide_move(st: _Movement, i: int) -> bool:
 
 def _execute_movement(position: Position, st: _Movement, results: list[OrderResult]) -> Outcome:
     m, units, n = st.m, st.units, st.n
-    moved = [st.otype[i] == _MOVE and st.res[i] for i in range(n)]
+    res, otype, movers_to = st.res, st.otype, st.movers_to
+    moved = [otype[i] == _MOVE and res[i] for i in range(n)]
     dislodged_by: dict[int, int] = {}
-    for i in range(n):
-        for mv in st.movers_to.get(st.prov[i], ()):
-            if moved[mv] and not moved[i]:
-                dislodged_by[i] = mv
-    for i in range(n):
-        power, given = st.power[i], st.orders[i]
-        order = given if given is not None else Hold(units[i].kind, units[i].location)
-        t = st.otype[i]
-        if st.why[i] is not None:
-            reason, detail = st.why[i]  # type: ignore[misc]
-            if i in dislodged_by:
-                detail = f"{detail}; dislodged from {st.prov[dislodged_by[i]]}"
-            results.append(OrderResult(power, order, False, reason, detail))
-            continue
-        if i in dislodged_by:
-            results.append(OrderResult(power, order, False, Reason.DISLODGED,
-                                       f"by {units[dislodged_by[i]]}"))
-            continue
-        if t == _HOLD:
-            results.append(OrderResult(power, order, True, Reason.HELD,
-                                       "" if given is not None else "no order"))
-        elif t == _MOVE:
-            if moved[i]:
-                results.append(OrderResult(power, order, True, Reason.MOVED))
-            elif st.via[i] and not st.res[n + i]:
-                results.append(OrderResult(power, order, False, Reason.NO_CONVOY))
-            else:
-                results.append(OrderResult(power, order, False, Reason.BOUNCED))
-        elif t in (_SUPH, _SUPM):
-            j = st.at[st.sup_prov[i]]  # type: ignore[index]
-            valid = i in (st.hold_sups[j] if t == _SUPH else st.move_sups[j])
-            if not valid:
-                what = "a move" if st.otype[j] == _MOVE else "no move"
-                results.append(OrderResult(power, order, False, Reason.VOID,
-                                           f"{units[j]} was ordered {what} that does not match"))
-            elif _support_holds(st, i):
-                results.append(OrderResult(power, order, True, Reason.SUPPORTED))
-            else:
-                results.append(OrderResult(power, order, False, Reason.CUT))
-        else:  # convoy
-            j = st.at[st.sup_prov[i]]  # type: ignore[index]
-            if i not in st.convoyers[j]:
-                results.append(OrderResult(power, order, False, Reason.VOID,
-                                           f"{units[j]} was not ordered to {st.sup_dest[i]} by convoy"))
-            elif st.res[n + j] and st.state[n + j] == _RESOLVED:
-                results.append(OrderResult(power, order, True, Reason.CONVOYED))
-            else:
-                results.append(OrderResult(power, order, False, Reason.DISRUPTED))
+    for dest, movers in movers_to.items():
+        for mv in movers:
+            if moved[mv]:
+                i = st.at.get(dest)
+                if i is not None and not moved[i]:
+                    dislodged_by[i] = mv
 
     # the board after movement
     po = m.province_of
@@ -713,7 +715,61 @@ def _execute_movement(position: Position, st: _Movement, results: list[OrderResu
                              game_map=m)
     else:
         nxt = _after_fall(position, tuple(new_units), phase.year)
-    return Outcome(position, tuple(results), nxt, tuple(destroyed))
+    return Outcome(position, None, nxt, tuple(destroyed),
+                   lambda: _movement_results(st, results, moved, dislodged_by))
+
+
+def _movement_results(st: _Movement, results: list[OrderResult], moved: list[bool],
+                      dislodged_by: dict[int, int]) -> list[OrderResult]:
+    units, n = st.units, st.n
+    out: list[OrderResult] = []
+    for i in range(n):
+        power, given = st.power[i], st.orders[i]
+        order = given if given is not None else Hold(units[i].kind, units[i].location)
+        t = st.otype[i]
+        if st.why[i] is not None:
+            reason, detail = st.why[i]  # type: ignore[misc]
+            if i in dislodged_by:
+                detail = f"{detail}; dislodged by {units[dislodged_by[i]]}"
+            out.append(OrderResult(power, order, False, reason, detail))
+            continue
+        if i in dislodged_by:
+            out.append(OrderResult(power, order, False, Reason.DISLODGED,
+                                   f"by {units[dislodged_by[i]]}"))
+            continue
+        if t == _HOLD:
+            out.append(OrderResult(power, order, True, Reason.HELD,
+                                   "" if given is not None else "no order"))
+        elif t == _MOVE:
+            if moved[i]:
+                out.append(OrderResult(power, order, True, Reason.MOVED))
+            elif st.via[i] and not st.res[n + i]:
+                out.append(OrderResult(power, order, False, Reason.NO_CONVOY))
+            else:
+                out.append(OrderResult(power, order, False, Reason.BOUNCED))
+        elif t in (_SUPH, _SUPM):
+            j = st.at[st.sup_prov[i]]  # type: ignore[index]
+            valid = i in (st.hold_sups[j] if t == _SUPH else st.move_sups[j])
+            if not valid:
+                if t == _SUPH:
+                    detail = f"{units[j]} moved instead of holding"
+                else:
+                    detail = f"{units[j]} was not ordered to {st.sup_dest[i]}"
+                out.append(OrderResult(power, order, False, Reason.VOID, detail))
+            elif _support_holds(st, i):
+                out.append(OrderResult(power, order, True, Reason.SUPPORTED))
+            else:
+                out.append(OrderResult(power, order, False, Reason.CUT))
+        else:  # convoy
+            j = st.at[st.sup_prov[i]]  # type: ignore[index]
+            if i not in st.convoyers[j]:
+                out.append(OrderResult(power, order, False, Reason.VOID,
+                                       f"{units[j]} was not ordered to {st.sup_dest[i]} by convoy"))
+            elif i in dislodged_by or not st.res[n + j]:
+                out.append(OrderResult(power, order, False, Reason.DISRUPTED))
+            else:
+                out.append(OrderResult(power, order, True, Reason.CONVOYED))
+    return out + results
 
 
 # -- retreats -------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ position and are not part of equality or hashing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Iterable, Mapping
 
 from .map import POWERS, Map, standard_map
@@ -83,6 +84,9 @@ class Dislodged:
         return f"{self.unit} (retreats: {' '.join(self.retreats) or 'none'})"
 
 
+_UNIT_KEY = attrgetter("power", "kind", "location")
+
+
 def retreat_options(game_map: Map, unit: Unit, attacker_origin: str | None,
                     occupied: Iterable[str], standoffs: Iterable[str]) -> tuple[str, ...]:
     """Where a dislodged unit may retreat: adjacent for its kind, not occupied, not a
@@ -118,7 +122,7 @@ class Position:
         if isinstance(phase, str):
             phase = Phase.parse(phase)
         items = centers.items() if isinstance(centers, Mapping) else centers
-        return cls(phase=phase, units=tuple(sorted(units)),
+        return cls(phase=phase, units=tuple(sorted(units, key=_UNIT_KEY)),
                    centers=tuple(sorted(items)),
                    dislodged=tuple(sorted(dislodged, key=lambda d: d.unit)),
                    standoffs=tuple(sorted(set(standoffs))),
