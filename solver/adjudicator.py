@@ -225,7 +225,7 @@ class _Movement:
 
     __slots__ = ("m", "n", "units", "prov", "power", "otype", "dest", "dest_loc", "via",
                  "sup_prov", "sup_dest", "orders", "why", "at", "movers_to", "hold_sups",
-                 "move_sups", "convoyers", "res", "state", "deps", "is_path", "h2h")
+                 "move_sups", "convoyers", "res", "state", "deps", "h2h")
 
     def __init__(self, position: Position):
         m = position.map
@@ -286,13 +286,13 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outc
     m, units, n = st.m, st.units, st.n
     po = m.province_of
     results: list[OrderResult] = []
-    by_prov = position.unit_in
-    seas = frozenset(st.prov[i] for i in range(n) if units[i].kind == "F" and m.is_sea(st.prov[i]))
+    terrain = m.terrain
+    prov_of_unit, at, unit_power = st.prov, st.at, st.power
+    seas = frozenset(p for p, u in zip(prov_of_unit, units) if u.kind == "F" and terrain[p] == "sea")
 
     # 1. match orders to units; a repeated identical order is harmless, two different
     #    orders for one unit leave it holding (DATC 4.D.3)
     given: list[list[Order] | None] = [None] * n
-    at, unit_power = st.at, st.power
     for power, os in orders.items():
         for o in os:
             prov = po.get(getattr(o, "location", None))  # type: ignore[arg-type]
@@ -302,74 +302,98 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outc
                     results.append(OrderResult(power, o, False, Reason.ILLEGAL,
                                                "not an order for a movement phase"))
                 else:
-                    _find_unit(position, by_prov, power, o, results)
+                    _find_unit(position, position.unit_in, power, o, results)
                 continue
             g = given[i]
             if g is None:
                 given[i] = [o]
             elif o not in g:
                 g.append(o)
+
+    # 2. legality (DATC 4.E.1); plain moves take a fast path
+    otype, dest, dest_loc, via = st.otype, st.dest, st.dest_loc, st.via
+    army_moves, fleet_moves = m.army_moves, m.fleet_moves
+    moving: list[int] = []
+    others: list[int] = []
     for i in range(n):
         g = given[i]
         if g is None:
             continue
-        st.orders[i] = g[0]
+        o = g[0]
+        st.orders[i] = o
         if len(g) > 1:
             st.why[i] = (Reason.DUPLICATE, "two different orders: " + "; ".join(map(str, g)))
             for extra in g[1:]:
-                results.append(OrderResult(st.power[i], extra, False, Reason.DUPLICATE,
+                results.append(OrderResult(unit_power[i], extra, False, Reason.DUPLICATE,
                                            "the unit holds"))
             continue
-        if type(g[0]) is not Hold:
-            _classify(st, i, g[0], seas)
+        t = type(o)
+        if t is Hold:
+            continue
+        if t is Move and not o.via_convoy:  # type: ignore[union-attr]
+            target = o.target  # type: ignore[union-attr]
+            loc = units[i].location
+            if (army_moves if o.kind == "A" else fleet_moves).get(loc, ()).__contains__(target) \
+                    and (o.kind == "F" or "/" not in target):
+                otype[i], dest[i], dest_loc[i] = _MOVE, po[target], target
+                moving.append(i)
+                continue
+        _classify(st, i, o, seas)
+        t = otype[i]
+        if t == _MOVE:
+            moving.append(i)
+        elif t != _HOLD:
+            others.append(i)
 
-    # 2. convoy intent for adjacent army moves (DATC 3.0 4.A.3): own fleet convoying it
-    for i in range(n):
-        if st.otype[i] == _CONVOY:
-            a = st.at.get(st.sup_prov[i])  # type: ignore[arg-type]
-            if (a is not None and st.otype[a] == _MOVE and st.dest[a] == st.sup_dest[i]
-                    and units[a].kind == "A" and st.power[a] == st.power[i]):
-                st.via[a] = True
-
-    # index: movers by destination, valid supports by supported unit
+    # 3. convoy intent for adjacent army moves (DATC 3.0 4.A.3): a fleet of the army's
+    #    own power ordered to convoy it; then index supports and convoys by their unit
+    sup_prov, sup_dest = st.sup_prov, st.sup_dest
+    for i in others:
+        if otype[i] == _CONVOY:
+            a = at[sup_prov[i]]  # type: ignore[index]
+            if otype[a] == _MOVE and dest[a] == sup_dest[i] and unit_power[a] == unit_power[i]:
+                via[a] = True
     movers_to: dict[str, list[int]] = {}
-    for i in range(n):
-        if st.otype[i] == _MOVE:
-            movers_to.setdefault(st.dest[i], []).append(i)  # type: ignore[arg-type]
+    h2h = [-1] * n
+    for i in moving:
+        d = dest[i]
+        lst = movers_to.get(d)  # type: ignore[arg-type]
+        if lst is None:
+            movers_to[d] = [i]  # type: ignore[index]
+        else:
+            lst.append(i)
+        if not via[i]:
+            j = at.get(d)  # type: ignore[arg-type]
+            if j is not None and otype[j] == _MOVE and not via[j] and dest[j] == prov_of_unit[i]:
+                h2h[i] = j
     hold_sups: list[list[int]] = [[] for _ in range(n)]
     move_sups: list[list[int]] = [[] for _ in range(n)]
     convoyers: list[list[int]] = [[] for _ in range(n)]
-    for i in range(n):
-        t = st.otype[i]
+    for i in others:
+        t = otype[i]
+        j = at[sup_prov[i]]  # type: ignore[index]
         if t == _SUPH:
-            j = st.at.get(st.sup_prov[i])  # type: ignore[arg-type]
-            if j is not None and st.otype[j] != _MOVE:
+            if otype[j] != _MOVE:
                 hold_sups[j].append(i)
         elif t == _SUPM:
-            j = st.at.get(st.sup_prov[i])  # type: ignore[arg-type]
-            if j is not None and st.otype[j] == _MOVE and st.dest[j] == st.sup_dest[i]:
+            if otype[j] == _MOVE and dest[j] == sup_dest[i]:
                 # a support that names a coast must name the coast moved to (DATC 4.B.4)
-                want = st.dest_loc[i]
-                if want is None or want == st.dest_loc[j]:
+                want = dest_loc[i]
+                if want is None or want == dest_loc[j]:
                     move_sups[j].append(i)
-        elif t == _CONVOY:
-            j = st.at.get(st.sup_prov[i])  # type: ignore[arg-type]
-            if (j is not None and st.otype[j] == _MOVE and st.via[j]
-                    and st.dest[j] == st.sup_dest[i]):
-                convoyers[j].append(i)
-    st.movers_to, st.hold_sups, st.move_sups, st.convoyers = movers_to, hold_sups, move_sups, convoyers
-    st.is_path = [False] * n
-    h2h = [-1] * n
-    for i in range(n):
-        if st.otype[i] == _MOVE and not st.via[i]:
-            j = st.at.get(st.dest[i])  # type: ignore[arg-type]
-            if j is not None and st.otype[j] == _MOVE and not st.via[j] and st.dest[j] == st.prov[i]:
-                h2h[i] = j
-    st.h2h = h2h
+        elif otype[j] == _MOVE and via[j] and dest[j] == sup_dest[i]:
+            convoyers[j].append(i)
+    st.movers_to, st.hold_sups, st.move_sups, st.convoyers, st.h2h = (
+        movers_to, hold_sups, move_sups, convoyers, h2h)
 
-    # 3. resolve every move
-    for i in range(n):
-        if st.otype[i] == _MOVE:
+    # 4. resolve every move; one alone into an empty province, not by convoy, succeeds
+    res, state = st.res, st.state
+    for i in moving:
+        if not via[i] and dest[i] not in at and len(movers_to[dest[i]]) == 1:  # type: ignore[index]
+            res[i] = True
+            state[i] = _RESOLVED
+    for i in moving:
+        if state[i] != _RESOLVED:
             _resolve(st, i)
 
     return _execute_movement(position, st, results)
@@ -398,10 +422,9 @@ def _classify(st: _Movement, i: int, o: Order, seas: frozenset[str]) -> None:
             if m.is_sea(tprov):
                 return illegal(f"an army cannot enter {m.provinces[tprov].name} (a sea)")
             adjacent = tprov in m.army_moves[unit.location]
-            can_convoy = (not m.is_land(prov) and not m.is_land(tprov)
-                          and _sea_route(m, prov, tprov, seas))
             if o.via_convoy or not adjacent:
-                if not can_convoy:
+                if not (not m.is_land(prov) and not m.is_land(tprov)
+                        and _sea_route(m, prov, tprov, seas)):
                     if not adjacent:
                         return illegal(f"{prov} is not adjacent to {tprov} and no convoy route is possible")
                     return illegal(f"no convoy route from {prov} to {tprov} is possible")
@@ -528,7 +551,7 @@ def _resolve(st: _Movement, d: int) -> bool:
     old = len(deps)
     st.res[d] = False
     state[d] = _GUESSING
-    first = _decide(st, d)
+    first = _decide_path(st, d - st.n) if d >= st.n else _decide_move(st, d)
     if len(deps) == old:
         if state[d] != _RESOLVED:
             st.res[d] = first
@@ -544,7 +567,7 @@ def _resolve(st: _Movement, d: int) -> bool:
     del deps[old:]
     st.res[d] = True
     state[d] = _GUESSING
-    second = _decide(st, d)
+    second = _decide_path(st, d - st.n) if d >= st.n else _decide_move(st, d)
     if first == second:
         for x in deps[old:]:
             state[x] = _UNRESOLVED
@@ -576,12 +599,6 @@ def _backup_rule(st: _Movement, cycle: list[int]) -> None:
         for x in cycle:
             st.res[x] = True
             st.state[x] = _RESOLVED
-
-
-def _decide(st: _Movement, d: int) -> bool:
-    if d >= st.n:
-        return _decide_path(st, d - st.n)
-    return _decide_move(st, d)
 
 
 def _decide_path(st: _Movement, i: int) -> bool:

@@ -70,6 +70,8 @@ class Map:
     names: dict[str, str] = field(default_factory=dict)
     centers: frozenset[str] = frozenset()
     homes: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: province -> "land", "coast" or "sea"
+    terrain: dict[str, str] = field(default_factory=dict)
     #: province -> provinces adjacent to it for any unit (used for convoy and influence)
     neighbours: dict[str, frozenset[str]] = field(default_factory=dict)
 
@@ -188,5 +190,6 @@ def standard_map() -> Map:
         provinces=provinces, army_moves=army, fleet_moves=fleet, province_of=province_of,
         fleet_locations=fleet_locations, names=names,
         centers=frozenset(p for p, v in provinces.items() if v.center),
+        terrain={p: v.terrain for p, v in provinces.items()},
         homes={k: frozenset(v) for k, v in homes.items()},
         neighbours={k: frozenset(v) for k, v in neighbours.items()})
