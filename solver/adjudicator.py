@@ -70,7 +70,7 @@ class Reason(str, Enum):
 
 
 #: reasons for an order that was set aside without being tied to a unit's action
-_SET_ASIDE = {Reason.NOT_YOUR_UNIT, Reason.NO_UNIT, Reason.DUPLICATE}
+_SET_ASIDE = {Reason.NOT_YOUR_UNIT, Reason.NO_UNIT}
 
 
 @dataclass(frozen=True, slots=True)

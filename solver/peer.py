@@ -1,0 +1,209 @@
+"""The bridge to the ``diplomacy`` package (PyPI 1.1.2), the peer engine we test against.
+
+The peer is a dev/test dependency, never needed by the library: it is imported lazily,
+inside the functions here.  Its conventions and ours differ only in spelling:
+
+=================  ==========================  ======================================
+                   dipsolve                    diplomacy package
+=================  ==========================  ======================================
+power              ``"France"``                ``"FRANCE"``
+phase              ``Phase("Spring", 1901,     ``"S1901M"`` (``Phase.short``)
+                   "movement")``
+unit               ``Unit("Russia", "F",       ``"F STP/SC"`` filed under ``RUSSIA``;
+                   "STP/SC")``                 a dislodged one as ``"*F STP/SC"``
+order              ``str(order)``              the same short notation (``A PAR - BUR``,
+                                               ``A LON - NWY VIA``, ``A PAR R BUR``,
+                                               ``A PAR D``, ``A PAR B``, ``WAIVE``)
+=================  ==========================  ======================================
+
+Province abbreviations are the same on both sides (our map was generated from the
+peer's).  Differences of representation (not of rules) are normalised here, so that a
+test comparing the two engines sees only rule differences:
+
+* the peer keeps no dislodged unit without a retreat option (neither do we: such a unit
+  is destroyed at once); we read its retreat options back sorted;
+* the peer names an army's retreat by province and a fleet's by location (as we do);
+* the peer has no notion of a standoff list or of a convoyed attacker's origin in a
+  position: `from_peer_game` gives ``standoffs=()`` and the attacker's origin it knows.
+
+Main entry points: `to_peer_game` (a Position into a fresh peer ``Game``),
+`from_peer_game` (back), `set_peer_orders`, and `peer_adjudicate` (push, order,
+process, read back: a `PeerOutcome`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from .map import POWERS, standard_map
+from .orders import Order
+from .position import Dislodged, Phase, Position, Unit
+
+#: our power name -> the peer's
+PEER_POWER = {p: p.upper() for p in POWERS}
+#: the peer's power name -> ours
+OUR_POWER = {v: k for k, v in PEER_POWER.items()}
+
+
+def peer_unit(unit: Unit) -> str:
+    """``Unit("Russia", "F", "STP/SC")`` -> ``"F STP/SC"``."""
+    return f"{unit.kind} {unit.location}"
+
+
+def peer_order(order: Order) -> str:
+    """An order in the peer's notation: our canonical short notation is the peer's."""
+    return str(order)
+
+
+def new_peer_game():
+    """A fresh standard peer game (the peer caches its map after the first one)."""
+    from diplomacy import Game
+
+    return Game()
+
+
+def to_peer_game(position: Position, game=None):
+    """A peer ``Game`` standing exactly at ``position``.
+
+    Units, dislodged units (with exactly our retreat options and attacker origins) and
+    center owners are replaced; powers keep the standard home centers.  Pass ``game`` to
+    reuse a game object (its history is cleared).
+    """
+    if game is None:
+        game = new_peer_game()
+    else:
+        game._clear_history()
+    game.clear_units()
+    game.clear_centers()
+    game.dislodged = {}
+    game.set_current_phase(position.phase.short)
+    by_power: dict[str, list[str]] = {PEER_POWER[p]: [] for p in POWERS}
+    for u in position.units:
+        by_power[PEER_POWER[u.power]].append(peer_unit(u))
+    for d in position.dislodged:
+        by_power[PEER_POWER[d.unit.power]].append("*" + peer_unit(d.unit))
+    for power, units in by_power.items():
+        if units:
+            game.set_units(power, units, reset=True)
+    centers: dict[str, list[str]] = {}
+    for prov, owner in position.centers:
+        centers.setdefault(PEER_POWER[owner], []).append(prov)
+    for power, provs in centers.items():
+        game.set_centers(power, provs, reset=True)
+    # set_units computed the peer's own retreat options (it ignores attacker origins and
+    # standoffs); replace them with the position's.
+    for d in position.dislodged:
+        power = game.get_power(PEER_POWER[d.unit.power])
+        power.retreats[peer_unit(d.unit)] = list(d.retreats)
+        if d.attacker_origin:
+            game.dislodged[peer_unit(d.unit)] = d.attacker_origin
+    for power in game.powers.values():
+        power.homes = list(game.map.homes[power.name])
+    game.rebuild_hash()
+    game.build_caches()
+    return game
+
+
+def _unit_from_peer(power: str, text: str) -> Unit:
+    kind, loc = text.lstrip("*").split()
+    return Unit(OUR_POWER[power], kind, loc.upper())
+
+
+def from_peer_game(game) -> Position:
+    """The peer game's current position as a dipsolve `Position`.
+
+    A retreat phase's dislodged units carry the peer's retreat options; the attacker's
+    origin is the one the peer recorded (None when the attacker came by convoy or the
+    peer does not know it); standoffs are not known to the peer and are left empty.
+    """
+    phase = Phase.parse(game.get_current_phase())
+    units: list[Unit] = []
+    dislodged: list[Dislodged] = []
+    centers: dict[str, str] = {}
+    command = getattr(game, "command", {}) or {}
+    via_sites = {u[2:5] for u, c in command.items() if c.split()[-1:] == ["VIA"]}
+    for power in game.powers.values():
+        for text in power.units:
+            units.append(_unit_from_peer(power.name, text))
+        for text, options in power.retreats.items():
+            if not options:          # the peer's "destroyed": we never keep those
+                continue
+            origin = game.dislodged.get(text)
+            if origin is not None:
+                origin = origin.upper()[:3]
+                if origin in via_sites:
+                    origin = None
+            dislodged.append(Dislodged(_unit_from_peer(power.name, text), origin or None,
+                                       tuple(sorted(o.upper() for o in options))))
+        for c in power.centers:
+            centers[c] = OUR_POWER[power.name]
+    return Position.build(phase, units, centers, dislodged, game_map=standard_map())
+
+
+def set_peer_orders(game, orders: Mapping[str, Iterable[Order]]) -> dict[str, list[str]]:
+    """File dipsolve orders with the peer; returns the strings filed, per peer power."""
+    filed: dict[str, list[str]] = {}
+    for power, os in orders.items():
+        strings = [peer_order(o) for o in os]
+        name = PEER_POWER.get(power, power.upper())
+        filed[name] = strings
+        game.set_orders(name, strings)
+    return filed
+
+
+@dataclass
+class PeerOutcome:
+    """What the peer made of one phase."""
+
+    #: the position after the phase (the next phase's position), read back from the peer
+    next: Position
+    #: units dislodged with no retreat option, destroyed at once (movement phases)
+    destroyed: tuple[Unit, ...]
+    #: the peer's result codes per unit (``{"A PAR": ["bounce"], ...}``), by our power
+    results: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    #: the phase the peer ended in, as it names it (``"S1902M"``, ``"COMPLETED"``)
+    peer_phase: str = ""
+    #: wall time of the peer's ``process()`` alone, in seconds
+    seconds: float = 0.0
+    #: the peer game object, standing at ``next`` (for chaining phases)
+    game: object = None
+    #: the peer's complaints about the orders filed (orders it voided or ignored)
+    errors: list[str] = field(default_factory=list)
+
+
+def process_peer(game, orders: Mapping[str, Iterable[Order]] | None = None) -> PeerOutcome:
+    """File ``orders`` with an existing peer game, process one phase, read the result back."""
+    if orders:
+        set_peer_orders(game, orders)
+    before = {p.name: set(p.units) for p in game.powers.values()}
+    was_movement = game.phase_type == "M"
+    # keep the peer's complaints about the orders, and stop it printing them
+    errors = [str(e) for e in game.error]
+    game.error = []
+    t0 = time.perf_counter()
+    game.process()
+    seconds = time.perf_counter() - t0
+    destroyed: list[Unit] = []
+    if was_movement:
+        # units the peer popped (dislodged without a retreat) and did not keep
+        for text in game.popped:
+            for name, units in before.items():
+                if text in units:
+                    destroyed.append(_unit_from_peer(name, text))
+    raw = game.get_order_status()
+    results = {OUR_POWER[p]: r for p, r in raw.items() if r}
+    phase = game.get_current_phase()
+    if phase in ("COMPLETED", "FORMING"):
+        nxt = None
+    else:
+        nxt = from_peer_game(game)
+    return PeerOutcome(next=nxt, destroyed=tuple(sorted(destroyed)), results=results,
+                       peer_phase=phase, seconds=seconds, game=game, errors=errors)
+
+
+def peer_adjudicate(position: Position, orders: Mapping[str, Iterable[Order]], game=None) -> PeerOutcome:
+    """Adjudicate one phase with the peer: push ``position``, file ``orders``, process."""
+    game = to_peer_game(position, game)
+    return process_peer(game, orders)

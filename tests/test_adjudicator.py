@@ -1,0 +1,186 @@
+"""Behaviour of the adjudicator beyond the DATC end positions: reasons, phase flow,
+center ownership, builds, removals, civil disorder, and the shape of an Outcome."""
+
+from dipsolve.adjudicator import Reason, adjudicate
+from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Retreat, SupportHold,
+                             SupportMove, Waive)
+from dipsolve.position import Phase, Position, Unit
+
+
+def pos(phase, units, centers=None, **kw):
+    us = []
+    for power, text in units.items():
+        w = text.split()
+        us += [Unit(power, w[i], w[i + 1]) for i in range(0, len(w), 2)]
+    return Position.build(phase, us, centers or {}, **kw)
+
+
+def result(outcome, location):
+    r = outcome.result_for(location)
+    assert r is not None, f"no result for {location}"
+    return r
+
+
+def test_opening_moves_and_bounce_reasons():
+    out = adjudicate(Position.initial(), {
+        "France": [Move("A", "PAR", "BUR"), Move("F", "BRE", "MAO")],
+        "Germany": [Move("A", "MUN", "BUR")],
+    })
+    assert result(out, "PAR").reason is Reason.BOUNCED
+    assert result(out, "MUN").reason is Reason.BOUNCED
+    assert result(out, "BRE").reason is Reason.MOVED and result(out, "BRE").success
+    assert result(out, "VIE").reason is Reason.HELD and result(out, "VIE").detail == "no order"
+    assert out.next.phase == Phase("Fall", 1901, "movement")
+    assert Unit("France", "F", "MAO") in out.next.units
+    # one result per unit: 22 units
+    assert len(out.results) == 22
+
+
+def test_illegal_orders_become_holds_with_a_reason():
+    p = pos("S1901M", {"England": "F NTH A LVP", "France": "F BRE"})
+    out = adjudicate(p, {"England": [Move("F", "NTH", "PIC"), Move("A", "LVP", "IRI")],
+                         "France": [Move("F", "BRE", "PAR")]})
+    for loc, words in (("NTH", "not adjacent"), ("LVP", "a sea"), ("BRE", "inland")):
+        r = result(out, loc)
+        assert r.reason is Reason.ILLEGAL and not r.success
+        assert words in r.detail
+    assert set(out.next.units) == set(p.units)
+
+
+def test_order_for_another_powers_unit_is_ignored():
+    p = pos("S1901M", {"England": "F LON", "Germany": "A HOL"})
+    out = adjudicate(p, {"Germany": [Move("F", "LON", "NTH")]})
+    assert any(r.reason is Reason.NOT_YOUR_UNIT for r in out.results)
+    assert Unit("England", "F", "LON") in out.next.units
+
+
+def test_two_different_orders_leave_the_unit_holding_and_supportable():
+    p = pos("S1901M", {"Germany": "A MUN A BER", "France": "A BUR A RUH"})
+    out = adjudicate(p, {
+        "Germany": [Move("A", "MUN", "SIL"), Move("A", "MUN", "BOH"), SupportHold("A", "BER", "A", "MUN")],
+        "France": [Move("A", "BUR", "MUN"), SupportMove("A", "RUH", "A", "BUR", "MUN")],
+    })
+    assert result(out, "MUN").reason is Reason.DUPLICATE
+    # the hold support counts: 2 against 2, no dislodgement
+    assert Unit("Germany", "A", "MUN") in out.next.units
+    assert result(out, "BUR").reason is Reason.BOUNCED
+
+
+def test_cut_support_and_dislodgement_with_retreat_options():
+    p = pos("S1901M", {"Germany": "A MUN A BER", "France": "A BUR A RUH", "Austria": "A BOH"})
+    out = adjudicate(p, {
+        "France": [Move("A", "BUR", "MUN"), SupportMove("A", "RUH", "A", "BUR", "MUN")],
+        "Austria": [Move("A", "BOH", "MUN")],
+    })
+    # two French against one German holding and one Austrian: France wins
+    assert result(out, "BUR").reason is Reason.MOVED
+    assert result(out, "MUN").reason is Reason.DISLODGED
+    assert result(out, "RUH").reason is Reason.SUPPORTED
+    assert out.next.phase.kind == "retreat"
+    (d,) = out.next.dislodged
+    assert d.unit == Unit("Germany", "A", "MUN") and d.attacker_origin == "BUR"
+    # not BUR (attacker), not MUN's occupied neighbours; BOH is open (Austria bounced back home)
+    assert d.retreats == ("KIE", "SIL", "TYR")
+
+
+def test_standoff_province_is_closed_to_retreats():
+    p = pos("S1901M", {"Germany": "A MUN A KIE", "France": "A BUR A RUH A HOL", "Russia": "A GAL",
+                       "Austria": "A BOH"})
+    out = adjudicate(p, {
+        "France": [Move("A", "BUR", "MUN"), SupportMove("A", "RUH", "A", "BUR", "MUN")],
+        "Russia": [Move("A", "GAL", "SIL")], "Austria": [Move("A", "BOH", "SIL")],
+    })
+    assert out.next.standoffs == ("SIL",)
+    (d,) = out.next.dislodged
+    assert d.retreats == ("BER", "TYR")  # not SIL (standoff), BUR (attacker), BOH/KIE/RUH (occupied)
+
+
+def test_unit_with_no_retreat_is_destroyed_at_once():
+    p = pos("S1901M", {"Turkey": "F BLA F ANK", "Russia": "F SEV F RUM A ARM", "Austria": "A BUL F CON"})
+    out = adjudicate(p, {"Russia": [Move("F", "SEV", "BLA"), SupportMove("F", "RUM", "F", "SEV", "BLA")]})
+    assert Unit("Turkey", "F", "BLA") in out.destroyed
+    assert not out.next.dislodged and out.next.phase == Phase("Fall", 1901, "movement")
+
+
+def test_convoy_reasons():
+    p = pos("S1901M", {"England": "A LON F NTH", "France": "F ENG F BEL"})
+    out = adjudicate(p, {"England": [Move("A", "LON", "NWY"), Convoy("NTH", "A", "LON", "NWY")],
+                         "France": [Move("F", "ENG", "NTH"), SupportMove("F", "BEL", "F", "ENG", "NTH")]})
+    assert result(out, "NTH").reason is Reason.DISLODGED
+    assert result(out, "LON").reason is Reason.NO_CONVOY
+    assert Unit("England", "A", "LON") in out.next.units
+
+
+def test_fall_changes_center_owners_and_leads_to_builds():
+    p = pos("F1901M", {"Germany": "A RUH F KIE A BER", "France": "A PAR"},
+            {"BER": "Germany", "KIE": "Germany", "MUN": "Germany", "PAR": "France"})
+    out = adjudicate(p, {"Germany": [Move("A", "RUH", "HOL"), Move("F", "KIE", "DEN")]})
+    nxt = out.next
+    assert nxt.phase == Phase("Winter", 1901, "adjustment")
+    assert nxt.owner["HOL"] == "Germany" and nxt.owner["DEN"] == "Germany"
+    assert nxt.adjustment("Germany") == 2
+    assert nxt.buildable("Germany") == ["KIE", "MUN"]
+
+
+def test_fall_without_adjustments_goes_to_spring():
+    out = adjudicate(Position.build("F1901M", Position.initial().units, Position.initial().centers))
+    assert out.next.phase == Phase("Spring", 1902, "movement")
+
+
+def test_builds_waive_and_too_many():
+    p = pos("W1901A", {"Germany": "A HOL F DEN A BER"},
+            {"BER": "Germany", "KIE": "Germany", "MUN": "Germany", "HOL": "Germany", "DEN": "Germany"})
+    out = adjudicate(p, {"Germany": [Build("F", "KIE"), Build("A", "BER"), Waive(), Build("A", "MUN")]})
+    rs = {str(r.order): r for r in out.results}
+    assert rs["F KIE B"].reason is Reason.BUILT
+    assert rs["A BER B"].reason is Reason.ILLEGAL and "occupied" in rs["A BER B"].detail
+    assert rs["WAIVE"].reason is Reason.WAIVED
+    assert rs["A MUN B"].reason is Reason.ILLEGAL and "only 2" in rs["A MUN B"].detail
+    assert Unit("Germany", "F", "KIE") in out.next.units and len(out.next.units) == 4
+    assert out.next.phase == Phase("Spring", 1902, "movement")
+
+
+def test_build_needs_a_coast_in_a_bicoastal_center():
+    p = pos("W1901A", {"Russia": "A MOS"}, {"STP": "Russia", "MOS": "Russia"})
+    out = adjudicate(p, {"Russia": [Build("F", "STP")]})
+    assert out.results[0].reason is Reason.ILLEGAL and "coast" in out.results[0].detail
+    out = adjudicate(p, {"Russia": [Build("F", "STP/NC")]})
+    assert Unit("Russia", "F", "STP/NC") in out.next.units
+
+
+def test_civil_disorder_removes_the_farthest_unit_fleets_first():
+    # Austria owns 2 centers, has 4 units: 2 removals, none ordered
+    p = pos("W1901A", {"Austria": "A VIE A BUD F ION A UKR"}, {"VIE": "Austria", "BUD": "Austria"})
+    out = adjudicate(p, {})
+    removed = {r.order for r in out.results if r.reason is Reason.CIVIL_DISORDER}
+    # ION is 3 from Budapest (ION-ALB-SER-BUD), UKR is 2 (UKR-GAL-BUD)
+    assert removed == {Disband("F", "ION"), Disband("A", "UKR")}
+    assert {u.location for u in out.next.units} == {"VIE", "BUD"}
+
+
+def test_retreat_phase_two_units_to_one_place_both_disbanded():
+    p = Position.build("S1901R", [Unit("France", "A", "PIC")], {}, [
+        __import__("dipsolve.position", fromlist=["Dislodged"]).Dislodged(
+            Unit("Germany", "A", "BEL"), "HOL", ("BUR", "RUH")),
+        __import__("dipsolve.position", fromlist=["Dislodged"]).Dislodged(
+            Unit("England", "A", "MUN"), "TYR", ("BUR", "RUH")),
+    ])
+    out = adjudicate(p, {"Germany": [Retreat("A", "BEL", "BUR")], "England": [Move("A", "MUN", "BUR")]})
+    assert all(r.reason is Reason.RETREAT_BOUNCED for r in out.results)
+    assert out.next.units == (Unit("France", "A", "PIC"),)
+    assert set(out.destroyed) == {Unit("Germany", "A", "BEL"), Unit("England", "A", "MUN")}
+
+
+def test_unordered_dislodged_unit_disbands():
+    from dipsolve.position import Dislodged
+    p = Position.build("F1901R", [], {"BEL": "Germany"}, [Dislodged(Unit("Germany", "A", "BEL"), None, ("PIC",))])
+    out = adjudicate(p, {})
+    assert out.results[0].reason is Reason.DISBANDED and out.next.units == ()
+
+
+def test_hold_order_and_outcome_is_deterministic():
+    p = Position.initial()
+    o = {"France": [Hold("A", "PAR"), Move("A", "MAR", "SPA")]}
+    a, b = adjudicate(p, o), adjudicate(p, o)
+    assert a.next == b.next and hash(a.next) == hash(b.next)
+    assert [str(r) for r in a.results] == [str(r) for r in b.results]
