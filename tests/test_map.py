@@ -1,0 +1,75 @@
+"""The declared map: counts, coasts, names, and every adjacency against the peer's map."""
+
+import csv
+from importlib import resources
+
+import pytest
+
+from dipsolve.map import POWERS, power_name, standard_map
+
+M = standard_map()
+
+
+def test_counts():
+    terrains = [p.terrain for p in M.provinces.values()]
+    assert len(M.provinces) == 75
+    assert (terrains.count("land"), terrains.count("coast"), terrains.count("sea")) == (14, 42, 19)
+    assert len(M.centers) == 34
+    assert sum(len(h) for h in M.homes.values()) == 22
+    assert {p: len(M.homes[p]) for p in POWERS} == {
+        "Austria": 3, "England": 3, "France": 3, "Germany": 3, "Italy": 3, "Russia": 4, "Turkey": 3}
+
+
+def test_bicoastal_provinces():
+    assert {p for p, v in M.provinces.items() if v.coasts} == {"SPA", "STP", "BUL"}
+    assert M.fleet_locations["STP"] == ("STP/NC", "STP/SC")
+    assert M.fleet_moves["STP/NC"] == {"BAR", "NWY"}
+    assert M.fleet_moves["BUL/SC"] == {"AEG", "CON", "GRE"}
+    assert "SPA/NC" in M.fleet_moves["GAS"] and "SPA/SC" not in M.fleet_moves["GAS"]
+    assert M.army_moves["STP"] == {"FIN", "LVN", "MOS", "NWY"}
+
+
+def test_adjacency_is_symmetric():
+    for src, dsts in M.army_moves.items():
+        for d in dsts:
+            assert src in M.army_moves[d], (src, d)
+    for src, dsts in M.fleet_moves.items():
+        for d in dsts:
+            assert src in M.fleet_moves[d], (src, d)
+
+
+def test_names_from_the_province_table():
+    rows = list(csv.DictReader((resources.files("dipsolve") / "data" / "provinces.tsv")
+                               .open(encoding="utf-8"), delimiter="\t"))
+    assert len(rows) == 75
+    for row in rows:
+        abbr = row["abbr"]
+        assert M.province(row["name"]) == abbr
+        assert M.province(row["daide"]) == abbr
+        for alias in filter(None, (a.strip() for a in row["aliases"].split(","))):
+            assert M.province(alias) == abbr, alias
+    assert M.location("St Petersburg (north coast)") == "STP/NC"
+    assert M.location("spa(sc)") == "SPA/SC"
+    assert M.location("Bul/EC") == "BUL/EC"
+    assert M.location("STP/EC") is None
+    assert M.location("Pariss") is None
+    assert power_name("fra") == "France" and power_name("GER") == "Germany"
+
+
+def test_every_adjacency_matches_the_peer():
+    peer_map = pytest.importorskip("diplomacy.engine.map").Map("standard")
+    provinces = sorted(M.provinces)
+    for src in M.army_moves:
+        for dst in provinces:
+            if dst == src or M.terrain[dst] == "sea":
+                continue
+            assert (dst in M.army_moves[src]) == bool(peer_map.abuts("A", src, "-", dst)), (src, dst)
+    fleet_locs = sorted(M.fleet_moves)
+    for src in fleet_locs:
+        for dst in fleet_locs:
+            if M.province_of[src] == M.province_of[dst]:
+                continue
+            assert (dst in M.fleet_moves[src]) == bool(peer_map.abuts("F", src, "-", dst)), (src, dst)
+    assert {p.upper() for p in peer_map.scs} == set(M.centers)
+    for power in POWERS:
+        assert set(peer_map.homes[power.upper()]) == set(M.homes[power])
