@@ -225,7 +225,7 @@ class _Movement:
 
     __slots__ = ("m", "n", "units", "prov", "power", "otype", "dest", "dest_loc", "via",
                  "sup_prov", "sup_dest", "orders", "why", "at", "movers_to", "hold_sups",
-                 "move_sups", "convoyers", "res", "state", "deps", "h2h")
+                 "move_sups", "convoyers", "res", "state", "deps", "h2h", "seas")
 
     def __init__(self, position: Position):
         m = position.map
@@ -233,10 +233,14 @@ class _Movement:
         units = position.units
         self.units = units
         n = self.n = len(units)
-        po = m.province_of
-        self.prov = [po[u.location] for u in units]
-        self.power = [u.power for u in units]
-        self.at = {p: i for i, p in enumerate(self.prov)}
+        static = position.memo.get("movement")
+        if static is None:
+            po, terrain = m.province_of, m.terrain
+            prov = [po[u.location] for u in units]
+            static = position.memo["movement"] = (
+                prov, [u.power for u in units], {p: i for i, p in enumerate(prov)},
+                frozenset(p for p, u in zip(prov, units) if u.kind == "F" and terrain[p] == "sea"))
+        self.prov, self.power, self.at, self.seas = static
         self.otype = [_HOLD] * n
         self.dest: list[str | None] = [None] * n       # move: destination province
         self.dest_loc: list[str | None] = [None] * n   # move: destination location
@@ -286,9 +290,7 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outc
     m, units, n = st.m, st.units, st.n
     po = m.province_of
     results: list[OrderResult] = []
-    terrain = m.terrain
-    prov_of_unit, at, unit_power = st.prov, st.at, st.power
-    seas = frozenset(p for p, u in zip(prov_of_unit, units) if u.kind == "F" and terrain[p] == "sea")
+    prov_of_unit, at, unit_power, seas = st.prov, st.at, st.power, st.seas
 
     # 1. match orders to units; a repeated identical order is harmless, two different
     #    orders for one unit leave it holding (DATC 4.D.3)

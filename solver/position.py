@@ -111,6 +111,7 @@ class Position:
     map: Map = field(default_factory=standard_map, compare=False, repr=False)
     _unit_in: dict = field(default=None, compare=False, repr=False, hash=False)  # type: ignore[assignment]
     _owner: dict = field(default=None, compare=False, repr=False, hash=False)  # type: ignore[assignment]
+    _memo: dict = field(default=None, compare=False, repr=False, hash=False)  # type: ignore[assignment]
 
     # -- construction --------------------------------------------------------
     @classmethod
@@ -159,6 +160,14 @@ class Position:
         if self._owner is None:
             object.__setattr__(self, "_owner", dict(self.centers))
         return self._owner
+
+    @property
+    def memo(self) -> dict:
+        """A per-position scratch dict for derived tables (the position never changes, so
+        whatever is derived from it once stays true)."""
+        if self._memo is None:
+            object.__setattr__(self, "_memo", {})
+        return self._memo
 
     def units_of(self, power: str) -> list[Unit]:
         return [u for u in self.units if u.power == power]
