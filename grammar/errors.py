@@ -1,0 +1,270 @@
+"""Errors that point at the text: file, line, column, what was found, what was expected.
+
+Two kinds, as python-chess and godip tell them apart:
+
+- `DipsolveSyntaxError`: the text is not understood (a stray character, a missing
+  comma, an unknown coast, a phase that is not a phase);
+- `DipsolveRuleError`: the text is understood but cannot stand on the board (an unknown
+  province, an army at sea, two units in one province, an order for a unit that is not
+  there).
+
+Both are `ValueError`\\ s and format the same way::
+
+    start.dip:5:10: unknown province 'Pariss' (did you mean PAR, Paris?)
+    units: A Pariss, A BUD
+             ^^^^^^
+
+Each carries ``filename``, ``line``, ``column`` (1-based), ``found`` (the offending text
+as written, or "end of line" / "end of file"), ``expected`` (what would have been right,
+in words), ``message`` (what is wrong) and ``source_line``.
+
+When several things are wrong at once (every bad line of an orders file, every board
+problem of a position), one error is raised whose ``errors`` lists them all in text
+order and whose message is theirs one after another; its own ``line``, ``column`` …
+are those of the first, and so is its class.
+
+Lark's exceptions become these in one place, `lark_errors`.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator, Mapping
+
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.lexer import Token
+
+__all__ = ["DipsolveError", "DipsolveSyntaxError", "DipsolveRuleError", "Source", "Span",
+           "lark_errors"]
+
+
+class DipsolveError(ValueError):
+    """A problem with a piece of input text, located at ``filename:line:column``."""
+
+    def __init__(self, message: str, *, filename: str = "<string>", line: int | None = None,
+                 column: int | None = None, found: str | None = None,
+                 expected: str | None = None, source_line: str | None = None,
+                 width: int = 1, errors: list["DipsolveError"] | None = None) -> None:
+        self.message = message
+        self.filename = filename
+        self.line = line
+        self.column = column
+        self.found = found
+        self.expected = expected
+        self.source_line = source_line
+        self.width = max(1, width)
+        self.errors: list[DipsolveError] = errors if errors is not None else [self]
+        super().__init__(str(self))
+
+    @property
+    def location(self) -> str:
+        """``file:line:col`` (or just the file name when the place is not known)."""
+        if self.line is None:
+            return self.filename
+        return f"{self.filename}:{self.line}:{self.column}"
+
+    def _format_one(self) -> str:
+        out = f"{self.location}: {self.message}"
+        if self.source_line is not None and self.column is not None:
+            line = self.source_line
+            # keep tabs so that the caret lines up under a tab-indented line
+            pad = "".join("\t" if ch == "\t" else " " for ch in line[: self.column - 1])
+            width = min(self.width, max(1, len(line) - self.column + 1))
+            out += f"\n{line}\n{pad}{'^' * width}"
+        return out
+
+    def __str__(self) -> str:
+        if len(self.errors) > 1 or self.errors[0] is not self:
+            return "\n".join(e._format_one() for e in self.errors)
+        return self._format_one()
+
+    def __reduce__(self):  # picklable despite keyword-only arguments
+        state = dict(self.__dict__)
+        state["errors"] = None if self.errors == [self] else self.errors
+        return (_rebuild, (type(self), state))
+
+    @classmethod
+    def combine(cls, errors: Iterable["DipsolveError"]) -> "DipsolveError":
+        """One error listing several, in text order (once each); its class and place are
+        the first's."""
+        unique: dict[tuple, DipsolveError] = {}
+        for e in errors:
+            unique.setdefault((e.line, e.column, e.message), e)
+        errs = sorted(unique.values(), key=lambda e: (e.line or 0, e.column or 0))
+        if not errs:
+            raise ValueError("no errors to combine")
+        if len(errs) == 1:
+            return errs[0]
+        first = errs[0]
+        return type(first)(first.message, filename=first.filename, line=first.line,
+                           column=first.column, found=first.found, expected=first.expected,
+                           source_line=first.source_line, width=first.width, errors=errs)
+
+
+def _rebuild(cls: type, state: dict) -> DipsolveError:
+    err = cls.__new__(cls)
+    err.__dict__.update(state)
+    if err.errors is None:
+        err.errors = [err]
+    ValueError.__init__(err, str(err))
+    return err
+
+
+class DipsolveSyntaxError(DipsolveError):
+    """The text is not understood."""
+
+
+class DipsolveRuleError(DipsolveError):
+    """The text is understood, but what it says is not possible on the board."""
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a piece of the text was written (1-based, as Lark counts), and the text."""
+    line: int
+    column: int
+    text: str
+
+
+class Source:
+    """The text being read, to make errors that quote the offending line.
+
+    ``line_offset`` is added to the line numbers a parser reports, for a piece of a
+    larger text parsed alone (one line of an orders file).
+    """
+
+    def __init__(self, text: str, filename: str = "<string>", line_offset: int = 0) -> None:
+        self.text = text
+        self.filename = filename
+        self.line_offset = line_offset
+        self._lines: list[str] | None = None
+
+    def line_text(self, line: int) -> str:
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        return self._lines[line - 1] if 0 < line <= len(self._lines) else ""
+
+    def error(self, cls: type[DipsolveError], message: str, line: int, column: int, *,
+              found: str | None = None, expected: str | None = None,
+              width: int | None = None) -> DipsolveError:
+        line += self.line_offset
+        if width is None:
+            width = len(found) if found else 1
+        return cls(message, filename=self.filename, line=line, column=column, found=found,
+                   expected=expected, source_line=self.line_text(line), width=width)
+
+    def at(self, cls: type[DipsolveError], message: str, span: Span,
+           expected: str | None = None) -> DipsolveError:
+        """An error whose found text is the span's."""
+        return self.error(cls, message, span.line, span.column, found=span.text, expected=expected)
+
+
+# ------------------------------------------------------------ from Lark, in one place
+def _found(token: Token | None, text: str, pos: int | None) -> tuple[str, str]:
+    """What was found: the text as written (or "end of line", "end of file" where there
+    is none) and how the message names it."""
+    if token is None:  # a character no terminal starts with
+        ch = text[pos] if pos is not None and pos < len(text) else "\n"
+    elif token.type == "$END":
+        return "end of file", "end of file"
+    else:
+        ch = str(token.value)
+    if ch.startswith(("\n", "#")):  # a newline, or the comment that ends a line
+        return "end of line", "end of line"
+    return ch, repr(ch)
+
+
+def _describe_expected(expected: Iterable[str], labels: Mapping[str, str],
+                       order: list[str]) -> str:
+    seen: list[str] = []
+    for name in expected:
+        label = labels.get(name, labels.get(name.lstrip("_"), name))
+        if label and label not in seen:
+            seen.append(label)
+    seen.sort(key=lambda s: order.index(s) if s in order else len(order))
+    if not seen:
+        return "nothing more"
+    if len(seen) == 1:
+        return seen[0]
+    return ", ".join(seen[:-1]) + " or " + seen[-1]
+
+
+@contextmanager
+def lark_errors(source: Source, labels: Mapping[str, str], *, text: str | None = None,
+                hidden_if: Mapping[str, str] = {},
+                refine: Callable[[Token | None, set[str], dict[str, str]], str | None] | None = None,
+                ) -> Iterator[None]:
+    """Turn Lark's exceptions into `DipsolveSyntaxError`, and unwrap ``VisitError``.
+
+    ``text`` is what was handed to the parser when it is a piece of ``source`` (one line
+    of it, numbered ``source.line_offset + 1``).
+
+    ``labels`` names each terminal for people (``"_DASH": "'-'"``); ``hidden_if`` leaves
+    a terminal unnamed when another one is expected too (``{"_RETREATS": "_R"}``);
+    ``refine(last_token, expected, labels)`` may change the expected terminals and their
+    labels in place, knowing the token read before the error, and return a word of
+    advice for the message (or None).
+    """
+    try:
+        yield
+    except VisitError as e:
+        if isinstance(e.orig_exc, DipsolveError):
+            raise e.orig_exc from None
+        raise
+    except UnexpectedInput as e:
+        raise _from_lark(e, source, source.text if text is None else text, labels, hidden_if,
+                         refine) from None
+
+
+def _from_lark(e: UnexpectedInput, source: Source, text: str, labels: Mapping[str, str],
+               hidden_if: Mapping[str, str], refine) -> DipsolveSyntaxError:
+    labels = dict(labels)
+    last: Token | None = None
+    if isinstance(e, UnexpectedToken):
+        token: Token | None = e.token
+        expected = set(e.expected)
+        last = _last_token(e)
+    elif isinstance(e, UnexpectedCharacters):
+        token = None
+        expected = set(e.allowed or ())
+        last = _last_token(e)
+    else:  # UnexpectedEOF
+        token = Token("$END", "")
+        expected = set(getattr(e, "expected", ()))
+    ip = getattr(e, "interactive_parser", None)
+    if ip is not None:
+        # what the parser can really take here: an LALR state merges the lookaheads of
+        # every context it serves, and the lexer's set misses keywords
+        try:
+            expected = set(ip.accepts())
+        except Exception:  # pragma: no cover  (keep the plainer set)
+            pass
+    expected = {t for t in expected if not (t in hidden_if and hidden_if[t] in expected)}
+    advice = refine(last, expected, labels) if refine is not None else None
+    order = list(dict.fromkeys(labels.values()))
+    found, named = _found(token, text, getattr(e, "pos_in_stream", None))
+    want = _describe_expected(expected, labels, order)
+    line = getattr(e, "line", None)
+    column = getattr(e, "column", None)
+    if (token is not None and token.type == "$END") or line in (None, -1):
+        # the end of the text: point just past its last character
+        stripped = text.rstrip("\n")
+        line = stripped.count("\n") + 1
+        column = len(stripped) - (stripped.rfind("\n") + 1) + 1
+    message = f"expected {want}, found {named}" + (f" ({advice})" if advice else "")
+    width = 1 if found in ("end of line", "end of file") else len(found)
+    return source.error(DipsolveSyntaxError, message, line, column,  # type: ignore[return-value]
+                        found=found, expected=want, width=width)
+
+
+def _last_token(e: UnexpectedInput) -> Token | None:
+    """The token read just before the unexpected one, when Lark can tell (None at the
+    start of the text, or after a reduced rule)."""
+    ip = getattr(e, "interactive_parser", None)
+    state = ip.parser_state if ip is not None else getattr(e, "state", None)
+    stack = getattr(state, "value_stack", None)
+    if stack is not None:
+        return stack[-1] if stack and isinstance(stack[-1], Token) else None
+    history = getattr(e, "token_history", None)
+    return history[-1] if history else None
