@@ -123,7 +123,7 @@ def from_peer_game(game) -> Position:
     dislodged: list[Dislodged] = []
     centers: dict[str, str] = {}
     command = getattr(game, "command", {}) or {}
-    via_sites = {u[2:5] for u, c in command.items() if c.split()[-1:] == ["VIA"]}
+    via_sites = {u[2:5] for u in command if game._is_moving_via_convoy(u)}
     for power in game.powers.values():
         for text in power.units:
             units.append(_unit_from_peer(power.name, text))
@@ -171,6 +171,9 @@ class PeerOutcome:
     game: object = None
     #: the peer's complaints about the orders filed (orders it voided or ignored)
     errors: list[str] = field(default_factory=list)
+    #: movement phases: each dislodged unit (destroyed or not) -> (the province its
+    #: attacker came from, whether the peer moved that attacker by convoy)
+    attackers: dict[Unit, tuple[str, bool]] = field(default_factory=dict)
 
 
 def process_peer(game, orders: Mapping[str, Iterable[Order]] | None = None) -> PeerOutcome:
@@ -186,24 +189,114 @@ def process_peer(game, orders: Mapping[str, Iterable[Order]] | None = None) -> P
     game.process()
     seconds = time.perf_counter() - t0
     destroyed: list[Unit] = []
+    attackers: dict[Unit, tuple[str, bool]] = {}
     if was_movement:
+        # the peer's own notion of a convoyed move (explicit VIA, or a convoy path it used)
+        via = {u[2:5] for u in game.command if game._is_moving_via_convoy(u)}
+        for text, site in game.dislodged.items():
+            for name, units in before.items():
+                if text in units:
+                    attackers[_unit_from_peer(name, text)] = (site[:3].upper(), site[:3].upper() in via)
         # units the peer popped (dislodged without a retreat) and did not keep
         for text in game.popped:
             for name, units in before.items():
                 if text in units:
                     destroyed.append(_unit_from_peer(name, text))
     raw = game.get_order_status()
-    results = {OUR_POWER[p]: r for p, r in raw.items() if r}
+    results = {OUR_POWER[p]: {u: [getattr(c, "message", str(c)) for c in codes] for u, codes in r.items()}
+               for p, r in raw.items() if r}
     phase = game.get_current_phase()
     if phase in ("COMPLETED", "FORMING"):
         nxt = None
     else:
         nxt = from_peer_game(game)
     return PeerOutcome(next=nxt, destroyed=tuple(sorted(destroyed)), results=results,
-                       peer_phase=phase, seconds=seconds, game=game, errors=errors)
+                       peer_phase=phase, seconds=seconds, game=game, errors=errors,
+                       attackers=attackers)
 
 
 def peer_adjudicate(position: Position, orders: Mapping[str, Iterable[Order]], game=None) -> PeerOutcome:
     """Adjudicate one phase with the peer: push ``position``, file ``orders``, process."""
     game = to_peer_game(position, game)
     return process_peer(game, orders)
+
+
+# -- comparing the two engines ---------------------------------------------------------
+
+def _retreat_map(position: Position) -> dict[Unit, tuple[str, ...]]:
+    return {d.unit: tuple(sorted(d.retreats)) for d in position.dislodged}
+
+
+def compare(outcome, peer: PeerOutcome) -> list[str]:
+    """The differences between a dipsolve `Outcome` and a `PeerOutcome` of the same phase,
+    one line each (empty when they agree): the next phase, units, dislodged units with
+    their retreat options, units destroyed for want of a retreat, and center owners."""
+    diffs: list[str] = []
+    ours = outcome.next
+    if peer.next is None:
+        return [f"phase: dipsolve {ours.phase.short}, peer {peer.peer_phase}"]
+    theirs = peer.next
+    if ours.phase.short != theirs.phase.short:
+        diffs.append(f"phase: dipsolve {ours.phase.short}, peer {theirs.phase.short}")
+    a, b = set(ours.units), set(theirs.units)
+    for u in sorted(a - b):
+        diffs.append(f"unit only in dipsolve: {u.power} {u}")
+    for u in sorted(b - a):
+        diffs.append(f"unit only in peer: {u.power} {u}")
+    ra, rb = _retreat_map(ours), _retreat_map(theirs)
+    for u in sorted(set(ra) | set(rb)):
+        if ra.get(u) != rb.get(u):
+            fa = " ".join(ra[u]) if u in ra else "(not dislodged)"
+            fb = " ".join(rb[u]) if u in rb else "(not dislodged)"
+            diffs.append(f"retreats of {u.power} {u}: dipsolve {fa}; peer {fb}")
+    if outcome.position.phase.kind == "movement":
+        da, db = set(outcome.destroyed), set(peer.destroyed)
+        for u in sorted(da ^ db):
+            diffs.append(f"destroyed (no retreat) only in {'dipsolve' if u in da else 'peer'}: {u.power} {u}")
+    ca, cb = ours.owner, theirs.owner
+    for c in sorted(set(ca) | set(cb)):
+        if ca.get(c) != cb.get(c):
+            diffs.append(f"center {c}: dipsolve {ca.get(c)}, peer {cb.get(c)}")
+    return diffs
+
+
+@dataclass
+class Crosscheck:
+    """One phase adjudicated by both engines."""
+
+    position: Position
+    orders: Mapping[str, list[Order]]
+    ours: object                 # dipsolve.adjudicator.Outcome
+    peer: PeerOutcome
+    diffs: list[str]
+
+    def report(self) -> str:
+        """Position, orders, both results and the differences: what a failing test prints."""
+        lines = [self.position.to_text(self.orders), "[differences]", *self.diffs, "",
+                 "[dipsolve results]", *(str(r) for r in self.ours.results), "",
+                 "[peer results]"]
+        for power, res in sorted(self.peer.results.items()):
+            for unit, codes in sorted(res.items()):
+                lines.append(f"{power}: {unit}: {', '.join(codes) or 'ok'}")
+        if self.peer.errors:
+            lines += ["", "[peer order errors]", *self.peer.errors]
+        lines += ["", "[dipsolve next]", self.ours.next.to_text()]
+        if self.peer.next is not None:
+            lines += ["[peer next]", self.peer.next.to_text()]
+        return "\n".join(lines)
+
+
+def crosscheck(position: Position, orders: Mapping[str, list[Order]], game=None) -> Crosscheck:
+    """Adjudicate one phase with dipsolve and with the peer and compare them.
+
+    Pass ``game`` (a peer game already standing at ``position``, as `Crosscheck.peer.game`
+    is after the phase before) to chain phases without pushing the position again.
+    """
+    from .adjudicator import adjudicate
+
+    ours = adjudicate(position, orders)
+    if game is None:
+        peer = peer_adjudicate(position, orders)
+    else:
+        peer = process_peer(game, orders)
+    return Crosscheck(position, orders, ours, peer, compare(ours, peer))
