@@ -30,14 +30,14 @@ nothing is parsed and nothing deep-copied.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from itertools import compress
 from enum import Enum
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, NamedTuple
 
 from .map import Map
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                      SupportMove, Waive)
-from .position import Dislodged, Phase, Position, Unit
+from .position import _UNITS, Dislodged, Phase, Position, Unit, unit
 
 
 class Reason(str, Enum):
@@ -73,8 +73,9 @@ class Reason(str, Enum):
 _SET_ASIDE = {Reason.NOT_YOUR_UNIT, Reason.NO_UNIT}
 
 
-@dataclass(frozen=True, slots=True)
-class OrderResult:
+class OrderResult(NamedTuple):
+    """One order's result: whether it succeeded, and why (``reason``, ``detail``)."""
+
     power: str
     order: Order
     success: bool
@@ -148,44 +149,57 @@ def adjudicate(position: Position, orders: Mapping[str, Iterable[Order]] | None 
 
 # -- shared helpers ---------------------------------------------------------------------
 
-def _update_centers(position: Position, units: Iterable[Unit]) -> dict[str, str]:
-    owner = dict(position.centers)
-    centers, po = position.map.centers, position.map.province_of
-    for u in units:
-        p = po[u.location]
-        if p in centers:
-            owner[p] = u.power
-    return owner
+_PHASES: dict[tuple[str, int, str], Phase] = {}
+
+
+def _phase(season: str, year: int, kind: str) -> Phase:
+    """Phases are values; the adjudicator reuses one object per phase."""
+    key = (season, year, kind)
+    p = _PHASES.get(key)
+    if p is None:
+        p = _PHASES[key] = Phase(season, year, kind)
+    return p
 
 
 def _needs_adjustment(game_map: Map, units: Iterable[Unit], owner: Mapping[str, str]) -> bool:
-    count: dict[str, int] = {}
-    for u in units:
-        count[u.power] = count.get(u.power, 0) + 1
-    ncent: dict[str, int] = {}
-    for p, o in owner.items():
-        ncent[o] = ncent.get(o, 0) + 1
-    po = game_map.province_of
-    occupied = {po[u.location] for u in units}
-    for power in set(count) | set(ncent):
-        delta = ncent.get(power, 0) - count.get(power, 0)
+    unit_powers = [u.power for u in units]
+    center_powers = list(owner.values())
+    occupied = None
+    for power in set(unit_powers) | set(center_powers):
+        delta = center_powers.count(power) - unit_powers.count(power)
         if delta < 0:
             return True
-        if delta > 0 and any(owner.get(h) == power and h not in occupied
-                             for h in game_map.homes.get(power, ())):
-            return True
+        if delta > 0:
+            if occupied is None:
+                po = game_map.province_of
+                occupied = {po[u.location] for u in units}
+            if any(owner.get(h) == power and h not in occupied
+                   for h in game_map.homes.get(power, ())):
+                return True
     return False
 
 
 def _after_fall(position: Position, units: tuple[Unit, ...], year: int) -> Position:
-    """The position after a Fall phase with no retreats pending: centers change hands,
-    then a Winter adjustment if any power must build or remove, else next Spring."""
-    owner = _update_centers(position, units)
-    if _needs_adjustment(position.map, units, owner):
-        phase = Phase("Winter", year, "adjustment")
+    """The position after a Fall phase with no retreats pending (``units`` in canonical
+    order): centers change hands, then a Winter adjustment if any power must build or
+    remove, else next Spring."""
+    m = position.map
+    owner, centers = position.owner, position.centers
+    cset, po = m.centers, m.province_of
+    changed: dict[str, str] | None = None
+    for u in units:
+        p = po[u.location]
+        if p in cset and owner.get(p) != u.power:
+            if changed is None:
+                changed = dict(owner)
+            changed[p] = u.power
+    if changed is not None:
+        owner, centers = changed, tuple(sorted(changed.items()))
+    if _needs_adjustment(m, units, owner):
+        phase = _phase("Winter", year, "adjustment")
     else:
-        phase = Phase("Spring", year + 1, "movement")
-    return Position.build(phase, units, owner, game_map=position.map)
+        phase = _phase("Spring", year + 1, "movement")
+    return Position._canonical(phase, units, centers, (), (), m)
 
 
 def _units_by_province(position: Position, units: Iterable[Unit]) -> dict[str, Unit]:
@@ -220,27 +234,38 @@ _HOLD, _MOVE, _SUPH, _SUPM, _CONVOY = range(5)
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 
 
+def _static(position: Position) -> tuple:
+    """What a movement adjudication needs of the position alone, built once per
+    position (``Position.memo``): a search that tries many order sets in one position
+    pays for it once."""
+    static = position.memo.get("movement")
+    if static is None:
+        units = position.units
+        table = position.map.unit_table
+        army, fleet = table["A"], table["F"]
+        powers, kinds, locs = zip(*units) if units else ((), (), ())
+        info = [(army if k == "A" else fleet)[loc] for k, loc in zip(kinds, locs)]
+        prov, moveset, reach, at_sea = zip(*info) if info else ((), (), (), ())
+        n = len(units)
+        static = position.memo["movement"] = (
+            prov, powers, kinds, dict(zip(prov, range(n))), dict(zip(locs, range(n))),
+            frozenset(compress(prov, at_sea)), moveset, reach)
+    return static
+
+
 class _Movement:
     """The state of one movement adjudication: int-indexed lists over the units."""
 
-    __slots__ = ("m", "n", "units", "prov", "power", "otype", "dest", "dest_loc", "via",
-                 "sup_prov", "sup_dest", "orders", "why", "at", "movers_to", "hold_sups",
-                 "move_sups", "convoyers", "res", "state", "deps", "h2h", "seas")
+    __slots__ = ("m", "n", "units", "prov", "power", "kind", "reach", "otype", "dest",
+                 "dest_loc", "via", "sup_prov", "sup_dest", "orders", "why", "at",
+                 "movers_to", "hold_sups", "move_sups", "convoyers", "res", "state", "deps",
+                 "h2h", "seas", "moving", "occ")
 
-    def __init__(self, position: Position):
-        m = position.map
-        self.m = m
-        units = position.units
-        self.units = units
-        n = self.n = len(units)
-        static = position.memo.get("movement")
-        if static is None:
-            po, terrain = m.province_of, m.terrain
-            prov = [po[u.location] for u in units]
-            static = position.memo["movement"] = (
-                prov, [u.power for u in units], {p: i for i, p in enumerate(prov)},
-                frozenset(p for p, u in zip(prov, units) if u.kind == "F" and terrain[p] == "sea"))
-        self.prov, self.power, self.at, self.seas = static
+    def __init__(self, position: Position, static: tuple):
+        self.m = position.map
+        self.units = position.units
+        n = self.n = len(self.units)
+        self.prov, self.power, self.kind, self.at, _, self.seas, _, self.reach = static
         self.otype = [_HOLD] * n
         self.dest: list[str | None] = [None] * n       # move: destination province
         self.dest_loc: list[str | None] = [None] * n   # move: destination location
@@ -273,90 +298,105 @@ def _sea_route(m: Map, src: str, dst: str, seas: set[str] | frozenset[str]) -> b
     return False
 
 
-def _fleet_reaches(m: Map, loc: str, prov: str) -> bool:
-    moves = m.fleet_moves.get(loc, ())
-    return any(l in moves for l in m.fleet_locations[prov])
-
-
-def _can_reach(m: Map, unit_kind: str, loc: str, prov: str) -> bool:
-    """Whether a unit could move to (and so support into) ``prov`` without a convoy."""
-    if unit_kind == "A":
-        return prov in m.army_moves.get(loc, ())
-    return _fleet_reaches(m, loc, prov)
-
-
 def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
-    st = _Movement(position)
+    static = _static(position)
+    st = _Movement(position, static)
     m, units, n = st.m, st.units, st.n
     po = m.province_of
     results: list[OrderResult] = []
-    prov_of_unit, at, unit_power, seas = st.prov, st.at, st.power, st.seas
+    prov_of_unit, unit_power, unit_kind, at, at_loc, seas, moveset, _ = static
 
-    # 1. match orders to units; a repeated identical order is harmless, two different
-    #    orders for one unit leave it holding (DATC 4.D.3)
-    given: list[list[Order] | None] = [None] * n
-    for power, os in orders.items():
-        for o in os:
-            prov = po.get(getattr(o, "location", None))  # type: ignore[arg-type]
-            i = at.get(prov) if prov is not None else None
-            if i is None or units[i].kind != o.kind or unit_power[i] != power:  # type: ignore[union-attr]
-                if isinstance(o, Waive) or not hasattr(o, "location"):
-                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                               "not an order for a movement phase"))
-                else:
-                    _find_unit(position, position.unit_in, power, o, results)
-                continue
-            g = given[i]
-            if g is None:
-                given[i] = [o]
-            elif o not in g:
-                g.append(o)
-
-    # 2. legality (DATC 4.E.1); plain moves take a fast path
+    # 1. match orders to units and check them (DATC 4.E.1): plain moves to an adjacent
+    #    place and plain supports take a fast path, the rest `_classify`
+    given = st.orders
     otype, dest, dest_loc, via = st.otype, st.dest, st.dest_loc, st.via
-    army_moves, fleet_moves = m.army_moves, m.fleet_moves
+    sup_prov, sup_dest, reach = st.sup_prov, st.sup_dest, st.reach
     moving: list[int] = []
     others: list[int] = []
-    for i in range(n):
-        g = given[i]
-        if g is None:
-            continue
-        o = g[0]
-        st.orders[i] = o
-        if len(g) > 1:
-            st.why[i] = (Reason.DUPLICATE, "two different orders: " + "; ".join(map(str, g)))
-            for extra in g[1:]:
-                results.append(OrderResult(unit_power[i], extra, False, Reason.DUPLICATE,
-                                           "the unit holds"))
-            continue
-        t = type(o)
-        if t is Hold:
-            continue
-        if t is Move and not o.via_convoy:  # type: ignore[union-attr]
-            target = o.target  # type: ignore[union-attr]
-            loc = units[i].location
-            if (army_moves if o.kind == "A" else fleet_moves).get(loc, ()).__contains__(target) \
-                    and (o.kind == "F" or "/" not in target):
-                otype[i], dest[i], dest_loc[i] = _MOVE, po[target], target
-                moving.append(i)
+    extra: dict[int, list[Order]] | None = None
+    for power, os in orders.items():
+        for o in os:
+            try:
+                loc = o.location  # type: ignore[union-attr]
+            except AttributeError:
+                results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                           "not an order for a movement phase"))
                 continue
-        _classify(st, i, o, seas)
-        t = otype[i]
-        if t == _MOVE:
-            moving.append(i)
-        elif t != _HOLD:
-            others.append(i)
+            i = at_loc.get(loc)
+            if i is None:
+                prov = po.get(loc)
+                i = at.get(prov) if prov is not None else None
+            if i is None or unit_kind[i] != o.kind or unit_power[i] != power:  # type: ignore[union-attr]
+                _find_unit(position, position.unit_in, power, o, results)
+                continue
+            g = given[i]
+            if g is not None:
+                # a repeated identical order is harmless; two different ones: see below
+                if g != o:
+                    if extra is None:
+                        extra = {}
+                    more = extra.setdefault(i, [])
+                    if o not in more:
+                        more.append(o)
+                continue
+            given[i] = o
+            t = type(o)
+            if t is Move:
+                target = o.target  # type: ignore[union-attr]
+                if not o.via_convoy and target in moveset[i]:  # type: ignore[union-attr]
+                    otype[i], dest[i], dest_loc[i] = _MOVE, po[target], target
+                    moving.append(i)
+                    continue
+            elif t is Hold:
+                continue
+            elif t is SupportHold:
+                sprov = po.get(o.supported_location)  # type: ignore[union-attr]
+                if sprov in reach[i] and sprov in at:
+                    otype[i], sup_prov[i] = _SUPH, sprov
+                    others.append(i)
+                    continue
+            elif t is SupportMove:
+                target = o.target  # type: ignore[union-attr]
+                tprov = po.get(target)
+                if tprov in reach[i]:
+                    j = at.get(po.get(o.supported_location))  # type: ignore[union-attr, arg-type]
+                    if j is not None and j != i and tprov in reach[j]:
+                        otype[i], sup_prov[i], sup_dest[i] = _SUPM, prov_of_unit[j], tprov
+                        dest_loc[i] = target if target != tprov and unit_kind[j] == "F" else None
+                        others.append(i)
+                        continue
+            _classify(st, i, o, seas)
+            t = otype[i]
+            if t == _MOVE:
+                moving.append(i)
+            elif t != _HOLD:
+                others.append(i)
+    if extra is not None:
+        # two different orders for one unit: it holds (DATC 4.D.3)
+        for i, more in extra.items():
+            g = [given[i]] + more
+            otype[i], via[i] = _HOLD, False
+            dest[i] = dest_loc[i] = sup_prov[i] = sup_dest[i] = None
+            st.why[i] = (Reason.DUPLICATE, "two different orders: " + "; ".join(map(str, g)))
+            for e in more:
+                results.append(OrderResult(unit_power[i], e, False, Reason.DUPLICATE,
+                                           "the unit holds"))
+        moving = [i for i in moving if i not in extra]
+        others = [i for i in others if i not in extra]
+    moving.sort()
+    others.sort()
+    st.moving = moving
 
     # 3. convoy intent for adjacent army moves (DATC 3.0 4.A.3): a fleet of the army's
     #    own power ordered to convoy it; then index supports and convoys by their unit
-    sup_prov, sup_dest = st.sup_prov, st.sup_dest
     for i in others:
         if otype[i] == _CONVOY:
             a = at[sup_prov[i]]  # type: ignore[index]
             if otype[a] == _MOVE and dest[a] == sup_dest[i] and unit_power[a] == unit_power[i]:
                 via[a] = True
     movers_to: dict[str, list[int]] = {}
-    h2h = [-1] * n
+    h2h = [-1] * n     # the unit a move meets head to head
+    occ = [-1] * n     # the unit standing in a move's destination
     for i in moving:
         d = dest[i]
         lst = movers_to.get(d)  # type: ignore[arg-type]
@@ -364,34 +404,45 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outc
             movers_to[d] = [i]  # type: ignore[index]
         else:
             lst.append(i)
-        if not via[i]:
-            j = at.get(d)  # type: ignore[arg-type]
-            if j is not None and otype[j] == _MOVE and not via[j] and dest[j] == prov_of_unit[i]:
+        j = at.get(d)  # type: ignore[arg-type]
+        if j is not None:
+            occ[i] = j
+            if otype[j] == _MOVE and dest[j] == prov_of_unit[i] and not via[i] and not via[j]:
                 h2h[i] = j
-    hold_sups: list[list[int]] = [[] for _ in range(n)]
-    move_sups: list[list[int]] = [[] for _ in range(n)]
-    convoyers: list[list[int]] = [[] for _ in range(n)]
+    # supports and convoys by the unit they are for (an empty tuple when there are none)
+    hold_sups: list = [()] * n
+    move_sups: list = [()] * n
+    convoyers: list = [()] * n
     for i in others:
         t = otype[i]
         j = at[sup_prov[i]]  # type: ignore[index]
         if t == _SUPH:
             if otype[j] != _MOVE:
-                hold_sups[j].append(i)
+                if hold_sups[j]:
+                    hold_sups[j].append(i)
+                else:
+                    hold_sups[j] = [i]
         elif t == _SUPM:
             if otype[j] == _MOVE and dest[j] == sup_dest[i]:
                 # a support that names a coast must name the coast moved to (DATC 4.B.4)
                 want = dest_loc[i]
                 if want is None or want == dest_loc[j]:
-                    move_sups[j].append(i)
+                    if move_sups[j]:
+                        move_sups[j].append(i)
+                    else:
+                        move_sups[j] = [i]
         elif otype[j] == _MOVE and via[j] and dest[j] == sup_dest[i]:
-            convoyers[j].append(i)
-    st.movers_to, st.hold_sups, st.move_sups, st.convoyers, st.h2h = (
-        movers_to, hold_sups, move_sups, convoyers, h2h)
+            if convoyers[j]:
+                convoyers[j].append(i)
+            else:
+                convoyers[j] = [i]
+    st.movers_to, st.hold_sups, st.move_sups, st.convoyers, st.h2h, st.occ = (
+        movers_to, hold_sups, move_sups, convoyers, h2h, occ)
 
     # 4. resolve every move; one alone into an empty province, not by convoy, succeeds
     res, state = st.res, st.state
     for i in moving:
-        if not via[i] and dest[i] not in at and len(movers_to[dest[i]]) == 1:  # type: ignore[index]
+        if occ[i] < 0 and not via[i] and len(movers_to[dest[i]]) == 1:  # type: ignore[index]
             res[i] = True
             state[i] = _RESOLVED
     for i in moving:
@@ -405,16 +456,49 @@ def _classify(st: _Movement, i: int, o: Order, seas: frozenset[str]) -> None:
     """Check one order's legality (DATC 4.E.1) and record what it asks for."""
     m, unit, prov = st.m, st.units[i], st.prov[i]
     po = m.province_of
+    t = type(o)
 
     def illegal(why: str) -> None:
         st.why[i] = (Reason.ILLEGAL, why)
 
-    if isinstance(o, Hold):
+    if t is SupportHold or t is SupportMove:
+        sprov = po.get(o.supported_location)  # type: ignore[union-attr]
+        if sprov is None:
+            return illegal(f"unknown location {o.supported_location}")  # type: ignore[union-attr]
+        if sprov == prov:
+            return illegal("a unit cannot support itself")
+        supported = st.at.get(sprov)
+        if t is SupportHold:
+            if sprov not in st.reach[i]:
+                return illegal(f"{unit} cannot reach {sprov}, so cannot support a unit there")
+            if supported is None:
+                return illegal(f"no unit in {sprov} to support")
+            st.otype[i], st.sup_prov[i] = _SUPH, sprov
+            return
+        target = o.target  # type: ignore[union-attr]
+        tprov = po.get(target)
+        if tprov is None:
+            return illegal(f"unknown destination {target}")
+        if tprov == prov:
+            return illegal("a unit cannot support a move into its own province")
+        if tprov not in st.reach[i]:
+            return illegal(f"{unit} cannot reach {tprov}, so cannot support a move there")
+        if supported is None:
+            return illegal(f"no unit in {sprov} to support")
+        # the supported move must be one that could be ordered (DATC 6.D.31 and 4.E.1)
+        if tprov not in st.reach[supported] and not (
+                st.kind[supported] == "A" and not m.is_land(sprov) and not m.is_land(tprov)
+                and not m.is_sea(tprov) and _sea_route(m, sprov, tprov, seas)):
+            return illegal(f"{st.units[supported]} cannot move to {tprov}")
+        coast = target if target != tprov and st.kind[supported] == "F" else None
+        st.otype[i], st.sup_prov[i], st.sup_dest[i], st.dest_loc[i] = _SUPM, sprov, tprov, coast
         return
-    if isinstance(o, (Move, Retreat)):
-        if isinstance(o, Retreat):
+    if t is Hold:
+        return
+    if t is Move or t is Retreat:
+        if t is Retreat:
             return illegal("a retreat order in a movement phase")
-        target = o.target
+        target = o.target  # type: ignore[union-attr]
         tprov = po.get(target)
         if tprov is None:
             return illegal(f"unknown destination {target}")
@@ -423,8 +507,8 @@ def _classify(st: _Movement, i: int, o: Order, seas: frozenset[str]) -> None:
         if unit.kind == "A":
             if m.is_sea(tprov):
                 return illegal(f"an army cannot enter {m.provinces[tprov].name} (a sea)")
-            adjacent = tprov in m.army_moves[unit.location]
-            if o.via_convoy or not adjacent:
+            adjacent = tprov in st.reach[i]
+            if o.via_convoy or not adjacent:  # type: ignore[union-attr]
                 if not (not m.is_land(prov) and not m.is_land(tprov)
                         and _sea_route(m, prov, tprov, seas)):
                     if not adjacent:
@@ -445,57 +529,21 @@ def _classify(st: _Movement, i: int, o: Order, seas: frozenset[str]) -> None:
                 return illegal(f"the coast of {tprov} must be given ({' or '.join(reach)})")
             target = reach[0]
         elif target not in moves:
-            if tprov in {po[l] for l in moves}:
+            if tprov in st.reach[i]:
                 return illegal(f"{unit.location} cannot reach {target} (wrong coast)")
             return illegal(f"{unit.location} is not adjacent to {target}")
         st.otype[i], st.dest[i], st.dest_loc[i] = _MOVE, tprov, target
         return
-    if isinstance(o, (SupportHold, SupportMove)):
-        sprov = po.get(o.supported_location)
-        if sprov is None:
-            return illegal(f"unknown location {o.supported_location}")
-        if sprov == prov:
-            return illegal("a unit cannot support itself")
-        supported = st.at.get(sprov)
-        if isinstance(o, SupportHold):
-            if not _can_reach(m, unit.kind, unit.location, sprov):
-                return illegal(f"{unit} cannot reach {sprov}, so cannot support a unit there")
-            if supported is None:
-                return illegal(f"no unit in {sprov} to support")
-            st.otype[i], st.sup_prov[i] = _SUPH, sprov
-            return
-        tprov = po.get(o.target)
-        if tprov is None:
-            return illegal(f"unknown destination {o.target}")
-        if tprov == prov:
-            return illegal("a unit cannot support a move into its own province")
-        if not _can_reach(m, unit.kind, unit.location, tprov):
-            return illegal(f"{unit} cannot reach {tprov}, so cannot support a move there")
-        if supported is None:
-            return illegal(f"no unit in {sprov} to support")
-        su = st.units[supported]
-        # the supported move must be one that could be ordered (DATC 6.D.31 and 4.E.1)
-        if su.kind == "A":
-            ok = tprov in m.army_moves[su.location] or (
-                not m.is_land(sprov) and not m.is_land(tprov) and not m.is_sea(tprov)
-                and _sea_route(m, sprov, tprov, seas))
-        else:
-            ok = _fleet_reaches(m, su.location, tprov)
-        if not ok:
-            return illegal(f"{su} cannot move to {tprov}")
-        coast = o.target if o.target != tprov and su.kind == "F" else None
-        st.otype[i], st.sup_prov[i], st.sup_dest[i], st.dest_loc[i] = _SUPM, sprov, tprov, coast
-        return
-    if isinstance(o, Convoy):
+    if t is Convoy:
         if unit.kind != "F" or not m.is_sea(prov):
             return illegal("only a fleet at sea can convoy")
-        aprov, tprov = po.get(o.convoyed_location), po.get(o.target)
+        aprov, tprov = po.get(o.convoyed_location), po.get(o.target)  # type: ignore[union-attr]
         if aprov is None or tprov is None:
             return illegal("unknown location in convoy order")
         a = st.at.get(aprov)
         if a is None:
             return illegal(f"no unit in {aprov} to convoy")
-        if st.units[a].kind != "A" or o.convoyed_kind != "A":
+        if st.kind[a] != "A" or o.convoyed_kind != "A":  # type: ignore[union-attr]
             return illegal("only an army can be convoyed")
         if m.is_land(aprov) or m.is_land(tprov) or m.is_sea(tprov) or aprov == tprov:
             return illegal(f"no convoy from {aprov} to {tprov} is possible")
@@ -504,7 +552,7 @@ def _classify(st: _Movement, i: int, o: Order, seas: frozenset[str]) -> None:
             return illegal(f"{prov} is on no convoy route from {aprov} to {tprov}")
         st.otype[i], st.sup_prov[i], st.sup_dest[i] = _CONVOY, aprov, tprov
         return
-    illegal(f"{type(o).__name__} is not an order for a movement phase")
+    illegal(f"{t.__name__} is not an order for a movement phase")
 
 
 def _on_route(m: Map, src: str, dst: str, sea: str, seas: frozenset[str]) -> bool:
@@ -615,15 +663,23 @@ def _path_ok(st: _Movement, i: int) -> bool:
     return not st.via[i] or _resolve(st, st.n + i)
 
 
-def _given(st: _Movement, sups: list[int]) -> int:
-    return sum(1 for s in sups if _support_holds(st, s))
+def _given(st: _Movement, sups) -> int:
+    """How many of these supports are given (not cut, not dislodged)."""
+    c = 0
+    for s in sups:
+        if _support_holds(st, s):
+            c += 1
+    return c
 
 
 def _support_holds(st: _Movement, s: int) -> bool:
     """Whether support ``s`` is given: not cut by an attack, not dislodged."""
-    prov, power = st.prov[s], st.power[s]
+    attackers = st.movers_to.get(st.prov[s])
+    if attackers is None:
+        return True
+    power = st.power[s]
     against = st.sup_dest[s]  # a support-move is not cut from the province it attacks
-    for mv in st.movers_to.get(prov, ()):
+    for mv in attackers:
         if st.power[mv] != power and st.prov[mv] != against and _path_ok(st, mv):
             return False
     return not _dislodged(st, s)
@@ -636,49 +692,51 @@ def _dislodged(st: _Movement, u: int) -> bool:
     return False
 
 
-def _attack(st: _Movement, i: int) -> int:
-    j = st.at.get(st.dest[i])  # type: ignore[arg-type]
-    sups = st.move_sups[i]
-    if j is None or (st.otype[j] == _MOVE and st.h2h[i] != j and _resolve(st, j)):
-        return 1 + _given(st, sups)
-    pj = st.power[j]
-    if pj == st.power[i]:
-        return 0
-    return 1 + sum(1 for s in sups if st.power[s] != pj and _support_holds(st, s))
-
-
-def _prevent(st: _Movement, k: int) -> int:
-    if not _path_ok(st, k):
-        return 0
-    j = st.h2h[k]
-    if j >= 0 and _resolve(st, j):
-        return 0
-    return 1 + _given(st, st.move_sups[k])
-
-
 def _decide_move(st: _Movement, i: int) -> bool:
-    if not _path_ok(st, i):
+    """Whether move ``i`` succeeds (DATC section 5: attack strength against hold,
+    defend and prevent strengths)."""
+    if st.via[i] and not _resolve(st, st.n + i):
         return False
-    dest = st.dest[i]
-    j = st.h2h[i]
-    att = _attack(st, i)
-    if att == 0:
-        return False
-    if j >= 0:
-        if att <= 1 + _given(st, st.move_sups[j]):
-            return False
+    j = st.occ[i]
+    sups = st.move_sups[i]
+    # attack strength
+    if j < 0 or (st.otype[j] == _MOVE and st.h2h[i] != j and _resolve(st, j)):
+        att = 1 + _given(st, sups) if sups else 1
     else:
-        k = st.at.get(dest)  # type: ignore[arg-type]
-        if k is not None:
-            if st.otype[k] == _MOVE:
-                hold = 0 if _resolve(st, k) else 1
-            else:
-                hold = 1 + _given(st, st.hold_sups[k])
-            if att <= hold:
-                return False
-    for k in st.movers_to[dest]:  # type: ignore[index]
-        if k != i and att <= _prevent(st, k):
+        pj = st.power[j]
+        if pj == st.power[i]:
+            return False     # no unit dislodges one of its own power
+        att = 1
+        for s in sups:
+            if st.power[s] != pj and _support_holds(st, s):
+                att += 1
+    h = st.h2h[i]
+    if h >= 0:
+        # defend strength of the unit met head to head
+        hs = st.move_sups[h]
+        if att <= (1 + _given(st, hs) if hs else 1):
             return False
+    elif j >= 0:
+        # hold strength
+        if st.otype[j] == _MOVE:
+            hold = 0 if _resolve(st, j) else 1
+        else:
+            hs = st.hold_sups[j]
+            hold = 1 + _given(st, hs) if hs else 1
+        if att <= hold:
+            return False
+    movers = st.movers_to[st.dest[i]]  # type: ignore[index]
+    if len(movers) > 1:
+        # prevent strength of every other move to the same place
+        for k in movers:
+            if k == i or (st.via[k] and not _resolve(st, st.n + k)):
+                continue
+            h = st.h2h[k]
+            if h >= 0 and _resolve(st, h):
+                continue     # beaten head to head: it prevents nothing
+            ks = st.move_sups[k]
+            if att <= (1 + _given(st, ks) if ks else 1):
+                return False
     return True
 
 
@@ -686,38 +744,56 @@ def _decide_move(st: _Movement, i: int) -> bool:
 
 def _execute_movement(position: Position, st: _Movement, results: list[OrderResult]) -> Outcome:
     m, units, n = st.m, st.units, st.n
-    res, otype, movers_to = st.res, st.otype, st.movers_to
-    moved = [otype[i] == _MOVE and res[i] for i in range(n)]
+    res, at, dest, prov = st.res, st.at, st.dest, st.prov
+    moved = [False] * n
+    moved_units = [i for i in st.moving if res[i]]
+    for i in moved_units:
+        moved[i] = True
     dislodged_by: dict[int, int] = {}
-    for dest, movers in movers_to.items():
-        for mv in movers:
-            if moved[mv]:
-                i = st.at.get(dest)
-                if i is not None and not moved[i]:
-                    dislodged_by[i] = mv
+    for mv in moved_units:
+        i = at.get(dest[mv])  # type: ignore[arg-type]
+        if i is not None and not moved[i]:
+            dislodged_by[i] = mv
 
     # the board after movement
-    po = m.province_of
-    new_units: list[Unit] = []
-    for i in range(n):
-        if i in dislodged_by:
-            continue
+    new_units = list(units)
+    dest_loc = st.dest_loc
+    for i in moved_units:
         u = units[i]
-        new_units.append(Unit(u.power, u.kind, st.dest_loc[i]) if moved[i] else u)  # type: ignore[arg-type]
+        key = (u.power, u.kind, dest_loc[i])
+        nu = _UNITS.get(key)
+        new_units[i] = nu if nu is not None else unit(*key)  # type: ignore[arg-type]
+    if dislodged_by:
+        new_units = [u for i, u in enumerate(new_units) if i not in dislodged_by]
+    if moved_units:
+        new_units.sort()
+    phase = position.phase
+    if not dislodged_by:
+        if phase.season == "Spring":
+            nxt = Position._canonical(_phase("Fall", phase.year, "movement"), tuple(new_units),
+                                      position.centers, (), (), m)
+        else:
+            nxt = _after_fall(position, tuple(new_units), phase.year)
+        return Outcome(position, None, nxt, (),
+                       lambda: _movement_results(st, results, moved, dislodged_by))
+
+    # dislodged units: retreat options (DATC 4.A.5: not to a standoff province, not to
+    # the attacker's origin unless the attacker was convoyed)
+    po = m.province_of
     occupied = {po[u.location] for u in new_units}
     standoffs = set()
-    for dest, movers in st.movers_to.items():
-        if dest in occupied:
+    for d, movers in st.movers_to.items():
+        if d in occupied:
             continue
         for k in movers:
             if not moved[k] and _path_ok(st, k) and not (st.h2h[k] >= 0 and moved[st.h2h[k]]):
-                standoffs.add(dest)
+                standoffs.add(d)
                 break
     dislodged: list[Dislodged] = []
     destroyed: list[Unit] = []
     for i, mv in sorted(dislodged_by.items()):
         u = units[i]
-        origin = None if st.via[mv] else st.prov[mv]
+        origin = None if st.via[mv] else prov[mv]
         moves = m.army_moves if u.kind == "A" else m.fleet_moves
         opts = tuple(sorted(l for l in moves[u.location]
                             if po[l] not in occupied and po[l] not in standoffs and po[l] != origin))
@@ -725,13 +801,12 @@ def _execute_movement(position: Position, st: _Movement, results: list[OrderResu
             dislodged.append(Dislodged(u, origin, opts))
         else:
             destroyed.append(u)
-    phase = position.phase
     if dislodged:
-        nxt = Position.build(Phase(phase.season, phase.year, "retreat"), new_units, position.centers,
-                             dislodged, standoffs, game_map=m)
+        nxt = Position._canonical(_phase(phase.season, phase.year, "retreat"), tuple(new_units),
+                                  position.centers, tuple(dislodged), tuple(sorted(standoffs)), m)
     elif phase.season == "Spring":
-        nxt = Position.build(Phase("Fall", phase.year, "movement"), new_units, position.centers,
-                             game_map=m)
+        nxt = Position._canonical(_phase("Fall", phase.year, "movement"), tuple(new_units),
+                                  position.centers, (), (), m)
     else:
         nxt = _after_fall(position, tuple(new_units), phase.year)
     return Outcome(position, None, nxt, tuple(destroyed),

@@ -74,6 +74,12 @@ class Map:
     terrain: dict[str, str] = field(default_factory=dict)
     #: province -> provinces adjacent to it for any unit (used for convoy and influence)
     neighbours: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: fleet location -> the provinces it can move to (coasts folded into provinces)
+    fleet_reach: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: "A"/"F" -> location -> (province, locations it moves to, provinces it moves to,
+    #: whether it is a fleet at sea): one lookup per unit for the adjudicator
+    unit_table: dict[str, dict[str, tuple[str, frozenset[str], frozenset[str], bool]]] = \
+        field(default_factory=dict)
 
     # -- lookups -------------------------------------------------------------
     def province(self, text: str) -> str | None:
@@ -192,4 +198,10 @@ def standard_map() -> Map:
         centers=frozenset(p for p, v in provinces.items() if v.center),
         terrain={p: v.terrain for p, v in provinces.items()},
         homes={k: frozenset(v) for k, v in homes.items()},
-        neighbours={k: frozenset(v) for k, v in neighbours.items()})
+        neighbours={k: frozenset(v) for k, v in neighbours.items()},
+        fleet_reach={k: frozenset(province_of[d] for d in v) for k, v in fleet.items()},
+        unit_table={
+            "A": {loc: (loc, moves, moves, False) for loc, moves in army.items()},
+            "F": {loc: (province_of[loc], moves, frozenset(province_of[d] for d in moves),
+                        provinces[province_of[loc]].terrain == "sea")
+                  for loc, moves in fleet.items()}})

@@ -9,8 +9,7 @@ position and are not part of equality or hashing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from operator import attrgetter
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, NamedTuple
 
 from .map import POWERS, Map, standard_map
 
@@ -22,8 +21,10 @@ class PositionError(ValueError):
     """A position that breaks the rules of the board (two units in one province, …)."""
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Unit:
+class Unit(NamedTuple):
+    """A unit on the board.  A named tuple: hashing, equality and the canonical order
+    (power, kind, location) run at C speed, which the adjudicator leans on."""
+
     power: str
     kind: str        # "A" or "F"
     location: str    # "PAR", "STP/SC"
@@ -84,7 +85,17 @@ class Dislodged:
         return f"{self.unit} (retreats: {' '.join(self.retreats) or 'none'})"
 
 
-_UNIT_KEY = attrgetter("power", "kind", "location")
+_UNITS: dict[tuple[str, str, str], Unit] = {}
+
+
+def unit(power: str, kind: str, location: str) -> Unit:
+    """The shared ``Unit`` object for these values (units are values; sharing them
+    saves building the same one again, which the adjudicator does for every move)."""
+    key = (power, kind, location)
+    u = _UNITS.get(key)
+    if u is None:
+        u = _UNITS[key] = Unit(power, kind, location)
+    return u
 
 
 def retreat_options(game_map: Map, unit: Unit, attacker_origin: str | None,
@@ -123,11 +134,21 @@ class Position:
         if isinstance(phase, str):
             phase = Phase.parse(phase)
         items = centers.items() if isinstance(centers, Mapping) else centers
-        return cls(phase=phase, units=tuple(sorted(units, key=_UNIT_KEY)),
+        return cls(phase=phase, units=tuple(sorted(units)),
                    centers=tuple(sorted(items)),
                    dislodged=tuple(sorted(dislodged, key=lambda d: d.unit)),
                    standoffs=tuple(sorted(set(standoffs))),
                    map=game_map or standard_map())
+
+    @classmethod
+    def _canonical(cls, phase: Phase, units: tuple[Unit, ...], centers: tuple[tuple[str, str], ...],
+                   dislodged: tuple[Dislodged, ...], standoffs: tuple[str, ...], game_map: Map) -> "Position":
+        """A position from parts already in canonical order (the adjudicator's fast
+        path: no sorting, no per-field ``__setattr__``)."""
+        obj = object.__new__(cls)
+        obj.__dict__.update(phase=phase, units=units, centers=centers, dislodged=dislodged,
+                            standoffs=standoffs, map=game_map, _unit_in=None, _owner=None, _memo=None)
+        return obj
 
     @classmethod
     def initial(cls) -> "Position":
