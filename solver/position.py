@@ -233,7 +233,7 @@ class Position:
             elif u.kind == "F" and terrain == "land":
                 out.append((f"a fleet cannot stand in {m.provinces[prov].name} (inland)", u))
             elif u.kind == "F" and m.provinces[prov].coasts and u.location == prov:
-                coasts = "/".join(f"{prov}/{c}" for c in m.provinces[prov].coasts)
+                coasts = " or ".join(f"{prov}/{c}" for c in m.provinces[prov].coasts)
                 out.append((f"a fleet in {m.provinces[prov].name} must name its coast ({coasts})", u))
             elif u.kind == "A" and u.location != prov:
                 out.append((f"an army stands in a province, not on a coast: {prov}", u))

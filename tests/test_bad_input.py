@@ -53,7 +53,7 @@ def test_fleet_inland():
 def test_fleet_in_a_bicoastal_province_without_its_coast():
     e = error(HEAD + "[Russia]\nunits: F STP\n")
     assert (e.line, e.column, e.found) == (3, 8, "F STP")
-    assert e.message.startswith("a fleet in St Petersburg must name its coast")
+    assert e.message == "a fleet in St Petersburg must name its coast (STP/NC or STP/SC)"
     assert e.expected == "STP/NC or STP/SC"
     assert str(e).endswith("units: F STP\n       ^^^^^")
 
