@@ -440,7 +440,6 @@ def _assemble(phase: Phase, sections, source: Source, game_map: Map) -> tuple[Po
     occupied = {m.province_of[u.location] for u, _ in units if u.location in m.province_of}
     standoff_provs = {m.province_of.get(s.loc, s.loc) for s in standoffs}
     dis: list[Dislodged] = []
-    seen_dislodged: dict[str, Unit] = {}
     for unit, origin, retreats, at in dislodged:
         origin_prov = m.province_of.get(origin.loc, origin.loc) if origin else None
         if retreats is not None:
@@ -448,13 +447,6 @@ def _assemble(phase: Phase, sections, source: Source, game_map: Map) -> tuple[Po
         else:
             options = retreat_options(m, unit, origin_prov, occupied, standoff_provs)
         dis.append(Dislodged(unit, origin_prov, options))
-        prov = m.province_of.get(unit.location)
-        if prov in seen_dislodged:
-            err(f"two dislodged units in {m.provinces[prov].name}: {seen_dislodged[prov]} "
-                f"({seen_dislodged[prov].power}) and {unit} ({unit.power})", at,
-                "one dislodged unit in each province")
-        elif prov:
-            seen_dislodged[prov] = unit
 
     position = Position.build(phase, [u for u, _ in units], [(p, o) for p, o, _ in centers],
                               dis, standoff_provs, game_map=m)

@@ -245,6 +245,17 @@ class Position:
                 out.append((f"two units in {m.provinces[prov].name}: {seen[prov]} ({seen[prov].power}) and {u} ({u.power})", u))
             else:
                 seen[prov] = u
+        dislodged_in: dict[str, Unit] = {}
+        for d in self.dislodged:
+            prov = m.province_of.get(d.unit.location)
+            if prov is None:
+                continue
+            if prov in dislodged_in:
+                first = dislodged_in[prov]
+                out.append((f"two dislodged units in {m.provinces[prov].name}: "
+                            f"{first} ({first.power}) and {d.unit} ({d.unit.power})", d.unit))
+            else:
+                dislodged_in[prov] = d.unit
         owned: dict[str, str] = {}
         for prov, power in self.centers:
             if prov not in m.centers:

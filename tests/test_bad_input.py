@@ -65,6 +65,14 @@ def test_two_units_in_one_province():
                       "              ^^^^^^^^^^^^^^^")
 
 
+def test_two_dislodged_units_in_one_province():
+    e = error("phase: F1901R\n[Russia]\nunits: A MOS\n[dislodged]\n"
+              "Russia: F SEV from RUM\nTurkey: A SEV from ARM\n")
+    assert str(e) == ("bad.dip:6:9: two dislodged units in Sevastopol: F SEV (Russia) and A SEV (Turkey)\n"
+                      "Turkey: A SEV from ARM\n"
+                      "        ^^^^^")
+
+
 def test_center_owned_twice():
     e = error(HEAD + "[Austria]\ncenters: BUD, VIE\n[Russia]\ncenters: WAR, Vienna\n")
     assert str(e) == ("bad.dip:5:15: supply center VIE owned twice (Austria and Russia)\n"
