@@ -128,6 +128,11 @@ class Outcome:
     def __repr__(self) -> str:
         return f"<Outcome {self.position.phase.short} -> {self.next.phase.short}>"
 
+    def _repr_svg_(self) -> str:
+        """The orders and their results as a picture, for notebooks (`dipsolve.render.outcome_svg`)."""
+        from .render import outcome_svg
+        return outcome_svg(self)
+
 
 # -- public entry point ---------------------------------------------------------------
 

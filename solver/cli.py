@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from .adjudicator import Outcome, adjudicate
+from .files import write_atomic
 from .orders import Order
 from .position import Position
 
@@ -105,22 +104,6 @@ def outcome_text(path: str, outcome: Outcome) -> str:
     return "\n".join(lines)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    """Write all of ``text`` or nothing: a temporary file renamed into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def _progress(i: int, total: int) -> None:
     if total >= 20 and sys.stderr.isatty():
         done = int(30 * i / total)
@@ -133,8 +116,12 @@ def _progress(i: int, total: int) -> None:
 # -- commands ---------------------------------------------------------------------------
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
+    from .cli_render import check_render_path, write_render
     if args.output and len(args.files) > 1:
         raise UserError("-o/--output takes one FILE; use --out-dir DIR for several")
+    check_render_path(args.render)
+    if args.render and len(args.files) > 1 and "{stem}" not in args.render:
+        raise UserError("--render takes one FILE; put '{stem}' in OUT to draw several")
     jobs: list[tuple[str, Position, Mapping[str, Iterable[Order]]]] = []
     for path in args.files:
         position, orders = load(path)
@@ -152,10 +139,12 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
         else:
             print(outcome_text(path, outcome))
     if args.output:
-        _write_atomic(Path(args.output), rendered[0][1].next.to_text())
+        write_atomic(Path(args.output), rendered[0][1].next.to_text())
     if args.out_dir:
         for path, outcome in rendered:
-            _write_atomic(Path(args.out_dir) / (Path(path).stem + ".next.dip"), outcome.next.to_text())
+            write_atomic(Path(args.out_dir) / (Path(path).stem + ".next.dip"), outcome.next.to_text())
+    for path, outcome in rendered:
+        write_render(args, outcome, source=path)
     return 0
 
 
@@ -191,6 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--json", action="store_true", help="one JSON object per file (JSON lines)")
     a.add_argument("-o", "--output", metavar="OUT", help="also write the next position to OUT")
     a.add_argument("--out-dir", metavar="DIR", help="also write each next position to DIR/<name>.next.dip")
+    from . import cli_render
+    cli_render.add_render_argument(a)
     a.set_defaults(func=cmd_adjudicate)
 
     s = sub.add_parser("show", help="print a position", description="Print each position file "
@@ -198,6 +189,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("files", nargs="+", metavar="FILE")
     s.add_argument("--json", action="store_true", help="one JSON object per file (JSON lines)")
     s.set_defaults(func=cmd_show)
+
+    # the other commands live in their own modules
+    cli_render.register(sub)
     return p
 
 

@@ -166,6 +166,11 @@ class Position:
         centers = {p: power for power, homes in m.homes.items() for p in homes}
         return cls.build(Phase("Spring", 1901, "movement"), units, centers)
 
+    def _repr_svg_(self) -> str:
+        """The board as a picture, for notebooks (`dipsolve.render.position_svg`)."""
+        from .render import position_svg
+        return position_svg(self)
+
     # -- lookups -------------------------------------------------------------
     @property
     def unit_in(self) -> dict[str, Unit]:

@@ -117,3 +117,27 @@ def test_console_script_help():
     assert proc.returncode == 0 and "--orders" in proc.stdout and "--json" in proc.stdout
     proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode == 2 and "adjudicate" in proc.stdout
+
+
+def test_render_option_draws_the_outcome(capsys, tmp_path):
+    out = tmp_path / "f1901m.svg"
+    code, _, _ = run(capsys, "adjudicate", str(ROOT / "examples" / "f1901m.dip"), "--render", str(out))
+    assert code == 0
+    svg = out.read_text()
+    assert "Russia: F RUM" in svg and "dislodged" in svg
+
+
+def test_render_option_rejects_an_unknown_format_before_any_work(capsys, tmp_path):
+    code, _, err = run(capsys, "adjudicate", str(ROOT / "examples" / "start.dip"), "--render",
+                       str(tmp_path / "x.gif"))
+    assert code == 2 and "expected .svg or .png" in err and not list(tmp_path.iterdir())
+
+
+def test_notebook_pictures():
+    from dipsolve.adjudicator import adjudicate
+    from dipsolve.position import Position
+    from dipsolve.render import outcome_svg, position_svg
+    start = Position.initial()
+    assert start._repr_svg_() == position_svg(start)
+    out = adjudicate(start, {})
+    assert out._repr_svg_() == outcome_svg(out)

@@ -1,0 +1,330 @@
+"""``dipsolve render``: draw a position, its orders, their results or a plan (SVG or PNG).
+
+    dipsolve render FILE [-o out.svg|out.png] [--orders | --orders-file ORDERS] [--results]
+    dipsolve render [FILE] --plan PLAN.json [--alone] [-o out.svg|out.png]
+
+Also the ``--render OUT`` option other commands add with `add_render_argument` and
+honour with `write_render` (``adjudicate`` draws its outcome, ``solve`` its position and
+orders, ``path`` its replayed plan).
+
+A plan file is JSON, the plan of ``dipsolve path --json`` or written by hand::
+
+    {"power": "Germany",                       # power of orders written without one
+     "plan": [                                 # or "phases"; or the file is the list
+       {"phase": "S1901M",                     # optional: S1901M or "Spring 1901 Movement"
+        "orders": ["A BER - KIE", "Germany: F KIE - DEN"]},   # or {"Germany": [...]}
+       {"phase": "F1901M", "orders": [{"power": "Germany", "order": "A KIE - HOL"}]}]}
+
+The plan is replayed through the adjudicator from FILE (or the 1901 start) before it is
+drawn: every order is shown with the number of its phase, and one that fails in the
+replay is drawn faint and marked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from .adjudicator import adjudicate
+from .cli import UserError, _read_text, load, load_orders
+from .map import power_name
+from .orders import Order
+from .position import Phase, Position
+from .render import (FORMATS, PlanError, RenderError, Subject, picture_bytes, render_to,
+                     replay_plan, svg_for, write_atomic)
+
+Steps = list[tuple[Phase | None, dict[str, list[Order]]]]
+
+_DESCRIPTION = """\
+Draw FILE (a .dip or DAIDE NOW/SCO file) as dipsolve's board graph: provinces at fixed
+places (land green, coast tan, sea blue, supply centers bold and ringed in their owner's
+colour), the moves between them as edges, units as discs (armies) and hulls (fleets) in
+their power's colour, dislodged units ringed in red.
+
+  --orders         add the orders of FILE's [orders] section: moves as arrows, supports
+                   dashed, convoys as dotted rings with the army's arrow through the fleets
+  --results        adjudicate those orders and mark what happened: a failed order is
+                   faint, a bounce has a bar across its tip, a cut support a red cross,
+                   a dislodged unit a red ring
+  --plan PLAN      replay a plan (JSON: a list of phases with their orders, e.g.
+                   [{"phase": "S1901M", "orders": ["Germany: A BER - KIE"]}, ...]) from
+                   FILE, or from the 1901 start if FILE is left out, and draw its orders
+                   numbered by phase; --alone replays it with only the planning powers'
+                   units on the board
+
+The picture goes to stdout as SVG, or to -o OUT (.svg or .png; written whole or not at
+all). PNG needs resvg-py (or cairosvg)."""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``render`` to the ``dipsolve`` subcommands."""
+    p = subparsers.add_parser(
+        "render", help="draw a position, its orders and results, or a plan (SVG/PNG)",
+        description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", nargs="?", metavar="FILE",
+                   help="a .dip or DAIDE NOW/SCO position file (optional with --plan)")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="write the picture to OUT: .svg or .png (default: SVG on stdout)")
+    p.add_argument("--orders", action="store_true", help="draw the orders in FILE's [orders] section")
+    p.add_argument("--orders-file", metavar="ORDERS",
+                   help="draw the orders in ORDERS (one 'Power: order' a line) instead")
+    p.add_argument("--results", action="store_true",
+                   help="adjudicate the orders and mark each result (implies --orders)")
+    p.add_argument("--plan", metavar="PLAN.json", help="replay and draw a plan, moves numbered by phase")
+    p.add_argument("--alone", action="store_true",
+                   help="replay the plan with only the planning powers' units on the board "
+                        "(as `dipsolve path` plans)")
+    p.add_argument("--title", help="the picture's title (default: the phase)")
+    p.add_argument("--no-edges", action="store_true", help="leave out the adjacency edges")
+    p.add_argument("--scale", type=float, default=1.0, help="PNG size factor (default 1: 1260x900 px)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object describing the picture (with the SVG text "
+                        "itself when there is no -o)")
+    p.set_defaults(func=cmd_render)
+
+
+# -- --render OUT for other commands ------------------------------------------------------
+
+def add_render_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--render OUT`` to a command (``adjudicate``, ``solve``, ``path``)."""
+    parser.add_argument(
+        "--render", metavar="OUT",
+        help="also draw the result to OUT (.svg or .png; '{stem}' in OUT is replaced by "
+             "each input file's name, for several files); see `dipsolve render --help`")
+
+
+def check_render_path(path: str | None) -> None:
+    """Raise `UserError` now (before any work) if ``--render`` names an unknown format."""
+    if path and Path(path).suffix.lower() not in FORMATS:
+        raise UserError(f"{path}: unknown picture format {Path(path).suffix or '(no suffix)'!r} "
+                        f"(expected .svg or .png)")
+
+
+def write_render(args: argparse.Namespace, subject: Subject,
+                 orders: Mapping[str, Iterable[Order]] | None = None, *, source: str | None = None) -> str | None:
+    """Honour ``--render`` if it was given: draw ``subject`` (a Position with optional
+    ``orders``, an Outcome, or a replayed plan) to the path, atomically.  Returns the path
+    written, or None."""
+    template = getattr(args, "render", None)
+    if not template:
+        return None
+    path = template.replace("{stem}", Path(source).stem) if source else template
+    try:
+        render_to(path, subject, orders)
+    except RenderError as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(f"{path}: cannot write: {e.strerror}") from None
+    return path
+
+
+# -- plans ---------------------------------------------------------------------------------
+
+class _Cursor:
+    """Finds JSON strings in the plan's text in document order, for ``line:col`` in errors."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path, self.text, self.pos = path, text, 0
+
+    def where(self, value: str) -> tuple[int, int] | None:
+        for token in (json.dumps(value, ensure_ascii=False), json.dumps(value)):
+            i = self.text.find(token, self.pos)
+            if i >= 0:
+                self.pos = i + len(token)
+                return self.text.count("\n", 0, i) + 1, i - (self.text.rfind("\n", 0, i) + 1) + 1
+        return None
+
+    def error(self, value: object, message: str, column_in: int | None = None) -> UserError:
+        at = self.where(value) if isinstance(value, str) else None
+        if at is None:
+            return UserError(f"{self.path}: {message}")
+        line, col = at
+        col += column_in if column_in is not None else 0
+        return UserError(f"{self.path}:{line}:{col}: {message}")
+
+
+def load_plan(path: str) -> Steps:
+    """A plan file (see the module's docstring) as ``[(phase or None, {power: [Order]})]``."""
+    from .grammar import DipsolveError, parse_order
+    text = _read_text(path)
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UserError(f"{path}:{e.lineno}:{e.colno}: not JSON: {e.msg}") from None
+    cur = _Cursor(path, text)
+    default_power = None
+    steps_doc: Any = doc
+    if isinstance(doc, dict):
+        if isinstance(doc.get("power"), str):
+            default_power = power_name(doc["power"])
+            if default_power is None:
+                raise cur.error(doc["power"], f"unknown power {doc['power']!r}, expected one of "
+                                              f"Austria, England, France, Germany, Italy, Russia, Turkey")
+        steps_doc = doc.get("plan", doc.get("phases"))
+        if steps_doc is None:
+            raise UserError(f"{path}: no \"plan\" in the JSON object, expected "
+                            f"{{\"plan\": [{{\"phase\": ..., \"orders\": [...]}}, ...]}}")
+    if not isinstance(steps_doc, list) or not steps_doc:
+        raise UserError(f"{path}: the plan is not a list of phases (or is empty), expected "
+                        f"[{{\"phase\": \"S1901M\", \"orders\": [\"A BER - KIE\"]}}, ...]")
+
+    def read_order(power: str | None, text_: Any, where: str) -> tuple[str, Order]:
+        if not isinstance(text_, str):
+            raise UserError(f"{path}: {where}: an order is {json.dumps(text_)}, expected a string "
+                            f"such as \"A BER - KIE\"")
+        body, column = text_, 0
+        head, sep, rest = text_.partition(":")
+        if sep and power_name(head) is not None:
+            power, body, column = power_name(head), rest, len(head) + 1
+        if power is None:
+            raise cur.error(text_, f"{text_!r}: no power for this order, expected "
+                                   f"\"Germany: {text_.strip()}\" or a \"power\" in the plan")
+        stripped = len(body) - len(body.lstrip())
+        try:
+            return power, parse_order(body.strip())
+        except DipsolveError as e:
+            raise cur.error(text_, f"{e.message}" + (f", expected {e.expected}" if e.expected else ""),
+                            1 + column + stripped + (e.column or 1) - 1) from None
+
+    steps: Steps = []
+    for i, step in enumerate(steps_doc, 1):
+        where = f"phase {i} of the plan"
+        phase: Phase | None = None
+        step_power = default_power
+        if isinstance(step, list):
+            raw: Any = step
+        elif isinstance(step, dict):
+            if "phase" in step and step["phase"] is not None:
+                if not isinstance(step["phase"], str):
+                    raise UserError(f"{path}: {where}: phase is {json.dumps(step['phase'])}, "
+                                    f"expected e.g. \"S1901M\"")
+                try:
+                    phase = Phase.parse(step["phase"])
+                except ValueError:
+                    raise cur.error(step["phase"], f"{step['phase']!r} is not a phase, expected e.g. "
+                                                   f"\"S1901M\" or \"Spring 1901 Movement\"") from None
+            if isinstance(step.get("power"), str):
+                step_power = power_name(step["power"]) or step_power
+            raw = step.get("orders", [])
+        else:
+            raise UserError(f"{path}: {where} is {json.dumps(step)[:40]}, expected "
+                            f"{{\"phase\": ..., \"orders\": [...]}}")
+        orders: dict[str, list[Order]] = {}
+        items: list[tuple[str | None, Any]] = []
+        if isinstance(raw, dict):
+            for power, os in raw.items():
+                p = power_name(power)
+                if p is None:
+                    raise cur.error(power, f"unknown power {power!r}, expected one of Austria, "
+                                           f"England, France, Germany, Italy, Russia, Turkey")
+                if not isinstance(os, list):
+                    raise UserError(f"{path}: {where}: orders of {p} are not a list")
+                items += [(p, o) for o in os]
+        elif isinstance(raw, list):
+            for o in raw:
+                if isinstance(o, dict):
+                    p = power_name(str(o.get("power", ""))) or step_power
+                    items.append((p, o.get("order")))
+                else:
+                    items.append((step_power, o))
+        else:
+            raise UserError(f"{path}: {where}: \"orders\" is {json.dumps(raw)[:40]}, expected a "
+                            f"list of orders or {{power: [orders]}}")
+        for power, o in items:
+            p, order = read_order(power, o, where)
+            orders.setdefault(p, []).append(order)
+        steps.append((phase, orders))
+    return steps
+
+
+def alone(position: Position, powers: Iterable[str]) -> Position:
+    """The position with only ``powers``' units on it (supply centers unchanged)."""
+    keep = set(powers)
+    return Position.build(position.phase, [u for u in position.units if u.power in keep],
+                          position.centers,
+                          [d for d in position.dislodged if d.unit.power in keep],
+                          position.standoffs, position.map)
+
+
+# -- the command ---------------------------------------------------------------------------
+
+def cmd_render(args: argparse.Namespace) -> int:
+    if args.output:
+        check_render_path(args.output)
+    if args.plan and (args.orders or args.orders_file or args.results):
+        raise UserError("--plan draws the plan's own orders; leave out --orders, --orders-file and --results")
+    if args.alone and not args.plan:
+        raise UserError("--alone applies to --plan only")
+    if not args.file and not args.plan:
+        raise UserError("render needs a FILE (a .dip or DAIDE file), or --plan PLAN.json")
+    if not args.scale > 0:
+        raise UserError(f"--scale must be positive, not {args.scale}")
+
+    if args.file:
+        position, file_orders = load(args.file)
+    else:
+        position, file_orders = Position.initial(), {}
+    info: dict[str, Any] = {"file": args.file, "phase": position.phase.short}
+    subject: Subject
+    orders: Mapping[str, Iterable[Order]] | None = None
+    if args.plan:
+        steps = load_plan(args.plan)
+        if args.alone:
+            position = alone(position, {p for _, os in steps for p in os})
+        try:
+            outcomes = replay_plan(position, steps)
+        except PlanError as e:
+            raise UserError(f"{args.plan}: {e}") from None
+        subject = outcomes
+        end = outcomes[-1].next
+        results = [r for o in outcomes for r in o.results]
+        powers = sorted({p for _, os in steps for p in os})
+        info.update(picture="plan", plan={
+            "file": args.plan, "phases": len(outcomes),
+            "from": outcomes[0].position.phase.short, "to": end.phase.short,
+            "orders": sum(len(os) for _, step in steps for os in step.values()),
+            "failed": sum(1 for r in results if not r.success),
+            "centers_after": {p: len(end.centers_of(p)) for p in powers}})
+    else:
+        if args.orders_file:
+            orders = load_orders(args.orders_file, position)
+        elif args.orders or args.results:
+            orders = file_orders
+        if args.results:
+            outcome = adjudicate(position, orders or {})
+            subject = outcome
+            failed = sum(1 for r in outcome.results if not r.success)
+            info.update(picture="results", results={
+                "succeeded": len(outcome.results) - failed, "failed": failed,
+                "next": outcome.next.phase.short})
+        else:
+            subject = position
+            info.update(picture="orders" if orders else "position")
+        info["orders"] = sum(len(list(os)) for os in (orders or {}).values())
+    info["units"] = len(position.units)
+    info["centers"] = len(position.centers)
+
+    svg = svg_for(subject, orders, title=args.title, edges=not args.no_edges)
+    if args.output:
+        try:
+            data = picture_bytes(args.output, svg, args.scale)
+            write_atomic(args.output, data)
+        except RenderError as e:
+            raise UserError(str(e)) from None
+        except OSError as e:
+            raise UserError(f"{args.output}: cannot write: {e.strerror}") from None
+        info.update(output=args.output, format=Path(args.output).suffix.lower()[1:], bytes=len(data))
+        if args.json:
+            print(json.dumps(info))
+        else:
+            print(f"{args.output}: {info['picture']} of {position.phase} ({len(data):,} bytes)")
+    else:
+        info.update(output=None, format="svg", bytes=len(svg.encode("utf-8")))
+        if args.json:
+            print(json.dumps({**info, "svg": svg}))
+        else:
+            sys.stdout.write(svg)
+    return 0
