@@ -190,8 +190,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="one JSON object per file (JSON lines)")
     s.set_defaults(func=cmd_show)
 
-    # the other commands live in their own modules
+    # the other commands live in their own modules, each with register(subparsers)
     cli_render.register(sub)
+    import importlib
+    for name in ("cli_parse", "cli_path", "cli_adjust", "cli_solve", "cli_play"):
+        try:
+            module = importlib.import_module(f".{name}", __package__)
+        except ModuleNotFoundError as e:   # a command whose module is not written yet
+            if e.name != f"{__package__}.{name}":
+                raise
+            continue
+        module.register(sub)
     return p
 
 
