@@ -1,0 +1,302 @@
+"""``dipsolve path``: the fastest path to N supply centers for a power nobody opposes.
+
+    dipsolve path --power GER [--target 16|18] [--algorithm bfs|greedy|astar|exact]
+                  [--rules full|paper] [--from FILE] [--time-limit S] [--json]
+                  [--render OUT] [--plan-out PLAN.json]
+
+``bfs``, ``greedy`` and ``astar`` are the graph searches of Stormont & Allan (seed
+``001_…``, §3.1–3.3; `dipsolve.path`): they count the nodes they expand.  ``exact`` (the
+default) is the CP-SAT model of `dipsolve.models.path`: the fewest game years with real
+units, a plan replayed through the adjudicator, and the argument that no plan is shorter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .cli import UserError, load
+from .files import write_atomic
+from .map import POWERS, power_name
+from .path import ALGORITHM_NAMES, ALGORITHMS, GOAL_TESTS, ORDERS, SearchResult, search
+from .position import Position
+
+#: the paper's hand counts (Table 1: Germany from the 1901 start, 16 centers)
+PAPER_COUNTS = {"bfs": 33, "greedy": 41, "astar": 36}
+SECTIONS = {"bfs": "§3.1", "greedy": "§3.2", "astar": "§3.3"}
+
+_DESCRIPTION = """\
+How soon can a power reach N supply centers if nobody opposes it?  The question of
+Stormont & Allan, "A comparison of Diplomacy gameboard graph search algorithms".
+
+  --algorithm exact   (default) the fewest game years with real units, from CP-SAT:
+                      --rules full: one unit per province, moves and holds, coasts,
+                      convoys by the power's own fleets, centers owned only at the end
+                      of a Fall, builds in owned empty home centers; --rules paper: the
+                      seed's framing (a center counts when a starting unit passes
+                      through it; no builds, no convoys).  The plan is replayed through
+                      the adjudicator before it is printed, with the argument that no
+                      plan is shorter (a counting bound, then each horizon CP-SAT
+                      proved infeasible).  Status: optimal (proven), feasible (a plan,
+                      not proven shortest: time ran out), timed out (no plan yet),
+                      infeasible.
+  --algorithm bfs|greedy|astar
+                      the seed's graph searches (sections 3.1-3.3) over the map graph:
+                      a flood fill from the power's units that counts a supply center
+                      when it enters the queue and stops at N.  "nodes expanded" is what
+                      the paper's Table 1 counts: the nodes put into the search tree.
+                      The paper counted Germany by hand: BFS 33, greedy 41, A* 36
+                      (--order armies-first reproduces all three; see README).
+
+The other powers' units are taken off the board; their centers stay theirs."""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``path`` to the ``dipsolve`` subcommands."""
+    from . import cli_render
+    p = subparsers.add_parser(
+        "path", help="fastest path to N supply centers for an unopposed power (searches, exact CP-SAT)",
+        description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--power", required=True, metavar="POWER",
+                   help="the power: a name or DAIDE token (GER, Germany, …)")
+    p.add_argument("--target", type=int, default=16, metavar="N",
+                   help="supply centers to reach (default 16, as in the paper; 18 wins)")
+    p.add_argument("--algorithm", choices=("exact",) + ALGORITHMS, default="exact",
+                   help="exact (CP-SAT, default) or one of the seed's searches")
+    p.add_argument("--rules", choices=("full", "paper"), default=None,
+                   help="exact only: the real rules (default) or the paper's framing")
+    p.add_argument("--from", dest="from_file", metavar="FILE",
+                   help="start from this position (.dip or DAIDE) instead of the 1901 start")
+    p.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                   help="exact only: seconds for the whole solve (default 60); the best "
+                        "plan so far is returned when time runs out")
+    p.add_argument("--workers", type=int, default=2, metavar="N",
+                   help="exact only: CP-SAT worker threads (default 2)")
+    p.add_argument("--order", choices=ORDERS, default=None,
+                   help="searches only: the order nodes enter the queue: alphabetical by "
+                        "name (default, §3.1), armies-first (the first ply as §3 names the "
+                        "units), abbreviation, reverse")
+    p.add_argument("--goal-test", choices=GOAL_TESTS, default=None,
+                   help="searches only: count a center when it enters the queue (insertion, "
+                        "the paper) or when it leaves it (removal, Russell & Norvig)")
+    p.add_argument("--trace", action="store_true",
+                   help="searches only: print the expansion order step by step")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--plan-out", metavar="PLAN.json",
+                   help="exact only: also write the plan as JSON (for `dipsolve render "
+                        "--plan PLAN.json --alone`)")
+    cli_render.add_render_argument(p)
+    p.set_defaults(func=cmd_path)
+
+
+# -- the command ---------------------------------------------------------------------------
+
+def _check(args: argparse.Namespace) -> str:
+    """Every mistake in the options, before any work.  Returns the power's name."""
+    from .cli_render import check_render_path
+    power = power_name(args.power)
+    if power is None:
+        raise UserError(f"--power: unknown power {args.power!r}, expected one of "
+                        f"{', '.join(POWERS)} (or AUS, ENG, FRA, GER, ITA, RUS, TUR)")
+    if not 1 <= args.target <= 34:
+        raise UserError(f"--target: {args.target} is not a number of supply centers, "
+                        f"expected 1 to 34 (16 as in the paper, 18 to win)")
+    exact = args.algorithm == "exact"
+    given = [name for name, used in (("--order", args.order), ("--goal-test", args.goal_test),
+                                     ("--trace", args.trace)) if used]
+    if exact and given:
+        raise UserError(f"{given[0]} applies to the searches (--algorithm bfs, greedy or astar), "
+                        f"not to --algorithm exact")
+    given = [name for name, used in (("--rules", args.rules), ("--render", args.render),
+                                     ("--plan-out", args.plan_out)) if used]
+    if not exact and given:
+        raise UserError(f"{given[0]} applies to --algorithm exact only: the searches flood the "
+                        f"map graph and make no plan a unit could follow")
+    if not args.time_limit > 0:
+        raise UserError(f"--time-limit must be positive, not {args.time_limit}")
+    if args.workers < 1:
+        raise UserError(f"--workers must be at least 1, not {args.workers}")
+    check_render_path(args.render)
+    return power
+
+
+def _start(args: argparse.Namespace, power: str) -> Position:
+    if not args.from_file:
+        return Position.initial()
+    position, _ = load(args.from_file)
+    if position.phase.kind == "retreat":
+        raise UserError(f"{args.from_file}: {position.phase} is a retreat phase; a path starts "
+                        f"from a movement or adjustment phase (adjudicate the retreats first)")
+    if not position.units_of(power) and (args.algorithm != "exact" or not position.centers_of(power)):
+        raise UserError(f"{args.from_file}: {power} has no units"
+                        + ("" if args.algorithm != "exact" else " and no centers"))
+    return position
+
+
+def cmd_path(args: argparse.Namespace) -> int:
+    power = _check(args)
+    position = _start(args, power)
+    if args.algorithm == "exact":
+        return _exact(args, power, position)
+    result = search(position, power, args.algorithm, args.target,
+                    order=args.order or "alphabetical", goal_test=args.goal_test or "insertion")
+    if args.json:
+        print(json.dumps(search_json(args, position, result)))
+    else:
+        print(search_text(args, position, result))
+    return 0
+
+
+# -- the searches --------------------------------------------------------------------------
+
+def _paper_count(position: Position, result: SearchResult) -> int | None:
+    """The paper's hand count when this search is the one it counted."""
+    if result.power == "Germany" and result.target == 16 and position == Position.initial():
+        return PAPER_COUNTS[result.algorithm]
+    return None
+
+
+def search_json(args: argparse.Namespace, position: Position, r: SearchResult) -> dict[str, Any]:
+    start = [c for c in sorted(set(position.centers_of(r.power))
+                               | {position.map.province_of[u.location] for u in position.units_of(r.power)})
+             if c in position.map.centers]
+    return {
+        "algorithm": r.algorithm, "algorithm_name": ALGORITHM_NAMES[r.algorithm],
+        "power": r.power, "target": r.target, "from": args.from_file, "start": position.phase.short,
+        "order": r.order, "goal_test": r.goal_test,
+        "status": "reached" if r.reached else "not reached",
+        "nodes_expanded": r.nodes_expanded, "expansions": r.expansions,
+        "paper_count": _paper_count(position, r),
+        "moves": r.moves, "years": None, "bound": None, "plan": None,
+        "centers": {"start": start,
+                    "counted": [{"center": c, "depth": r.nodes[i].g - 1,
+                                 "path": [str(n) for n in r.path_to(i)]} for c, i in r.counted]},
+        "trace": r.trace() if args.trace else None,
+        "seconds": round(r.seconds, 6),
+    }
+
+
+def search_text(args: argparse.Namespace, position: Position, r: SearchResult) -> str:
+    source = args.from_file or "the 1901 start"
+    lines = [f"{r.power}: {ALGORITHM_NAMES[r.algorithm]} search (Stormont & Allan {SECTIONS[r.algorithm]}) "
+             f"to {r.target} centers from {source}, order {r.order}, goal test on {r.goal_test}"]
+    if args.trace:
+        lines += ["  " + t for t in r.trace()]
+    lines.append(f"  nodes expanded: {r.nodes_expanded} (nodes put into the search tree); "
+                 f"{r.expansions} taken from the queue and expanded")
+    paper = _paper_count(position, r)
+    if paper is not None:
+        same = "the same" if paper == r.nodes_expanded else f"{r.nodes_expanded - paper:+d}"
+        lines.append(f"  the paper's hand count (Table 1): {paper} ({same})")
+    if r.reached:
+        new = " ".join(c for c, _ in r.counted)
+        lines.append(f"  moves: {r.moves} (the depth of the deepest center counted, every unit "
+                     f"moving at once: a flood fill, not a plan)")
+        lines.append(f"  centers: {r.start_count} held, then {len(r.counted)} counted: {new}")
+    else:
+        lines.append(f"  the search ran out of nodes at {r.start_count + len(r.counted)} centers: "
+                     f"{r.target} are out of its reach")
+    return "\n".join(lines)
+
+
+# -- the exact answer ----------------------------------------------------------------------
+
+def _exact(args: argparse.Namespace, power: str, position: Position) -> int:
+    from .cli_render import write_render
+    from .models.path import alone, solve_path
+
+    def progress(a: Any) -> None:
+        if sys.stderr.isatty():
+            sys.stderr.write(f"\r[path] {a.phase}: {a.status.lower()} ({a.seconds:.1f} s)   ")
+            sys.stderr.flush()
+
+    try:
+        sol = solve_path(position, power, args.target, args.rules or "full",
+                         time_limit=args.time_limit, workers=args.workers, progress=progress)
+    except ValueError as e:
+        raise UserError(f"{args.from_file or 'start'}: {e}") from None
+    if sys.stderr.isatty() and sol.attempts:
+        sys.stderr.write("\n")
+    obj = exact_json(args, sol)
+    if args.json:
+        print(json.dumps(obj))
+    else:
+        print(exact_text(args, sol))
+    if args.plan_out:
+        if sol.plan:
+            write_atomic(args.plan_out, json.dumps(obj, indent=1) + "\n")
+        elif sol.moves == 0:
+            print(f"dipsolve: nothing to plan ({power} already has {args.target} centers): "
+                  f"{args.plan_out} not written", file=sys.stderr)
+        else:
+            print(f"dipsolve: no plan ({sol.status}): {args.plan_out} not written", file=sys.stderr)
+    if args.render:
+        write_render(args, list(sol.outcomes) if sol.outcomes else alone(position, power))
+    return 0
+
+
+def exact_json(args: argparse.Namespace, sol: Any) -> dict[str, Any]:
+    return {
+        "algorithm": "exact", "power": sol.power, "target": sol.target, "rules": sol.rules,
+        "from": args.from_file, "start": sol.start.short, "status": sol.status,
+        "years": sol.years, "moves": sol.moves, "reached": sol.reached,
+        "nodes_expanded": None,
+        "bound": {"years": sol.bound_years, "moves": sol.bound_moves, "phase": sol.bound_phase,
+                  "explanation": sol.explanation()},
+        "plan": [{"phase": p.phase.short, "orders": [str(o) for o in p.orders],
+                  "centers": p.centers, "units": p.units} for p in sol.plan],
+        "replayed": bool(sol.plan),
+        "attempts": [{"phase": a.phase, "moves": a.moves, "status": a.status,
+                      "seconds": round(a.seconds, 3), "variables": a.variables} for a in sol.attempts],
+        "time_limit": args.time_limit, "workers": args.workers,
+        "seconds": round(sol.seconds, 3),
+    }
+
+
+def _rows(items: list[str], width: int) -> list[str]:
+    """Items joined by commas into rows of at most ``width`` characters, never split."""
+    rows = [items[0]]
+    for item in items[1:]:
+        if len(rows[-1]) + 2 + len(item) > width:
+            rows[-1] += ","
+            rows.append(item)
+        else:
+            rows[-1] += ", " + item
+    return rows
+
+
+_RULES = {"full": "full rules: one unit per province, convoys, centers owned at the end of a Fall, "
+                  "builds in Winter",
+          "paper": "the paper's rules: a center counts when a starting unit passes through it; "
+                   "no builds, no convoys"}
+
+
+def exact_text(args: argparse.Namespace, sol: Any) -> str:
+    source = args.from_file or "the 1901 start"
+    what = "owns" if sol.rules == "full" else "has passed through"
+    if sol.plan or sol.moves == 0:
+        head = (f"{sol.power} {what} {sol.target} supply centers after {sol.reached}: "
+                f"{sol.years} game years, {sol.moves} movement phases from {source}")
+    elif sol.status == "infeasible":
+        head = f"{sol.power} cannot reach {sol.target} supply centers from {source}"
+    else:
+        head = f"{sol.power}: no plan to {sol.target} supply centers from {source} yet"
+    lines = [head, f"  status: {sol.status} ({sol.seconds:.2f} s; time limit {args.time_limit:g} s, "
+                   f"{args.workers} CP-SAT workers)",
+             f"  rules: {_RULES[sol.rules]}"]
+    if sol.bound_moves and sol.status != "infeasible":
+        lines.append(f"  bound: no plan reaches {sol.target} before {sol.bound_phase} "
+                     f"({sol.bound_years} game years, {sol.bound_moves} movement phases), because")
+    else:
+        lines.append("  because")
+    lines += [f"    {line}" for line in sol.explanation()]
+    if sol.plan:
+        lines.append(f"  plan, replayed through the adjudicator with {sol.power} alone on the board:")
+        for p in sol.plan:
+            rows = _rows([str(o) for o in p.orders] or ["(no orders)"], 64)
+            rows[-1] += f"  -> {p.centers} centers, {p.units} units"
+            lines.append(f"    {p.phase.short}  {rows[0]}")
+            lines += [f"            {row}" for row in rows[1:]]
+    return "\n".join(lines)
