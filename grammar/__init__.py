@@ -4,18 +4,22 @@
   `parse_position_file` / `parse_position_text`: the same, or DAIDE ``NOW``/``SCO``
   text, told apart by the first token;
 - `parse_daide`: DAIDE ``NOW`` and ``SCO`` messages;
-- `parse_order` / `parse_orders`: orders in short notation, one or a file of them
-  (checked against a position if one is given).
+- `parse_order` / `parse_order_line` / `parse_orders`: orders in short, long or DAIDE
+  notation, one or a file of them (checked against a position if one is given);
+  `read_orders`: a file's orders and its errors, both; `format_order`: an order in
+  any of the three notations.
 
 Errors point at file, line and column: `DipsolveSyntaxError` for text that is not
 understood, `DipsolveRuleError` for text that is understood but impossible on the board.
+Whether an understood order is legal in a position is `dipsolve.legality`'s question.
 """
 
 from .errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError
-from .position import (parse_order, parse_orders, parse_position, parse_position_file,
-                       parse_position_text)
+from .orders import (NOTATIONS, FormatError, format_order, parse_order, parse_order_line,
+                     parse_orders, read_orders)
+from .position import parse_position, parse_position_file, parse_position_text
 from .daide import parse_daide
 
-__all__ = ["DipsolveError", "DipsolveRuleError", "DipsolveSyntaxError", "parse_daide",
-           "parse_order", "parse_orders", "parse_position", "parse_position_file",
-           "parse_position_text"]
+__all__ = ["NOTATIONS", "DipsolveError", "DipsolveRuleError", "DipsolveSyntaxError", "FormatError",
+           "format_order", "parse_daide", "parse_order", "parse_order_line", "parse_orders",
+           "parse_position", "parse_position_file", "parse_position_text", "read_orders"]

@@ -1,4 +1,4 @@
-"""Read ``.dip`` position files and orders in short notation.
+"""Read ``.dip`` position files.
 
     >>> position, orders = parse_position('''
     ... phase: Spring 1901 Movement
@@ -12,11 +12,12 @@
     ['A PAR', 'F BRE']
     >>> orders
     {'France': [Move(kind='A', location='PAR', target='BUR', via_convoy=False)]}
-    >>> str(parse_order("F North Sea C A London - Norway"))
-    'F NTH C A LON - NWY'
 
 The grammar is ``position.lark`` beside this file; the format is documented there and in
-``Position.to_text``, which writes what `parse_position` reads back.  Parsing happens in
+``Position.to_text``, which writes what `parse_position` reads back.  The lines of the
+``[orders]`` section are read one by one by ``orders.lark`` (or, for DAIDE orders, the
+DAIDE grammar), as an orders file's are: see `dipsolve.grammar.orders`, where
+`parse_order` and `parse_orders` live (they are imported here too).  Parsing happens in
 two steps: Lark and a `Transformer` turn the text into solver objects, each remembering
 where it was written; then the position is put together and checked as a whole, and
 every problem found (``Position.problems()``, orders for units that are not there) is
@@ -25,22 +26,20 @@ reported at the token that caused it.
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass
 from functools import cache
 from os import PathLike
 from pathlib import Path
-from typing import Iterable
 
 from lark import Lark, Token, Transformer, v_args
 
-from dipsolve.map import POWERS, Map, power_name, standard_map
-from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
-                             SupportMove, Waive)
+from dipsolve.map import POWERS, Map, standard_map
+from dipsolve.orders import Order
 from dipsolve.position import Dislodged, Phase, Position, Unit, retreat_options
 
 from .errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span, lark_errors
+from .orders import (NameReader, OrderAt, OrderChecker, PlaceAt, UnitAt, parse_order,
+                     parse_order_lines, parse_orders)
 
 __all__ = ["parse_position", "parse_position_file", "parse_position_text", "parse_order",
            "parse_orders"]
@@ -53,8 +52,7 @@ Orders = dict[str, list[Order]]
 def position_parser() -> Lark:
     """The LALR parser for ``position.lark``, built once per process."""
     return Lark.open("position.lark", rel_to=__file__, parser="lalr", lexer="contextual",
-                     propagate_positions=True,
-                     start=["start", "orders_line", "single_order"])
+                     propagate_positions=True)
 
 
 _UNIT = "a unit (A or F)"
@@ -68,19 +66,10 @@ _LABELS = {
     "KIND_A": _UNIT, "KIND_F": _UNIT, "KIND_ARMY": _UNIT, "KIND_FLEET": _UNIT,
     "COAST": "a coast ('/NC', '(sc)')",
     "_FROM": "'from'", "_RETREATS": "'retreats'", "_NONE": "'none'",
-    "_H": "'H'", "_HOLD": "'H'", "_HOLDS": "'H'",
-    "_DASH": "'-'", "_ARROW": "'-'",
-    "_S": "'S'", "_SUPPORT": "'S'", "_SUPPORTS": "'S'",
-    "_C": "'C'", "_CONVOYS": "'C'", "_CONVOY": "'convoy'",
-    "_R": "'R'", "_RETREAT": "'R'",
-    "_D": "'D'", "_DISBAND": "'D'", "_REMOVE": "'D'",
-    "_B": "'B'", "_BUILD": "'B'",
-    "_VIA": "'VIA'", "_BY": "'VIA'", "_WAIVE": "'WAIVE'",
+    "ORDER_TEXT": "an order ('Power: order')",
     "_COLON": "':'", "_COMMA": "','",
     "_NL": "end of line", "$END": "end of file",
 }
-#: a terminal is not worth naming when another is also expected ('R' says 'retreats')
-_HIDDEN_IF = {"_RETREATS": "_R", "_CONVOY": "_C"}
 
 
 def _refine(last: Token | None, expected: set[str], labels: dict[str, str]) -> str | None:
@@ -103,152 +92,25 @@ def _refine(last: Token | None, expected: set[str], labels: dict[str, str]) -> s
 
 
 # ---------------------------------------------------------------- the transformer
-@dataclass(frozen=True, slots=True)
-class _Place:
-    loc: str
-    at: Span
-
-
-@dataclass(frozen=True, slots=True)
-class _UnitRef:
-    kind: str
-    loc: str
-    at: Span
-
-
-@dataclass(frozen=True, slots=True)
-class _OrderRef:
-    order: Order
-    unit: _UnitRef | None    # the unit that takes the order (None for WAIVE)
-    at: Span
-
-
-@dataclass(frozen=True, slots=True)
-class _Power:
-    name: str
-    at: Span
-
-
 @v_args(meta=True)
-class _Build(Transformer):
-    """Text to solver objects; names are resolved here so that a bad one is reported
-    at its own column."""
+class _Build(NameReader, Transformer):
+    """Text to solver objects; names are resolved here (`NameReader`) so that a bad one
+    is reported at its own column, and the ``[orders]`` lines by ``orders.lark``."""
 
     def __init__(self, text: str, source: Source, game_map: Map) -> None:
-        super().__init__()
-        self.text = text          # the text parsed (one line of an orders file, or all)
-        self.source = source      # the whole text, for errors
-        self.map = game_map
+        Transformer.__init__(self)
+        NameReader.__init__(self, text, source, game_map)
 
-    def _at(self, meta) -> Span:
-        return Span(meta.line, meta.column, self.text[meta.start_pos:meta.end_pos])
+    def place(self, meta, children) -> PlaceAt:
+        return self.read_place(meta, children)
 
-    def _rule_error(self, message: str, at: Span, expected: str | None = None) -> DipsolveError:
-        return self.source.error(DipsolveRuleError, message, at.line, at.column, found=at.text,
-                                 expected=expected)
-
-    # -- names ---------------------------------------------------------------
-    def place(self, meta, children) -> _Place:
-        at = self._at(meta)
-        words = [c for c in children if c.type == "WORD"]
-        coast = [c for c in children if c.type == "COAST"]
-        name = self.text[words[0].start_pos:words[-1].end_pos]
-        loc = self.map.location(name + (coast[0].value if coast else ""))
-        if loc is not None:
-            return _Place(loc, at)
-        prov = self.map.province(name)
-        if prov is None:
-            raise self.source.error(DipsolveRuleError, f"unknown province {name!r}{self._hint(name)}",
-                                    at.line, at.column, found=name,
-                                    expected="a province: a name, abbreviation or DAIDE token")
-        coasts = self.map.provinces[prov].coasts
-        if coasts:
-            why = "expected " + " or ".join(f"{prov}/{c}" for c in coasts)
-        else:
-            why = f"{self.map.provinces[prov].name} has no coasts"
-        raise self.source.error(DipsolveSyntaxError, f"unknown coast {at.text!r} ({why})",
-                                at.line, at.column, found=at.text, expected=why)
-
-    def _hint(self, name: str) -> str:
-        m = self.map
-        if "-" in name:
-            parts = name.split("-")
-            if len(parts) == 2 and all(m.province(p) for p in parts):
-                return f" (a move needs spaces: '{parts[0].strip()} - {parts[1].strip()}')"
-        words = name.split()
-        for i in range(len(words) - 1, 0, -1):
-            head = " ".join(words[:i])
-            if m.province(head):
-                return f" ({head!r} is a province: is a ',' or a keyword missing after it?)"
-        key = "".join(ch for ch in name.upper() if ch.isalnum())
-        close = difflib.get_close_matches(key, list(m.names), n=1, cutoff=0.75)
-        if close:
-            prov = m.names[close[0]]
-            return f" (did you mean {prov}, {m.provinces[prov].name}?)"
-        return ""
-
-    def unit(self, meta, children) -> _UnitRef:
-        kind_token, place = children
-        return _UnitRef(kind_token.value[0].upper(), place.loc, self._at(meta))
+    def unit(self, meta, children) -> UnitAt:
+        return self.read_unit(meta, *children)
 
     def name(self, meta, children) -> Span:
         return self._at(meta)
 
     header_name = name
-
-    def _power(self, at: Span, header: bool = False) -> _Power:
-        power = power_name(at.text)
-        if power is None:
-            also = ", or 'dislodged' or 'orders'" if header else ""
-            expected = f"one of {', '.join(POWERS)}{also}"
-            raise self._rule_error(f"unknown power {at.text!r} (expected {expected})", at, expected)
-        return _Power(power, at)
-
-    # -- orders --------------------------------------------------------------
-    def _order(self, meta, order: Order, unit: _UnitRef | None) -> _OrderRef:
-        return _OrderRef(order, unit, self._at(meta))
-
-    def hold(self, meta, c):
-        return self._order(meta, Hold(c[0].kind, c[0].loc), c[0])
-
-    def move(self, meta, c):
-        return self._order(meta, Move(c[0].kind, c[0].loc, c[1].loc, via_convoy=len(c) > 2), c[0])
-
-    def via(self, meta, c):
-        return True
-
-    def support_hold(self, meta, c):
-        u, s = c
-        return self._order(meta, SupportHold(u.kind, u.loc, s.kind, s.loc), u)
-
-    def support_move(self, meta, c):
-        u, s, target = c
-        return self._order(meta, SupportMove(u.kind, u.loc, s.kind, s.loc, target.loc), u)
-
-    def convoy(self, meta, c):
-        u, s, target = c
-        return self._order(meta, Convoy(u.loc, s.kind, s.loc, target.loc, kind=u.kind), u)
-
-    def retreat(self, meta, c):
-        return self._order(meta, Retreat(c[0].kind, c[0].loc, c[1].loc), c[0])
-
-    def disband(self, meta, c):
-        return self._order(meta, Disband(c[0].kind, c[0].loc), c[0])
-
-    def build(self, meta, c):
-        return self._order(meta, Build(c[0].kind, c[0].loc), c[0])
-
-    def waive(self, meta, c):
-        return self._order(meta, Waive(), None)
-
-    def order_line(self, meta, c) -> tuple[_Power, _OrderRef]:
-        return self._power(c[0]), c[1]
-
-    def orders_line(self, meta, c):
-        return c[0]
-
-    def single_order(self, meta, c):
-        return c[0]
 
     # -- position ------------------------------------------------------------
     def phase_spec(self, meta, children) -> Phase:
@@ -263,10 +125,10 @@ class _Build(Transformer):
     def phase_line(self, meta, c) -> Phase:
         return c[0]
 
-    def unit_list(self, meta, c) -> list[_UnitRef]:
+    def unit_list(self, meta, c) -> list[UnitAt]:
         return list(c)
 
-    def place_list(self, meta, c) -> list[_Place]:
+    def place_list(self, meta, c) -> list[PlaceAt]:
         return list(c)
 
     def units_line(self, meta, c):
@@ -276,7 +138,7 @@ class _Build(Transformer):
         return ("centers", c[0])
 
     def power_section(self, meta, c):
-        return ("power", self._power(c[0], header=True), c[1:])
+        return ("power", self.power_at(c[0], header=True), c[1:])
 
     def origin(self, meta, c):
         return ("from", c[0])
@@ -287,7 +149,7 @@ class _Build(Transformer):
     def dislodged_line(self, meta, c):
         power, unit, *rest = c
         parts = dict(rest)
-        return ("dislodged", self._power(power), unit, parts.get("from"), parts.get("retreats"))
+        return ("dislodged", self.power_at(power), unit, parts.get("from"), parts.get("retreats"))
 
     def standoffs_line(self, meta, c):
         return ("standoffs", c[0])
@@ -296,16 +158,21 @@ class _Build(Transformer):
         return ("dislodged_section", list(c))
 
     def orders_section(self, meta, c):
-        return ("orders", list(c))
+        """Each line read alone by ``orders.lark``; every bad line is reported at once."""
+        lines = [(token.line - 1, self.source.line_text(token.line)) for token in c]
+        orders, errors = parse_order_lines(lines, self.source, self.map)
+        if errors:
+            raise DipsolveError.combine(errors)
+        return ("orders", orders)
 
     def start(self, meta, c):
         return c[0], c[1:]
 
 
 # ---------------------------------------------------------------- parsing
-def _parse(text: str, start: str, source: Source, game_map: Map):
-    with lark_errors(source, _LABELS, text=text, hidden_if=_HIDDEN_IF, refine=_refine):
-        tree = position_parser().parse(text + "\n", start=start)
+def _parse(text: str, source: Source, game_map: Map):
+    with lark_errors(source, _LABELS, refine=_refine):
+        tree = position_parser().parse(text + "\n")
         return _Build(text, source, game_map).transform(tree)
 
 
@@ -324,7 +191,7 @@ def parse_position(text: str, filename: str = "<string>", *,
     text = _normalise(text)
     game_map = game_map or standard_map()
     source = Source(text, filename)
-    phase, sections = _parse(text, "start", source, game_map)
+    phase, sections = _parse(text, source, game_map)
     return _assemble(phase, sections, source, game_map)
 
 
@@ -349,63 +216,14 @@ def parse_position_text(text: str, filename: str = "<string>", *,
     return parse_position(text, filename, game_map=game_map)
 
 
-def parse_order(text: str, game_map: Map | None = None) -> Order:
-    """One order in short notation: ``"A MUN S A BER - KIE"`` → `SupportMove`.
-
-    Locations come out canonical (``"stp(sc)"`` → ``"STP/SC"``); a coast left out or
-    wrong is kept as written, for the adjudicator to judge.  Without a position a move
-    stays a `Move` (a `.dip` file in a retreat phase makes it a `Retreat`).
-    """
-    text = _normalise(text)
-    source = Source(text)
-    return _parse(text, "single_order", source, game_map or standard_map()).order
-
-
-_BLANK = re.compile(r"\s*(#.*)?\Z")
-
-
-def parse_orders(text: str, filename: str = "<string>", *, position: Position | None = None,
-                 game_map: Map | None = None) -> list[tuple[str, Order]]:
-    """An orders file: one ``Power: order`` a line, ``#`` comments, blank lines.
-
-    Returns ``[(canonical power name, Order), ...]`` in file order.  Every bad line is
-    reported: the error raised lists them all, and its ``errors`` holds one error each.
-    Given the ``position`` the orders are for, they are also checked and read as in a
-    ``.dip`` file's ``[orders]`` section (a unit must be there; a dislodged unit's move
-    is its retreat).
-    """
-    text = _normalise(text)
-    game_map = game_map or (position.map if position is not None else standard_map())
-    checker = _OrderChecker(position) if position is not None else None
-    out: list[tuple[str, Order]] = []
-    errors: list[DipsolveError] = []
-    for number, line in enumerate(text.split("\n")):
-        if _BLANK.match(line):
-            continue
-        source = Source(text, filename, line_offset=number)
-        try:
-            power, ref = _parse(line, "orders_line", source, game_map)
-        except DipsolveError as e:
-            errors.append(e)
-            continue
-        order, error = checker.check(ref, source) if checker else (ref.order, None)
-        if error is not None:
-            errors.append(error)
-        else:
-            out.append((power.name, order))
-    if errors:
-        raise DipsolveError.combine(errors)
-    return out
-
-
 # ---------------------------------------------------------------- checking
 def _assemble(phase: Phase, sections, source: Source, game_map: Map) -> tuple[Position, Orders]:
     m = game_map
     units: list[tuple[Unit, Span]] = []
     centers: list[tuple[str, str, Span]] = []
-    dislodged: list[tuple[Unit, _Place | None, list[_Place] | None, Span]] = []
-    standoffs: list[_Place] = []
-    order_refs: list[tuple[str, _OrderRef]] = []
+    dislodged: list[tuple[Unit, PlaceAt | None, list[PlaceAt] | None, Span]] = []
+    standoffs: list[PlaceAt] = []
+    order_refs: list[tuple[str, OrderAt, Source]] = []
     for section in sections:
         if section[0] == "power":
             _, power, lines = section
@@ -422,7 +240,7 @@ def _assemble(phase: Phase, sections, source: Source, game_map: Map) -> tuple[Po
                     _, power, u, origin, retreats = item
                     dislodged.append((Unit(power.name, u.kind, u.loc), origin, retreats, u.at))
         else:
-            order_refs += [(power.name, ref) for power, ref in section[1]]
+            order_refs += [(power.name, ref, line) for line, power, ref in section[1]]
 
     errors: list[DipsolveError] = []
 
@@ -459,7 +277,7 @@ def _assemble(phase: Phase, sections, source: Source, game_map: Map) -> tuple[Po
     in_order = sorted((at for _, _, at in centers), key=lambda a: (a.line, a.column))
     errors += board_errors(position, source, unit_at, center_at, in_order)
 
-    orders = _check_orders(position, order_refs, errors, source)
+    orders = _check_orders(position, order_refs, errors)
     if errors:
         raise DipsolveError.combine(errors)
     return position, orders
@@ -510,48 +328,13 @@ def _expected_for(subject: object, m: Map) -> str:
     return f"at most {len(m.centers)} supply centers"
 
 
-class _OrderChecker:
-    """Orders against a position: an order must name a unit of its type in its province,
-    dislodged ones included in a retreat phase, where a move by a dislodged unit is its
-    retreat.  The unit may be another power's (DATC 6.A.6: the adjudicator ignores such
-    an order), and a removal of a unit that is not there is let through too (DATC 6.J.1:
-    the adjudicator ignores it); a build names no standing unit."""
-
-    def __init__(self, position: Position) -> None:
-        prov = position.map.province_of
-        self.map = position.map
-        self.adjusting = position.phase.kind == "adjustment"
-        self.present = {(u.kind, prov[u.location]) for u in position.units if u.location in prov}
-        self.dislodged: set[tuple[str, str]] = set()
-        if position.phase.kind == "retreat":
-            self.dislodged = {(d.unit.kind, prov[d.unit.location]) for d in position.dislodged
-                              if d.unit.location in prov}
-            self.present |= self.dislodged
-
-    def check(self, ref: _OrderRef, source: Source) -> tuple[Order, DipsolveError | None]:
-        """The order as the position reads it (a retreat for a dislodged unit's move),
-        and the error if its unit is not there."""
-        order, u = ref.order, ref.unit
-        if u is None or isinstance(order, Build) or (self.adjusting and isinstance(order, Disband)):
-            return order, None
-        key = (u.kind, self.map.province_of.get(u.loc, u.loc))
-        if key not in self.present:
-            what = "army" if u.kind == "A" else "fleet"
-            where = self.map.provinces[key[1]].name if key[1] in self.map.provinces else key[1]
-            return order, source.error(
-                DipsolveRuleError, f"order for {u.kind} {u.loc}, but there is no {what} in {where}",
-                u.at.line, u.at.column, found=u.at.text, expected="a unit on the board")
-        if isinstance(order, Move) and not order.via_convoy and key in self.dislodged:
-            order = Retreat(order.kind, order.location, order.target)
-        return order, None
-
-
-def _check_orders(position: Position, refs: list[tuple[str, _OrderRef]],
-                  errors: list[DipsolveError], source: Source) -> Orders:
-    """The orders keyed by power, each checked by `_OrderChecker`."""
-    checker = _OrderChecker(position)
+def _check_orders(position: Position, refs: list[tuple[str, OrderAt, Source]],
+                  errors: list[DipsolveError]) -> Orders:
+    """The orders keyed by power, each checked by `OrderChecker` (each with the
+    `Source` of its own line: it was read alone)."""
+    checker = OrderChecker(position)
     orders: Orders = {}
-    for power, ref in refs:
+    for power, ref, source in refs:
         order, error = checker.check(ref, source)
         if error is not None:
             errors.append(error)

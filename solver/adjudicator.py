@@ -35,8 +35,8 @@ from enum import Enum
 from typing import Iterable, Mapping, NamedTuple
 
 from .map import Map
-from .orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
-                     SupportMove, Waive)
+from .orders import (MOVEMENT_ORDERS, RETREAT_ORDERS, Build, Convoy, Disband, Hold, Move, Order,
+                     Retreat, SupportHold, SupportMove, Waive)
 from .position import _UNITS, Dislodged, Phase, Position, Unit, unit
 
 
@@ -74,13 +74,16 @@ _SET_ASIDE = {Reason.NOT_YOUR_UNIT, Reason.NO_UNIT}
 
 
 class OrderResult(NamedTuple):
-    """One order's result: whether it succeeded, and why (``reason``, ``detail``)."""
+    """One order's result: whether it succeeded, and why (``reason``, ``detail``); for
+    an order that breaks a rule of play (illegal, no such unit, not your unit, ordered
+    twice), the ``rule`` it breaks (one of `dipsolve.legality.RULES`)."""
 
     power: str
     order: Order
     success: bool
     reason: Reason
     detail: str = ""
+    rule: str = ""
 
     def __str__(self) -> str:
         tail = f" ({self.detail})" if self.detail else ""
@@ -219,16 +222,16 @@ def _find_unit(position: Position, by_prov: Mapping[str, Unit], power: str, orde
     unit = by_prov.get(prov) if prov else None
     if unit is None:
         results.append(OrderResult(power, order, False, Reason.NO_UNIT,
-                                   f"no unit in {order.location}"))  # type: ignore[union-attr]
+                                   f"no unit in {order.location}", "unit"))  # type: ignore[union-attr]
         return None
     if unit.kind != order.kind:  # type: ignore[union-attr]
         name = "army" if order.kind == "A" else "fleet"  # type: ignore[union-attr]
         results.append(OrderResult(power, order, False, Reason.NO_UNIT,
-                                   f"no {name} in {prov}: {unit} stands there"))
+                                   f"no {name} in {prov}: {unit} stands there", "unit"))
         return None
     if unit.power != power:
         results.append(OrderResult(power, order, False, Reason.NOT_YOUR_UNIT,
-                                   f"{unit} belongs to {unit.power}"))
+                                   f"{unit} belongs to {unit.power}", "owner"))
         return None
     return unit
 
@@ -278,7 +281,8 @@ class _Movement:
         self.sup_prov: list[str | None] = [None] * n   # support/convoy: the supported unit's province
         self.sup_dest: list[str | None] = [None] * n   # support-move/convoy: its destination
         self.orders: list[Order | None] = [None] * n    # the order as given (None: unordered)
-        self.why: list[tuple[Reason, str] | None] = [None] * n  # set aside: reason
+        #: set aside: the reason, its detail and the rule broken (`dipsolve.legality.RULES`)
+        self.why: list[tuple[Reason, str, str] | None] = [None] * n
         # decisions: 0..n-1 move of unit i; n..2n-1 convoy path of unit i
         self.res = [False] * (2 * n)
         self.state = [_UNRESOLVED] * (2 * n)
@@ -303,7 +307,12 @@ def _sea_route(m: Map, src: str, dst: str, seas: set[str] | frozenset[str]) -> b
     return False
 
 
-def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
+def _movement(position: Position, orders: Mapping[str, Iterable[Order]],
+              check_only: bool = False) -> Outcome:
+    """A movement phase, steps 1 to 4 of the module's pipeline.  With ``check_only`` it
+    stops after step 1 and returns the state and the results so far instead: each
+    order matched to its unit and checked, and why each one set aside was (all that
+    `dipsolve.legality` asks)."""
     static = _static(position)
     st = _Movement(position, static)
     m, units, n = st.m, st.units, st.n
@@ -325,14 +334,18 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outc
                 loc = o.location  # type: ignore[union-attr]
             except AttributeError:
                 results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                           "not an order for a movement phase"))
+                                           _not_for_phase("movement", o), "phase"))
                 continue
             i = at_loc.get(loc)
             if i is None:
                 prov = po.get(loc)
                 i = at.get(prov) if prov is not None else None
             if i is None or unit_kind[i] != o.kind or unit_power[i] != power:  # type: ignore[union-attr]
-                _find_unit(position, position.unit_in, power, o, results)
+                if not isinstance(o, MOVEMENT_ORDERS):
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                               _not_for_phase("movement", o), "phase"))
+                else:
+                    _find_unit(position, position.unit_in, power, o, results)
                 continue
             g = given[i]
             if g is not None:
@@ -382,14 +395,17 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outc
             g = [given[i]] + more
             otype[i], via[i] = _HOLD, False
             dest[i] = dest_loc[i] = sup_prov[i] = sup_dest[i] = None
-            st.why[i] = (Reason.DUPLICATE, "two different orders: " + "; ".join(map(str, g)))
+            st.why[i] = (Reason.DUPLICATE, "two different orders: " + "; ".join(map(str, g)),
+                         "one order")
             for e in more:
                 results.append(OrderResult(unit_power[i], e, False, Reason.DUPLICATE,
-                                           "the unit holds"))
+                                           "the unit holds", "one order"))
         moving = [i for i in moving if i not in extra]
         others = [i for i in others if i not in extra]
     moving.sort()
     others.sort()
+    if check_only:
+        return st, results  # type: ignore[return-value]
     st.moving = moving
 
     # 3. convoy intent for adjacent army moves (DATC 3.0 4.A.3): a fleet of the army's
@@ -463,38 +479,39 @@ def _classify(st: _Movement, i: int, o: Order, seas: frozenset[str]) -> None:
     po = m.province_of
     t = type(o)
 
-    def illegal(why: str) -> None:
-        st.why[i] = (Reason.ILLEGAL, why)
+    def illegal(rule: str, why: str) -> None:
+        st.why[i] = (Reason.ILLEGAL, why, rule)
 
     if t is SupportHold or t is SupportMove:
         sprov = po.get(o.supported_location)  # type: ignore[union-attr]
         if sprov is None:
-            return illegal(f"unknown location {o.supported_location}")  # type: ignore[union-attr]
+            return illegal("location", f"unknown location {o.supported_location}")  # type: ignore[union-attr]
         if sprov == prov:
-            return illegal("a unit cannot support itself")
+            return illegal("support", "a unit cannot support itself")
         supported = st.at.get(sprov)
         if t is SupportHold:
             if sprov not in st.reach[i]:
-                return illegal(f"{unit} cannot reach {sprov}, so cannot support a unit there")
+                return illegal("support",
+                               f"{unit} cannot reach {sprov}, so cannot support a unit there")
             if supported is None:
-                return illegal(f"no unit in {sprov} to support")
+                return illegal("support", f"no unit in {sprov} to support")
             st.otype[i], st.sup_prov[i] = _SUPH, sprov
             return
         target = o.target  # type: ignore[union-attr]
         tprov = po.get(target)
         if tprov is None:
-            return illegal(f"unknown destination {target}")
+            return illegal("location", f"unknown destination {target}")
         if tprov == prov:
-            return illegal("a unit cannot support a move into its own province")
+            return illegal("support", "a unit cannot support a move into its own province")
         if tprov not in st.reach[i]:
-            return illegal(f"{unit} cannot reach {tprov}, so cannot support a move there")
+            return illegal("support", f"{unit} cannot reach {tprov}, so cannot support a move there")
         if supported is None:
-            return illegal(f"no unit in {sprov} to support")
+            return illegal("support", f"no unit in {sprov} to support")
         # the supported move must be one that could be ordered (DATC 6.D.31 and 4.E.1)
         if tprov not in st.reach[supported] and not (
                 st.kind[supported] == "A" and not m.is_land(sprov) and not m.is_land(tprov)
                 and not m.is_sea(tprov) and _sea_route(m, sprov, tprov, seas)):
-            return illegal(f"{st.units[supported]} cannot move to {tprov}")
+            return illegal("support", f"{st.units[supported]} cannot move to {tprov}")
         coast = target if target != tprov and st.kind[supported] == "F" else None
         st.otype[i], st.sup_prov[i], st.sup_dest[i], st.dest_loc[i] = _SUPM, sprov, tprov, coast
         return
@@ -502,62 +519,63 @@ def _classify(st: _Movement, i: int, o: Order, seas: frozenset[str]) -> None:
         return
     if t is Move or t is Retreat:
         if t is Retreat:
-            return illegal("a retreat order in a movement phase")
+            return illegal("phase", _not_for_phase("movement", o))
         target = o.target  # type: ignore[union-attr]
         tprov = po.get(target)
         if tprov is None:
-            return illegal(f"unknown destination {target}")
+            return illegal("location", f"unknown destination {target}")
         if tprov == prov:
-            return illegal("a unit cannot move to its own province")
+            return illegal("adjacency", "a unit cannot move to its own province")
         if unit.kind == "A":
             if m.is_sea(tprov):
-                return illegal(f"an army cannot enter {m.provinces[tprov].name} (a sea)")
+                return illegal("terrain", f"an army cannot enter {m.provinces[tprov].name} (a sea)")
             adjacent = tprov in st.reach[i]
             if o.via_convoy or not adjacent:  # type: ignore[union-attr]
                 if not (not m.is_land(prov) and not m.is_land(tprov)
                         and _sea_route(m, prov, tprov, seas)):
                     if not adjacent:
-                        return illegal(f"{prov} is not adjacent to {tprov} and no convoy route is possible")
-                    return illegal(f"no convoy route from {prov} to {tprov} is possible")
+                        return illegal("adjacency", f"{prov} is not adjacent to {tprov} "
+                                                    "and no convoy route is possible")
+                    return illegal("convoy route", f"no convoy route from {prov} to {tprov} is possible")
                 st.via[i] = True
             st.otype[i], st.dest[i], st.dest_loc[i] = _MOVE, tprov, tprov
             return
         # fleet
         if m.is_land(tprov):
-            return illegal(f"a fleet cannot enter {m.provinces[tprov].name} (inland)")
+            return illegal("terrain", f"a fleet cannot enter {m.provinces[tprov].name} (inland)")
         moves = m.fleet_moves[unit.location]
         if target == tprov and m.provinces[tprov].coasts:
             reach = [l for l in m.fleet_locations[tprov] if l in moves]
             if len(reach) != 1:
                 if not reach:
-                    return illegal(f"{unit.location} is not adjacent to {tprov}")
-                return illegal(f"the coast of {tprov} must be given ({' or '.join(reach)})")
+                    return illegal("adjacency", f"{unit.location} is not adjacent to {tprov}")
+                return illegal("coast", f"the coast of {tprov} must be given ({' or '.join(reach)})")
             target = reach[0]
         elif target not in moves:
             if tprov in st.reach[i]:
-                return illegal(f"{unit.location} cannot reach {target} (wrong coast)")
-            return illegal(f"{unit.location} is not adjacent to {target}")
+                return illegal("coast", f"{unit.location} cannot reach {target} (wrong coast)")
+            return illegal("adjacency", f"{unit.location} is not adjacent to {target}")
         st.otype[i], st.dest[i], st.dest_loc[i] = _MOVE, tprov, target
         return
     if t is Convoy:
         if unit.kind != "F" or not m.is_sea(prov):
-            return illegal("only a fleet at sea can convoy")
+            return illegal("convoy", "only a fleet at sea can convoy")
         aprov, tprov = po.get(o.convoyed_location), po.get(o.target)  # type: ignore[union-attr]
         if aprov is None or tprov is None:
-            return illegal("unknown location in convoy order")
+            return illegal("location", "unknown location in convoy order")
         a = st.at.get(aprov)
         if a is None:
-            return illegal(f"no unit in {aprov} to convoy")
+            return illegal("convoy", f"no unit in {aprov} to convoy")
         if st.kind[a] != "A" or o.convoyed_kind != "A":  # type: ignore[union-attr]
-            return illegal("only an army can be convoyed")
+            return illegal("convoy", "only an army can be convoyed")
         if m.is_land(aprov) or m.is_land(tprov) or m.is_sea(tprov) or aprov == tprov:
-            return illegal(f"no convoy from {aprov} to {tprov} is possible")
+            return illegal("convoy", f"no convoy from {aprov} to {tprov} is possible")
         # the fleet must be on some possible route (DATC 4.E.1, 6.G.19)
         if not _on_route(m, aprov, tprov, prov, seas):
-            return illegal(f"{prov} is on no convoy route from {aprov} to {tprov}")
+            return illegal("convoy", f"{prov} is on no convoy route from {aprov} to {tprov}")
         st.otype[i], st.sup_prov[i], st.sup_dest[i] = _CONVOY, aprov, tprov
         return
-    illegal(f"{t.__name__} is not an order for a movement phase")
+    illegal("phase", _not_for_phase("movement", o))
 
 
 def _on_route(m: Map, src: str, dst: str, sea: str, seas: frozenset[str]) -> bool:
@@ -827,10 +845,10 @@ def _movement_results(st: _Movement, results: list[OrderResult], moved: list[boo
         order = given if given is not None else Hold(units[i].kind, units[i].location)
         t = st.otype[i]
         if st.why[i] is not None:
-            reason, detail = st.why[i]  # type: ignore[misc]
+            reason, detail, rule = st.why[i]  # type: ignore[misc]
             if i in dislodged_by:
                 detail = f"{detail}; dislodged by {units[dislodged_by[i]]}"
-            out.append(OrderResult(power, order, False, reason, detail))
+            out.append(OrderResult(power, order, False, reason, detail, rule))
             continue
         if i in dislodged_by:
             out.append(OrderResult(power, order, False, Reason.DISLODGED,
@@ -884,34 +902,27 @@ def _retreat(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outco
         for o in os:
             if isinstance(o, Move):
                 o = Retreat(o.kind, o.location, o.target)
-            if not isinstance(o, (Retreat, Disband)):
+            if not isinstance(o, RETREAT_ORDERS):
                 results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                           "only retreats and disbands are ordered in a retreat phase"))
+                                           _not_for_phase("retreat", o), "phase"))
                 continue
             u = _find_unit(position, by_prov, power, o, results)
             if u is None:
                 continue
             if u in chosen and chosen[u][1] != o:
                 results.append(OrderResult(power, o, False, Reason.DUPLICATE,
-                                           f"{u} already ordered: {chosen[u][1]}"))
+                                           f"{u} already ordered: {chosen[u][1]}", "one order"))
                 continue
             chosen[u] = (power, o)
 
     targets: dict[Unit, str] = {}
     for u, (power, o) in chosen.items():
         if isinstance(o, Retreat):
-            opts = info[u].retreats
-            t = o.target
-            if t not in opts and po.get(t) is not None:
-                tprov = po[t]
-                same = [l for l in opts if po[l] == tprov]
-                if u.kind == "A" or (t == tprov and len(same) == 1):
-                    t = same[0] if same else t
-            if t in opts:
+            t, why = _retreat_target(m, info[u], o.target)
+            if t is not None:
                 targets[u] = t
             else:
-                why = (f"{t} is not open to {u} (open: {', '.join(opts) or 'nothing'})")
-                results.append(OrderResult(power, o, False, Reason.ILLEGAL, why))
+                results.append(OrderResult(power, o, False, Reason.ILLEGAL, why, "retreat"))
     count: dict[str, int] = {}
     for t in targets.values():
         count[po[t]] = count.get(po[t], 0) + 1
@@ -944,6 +955,32 @@ def _retreat(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outco
     return Outcome(position, tuple(results), nxt, tuple(destroyed))
 
 
+def _retreat_target(m: Map, d: Dislodged, target: str) -> tuple[str | None, str]:
+    """Where a retreat order to ``target`` takes the dislodged unit (an army's coast
+    dropped, a fleet's one reachable coast filled in), or None and why it may not go."""
+    opts, po = d.retreats, m.province_of
+    t = target
+    if t not in opts and po.get(t) is not None:
+        tprov = po[t]
+        same = [l for l in opts if po[l] == tprov]
+        if d.unit.kind == "A" or (t == tprov and len(same) == 1):
+            t = same[0] if same else t
+    if t in opts:
+        return t, ""
+    return None, f"{t} is not open to {d.unit} (open: {', '.join(opts) or 'nothing'})"
+
+
+def _not_for_phase(kind: str, o: Order) -> str:
+    """Why an order is not one for a phase of this kind."""
+    if kind == "movement":
+        if isinstance(o, Retreat):
+            return "a retreat order in a movement phase"
+        return f"{type(o).__name__} is not an order for a movement phase"
+    if kind == "retreat":
+        return "only retreats and disbands are ordered in a retreat phase"
+    return "only builds, removals and waives in an adjustment phase"
+
+
 # -- adjustments ----------------------------------------------------------------------------
 
 def _adjustment(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
@@ -963,11 +1000,11 @@ def _adjustment(position: Position, orders: Mapping[str, Iterable[Order]]) -> Ou
             if isinstance(o, (Build, Waive)):
                 if delta <= 0:
                     results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                               f"{power} has no builds ({delta:+d})"))
+                                               f"{power} has no builds ({delta:+d})", "builds left"))
                     continue
                 if used >= delta:
                     results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                               f"{power} may build only {delta}"))
+                                               f"{power} may build only {delta}", "builds left"))
                     continue
                 if isinstance(o, Waive):
                     used += 1
@@ -975,7 +1012,7 @@ def _adjustment(position: Position, orders: Mapping[str, Iterable[Order]]) -> Ou
                     continue
                 why = _build_problem(position, power, o, built)
                 if why:
-                    results.append(OrderResult(power, o, False, Reason.ILLEGAL, why))
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL, why, "build"))
                     continue
                 loc = po[o.location] if o.kind == "A" else o.location
                 built.append(Unit(power, o.kind, loc))
@@ -984,24 +1021,26 @@ def _adjustment(position: Position, orders: Mapping[str, Iterable[Order]]) -> Ou
             elif isinstance(o, Disband):
                 if delta >= 0:
                     results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                               f"{power} has no removals to make ({delta:+d})"))
+                                               f"{power} has no removals to make ({delta:+d})",
+                                               "removals"))
                     continue
                 u = _find_unit(position, by_prov, power, o, results)
                 if u is None:
                     continue
                 if u in removed:
-                    results.append(OrderResult(power, o, False, Reason.DUPLICATE, f"{u} already removed"))
+                    results.append(OrderResult(power, o, False, Reason.DUPLICATE,
+                                               f"{u} already removed", "one order"))
                     continue
                 if used >= -delta:
                     results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                               f"{power} must remove only {-delta}"))
+                                               f"{power} must remove only {-delta}", "removals"))
                     continue
                 removed.add(u)
                 used += 1
                 results.append(OrderResult(power, o, True, Reason.REMOVED))
             else:
                 results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                           "only builds, removals and waives in an adjustment phase"))
+                                           _not_for_phase("adjustment", o), "phase"))
         if delta < 0 and used < -delta:
             for u in _civil_disorder(position, power, removed, -delta - used):
                 removed.add(u)
