@@ -29,7 +29,7 @@ from dipsolve.orders import Build, Move
 from dipsolve.position import Position
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = sorted((ROOT / "examples").glob("*.dip"))
+EXAMPLES = sorted((ROOT / "examples").rglob("*.dip"))  # every example, subfolders too
 SVG = "{http://www.w3.org/2000/svg}"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
