@@ -54,17 +54,8 @@ def _home_distance(m: Map, power: str) -> dict[str, int]:
     """Province -> steps (any unit type) from the nearest home center of ``power``."""
     key = (id(m), power)
     if key not in _DIST_CACHE:
-        dist = {h: 0 for h in sorted(m.homes[power])}
-        frontier = sorted(dist)
-        while frontier:
-            nxt = []
-            for p in frontier:
-                for q in sorted(m.neighbours[p]):
-                    if q not in dist:
-                        dist[q] = dist[p] + 1
-                        nxt.append(q)
-            frontier = nxt
-        _DIST_CACHE[key] = dist
+        from .evaluation import steps_from
+        _DIST_CACHE[key] = steps_from(m, m.homes[power])
     return _DIST_CACHE[key]
 
 

@@ -1,0 +1,176 @@
+"""The players of `dipsolve play`: one protocol, three kinds of bot.
+
+A bot is anything with ``name`` and ``orders(position, power, deadline_s, rng)``: the
+orders ``power`` gives in the position's phase (movement, retreat or adjustment),
+decided within ``deadline_s`` seconds, with every random choice drawn from ``rng`` so a
+seeded game replays exactly.  The Victorybot seed (``004_…``, "Experimental design")
+plays its configurations against each other and the DAIDE bots the same way: each of
+the seven seats gets one.
+
+* `RandomBot` — a legal order for each unit, at random (`dipsolve.search.legal`);
+* `DumbBotPlayer` — David Norman's DumbBot (`dipsolve.dumbbot`);
+* `DipsolveBot` — dipsolve's own search, ``dipsolve.search.solve`` with one of its
+  methods.
+
+`make_bot` reads a bot's name as the command line spells it: ``random``, ``dumbbot``,
+``dipsolve`` or ``dipsolve:METHOD``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+from . import dumbbot
+from .orders import Build, Disband, Order, Waive
+from .position import Position
+from .search.legal import build_orders, legal_orders
+
+
+class Bot(Protocol):
+    """A player: ``name`` for the results table, ``orders`` for each phase."""
+
+    name: str
+
+    def orders(self, position: Position, power: str, deadline_s: float,
+               rng: random.Random) -> list[Order]:
+        """The orders ``power`` gives in ``position``'s phase (an empty list when it has
+        nothing to order), within ``deadline_s`` seconds, drawing chance from ``rng``."""
+        ...
+
+
+class BotUnavailable(RuntimeError):
+    """A bot that cannot play in this installation (its module is not there yet)."""
+
+
+@dataclass(frozen=True)
+class RandomBot:
+    """Random legal orders: for each unit, a kind of order at random (hold, move, move
+    by convoy, support, convoy; retreat or disband), then one of that kind at random, so
+    the many supports a unit could give do not crowd out its moves.  Builds go to
+    random vacant home centers as a random kind; removals take random units."""
+
+    name: str = "random"
+
+    def orders(self, position: Position, power: str, deadline_s: float,
+               rng: random.Random) -> list[Order]:
+        kind = position.phase.kind
+        if kind == "adjustment":
+            return _random_adjustment(position, power, rng)
+        units = ([d.unit for d in position.dislodged if d.unit.power == power] if kind == "retreat"
+                 else position.units_of(power))
+        out: list[Order] = []
+        for u in units:
+            by_kind: dict[str, list[Order]] = {}
+            for o in legal_orders(position, u):
+                key = type(o).__name__ + ("Via" if getattr(o, "via_convoy", False) else "")
+                by_kind.setdefault(key, []).append(o)
+            kinds = sorted(by_kind)
+            out.append(rng.choice(by_kind[rng.choice(kinds)]))
+        return out
+
+
+def _random_adjustment(position: Position, power: str, rng: random.Random) -> list[Order]:
+    owed = position.adjustment(power)
+    if owed > 0:
+        by_site: dict[str, list[Order]] = {}
+        for b in build_orders(position, power):
+            if isinstance(b, Build):
+                by_site.setdefault(position.map.province_of[b.location], []).append(b)
+        sites = rng.sample(sorted(by_site), min(owed, len(by_site)))
+        out = [rng.choice(by_site[site]) for site in sorted(sites)]
+        return out + [Waive() for _ in range(owed - len(out))]
+    if owed < 0:
+        return [Disband(u.kind, u.location)
+                for u in sorted(rng.sample(position.units_of(power), -owed))]
+    return []
+
+
+@dataclass(frozen=True)
+class DumbBotPlayer:
+    """DumbBot (`dipsolve.dumbbot`); it takes a few milliseconds and ignores the deadline."""
+
+    weights: dumbbot.Weights = dumbbot.DEFAULT_WEIGHTS
+    name: str = "dumbbot"
+
+    def orders(self, position: Position, power: str, deadline_s: float,
+               rng: random.Random) -> list[Order]:
+        return dumbbot.orders(position, power, rng, self.weights)
+
+
+#: the search methods of ``dipsolve.search.solve`` (issue 6)
+DIPSOLVE_METHODS = ("agenda", "minimax", "expectimax", "cpsat")
+
+
+def _solver():
+    """``dipsolve.search.solve``, or `BotUnavailable` while it is not written."""
+    from . import search
+    solve = getattr(search, "solve", None)
+    if solve is None:  # pragma: no cover - depends on the installation
+        raise BotUnavailable("it needs dipsolve.search.solve, which is not in this "
+                             "installation yet (issue 6)")
+    return solve
+
+
+@dataclass(frozen=True)
+class DipsolveBot:
+    """dipsolve's search, ``dipsolve.search.solve(position, power, method=...,
+    time_limit=S, evaluator=...)``, given the whole deadline, in every phase (``solve``
+    answers retreats and adjustments too).  Its games are reproducible only as far as the
+    search is: an anytime search stopped by the clock may answer differently."""
+
+    method: str = "agenda"
+    #: the position evaluation the search maximises (`dipsolve.evaluation.evaluator`)
+    evaluator: str = "influence"
+
+    @property
+    def name(self) -> str:
+        tail = "" if self.evaluator == "influence" else f"/{self.evaluator}"
+        return f"dipsolve:{self.method}{tail}"
+
+    def check(self) -> None:
+        """Raise `BotUnavailable` unless the search can answer with this method and this
+        evaluation: one short search of the 1901 start, which also reports a method
+        whose model is not installed (``MethodUnavailable``)."""
+        solve = _solver()
+        from .evaluation import evaluator
+        from .search import MethodUnavailable
+        try:
+            evaluator(self.evaluator)
+        except ValueError as e:
+            raise BotUnavailable(str(e)) from None
+        try:
+            solve(Position.initial(), "Austria", method=self.method, time_limit=0.2,
+                  evaluator=self.evaluator)
+        except MethodUnavailable as e:
+            raise BotUnavailable(str(e)) from None
+
+    def orders(self, position: Position, power: str, deadline_s: float,
+               rng: random.Random) -> list[Order]:
+        solution = _solver()(position, power, method=self.method, time_limit=deadline_s,
+                             evaluator=self.evaluator)
+        return list(solution.orders)
+
+
+BOT_NAMES = ("dumbbot", "random", "dipsolve") + tuple(f"dipsolve:{m}" for m in DIPSOLVE_METHODS)
+
+
+def make_bot(name: str, evaluator: str = "influence") -> Bot:
+    """The bot a name stands for: ``dumbbot``, ``random``, ``dipsolve`` (its default
+    method) or ``dipsolve:METHOD``; a dipsolve bot searches with ``evaluator``.
+    ``ValueError`` for any other name."""
+    key = name.strip().lower()
+    if key == "dumbbot":
+        return DumbBotPlayer()
+    if key == "random":
+        return RandomBot()
+    if key == "dipsolve":
+        return DipsolveBot(evaluator=evaluator)
+    if key.startswith("dipsolve:"):
+        method = key.split(":", 1)[1]
+        if method not in DIPSOLVE_METHODS:
+            raise ValueError(f"unknown dipsolve method {method!r} (expected one of "
+                             f"{', '.join(DIPSOLVE_METHODS)})")
+        return DipsolveBot(method, evaluator)
+    raise ValueError(f"unknown bot {name!r} (expected one of {', '.join(BOT_NAMES)})")

@@ -1,0 +1,182 @@
+"""``dipsolve play``: whole games between bots, and the table of their results.
+
+    dipsolve play [--bots BOT,BOT,... | --seat POWER=BOT ...] [--games N] [--until YEAR]
+                  [--time-limit S] [--seed K] [--rotate] [--json [--history]]
+
+Prints one line per game and then the results per bot, as the Victorybot seed's table
+(`dipsolve.play.results_table`); ``--json`` prints one JSON object with both.  A bad
+bot or power name, or a dipsolve seat when the search is not installed, is a one-line
+error with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any
+
+from .bots import Bot, BotUnavailable, DipsolveBot, make_bot
+from .cli import UserError
+from .map import POWERS, power_name
+from .play import GameRecord, format_table, play_series, results_table
+from .position import Position
+
+_DESCRIPTION = """\
+Play full games of Diplomacy between bots from the 1901 start: every phase (movement,
+retreats, adjustments) is adjudicated by dipsolve. A game ends after the Fall turn of
+--until or when a power owns 18 supply centers (a solo win).
+
+Bots:
+  dumbbot            David Norman's DumbBot (2003), from its published description
+  random             a random legal order for each unit
+  dipsolve           dipsolve's search (dipsolve solve); dipsolve:METHOD picks the
+                     method: agenda, minimax, expectimax, cpsat; --evaluation picks
+                     the evaluation it maximises (influence, centers, dumbbot)
+
+Seats: --bots names the bots of Austria, England, France, Germany, Italy, Russia and
+Turkey in that order; a shorter list is filled up with its last bot, so
+'--bots dipsolve,dumbbot' is one dipsolve (Austria) against six DumbBots. --seat
+POWER=BOT sets one seat (the others: --bots, or DumbBot). --rotate moves every bot one
+seat on in each game, so that over 7 games each bot plays each power.
+
+Game i has seed K+i (--seed K): the same seed replays the same game for dumbbot and
+random; a dipsolve seat stopped by its clock may not answer the same twice.
+
+The table (per bot): games it sat in, seats (powers played), solo wins, eliminations
+(no center left at the end), their rates per seat, the mean final center count, the
+mean thinking time per seat and the longest single phase."""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``play`` to the ``dipsolve`` subcommands."""
+    p = subparsers.add_parser(
+        "play", help="play full games between bots (dipsolve, DumbBot, random) and tabulate",
+        description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--bots", metavar="BOT,BOT,...", default="dumbbot",
+                   help="the bots in power order, the last one repeated (default: dumbbot)")
+    p.add_argument("--seat", metavar="POWER=BOT", action="append", default=[],
+                   help="seat BOT at POWER (repeatable); overrides --bots for that power")
+    p.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
+    p.add_argument("--until", type=int, default=1910, metavar="YEAR",
+                   help="the last year played (default 1910)")
+    p.add_argument("--time-limit", type=float, default=2.0, metavar="S",
+                   help="seconds a bot may think per phase (default 2; DumbBot and random need none)")
+    p.add_argument("--evaluation", default="influence", metavar="NAME",
+                   help="the position evaluation of dipsolve seats: influence (default), "
+                        "centers or dumbbot")
+    p.add_argument("--seed", type=int, default=0, metavar="K", help="seed of the first game (default 0)")
+    p.add_argument("--rotate", action="store_true", help="move every bot one seat on in each game")
+    p.add_argument("--json", action="store_true", help="one JSON object: the games and the table")
+    p.add_argument("--history", action="store_true", help="with --json: every phase's orders too")
+    p.set_defaults(func=cmd_play)
+
+
+def seating(bots: str, seats: list[str], evaluator: str = "influence") -> list[Bot]:
+    """The seven bots in power order from ``--bots`` and ``--seat``, or `UserError`."""
+    names = [n.strip() for n in bots.split(",")]
+    if not all(names):
+        raise UserError(f"--bots {bots!r}: an empty bot name (expected e.g. 'dipsolve,dumbbot')")
+    if len(names) > len(POWERS):
+        raise UserError(f"--bots names {len(names)} bots; there are {len(POWERS)} powers")
+    names += [names[-1]] * (len(POWERS) - len(names))
+    for item in seats:
+        power_text, eq, bot = item.partition("=")
+        power = power_name(power_text)
+        if not eq or not bot.strip():
+            raise UserError(f"--seat {item!r}: expected POWER=BOT, e.g. France=dipsolve")
+        if power is None:
+            raise UserError(f"--seat {item!r}: unknown power {power_text!r} "
+                            f"(expected one of {', '.join(POWERS)})")
+        names[POWERS.index(power)] = bot.strip()
+    chosen: list[Bot] = []
+    made: dict[str, Bot] = {}
+    for name in names:
+        if name not in made:
+            try:
+                made[name] = make_bot(name, evaluator)
+            except ValueError as e:
+                raise UserError(str(e)) from None
+        chosen.append(made[name])
+    for bot in made.values():
+        if isinstance(bot, DipsolveBot):
+            try:
+                bot.check()
+            except BotUnavailable as e:
+                raise UserError(f"the {bot.name} seat is unavailable: {e}") from None
+    return chosen
+
+
+def game_line(index: int, record: GameRecord) -> str:
+    """One game in one line: who won (or that nobody did) and every power's centers."""
+    if record.winner:
+        head = f"{record.winner} ({record.seats[record.winner]}) wins, {record.final_phase}"
+    else:
+        head = f"no solo by {record.until}"
+    seats = ", ".join(f"{r.power[:3].upper()} {r.centers}{' out' if r.eliminated else ''} ({r.bot})"
+                      for r in record.results)
+    return f"game {index + 1} (seed {record.seed}): {head}; {seats}"
+
+
+class _Progress:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, games: int):
+        self.games = games
+        self.live = sys.stderr.isatty()
+
+    def phase(self, game: int, position: Position) -> None:
+        if not self.live:
+            return
+        width = 30
+        done = int(width * game / self.games)
+        sys.stderr.write(f"\r[{'#' * done}{'.' * (width - done)}] game {game + 1}/{self.games} "
+                         f"{position.phase.short:<7}")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.live:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.flush()
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise UserError(f"--games {args.games}: expected a number of games, at least 1")
+    start = Position.initial().phase.year
+    if not start <= args.until <= 2100:
+        raise UserError(f"--until {args.until}: expected a year from {start} to 2100")
+    if not (args.time_limit > 0 and math.isfinite(args.time_limit)):
+        raise UserError(f"--time-limit {args.time_limit}: expected a positive number of seconds")
+    from .evaluation import EVALUATORS
+    if args.evaluation not in EVALUATORS:
+        raise UserError(f"--evaluation {args.evaluation!r}: unknown evaluation "
+                        f"(expected one of {', '.join(EVALUATORS)})")
+    if args.history and not args.json:
+        raise UserError("--history goes with --json")
+    bots = seating(args.bots, args.seat, args.evaluation)
+    progress = _Progress(args.games)
+    played = 0
+
+    def on_game(record: GameRecord) -> None:
+        nonlocal played
+        if not args.json:
+            progress.close()
+            print(game_line(played, record), flush=True)
+        played += 1
+
+    try:
+        records = play_series(bots, args.games, seed=args.seed, until=args.until,
+                              time_limit=args.time_limit, rotate=args.rotate,
+                              on_phase=progress.phase, on_game=on_game)
+    finally:
+        progress.close()
+    rows = results_table(records)
+    if args.json:
+        print(json.dumps({"games": [r.to_json(history=args.history) for r in records],
+                          "table": [row.to_json() for row in rows]}))
+        return 0
+    print()
+    print(format_table(rows))
+    return 0

@@ -1,0 +1,178 @@
+"""``dipsolve solve``: the best orders for a power (or for every power) in a position file.
+
+    dipsolve solve FILE... [--power TUR] [--method agenda|minimax|expectimax|cpsat]
+                   [--time-limit S] [--trace] [--json] [--render OUT] [--values FILE]
+                   [--evaluation influence|centers|dumbbot] [--opponents worst|expected|hold]
+                   [--predictor dumbbot] [--beam N]
+
+The human output is an orders file (``Power: order`` lines) with the value, status and
+wall time as ``#`` comments, so it can be handed to ``dipsolve adjudicate --orders``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .cli import UserError, _read_text, load
+from .evaluation import EVALUATORS, ProvinceValues, ValuesError, parse_values
+from .map import POWERS, power_name
+from .position import Position
+from .search import METHODS, MethodUnavailable, Solution, solve
+from .search.methods import resolve_evaluator
+
+_DESCRIPTION = """\
+Find the best orders for --power (or for every power that has something to order) in
+each FILE's phase, within --time-limit seconds, and print them as an orders file.
+
+Movement phases, by --method:
+  agenda      Hall & Loeb's best-first agenda search: order sets grow one unit at a time
+              (a move with all its possible supports, a convoy with its fleets, as one
+              step); each complete set is tested against the orders the neighbouring
+              powers are likely to give or that would hurt most, and judged by its worst
+              outcome (--opponents expected: by the mean; hold: nobody else moves)
+  minimax     Victorybot's paranoid search: candidates scored against each opponent
+              alone (factorized pruning), the best five against every combination
+  expectimax  the same, with equally likely opponent order sets and the mean
+  cpsat       the rules as a CP-SAT model (dipsolve.models.order_model)
+Retreat and adjustment phases: every choice of retreats, builds or removals is judged.
+
+Positions are judged by --evaluation: 'influence' (Hall & Loeb 4.1: the province
+values a power controls, +100 a supply center owned; --values FILE gives a power's
+province values, one 'PROVINCE VALUE' a line, with an optional 'power: NAME' line),
+'centers' (supply centers owned), or 'dumbbot' (DumbBot's province values).
+
+The status is 'optimal' when every order set the search considers was judged,
+'feasible' when some were left out by pruning, 'timed out' when the clock stopped it;
+the best set found so far is always printed. Without --power, --time-limit is shared
+among the powers."""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``solve`` to the ``dipsolve`` subcommands."""
+    from . import cli_render
+    p = subparsers.add_parser(
+        "solve", help="the best orders for a power in a position",
+        description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("files", nargs="+", metavar="FILE", help="a .dip or DAIDE NOW/SCO position file")
+    p.add_argument("--power", metavar="POWER",
+                   help="the power to order for (TUR, Turkey, ...); default: every power")
+    p.add_argument("--method", choices=METHODS, default="agenda", help="the search (default: agenda)")
+    p.add_argument("--time-limit", type=float, default=5.0, metavar="S",
+                   help="seconds for the whole search of each file (default: 5)")
+    p.add_argument("--evaluation", choices=EVALUATORS, default="influence",
+                   help="how positions are judged (default: influence)")
+    p.add_argument("--values", action="append", default=[], metavar="FILE",
+                   help="province values for the influence evaluation (one file per power; "
+                        "may be given again for other powers)")
+    p.add_argument("--opponents", choices=("worst", "expected", "hold"),
+                   help="agenda method: judge a set by its worst outcome against the opponents' "
+                        "orders (default), its mean, or with everybody else holding")
+    p.add_argument("--predictor", choices=("dumbbot",),
+                   help="also expect each opponent to give the orders DumbBot would give")
+    p.add_argument("--beam", type=int, metavar="N", help="keep at most N entries on the agenda")
+    p.add_argument("--trace", action="store_true",
+                   help="print the search: the opponents' order sets and the agenda at every step")
+    p.add_argument("--json", action="store_true", help="one JSON object per file (JSON lines)")
+    cli_render.add_render_argument(p)
+    p.set_defaults(func=cmd_solve)
+
+
+def _values(args: argparse.Namespace) -> dict[str, ProvinceValues]:
+    out: dict[str, ProvinceValues] = {}
+    for path in args.values:
+        try:
+            pv = parse_values(_read_text(path), path)
+        except ValuesError as e:
+            raise UserError(str(e)) from None
+        power = pv.power or (power_name(args.power) if args.power else None)
+        if power is None:
+            raise UserError(f"{path}: whose values are these? add a 'power: NAME' line or give --power")
+        if power in out:
+            raise UserError(f"{path}: a second values file for {power}")
+        out[power] = pv
+    return out
+
+
+def _powers(position: Position, only: str | None) -> list[str]:
+    if only:
+        return [only]
+    kind = position.phase.kind
+    if kind == "retreat":
+        return [p for p in POWERS if any(d.unit.power == p for d in position.dislodged)]
+    if kind == "adjustment":
+        return [p for p in POWERS if position.adjustment(p) != 0]
+    return [p for p in POWERS if position.units_of(p)]
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from .cli_render import check_render_path, write_render
+    power = None
+    if args.power:
+        power = power_name(args.power)
+        if power is None:
+            raise UserError(f"unknown power {args.power!r} (expected one of {', '.join(POWERS)} "
+                            f"or AUS, ENG, FRA, GER, ITA, RUS, TUR)")
+    if not args.time_limit > 0:
+        raise UserError(f"--time-limit must be a positive number of seconds, not {args.time_limit:g}")
+    if args.beam is not None and args.beam < 1:
+        raise UserError(f"--beam must be at least 1, not {args.beam}")
+    check_render_path(args.render)
+    if args.render and len(args.files) > 1 and "{stem}" not in args.render:
+        raise UserError("--render takes one FILE; put '{stem}' in OUT to draw several")
+    values = _values(args)
+    try:
+        resolve_evaluator(args.evaluation, values or None)
+    except ValueError as e:              # an evaluation whose module is not installed
+        raise UserError(str(e)) from None
+    jobs = [(path, load(path)[0]) for path in args.files]
+    tty = sys.stderr.isatty()
+    for path, position in jobs:
+        powers = _powers(position, power)
+        share = args.time_limit / max(1, len(powers))
+        solutions: list[Solution] = []
+        for i, p in enumerate(powers, 1):
+            if tty and args.time_limit >= 2:
+                sys.stderr.write(f"\r{path}: solving {p} ({i}/{len(powers)}, {share:.1f} s)   ")
+                sys.stderr.flush()
+            try:
+                solutions.append(solve(position, p, args.method, share, args.evaluation,
+                                       values=values or None, trace=args.trace,
+                                       opponents=args.opponents, beam_width=args.beam,
+                                       predictor=args.predictor))
+            except MethodUnavailable as e:
+                raise UserError(str(e)) from None
+        if tty and args.time_limit >= 2:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+        if args.json:
+            print(json.dumps(_as_json(path, position, solutions, args.trace)))
+        else:
+            print(_as_text(path, position, solutions, args))
+        write_render(args, position, {s.power: list(s.orders) for s in solutions}, source=path)
+    return 0
+
+
+def _as_json(path: str, position: Position, solutions: list[Solution], trace: bool) -> dict[str, Any]:
+    out = {"file": path, "phase": position.phase.short,
+           "solutions": [s.as_json() for s in solutions]}
+    if trace:
+        for obj, s in zip(out["solutions"], solutions):
+            obj["trace"] = list(s.trace)
+    return out
+
+
+def _as_text(path: str, position: Position, solutions: list[Solution], args: argparse.Namespace) -> str:
+    lines = [f"# {path}: {position.phase}, {args.method} search, {args.time_limit:g} s"]
+    for s in solutions:
+        if args.trace and s.trace:
+            lines.append(f"# {s.power}: the search")
+            lines += [f"#   {t}" for t in s.trace]
+        lines += [f"{s.power}: {o}" for o in s.orders] or [f"# {s.power}: no orders"]
+        bound = f", bound {s.bound:g}" if s.bound is not None else ""
+        plain = (f" ({s.plain_value:g} if everybody else holds)"
+                 if s.plain_value is not None and abs(s.plain_value - s.value) > 1e-9 else "")
+        lines.append(f"# {s.power}: value {s.value:g}{plain}, {s.status}{bound}, "
+                     f"{s.wall_time:.2f} s, {s.nodes} positions")
+    return "\n".join(lines)

@@ -1,0 +1,182 @@
+"""Whole games (dipsolve.play) and ``dipsolve play``: reproducible, every phase played in
+order, centers conserved, a solo ends the game, the results table adds up."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dipsolve.bots import DumbBotPlayer, RandomBot, make_bot
+from dipsolve.cli import main
+from dipsolve.map import POWERS, standard_map
+from dipsolve.play import play_game, play_series, results_table, rotated
+from dipsolve.position import KINDS, SEASONS, Position
+
+DUMB, RANDOM = DumbBotPlayer(), RandomBot()
+
+
+def _mixed():
+    return {p: (DUMB if i % 2 else RANDOM) for i, p in enumerate(POWERS)}
+
+
+def test_a_game_replays_exactly_from_its_seed():
+    a = play_game(_mixed(), seed=3, until=1903)
+    b = play_game(_mixed(), seed=3, until=1903)
+    assert a.phases == b.phases and a.results == b.results and a.final == b.final
+    c = play_game(_mixed(), seed=4, until=1903)
+    assert c.phases != a.phases
+
+
+def _key(position: Position) -> tuple[int, int, int]:
+    ph = position.phase
+    return ph.year, SEASONS.index(ph.season), KINDS.index(ph.kind)
+
+
+def test_every_phase_is_played_in_order_and_centers_are_conserved():
+    seen: list[Position] = []
+    kinds = set()
+    for seed in range(3):
+        seen.clear()
+        record = play_game({p: DUMB for p in POWERS}, seed=seed, until=1905, on_phase=seen.append)
+        seen.append(record.final)
+        assert [p.phase.short for p in seen[:-1]] == [ph.phase for ph in record.phases]
+        assert seen[0].phase.short == "S1901M"
+        total = len(standard_map().centers)
+        for before, after in zip(seen, seen[1:]):
+            assert _key(after) > _key(before)                       # time only moves on
+            assert after.validate() is after                        # a legal board
+            assert len(after.centers) >= len(before.centers)        # a center once owned stays owned
+            assert len(after.centers) <= total
+            if after.phase.kind == "movement" and after.phase.season == "Spring":
+                for power in POWERS:                                # adjustments were made
+                    assert len(after.units_of(power)) <= len(after.centers_of(power))
+            if before.phase.kind != "adjustment" and before.phase.season == "Spring":
+                assert after.centers == before.centers              # only the fall changes owners
+        kinds |= {p.phase.kind for p in seen}
+        assert record.final.phase.short in ("W1905A", "S1906M")
+        assert sum(r.centers for r in record.results) == len(record.final.centers)
+        assert all(r.refused == 0 for r in record.results)
+    assert kinds == {"movement", "retreat", "adjustment"}
+
+
+def test_a_solo_ends_the_game():
+    seats = {p: RANDOM for p in POWERS} | {"Austria": DUMB}
+    record = play_game(seats, seed=5, until=1915)
+    assert record.winner == "Austria"
+    austria = record.result("Austria")
+    assert austria.win and austria.centers >= 18
+    assert record.final.phase.year < 1915
+    assert not any(r.win for r in record.results if r.power != "Austria")
+    assert all(r.eliminated == (r.centers == 0) for r in record.results)
+
+
+def test_a_series_rotates_the_seats_and_the_table_adds_up():
+    seating = [DUMB] + [RANDOM] * 6
+    records = play_series(seating, 7, seed=10, until=1902, rotate=True)
+    assert [r.seed for r in records] == list(range(10, 17))
+    assert sorted(next(p for p, b in r.seats.items() if b == "dumbbot") for r in records) == sorted(POWERS)
+    rows = {row.bot: row for row in results_table(records)}
+    assert rows["dumbbot"].seats == rows["dumbbot"].games == 7
+    assert rows["random"].seats == 42 and rows["random"].games == 7
+    for name, row in rows.items():
+        centers = [r.result(p).centers for r in records for p in POWERS if r.seats[p] == name]
+        assert row.centers == pytest.approx(sum(centers) / len(centers))
+        assert row.wins == sum(r.winner is not None and r.seats[r.winner] == name for r in records)
+    assert rotated(seating, 1)["England"] is DUMB
+
+
+def test_make_bot_names():
+    assert make_bot("DumbBot").name == "dumbbot" and make_bot("random").name == "random"
+    assert make_bot("dipsolve:cpsat").name == "dipsolve:cpsat"
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("albert")
+    with pytest.raises(ValueError, match="unknown dipsolve method"):
+        make_bot("dipsolve:alphabeta")
+
+
+# -- the command line --------------------------------------------------------------------------
+
+def run(capsys, *argv):
+    code = main(["play", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_plays_and_prints_the_table(capsys):
+    code, out, err = run(capsys, "--bots", "dumbbot,random", "--games", "2", "--until", "1902",
+                         "--rotate", "--seed", "1")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("game 1 (seed 1): ") and "AUS " in lines[0] and "(dumbbot)" in lines[0]
+    assert lines[1].startswith("game 2 (seed 2): ")
+    header = next(i for i, l in enumerate(lines) if l.startswith("bot "))
+    assert "% win" in lines[header] and "centers" in lines[header]
+    assert {l.split()[0] for l in lines[header + 1:]} == {"dumbbot", "random"}
+
+
+def test_cli_json_is_the_same_game_as_the_library(capsys):
+    code, out, err = run(capsys, "--seat", "FRA=random", "--games", "1", "--until", "1902",
+                         "--seed", "7", "--json", "--history")
+    assert code == 0, err
+    obj = json.loads(out)
+    game = obj["games"][0]
+    assert game["seats"]["France"] == "random" and game["seats"]["Germany"] == "dumbbot"
+    seats = {p: DUMB for p in POWERS} | {"France": RANDOM}
+    record = play_game(seats, seed=7, until=1902)
+
+    def untimed(obj):   # wall times differ between two runs of the same game
+        obj = {k: v for k, v in obj.items() if k != "seconds"}
+        obj["powers"] = [{k: v for k, v in r.items() if "seconds" not in k} for r in obj["powers"]]
+        return obj
+    assert untimed(game) == untimed(json.loads(json.dumps(record.to_json(history=True))))
+    assert game["phases"][0]["phase"] == "S1901M"
+    assert {row["bot"] for row in obj["table"]} == {"dumbbot", "random"}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--bots", "albert"], "unknown bot 'albert'"),
+    (["--seat", "Prussia=dumbbot"], "unknown power 'Prussia'"),
+    (["--seat", "France"], "expected POWER=BOT"),
+    (["--bots", ",".join(["dumbbot"] * 8)], "names 8 bots"),
+    (["--games", "0"], "--games 0"),
+    (["--until", "1899"], "--until 1899"),
+    (["--time-limit", "0"], "--time-limit 0"),
+    (["--time-limit", "inf"], "--time-limit inf"),
+    (["--history"], "--history goes with --json"),
+    (["--evaluation", "mountain"], "--evaluation 'mountain': unknown evaluation"),
+])
+def test_cli_bad_input_is_one_line_and_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("kind", ["movement", "retreat", "adjustment"])
+def test_random_bot_orders_are_accepted(kind):
+    import random
+
+    from dipsolve.adjudicator import Reason, adjudicate
+    from dipsolve.testing import random_position
+    refused = {Reason.ILLEGAL, Reason.NOT_YOUR_UNIT, Reason.NO_UNIT, Reason.DUPLICATE}
+    for seed in range(40):
+        pos = random_position(seed, n_units=20, phase_kind=kind)
+        orders = {p: RANDOM.orders(pos, p, 1.0, random.Random(seed)) for p in pos.powers()}
+        bad = [r for r in adjudicate(pos, orders).results if r.reason in refused]
+        assert not bad, (pos.to_text(orders), bad)
+        if kind == "movement":
+            for p in pos.powers():
+                assert len(orders[p]) == len(pos.units_of(p))
+
+
+def test_the_dipsolve_seat_plays_every_phase(capsys):
+    # one short game with dipsolve's search in one seat (the search honours its clock)
+    code, out, err = run(capsys, "--bots", "dipsolve,dumbbot", "--until", "1901",
+                         "--time-limit", "0.2", "--seed", "2", "--json", "--history")
+    assert code == 0, err
+    game = json.loads(out)["games"][0]
+    assert game["seats"]["Austria"] == "dipsolve:agenda"
+    austria = next(p for p in game["powers"] if p["power"] == "Austria")
+    assert austria["refused"] == 0
+    played = [ph for ph in game["phases"] if "Austria" in ph["orders"]]
+    assert {ph["phase"] for ph in played} >= {"S1901M", "F1901M"}

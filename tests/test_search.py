@@ -1,0 +1,401 @@
+"""Legal orders, the agenda search of Hall & Loeb (seed 002, 3.2–4.3.1), opponent models
+(Victorybot, seed 004) and `dipsolve.search.solve` in every phase."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from pathlib import Path
+
+import pytest
+
+from dipsolve.adjudicator import Reason, adjudicate
+from dipsolve.evaluation import influence, load_values
+from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, SupportHold, SupportMove,
+                             Waive)
+from dipsolve.position import Dislodged, Position, Unit
+from dipsolve.search import METHODS, MethodUnavailable, solve
+from dipsolve.search.agenda import AgendaSearch, agenda_search
+from dipsolve.search.legal import build_orders, legal_orders, useful_orders, useless
+from dipsolve.search.methods import STATUSES
+from dipsolve.search.opponents import Judge, build_model, relevant_powers
+from dipsolve.testing import random_position
+
+ROOT = Path(__file__).resolve().parents[1]
+TURKEY = load_values(ROOT / "examples" / "solve" / "turkey-1901.values")
+
+
+def turkish(position: Position, power: str) -> float:
+    return influence(position, power, TURKEY if power == "Turkey" else None)
+
+
+def strs(orders) -> list[str]:
+    return sorted(str(o) for o in orders)
+
+
+# -- legal orders --------------------------------------------------------------------------
+
+def _accepted(position: Position, unit: Unit, order) -> bool:
+    r = adjudicate(position, {unit.power: [order]}).result_for(unit.location)
+    return r is not None and r.reason not in (Reason.ILLEGAL, Reason.NO_UNIT)
+
+
+def _candidates(position: Position, unit: Unit):
+    """Every order for the unit that names real places, legal or not (supports only into
+    the provinces next to the unit: no other can be reached)."""
+    m = position.map
+    provinces = sorted(m.neighbours[m.province_of[unit.location]])
+    yield Hold(unit.kind, unit.location)
+    for loc in sorted(m.province_of):
+        yield Move(unit.kind, unit.location, loc)
+        if unit.kind == "A" and loc in m.provinces:
+            yield Move("A", unit.location, loc, via_convoy=True)
+    for other in position.units:
+        if other == unit:
+            continue
+        yield SupportHold(unit.kind, unit.location, other.kind, other.location)
+        for p in provinces:
+            if p != m.province_of[other.location]:   # a "move" that stays put
+                yield SupportMove(unit.kind, unit.location, other.kind, other.location, p)
+        if unit.kind == "F" and other.kind == "A":
+            for p in sorted(m.provinces):
+                yield Convoy(unit.location, "A", other.location, p)
+
+
+def _normal(position: Position, order):
+    """One key per order as the adjudicator reads it: an army's move by convoy to a place
+    it cannot reach by land is the same with or without VIA, and an army's move names a
+    province; a fleet's move to a two-coast province without a coast names the one coast
+    it can reach."""
+    m = position.map
+    if type(order) is Move:
+        target = m.province_of[order.target]
+        if order.kind == "A":
+            return ("move", order.location, target)
+        if order.target == target and m.provinces[target].coasts:
+            reach = [loc for loc in m.fleet_locations[target] if loc in m.fleet_moves[order.location]]
+            if len(reach) == 1:
+                return Move("F", order.location, reach[0])
+    return order
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_legal_orders_are_exactly_the_orders_the_adjudicator_accepts(seed):
+    position = random_position(seed, n_units=18)
+    for unit in position.units:
+        legal = legal_orders(position, unit)
+        assert len(set(legal)) == len(legal)
+        accepted = {_normal(position, o) for o in _candidates(position, unit)
+                    if _accepted(position, unit, o)}
+        assert {_normal(position, o) for o in legal} == accepted, unit
+
+
+def test_legal_orders_at_the_start():
+    start = Position.initial()
+    orders = strs(legal_orders(start, Unit("Turkey", "A", "CON")))
+    assert orders == strs(["A CON H", "A CON - ANK", "A CON - BUL", "A CON - SMY", "A CON S F ANK",
+                           "A CON S A SMY", "A CON S A SMY - ANK"])
+    assert "A CON S F ANK - CON" not in orders          # a unit cannot support a move into its own place
+    fleet = strs(legal_orders(start, Unit("Turkey", "F", "ANK")))
+    assert "F ANK S F SEV - BLA" in fleet and "F ANK - SMY" not in fleet
+
+
+def test_convoys_follow_real_fleet_chains():
+    position = Position.build("S1901M", [Unit("England", "A", "LON"), Unit("England", "F", "ENG"),
+                                         Unit("England", "F", "MAO"), Unit("France", "F", "NTH")], {})
+    army = strs(legal_orders(position, Unit("England", "A", "LON")))
+    assert "A LON - POR VIA" in army and "A LON - NAF VIA" in army and "A LON - NWY VIA" in army
+    assert "A LON - TUN VIA" not in army                 # no fleet in the Western Mediterranean
+    mao = strs(legal_orders(position, Unit("England", "F", "MAO")))
+    assert "F MAO C A LON - POR" in mao and "F MAO C A LON - NWY" not in mao
+    assert "F MAO S A LON - POR" in mao                  # supporting a convoyed move
+
+
+def test_retreat_and_adjustment_orders():
+    position = Position.build("F1901R", [Unit("Austria", "A", "RUM")], {},
+                              [Dislodged(Unit("Russia", "F", "RUM"), "SER", ("BLA", "SEV"))])
+    assert strs(legal_orders(position, Unit("Russia", "F", "RUM"))) == ["F RUM D", "F RUM R BLA", "F RUM R SEV"]
+    winter = Position.build("W1901A", [Unit("Russia", "A", "MOS")],
+                            {"MOS": "Russia", "STP": "Russia", "SEV": "Russia"})
+    builds = strs(build_orders(winter, "Russia"))
+    assert builds == strs([Build("A", "SEV"), Build("F", "SEV"), Build("A", "STP"),
+                           Build("F", "STP/NC"), Build("F", "STP/SC"), Waive()])
+    assert legal_orders(winter, Unit("Russia", "A", "MOS")) == []
+    crowded = Position.build("W1901A", [Unit("Russia", "A", "MOS"), Unit("Russia", "A", "WAR")],
+                             {"MOS": "Russia"})
+    assert legal_orders(crowded, Unit("Russia", "A", "WAR")) == [Disband("A", "WAR")]
+
+
+def test_useful_orders_and_the_maxims():
+    start = Position.initial()
+    useful = useful_orders(start, "Turkey")
+    assert all(not str(o).endswith("SEV - BLA") for os in useful.values() for o in os)
+    assert set(useful) == set(start.units_of("Turkey"))
+    # attacking one's own unit that stays: never cut your own support
+    assert useless(start, [Move("A", "SMY", "CON"), Hold("A", "CON")])
+    assert useless(start, [Move("A", "SMY", "CON"), SupportHold("A", "CON", "F", "ANK")])
+    assert not useless(start, [Move("A", "SMY", "CON"), Move("A", "CON", "BUL")])
+    # supporting an own move that was not ordered
+    assert useless(start, [SupportMove("A", "SMY", "A", "CON", "ANK"), Hold("A", "CON")])
+    assert not useless(start, [SupportMove("A", "SMY", "A", "CON", "ANK"), Move("A", "CON", "ANK"),
+                               Move("F", "ANK", "BLA")])
+
+
+# -- the agenda search ---------------------------------------------------------------------
+
+def test_the_turkish_example_agenda_tables():
+    r = agenda_search(Position.initial(), "Turkey", turkish, trace=True)
+    trace = r.trace
+    assert trace[0] == "Agenda t = 0" and trace[1] == "  * {} = 815"
+    t1 = trace.index(next(line for line in trace if line.startswith("Agenda t = 1")))
+    t2 = trace.index(next(line for line in trace if line.startswith("Agenda t = 2")))
+    table4 = trace[t1 + 1:t2]
+    # Table 4: A Con - Bul first, F Ank - Bla second, A Smy - Arm third; the moves that
+    # change nothing at 815, the "all hold" element among them
+    assert table4[:3] == ["  * {A CON - BUL} = 926.667", "  * {F ANK - BLA} = 861.667",
+                          "  * {A SMY - ARM} = 835"]
+    for entry in ("{A CON - SMY}", "{F ANK - CON}", "{A CON - ANK}", "{A SMY - CON}",
+                  "{A SMY - ANK}", "{A SMY - SYR}", "{A CON S F ANK}", "{A CON H, A SMY H, F ANK H}"):
+        assert f"  * {entry} = 815" in table4
+    # every useful order set was looked at: the plain (everybody holds) optimum
+    assert r.exhausted and strs(r.best.orders) == ["A CON - BUL", "A SMY - ARM", "F ANK - CON"]
+    # no order set is on the agenda twice (permutations are pruned)
+    table: list[str] = []
+    for line in trace + ["Agenda t = end"]:
+        if line.startswith("Agenda t ="):
+            assert len(table) == len(set(table))
+            table = []
+        elif line.startswith("  ") and "=" in line and not line.startswith("  tested"):
+            table.append(line[4:])
+
+
+def test_the_turkish_example_solved_as_the_seed_says():
+    """Tested against the neighbours' orders (Russia's F Sevastopol and A Moscow,
+    Austria's A Budapest) and judged by the worst outcome, the agenda search chooses the
+    seed's opening: F Ankara - Constantinople scores better only while Russia holds."""
+    s = solve(Position.initial(), "Turkey", "agenda", time_limit=5, values={"Turkey": TURKEY})
+    assert strs(s.orders) == ["A CON - BUL", "A SMY - ARM", "F ANK - BLA"]
+    assert s.status == "optimal" and s.bound == s.value
+    assert s.plain_value == pytest.approx(985)
+    assert set(s.opponents) == {"Russia", "Austria"}
+    assert s.value < s.plain_value                      # points knocked off by the test
+
+
+def test_massive_support_goes_on_the_agenda_as_one_step():
+    """Section 4.3.1: England holds the Mid-Atlantic with two supports; only Turkey's
+    attack with all three possible supports succeeds, and it is found at once."""
+    units = [Unit("England", "F", "MAO"), Unit("England", "F", "IRI"), Unit("England", "F", "GAS"),
+             Unit("Turkey", "F", "NAF"), Unit("Turkey", "F", "WES"), Unit("Turkey", "F", "SPA/SC"),
+             Unit("Turkey", "F", "POR")]
+    position = Position.build("S1910M", units, {"TUN": "Turkey"})
+    england = [Hold("F", "MAO"), SupportHold("F", "IRI", "F", "MAO"), SupportHold("F", "GAS", "F", "MAO")]
+    values = {"MAO": 1000}
+    search = AgendaSearch(position, "Turkey", lambda p, w: influence(p, w, values),
+                          background={"England": england})
+    r = search.run()
+    best = r.best.orders
+    assert sum(isinstance(o, SupportMove) for o in best) == 3
+    after = adjudicate(position, {"Turkey": list(best), "England": england}).next
+    assert any(u.power == "Turkey" and u.location == "MAO" for u in after.units)
+    # the root's children already hold the triple-supported attack, so the
+    # depth-first dive takes it after one expansion
+    kids = search.children(frozenset())
+    assert any(sum(isinstance(o, SupportMove) for o in c) == 3 for c in kids)
+    dive = AgendaSearch(position, "Turkey", lambda p, w: influence(p, w, values),
+                        background={"England": england}, trace=True)
+    first_test = next(line for line in dive.run().trace if line.startswith("  tested"))
+    assert first_test.count(" S F ") == 3 and "the best so far" in first_test
+
+
+def test_a_long_convoy_is_one_step():
+    """Section 4.3.1: an army convoyed through two fleets to Kiel, where it stands next to
+    Munich and the Ruhr (worth much, and out of a fleet's reach), is one step."""
+    units = [Unit("England", "A", "LON"), Unit("England", "F", "NTH"), Unit("England", "F", "HEL"),
+             Unit("Germany", "A", "BOH")]
+    position = Position.build("S1902M", units, {"LON": "England"})
+    values = {"MUN": 1000, "RUH": 1000}
+    search = AgendaSearch(position, "England", lambda p, w: influence(p, w, values))
+    kids = [strs(c) for c in search.children(frozenset())]
+    assert ["A LON - KIE VIA", "F HEL C A LON - KIE", "F NTH C A LON - KIE"] in kids
+    r = search.run()
+    after = adjudicate(position, {"England": list(r.best.orders)}).next
+    assert Unit("England", "A", "KIE") in after.units
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_exhausted_agenda_has_reached_every_useful_order_set(seed):
+    """What ``optimal`` rests on: when the agenda runs empty, every complete set of
+    useful orders that breaks no maxim was on it (checked against the product of the
+    units' useful orders), so the best of them was tested."""
+    position = random_position(seed, n_units=20 + seed)
+    for power in position.powers():
+        options = useful_orders(position, power)
+        if not options or len(options) > 3:
+            continue
+        r = agenda_search(position, power, influence)
+        assert r.exhausted
+        reached = {frozenset(os) for _, os in r.complete}
+        every = {frozenset(c) for c in itertools.product(*options.values()) if not useless(position, c)}
+        assert reached == every, power
+
+
+def test_beam_width_bounds_the_agenda():
+    r = agenda_search(Position.initial(), "Turkey", turkish, beam_width=4, trace=True)
+    rows = 0
+    for line in r.trace + ["Agenda t = end"]:
+        if line.startswith("Agenda t ="):
+            assert rows <= 4 + 40      # children are added, then the agenda is cut back
+            rows = 0
+        elif line.startswith("  ") and not line.startswith("  tested"):
+            rows += 1
+    full = agenda_search(Position.initial(), "Turkey", turkish)
+    assert not r.exhausted and r.evaluations < full.evaluations
+
+
+def test_anytime_an_answer_even_with_no_time():
+    r = agenda_search(Position.initial(), "Turkey", turkish, deadline=time.monotonic() - 1)
+    assert r.timed_out and len(r.best.orders) == 3
+
+
+def test_seeds_are_tested():
+    seed = [Move("F", "ANK", "ARM"), Move("A", "SMY", "SYR"), Hold("A", "CON")]
+    good = [Move("A", "CON", "BUL"), Move("F", "ANK", "BLA"), Move("A", "SMY", "ARM")]
+    r = agenda_search(Position.initial(), "Turkey", turkish, seeds=[seed, good])
+    assert any(strs(t.orders) == strs(seed) for t in r.tested)
+    assert any(strs(t.orders) == strs(good) for t in r.tested)
+    assert r.exhausted and strs(r.best.orders) == ["A CON - BUL", "A SMY - ARM", "F ANK - CON"]
+    # a seed is there from the start: with no time at all, the best seed is the answer
+    quick = agenda_search(Position.initial(), "Turkey", turkish, seeds=[good],
+                          deadline=time.monotonic() - 1)
+    assert quick.timed_out and strs(quick.best.orders) == strs(good)
+
+
+def test_defaults_replace_all_hold():
+    last_turn = [Move("A", "CON", "BUL")]
+    search = AgendaSearch(Position.initial(), "Turkey", turkish, defaults=last_turn)
+    assert search.value(frozenset()) == pytest.approx(926 + 2 / 3)
+
+
+# -- opponents -----------------------------------------------------------------------------
+
+def test_relevance():
+    start = Position.initial()
+    assert relevant_powers(start, "Turkey") == ["Russia"]
+    assert relevant_powers(start, "England") == ["France"]       # F Brest reaches the Channel
+    from dipsolve.search.opponents import relevant_units
+    assert set(relevant_units(start, "Turkey", radius=2)) == {"Austria", "Russia"}
+
+
+def test_factorized_equals_joint_with_one_opponent():
+    start = Position.initial()
+    model = build_model(start, "Turkey", turkish, deadline=time.monotonic() + 10, likely=2, hostile=2)
+    assert list(model.candidates) == ["Russia"]
+    judge = Judge(start, "Turkey", turkish, model)
+    for orders in ([Move("A", "CON", "BUL"), Move("F", "ANK", "BLA"), Move("A", "SMY", "ARM")],
+                   [Hold("A", "CON"), Hold("F", "ANK"), Hold("A", "SMY")]):
+        orders = tuple(orders)
+        for how in ("worst", "expected"):
+            assert judge.factorized(orders, how) == pytest.approx(judge.joint(orders, how))
+
+
+def test_agenda_with_a_test_finds_the_best_tested_set():
+    """With every useful set examined, the answer is the best of all of them under the
+    test (checked against every combination of the three units' useful orders)."""
+    start = Position.initial()
+    model = build_model(start, "Turkey", turkish, deadline=time.monotonic() + 10,
+                        likely=2, hostile=2, radius=2)
+    judge = Judge(start, "Turkey", turkish, model)
+    r = agenda_search(start, "Turkey", turkish, test=judge.test("worst"))
+    assert r.exhausted
+    best = max(judge.joint(tuple(c), "worst")
+               for c in itertools.product(*useful_orders(start, "Turkey").values())
+               if not useless(start, c))
+    assert r.best.value == pytest.approx(best)
+
+
+def test_a_predictor_adds_its_guess_and_sets_are_not_repeated():
+    start = Position.initial()
+    guess = [Move("F", "SEV", "BLA"), Move("A", "MOS", "UKR"), Hold("A", "WAR")]
+    model = build_model(start, "Turkey", turkish, deadline=time.monotonic() + 10, likely=2,
+                        hostile=2, radius=2, predictor=lambda pos, power: guess if power == "Russia" else [])
+    russia = [os for os, _ in model.candidates["Russia"]]
+    assert russia[0] == (Move("A", "MOS", "UKR"), Move("F", "SEV", "BLA"))   # relevant units only
+    assert len(set(russia)) == len(russia)
+    assert sum(w for _, w in model.candidates["Russia"]) == pytest.approx(1)
+
+
+def test_too_many_scenarios_are_replaced_by_a_stand_in():
+    position = random_position(3, n_units=30)
+    model = build_model(position, "Germany", influence, deadline=time.monotonic() + 2, likely=2,
+                        hostile=2, radius=2)
+    full = model.joint_size
+    assert full > 50
+    stand_in = model.scenarios(limit=50)
+    depth = max(len(c) for c in model.candidates.values())
+    assert len(stand_in) == depth + sum(len(c) for c in model.candidates.values())
+    assert sum(w for w, _ in stand_in) == pytest.approx(1)
+    assert len(model.scenarios()) == full
+
+
+# -- solve -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("method", [m for m in METHODS if m != "cpsat"])
+def test_every_method_returns_orders_for_every_unit(method):
+    position = random_position(7, n_units=26)
+    for power in ("France", "Russia"):
+        s = solve(position, power, method, time_limit=0.4)
+        assert s.status in STATUSES and s.method == method
+        units = {(u.kind, u.location) for u in position.units_of(power)}
+        assert {(o.kind, o.location) for o in s.orders} == units
+        out = adjudicate(position, {power: list(s.orders)})
+        assert all(r.reason is not Reason.ILLEGAL for r in out.results if r.power == power)
+
+
+def test_cpsat_is_the_order_model_or_says_it_is_missing():
+    try:
+        s = solve(Position.initial(), "Turkey", "cpsat", time_limit=2)
+    except MethodUnavailable as e:
+        assert "order_model" in str(e)
+    else:
+        assert len(s.orders) == 3 and s.status in STATUSES
+
+
+def test_solve_a_retreat():
+    # in a Fall retreat, retreating into an empty center takes it
+    position = Position.build("F1901R", [Unit("Austria", "A", "RUM"), Unit("Russia", "A", "MOS")],
+                              {"SEV": "Russia", "MOS": "Russia", "RUM": "Austria"},
+                              [Dislodged(Unit("Russia", "F", "RUM"), "SER", ("BLA", "BUL/EC"))])
+    s = solve(position, "Russia", time_limit=1)
+    assert strs(s.orders) == ["F RUM R BUL/EC"] and s.status == "optimal"
+    best = max(influence(adjudicate(position, {"Russia": [o]}).next, "Russia")
+               for o in legal_orders(position, Unit("Russia", "F", "RUM")))
+    assert s.value == pytest.approx(best)
+
+
+def test_solve_builds_and_removals():
+    winter = Position.build("W1901A", [Unit("Russia", "A", "MOS"), Unit("Turkey", "A", "UKR")],
+                            {"MOS": "Russia", "STP": "Russia", "SEV": "Russia", "WAR": "Russia"})
+    s = solve(winter, "Russia", time_limit=2)
+    assert len([o for o in s.orders if isinstance(o, Build)]) == 3 and s.status == "optimal"
+    crowded = Position.build("W1901A", [Unit("Russia", "A", "MOS"), Unit("Russia", "A", "WAR"),
+                                        Unit("Russia", "A", "UKR"), Unit("Russia", "F", "SEV")],
+                             {"MOS": "Russia", "SEV": "Russia"})
+    s = solve(crowded, "Russia", time_limit=2)
+    assert len(s.orders) == 2 and all(isinstance(o, Disband) for o in s.orders)
+    best = max(influence(adjudicate(crowded, {"Russia": [Disband(u.kind, u.location) for u in pair]}).next,
+                         "Russia")
+               for pair in itertools.combinations(crowded.units_of("Russia"), 2))
+    assert s.value == pytest.approx(best)
+
+
+def test_nothing_to_order():
+    s = solve(Position.build("S1905M", [Unit("Russia", "A", "MOS")], {"MOS": "Russia"}), "Turkey",
+              time_limit=1)
+    assert s.orders == () and s.status == "optimal"
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="unknown method"):
+        solve(Position.initial(), "Turkey", "chess")
+    with pytest.raises(ValueError, match="time limit"):
+        solve(Position.initial(), "Turkey", time_limit=0)
