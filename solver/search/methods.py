@@ -144,8 +144,7 @@ def solve(position: Position, power: str, method: str = "agenda", time_limit: fl
     if how not in ("worst", "expected", "hold"):
         raise ValueError(f"opponents must be worst, expected or hold, not {how!r}")
     if method == "cpsat":
-        linear_values = (values or {}).get(power) if evaluator == "influence" else None
-        return _cpsat(position, power, evaluate, linear_values, start, end, how, trace,
+        return _cpsat(position, power, evaluate, start, end, how, trace,
                       background, seeds, beam_width, predictor)
     if method == "agenda":
         return _agenda(position, power, evaluate, start, end, how, trace, background, seeds,
@@ -278,7 +277,7 @@ def _order_model() -> concurrent.futures.Future:
     return _LOADING[0]
 
 
-def _cpsat(position: Position, power: str, evaluate: Evaluation, linear_values, start: float,
+def _cpsat(position: Position, power: str, evaluate: Evaluation, start: float,
            end: float, how: str, trace: bool, background, seeds, beam_width, predictor) -> Solution:
     """The CP-SAT order model (`dipsolve.models.order_model.select_orders`) over the
     opponent model's scenarios, warm-started from a short agenda search's best set."""
@@ -304,13 +303,23 @@ def _cpsat(position: Position, power: str, evaluate: Evaluation, linear_values, 
                        search.expansions + judge.evaluations, lines, _sizes(model),
                        plain=search.value(frozenset(hint.orders)))
     scenarios = model.scenarios(MAX_JOINT) if model.candidates else [(1.0, {})]
-    linear = None
-    if linear_values is not None:
-        linear = module.LinearValue.influence(position, power, linear_values)
-    sel = module.select_orders(
-        position, power, scenarios=[(w, {p: list(os) for p, os in sc.items()}) for w, sc in scenarios],
-        evaluate=evaluate, linear=linear, objective="expected" if how == "expected" else "maxmin",
-        time_limit=max(0.01, end - time.monotonic()), hint=list(hint.orders) if hint else None)
+    # the model linearizes `evaluate` itself (first order around the all-hold board,
+    # exact for one moving unit), values file included
+    try:
+        sel = module.select_orders(
+            position, power, scenarios=[(w, {p: list(os) for p, os in sc.items()}) for w, sc in scenarios],
+            evaluate=evaluate, objective="expected" if how == "expected" else "maxmin",
+            time_limit=max(0.01, end - time.monotonic()), hint=list(hint.orders) if hint else None)
+    except module.ParadoxError as e:
+        if hint is None:
+            raise
+        # the opponents' orders alone may make a convoy paradox, which the model does not
+        # encode: the agenda search's answer stands
+        lines = _model_lines(model, how) + [f"the CP-SAT model cannot take these scenarios ({e}): "
+                                            f"the warm start stands"] if trace else []
+        return _finish(position, power, "cpsat", start, hint.orders, hint.value, "feasible",
+                       search.expansions + judge.evaluations, lines, _sizes(model),
+                       plain=search.value(frozenset(hint.orders)))
     # the model proves its bound for the value it optimizes; that is the evaluation
     # itself only when the evaluation is linear (``exact``).  Otherwise the model's
     # answer is one candidate: the warm start is kept when the evaluation, aggregated
