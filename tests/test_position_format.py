@@ -4,7 +4,6 @@ that ``Position.to_text`` round-trips through ``parse_position``."""
 from __future__ import annotations
 
 import importlib.util
-import time
 from pathlib import Path
 
 import pytest
@@ -42,17 +41,11 @@ def test_start_position_round_trips():
     assert parse_position(p.to_text()) == (p, {})
 
 
-def test_parsing_the_start_position_is_fast():
-    text = Position.initial().to_text()
-    parse_position(text)  # the grammar is loaded once, here
-    best = min(_timed(parse_position, text) for _ in range(20))
-    assert best < 0.005, f"{best * 1000:.2f} ms"
-
-
-def _timed(f, *a) -> float:
-    t = time.perf_counter()
-    f(*a)
-    return time.perf_counter() - t
+def test_the_grammar_is_loaded_once():
+    # speed is measured in benchmarks/, not asserted here; what a test can hold is that
+    # the grammar is built once and shared by every parse
+    from dipsolve.grammar.position import position_parser
+    assert position_parser() is position_parser()
 
 
 # ---------------------------------------------------------------- the examples
