@@ -1,0 +1,215 @@
+"""Adjustment equilibria: dipsolve against pygambit on the same games, in one process.
+
+For each example position of ``examples/adjustments`` (and the two winters of the
+example game) both sides start from the position and the same evaluator (influence,
+Hall & Loeb 4.1), with a fresh payoff cache each:
+
+* dipsolve: ``solve_equilibrium(position, influence, kind)``: the combined search, the
+  structure analysis, LP/MILP for the groups that need it, and the certificate;
+* pygambit: the full strategic game (every joint profile evaluated for every power,
+  the same payoff function), then ``enumpure_solve`` (pure) or ``lcp_solve`` (mixed, two
+  players) or ``gnm_solve`` (mixed, more players); its answer's largest regret
+  (``max_regret``) is printed beside dipsolve's certified epsilon.  Where the joint table is too large to build, the time
+  pygambit would need just to fill it is estimated from the measured cost of one
+  evaluation and printed as an estimate, never as a ratio.
+
+A second table compares the solvers alone on the same two-player payoff tables:
+dipsolve's support enumeration and Sandholm-Gilpin-Conitzer MILP against pygambit's
+``lcp_solve`` and ``enummixed_solve``.
+
+    python benchmarks/adjustments.py
+    python benchmarks/adjustments.py --json
+
+Speed is measured here, never asserted in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = [("examples/adjustments/trieste.dip", "mixed"),
+         ("examples/adjustments/two-groups.dip", "pure"),
+         ("examples/adjustments/two-groups.dip", "mixed"),
+         ("examples/adjustments/west-guessing.dip", "pure"),
+         ("examples/adjustments/west-guessing.dip", "mixed"),
+         ("examples/w1902a.dip", "pure"),
+         ("examples/w1901a.dip", "pure"),
+         ("examples/adjustments/billion.dip", "pure")]
+TABLE_LIMIT = 6_000        # joint profiles pygambit's side builds; larger ones are estimated
+
+
+def _cpu_model() -> str:
+    """The CPU's name, as the adjudication benchmark reports it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from adjudication import _cpu_model as cpu_model
+    return cpu_model()
+
+
+def _load(path: str):
+    from dipsolve.cli import load
+    return load(str(ROOT / path))[0]
+
+
+def _fresh(position):
+    from dipsolve.position import Position
+    return Position.build(position.phase, position.units, position.centers)
+
+
+def time_dipsolve(position, kind: str) -> tuple[float, object]:
+    from dipsolve.evaluation import evaluator
+    from dipsolve.models.equilibria import solve_equilibrium
+    t0 = time.perf_counter()
+    eq = solve_equilibrium(_fresh(position), evaluator("influence"), kind, time_limit=600)
+    return time.perf_counter() - t0, eq
+
+
+def time_gambit(position, kind: str) -> tuple[float, int, float]:
+    import pygambit as gbt
+    from dipsolve.evaluation import evaluator
+    from dipsolve.models.equilibria import AdjustmentGame
+    t0 = time.perf_counter()
+    game = AdjustmentGame(_fresh(position), evaluator("influence"))
+    sizes = game.sizes
+    table = np.empty(sizes + (len(sizes),))
+    for profile in itertools.product(*(range(s) for s in sizes)):
+        for i in range(len(sizes)):
+            table[profile + (i,)] = game.payoff(profile, i)
+    g = gbt.Game.from_arrays(*(table[..., i] for i in range(len(sizes))))
+    if kind == "mixed" and len(sizes) == 2:
+        found = gbt.nash.lcp_solve(g, rational=False).equilibria
+    elif kind == "mixed":
+        found = gbt.nash.gnm_solve(g).equilibria
+    else:
+        found = gbt.nash.enumpure_solve(g).equilibria
+    seconds = time.perf_counter() - t0
+    regret = max((float(e.max_regret()) for e in found), default=math.nan)
+    return seconds, len(found), regret
+
+
+def evaluation_cost(position, samples: int = 300) -> float:
+    """Seconds per payoff evaluation (a fresh position each time, as a table needs)."""
+    from dipsolve.evaluation import evaluator
+    from dipsolve.models.equilibria import AdjustmentGame
+    game = AdjustmentGame(_fresh(position), evaluator("influence"))
+    rng = np.random.default_rng(0)
+    profiles = [tuple(int(rng.integers(s)) for s in game.sizes) for _ in range(samples)]
+    t0 = time.perf_counter()
+    for p in profiles:
+        for i in range(len(game.sizes)):
+            game.payoff(p, i)
+    return (time.perf_counter() - t0) / (samples * len(game.sizes))
+
+
+def solver_tables() -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """Two-player payoff tables of the examples (the influence evaluator), plus random
+    ones of growing size, for the solver-only comparison."""
+    import math as _m
+    from dipsolve.evaluation import evaluator
+    from dipsolve.models.equilibria import AdjustmentGame, group_table, interaction_groups
+    out = []
+    for path in ("examples/adjustments/trieste.dip", "examples/adjustments/west-guessing.dip",
+                 "examples/adjustments/two-groups.dip"):
+        game = AdjustmentGame(_load(path), evaluator("influence"))
+        for grp in interaction_groups(game):
+            if len(grp) == 2:
+                t = group_table(game, grp, tuple(0 for _ in game.players), _m.inf)
+                names = "+".join(game.players[i] for i in grp)
+                out.append((f"{Path(path).name} {names} {t.shape[0]}x{t.shape[1]}", t[..., 0], t[..., 1]))
+    rng = np.random.default_rng(1)
+    for m in (6, 8, 10):
+        out.append((f"random {m}x{m}", rng.random((m, m)) * 100, rng.random((m, m)) * 100))
+    return out
+
+
+def time_solvers(A: np.ndarray, B: np.ndarray) -> dict[str, float]:
+    import pygambit as gbt
+    from dipsolve.models.equilibria import TimeUp, sgc_milp, support_enumeration
+    out = {}
+    t0 = time.perf_counter()
+    try:
+        support_enumeration(A, B, time.perf_counter() + 30)
+        out["dipsolve support enumeration"] = time.perf_counter() - t0
+    except TimeUp:
+        out["dipsolve support enumeration"] = math.nan     # more than 30 s
+    t0 = time.perf_counter()
+    sgc_milp(A, B, 120)
+    out["dipsolve SGC MILP (CBC)"] = time.perf_counter() - t0
+    g = gbt.Game.from_arrays(A, B)
+    t0 = time.perf_counter()
+    gbt.nash.lcp_solve(g, rational=False)
+    out["pygambit lcp_solve"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    gbt.nash.enummixed_solve(g, rational=False)
+    out["pygambit enummixed_solve (all)"] = time.perf_counter() - t0
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    rows = []
+    for path, kind in GAMES:
+        from dipsolve.adjustments import joint_count
+        from dipsolve.models.equilibria import AdjustmentGame
+        position = _load(path)
+        profiles = AdjustmentGame(position, lambda p, q: 0.0).joint_profiles
+        ours, eq = time_dipsolve(position, kind)
+        row = {"game": Path(path).name, "kind": kind, "profiles": profiles,
+               "joint_count": joint_count(position), "dipsolve_s": ours, "status": eq.status,
+               "epsilon": eq.epsilon, "answer": eq.kind, "evaluations": eq.evaluations}
+        if profiles <= TABLE_LIMIT:
+            theirs, found, regret = time_gambit(position, kind)
+            row.update(pygambit_s=theirs, pygambit_equilibria=found, pygambit_regret=regret,
+                       ratio=theirs / ours)
+        else:
+            cost = evaluation_cost(position)
+            row.update(pygambit_estimate_s=cost * profiles * len(AdjustmentGame(position, lambda p, q: 0.0).sizes),
+                       evaluation_s=cost)
+        rows.append(row)
+    solvers = [{"table": name, **time_solvers(A, B)} for name, A, B in solver_tables()]
+    info = {"date": time.strftime("%Y-%m-%d"), "cpu": _cpu_model(), "nproc": os.cpu_count(),
+            "python": sys.version.split()[0], "games": rows, "solvers": solvers}
+    if args.json:
+        def clean(v):     # NaN (nothing found, or more than 30 s) is null in JSON
+            if isinstance(v, float) and math.isnan(v):
+                return None
+            if isinstance(v, dict):
+                return {k: clean(x) for k, x in v.items()}
+            if isinstance(v, list):
+                return [clean(x) for x in v]
+            return v
+        print(json.dumps(clean(info), indent=1))
+        return 0
+    print(f"# {info['date']}, {info['cpu']}, nproc {info['nproc']}, Python {info['python']}")
+    print(f"{'game':20} {'kind':5} {'profiles':>13} {'dipsolve':>9} {'pygambit':>13} {'ratio':>7}"
+          f"  dipsolve answer / pygambit's")
+    for r in rows:
+        if "pygambit_s" in r:
+            theirs, ratio = f"{r['pygambit_s']:.3f} s", f"{r['ratio']:.1f}x"
+            peer = f"{r['pygambit_equilibria']} found, max regret {r['pygambit_regret']:.2g}"
+        else:
+            theirs, ratio = f"~{r['pygambit_estimate_s']:,.0f} s est", "-"
+            peer = f"table too large (est. {r['evaluation_s'] * 1e6:.0f} us per evaluation)"
+        print(f"{r['game']:20} {r['kind']:5} {r['profiles']:13,} {r['dipsolve_s']:8.3f}s {theirs:>13} "
+              f"{ratio:>7}  {r['answer']} {r['status']}, epsilon {r['epsilon']:.2g} / {peer}")
+    print()
+    names = list(solvers[0])[1:]
+    print(f"{'two-player table':40} " + " ".join(f"{n[:24]:>24}" for n in names))
+    for s in solvers:
+        print(f"{s['table']:40} " + " ".join(f"{s[n] * 1000:21.1f} ms" for n in names))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,333 @@
+"""``dipsolve adjust``: the choices of a winter adjustment phase, its equilibria, and
+Loeb's open problem.
+
+    dipsolve adjust FILE [--count] [--power P] [--equilibrium pure|mixed|correlated]
+                    [--evaluator influence|centers] [--no-waives] [--time-limit S] [--json]
+    dipsolve adjust --worst-case [--waives] [-o WITNESS.dip] [--time-limit S] [--json]
+
+See `dipsolve.adjustments` (counting and enumerating), `dipsolve.models.equilibria`
+(equilibria and their certificates) and `dipsolve.models.worstcase` (the open problem).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .adjustments import (OrderSet, build_sites, count_adjustments,
+                          iter_adjustments, joint_count, seed_waive_count)
+from .cli import UserError, load
+from .files import write_atomic
+from .map import POWERS, power_name
+from .position import Position
+
+_DESCRIPTION = """\
+The winter adjustment phase as Loeb's "combinatorics of adjustments" sees it.
+
+  dipsolve adjust FILE --count        each power's number of legal adjustment order
+                                      sets (by formula) and the joint number of profiles
+  dipsolve adjust FILE --power P      every legal order set of P, one a line
+  dipsolve adjust FILE                an equilibrium of the seven powers' adjustments
+                                      (default --equilibrium pure), with its certificate:
+                                      each power's largest gain from deviating alone
+  dipsolve adjust --worst-case        the largest joint number of choices any position
+                                      that can occur allows (Loeb's open problem), and a
+                                      witness position (-o WITNESS.dip)
+
+Equilibria: 'pure' is Loeb's combined search (Possible improvements 1); a group of
+powers whose search cycles goes on to mixed strategies.  'mixed' solves each group of
+interacting powers by LP (zero-sum), support enumeration or the Sandholm-Gilpin-Conitzer
+MILP (two powers), or an approximate Nash equilibrium (three or more).  'correlated' is
+an LP per group.  Payoffs: each power's value of the position after all adjustments
+(--evaluator; influence is Hall & Loeb's section 4.1).
+
+Waives: the game and the counts of FILE take every legal order set, waives included
+(--no-waives: build as many units as possible, the seed's convention); --worst-case
+answers the seed's question without waives unless --waives is given."""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``adjust`` to the ``dipsolve`` subcommands."""
+    p = subparsers.add_parser(
+        "adjust", help="adjustment choices, their equilibria, Loeb's worst case",
+        description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", nargs="?", metavar="FILE", help="a Winter adjustment position (.dip or DAIDE)")
+    p.add_argument("--count", action="store_true",
+                   help="count each power's legal order sets (no enumeration) and their product")
+    p.add_argument("--power", metavar="P",
+                   help="only this power: list its order sets (or, with --count, count them)")
+    p.add_argument("--equilibrium", choices=("pure", "mixed", "correlated"),
+                   help="compute an equilibrium of this kind (the default when neither "
+                        "--count nor --power is given: pure)")
+    p.add_argument("--evaluator", default="influence", metavar="NAME",
+                   help="payoff of each power after the adjustments: influence (default; "
+                        "Hall & Loeb 4.1) or centers")
+    p.add_argument("--waives", dest="waives", action="store_true", default=None,
+                   help="count voluntary waives (default for FILE; for --worst-case, the "
+                        "seed's question is asked without them)")
+    p.add_argument("--no-waives", dest="waives", action="store_false",
+                   help="build as many units as possible: no voluntary waive")
+    p.add_argument("--worst-case", action="store_true",
+                   help="solve Loeb's open problem: the most joint adjustment choices of "
+                        "any position that can occur")
+    p.add_argument("-o", "--output", metavar="WITNESS.dip",
+                   help="with --worst-case: write the witness position there")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="seconds for the solver (default 60; 300 for --worst-case); the best "
+                        "answer so far is reported when it runs out")
+    p.add_argument("--json", action="store_true", help="one JSON object (see --help of the README)")
+    p.set_defaults(func=cmd_adjust)
+
+
+def cmd_adjust(args: argparse.Namespace) -> int:
+    if args.time_limit is None:
+        args.time_limit = 300.0 if args.worst_case else 60.0
+    if args.time_limit <= 0:
+        raise UserError(f"--time-limit must be positive, not {args.time_limit:g}")
+    if args.worst_case:
+        if args.file or args.count or args.power or args.equilibrium:
+            raise UserError("--worst-case takes no FILE, --count, --power or --equilibrium")
+        return _worst_case(args)
+    if args.output:
+        raise UserError("-o/--output is for --worst-case (the witness position)")
+    if not args.file:
+        raise UserError("adjust needs a FILE (a Winter adjustment position), or --worst-case")
+    position, _ = load(args.file)
+    if position.phase.kind != "adjustment":
+        raise UserError(f"{args.file}: the position is {position.phase}, expected an adjustment "
+                        f"phase (e.g. 'phase: Winter 1901 Adjustment')")
+    waives = True if args.waives is None else args.waives
+    power = None
+    if args.power:
+        power = power_name(args.power)
+        if power is None:
+            raise UserError(f"unknown power {args.power!r} (expected one of {', '.join(POWERS)})")
+    if args.count:
+        return _count(args, position, power)
+    if power and not args.equilibrium:
+        return _list(args, position, power, waives)
+    return _equilibrium(args, position, power, waives)
+
+
+# -- counting and listing -----------------------------------------------------------------------
+
+def _what(position: Position, power: str) -> str:
+    delta = position.adjustment(power)
+    if delta > 0:
+        sites = build_sites(position, power)
+        where = ", ".join(s.province for s in sites) or "no free home center"
+        return f"{delta} build{'s' if delta > 1 else ''} ({where})"
+    if delta < 0:
+        return f"{-delta} removal{'s' if delta < -1 else ''} of {len(position.units_of(power))}"
+    return "none"
+
+
+def _count(args: argparse.Namespace, position: Position, only: str | None) -> int:
+    powers = [only] if only else position.powers()
+    rows = []
+    for p in powers:
+        with_w = count_adjustments(position, p, True)
+        without = count_adjustments(position, p, False)
+        delta = position.adjustment(p)
+        seed = (seed_waive_count([s.options for s in build_sites(position, p)], delta)
+                if delta > 0 else with_w)
+        rows.append({"power": p, "units": len(position.units_of(p)), "centers": len(position.centers_of(p)),
+                     "adjustment": delta, "what": _what(position, p), "choices": with_w,
+                     "choices_without_waives": without, "seed_counting_waives": seed})
+    total = {"choices": joint_count(position, True), "choices_without_waives": joint_count(position, False)}
+    if only:
+        total = {"choices": rows[0]["choices"], "choices_without_waives": rows[0]["choices_without_waives"]}
+    if args.json:
+        print(json.dumps({"file": args.file, "phase": position.phase.short, "powers": rows,
+                          "joint" if not only else "power_total": total}))
+        return 0
+    print(f"# {args.file}: {position.phase}")
+    print(f"{'power':8} {'units':>5} {'centers':>7}  {'adjustment':30} {'choices':>9} "
+          f"{'no waives':>10} {'seed':>6}")
+    for r in rows:
+        print(f"{r['power']:8} {r['units']:5} {r['centers']:7}  {r['what']:30} {r['choices']:9,} "
+              f"{r['choices_without_waives']:10,} {r['seed_counting_waives']:6,}")
+    if not only:
+        print(f"joint adjustment profiles: {total['choices']:,} (every legal order set, waives "
+              f"included); {total['choices_without_waives']:,} without voluntary waives")
+    print("# choices: every legal order set; no waives: as many builds as possible; seed: Loeb's "
+          "'counting waives' (builds of 1, 2, ... units, not the set that waives them all)")
+    return 0
+
+
+def _orders_text(orders: OrderSet) -> str:
+    return ", ".join(str(o) for o in orders) or "(no orders)"
+
+
+def _list(args: argparse.Namespace, position: Position, power: str, waives: bool) -> int:
+    sets = iter_adjustments(position, power, waives)
+    if args.json:
+        print(json.dumps({"file": args.file, "phase": position.phase.short, "power": power,
+                          "waives": waives, "order_sets": [[str(o) for o in s] for s in sets]}))
+        return 0
+    print(f"# {args.file}: {power}, {_what(position, power)}: "
+          f"{count_adjustments(position, power, waives):,} legal order sets"
+          f"{'' if waives else ' without voluntary waives'}")
+    for n, s in enumerate(sets, 1):
+        print(f"{n:6}  {_orders_text(s)}")
+    return 0
+
+
+# -- equilibria -----------------------------------------------------------------------------------
+
+class _Progress:
+    """Evaluations so far on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self) -> None:
+        self.on = sys.stderr.isatty()
+        self.drawn = False
+
+    def __call__(self, evaluations: int, what: str) -> None:
+        if self.on:
+            sys.stderr.write(f"\r  {evaluations:,} evaluations ({what})   ")
+            sys.stderr.flush()
+            self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.flush()
+
+
+def _evaluator(name: str):
+    from .evaluation import EVALUATORS, evaluator
+    try:
+        return evaluator(name)
+    except ValueError:
+        raise UserError(f"unknown evaluator {name!r} (expected one of {', '.join(EVALUATORS)})") from None
+
+
+def _equilibrium(args: argparse.Namespace, position: Position, only: str | None, waives: bool) -> int:
+    from .models.equilibria import solve_equilibrium
+    evaluate = _evaluator(args.evaluator)
+    kind = args.equilibrium or "pure"
+    progress = _Progress()
+    try:
+        eq = solve_equilibrium(position, evaluate, kind, time_limit=args.time_limit,
+                               waives=waives, progress=progress)
+    finally:
+        progress.close()
+    shown = [only] if only else [s.power for s in eq.strategies]
+    if args.json:
+        print(json.dumps(_equilibrium_json(args, position, eq, waives, shown)))
+        return 0
+    print(f"# {args.file}: {position.phase}; {joint_count(position, waives):,} joint adjustment "
+          f"profiles ({'waives included' if waives else 'no voluntary waives'})")
+    print(f"# payoffs: the {args.evaluator} evaluation of the position after the adjustments")
+    for g in eq.groups:
+        note = f"; {g.note}" if g.note else ""
+        print(f"# group {' + '.join(g.powers)}: {g.profiles:,} profiles, {g.method}, {g.status}{note}")
+    for n in eq.notes:
+        print(f"# note: {n}")
+    if eq.certified:
+        proof = f"largest gain from deviating {eq.epsilon:.3g} (certified in the whole game)"
+    else:
+        proof = "largest gain from deviating not known (the certificate was cut short)"
+    print(f"{eq.kind} equilibrium: {eq.status}; {proof}; {eq.seconds:.2f} s, "
+          f"{eq.evaluations:,} evaluations")
+    width = max((len(p) for p in shown), default=8)
+    by_power = {s.power: s for s in eq.strategies}
+    for p in shown:
+        s = by_power.get(p)
+        if s is None:
+            if p in eq.fixed:
+                print(f"  {p:{width}}  {_orders_text(eq.fixed[p])}  (its only order set)")
+            continue
+        gain = f"{eq.gains[p]:.3g}" if p in eq.gains else "?"
+        value = f"{eq.values[p]:9.2f}" if p in eq.values else f"{'?':>9}"
+        head = f"  {p:{width}}  value {value}  gain {gain}"
+        if s.pure:
+            print(f"{head}  {_orders_text(s.support[0][0])}")
+            continue
+        print(head)
+        for orders, prob in s.support:
+            print(f"  {'':{width}}    {prob:6.4f}  {_orders_text(orders)}")
+    if not only:
+        for p, orders in eq.fixed.items():
+            if orders:
+                print(f"  {p:{width}}  {_orders_text(orders)}  (its only order set)")
+    for powers, dist in eq.correlated:
+        if len(dist) > 1:
+            print(f"# correlated distribution of {' + '.join(powers)}:")
+            for orders, prob in dist:
+                print(f"#   {prob:6.4f}  " + "; ".join(f"{p}: {_orders_text(o)}" for p, o in zip(powers, orders)))
+    if eq.next_position is not None and not only:
+        print("# replayed through the adjudicator: every order succeeds; the position that "
+              f"follows has {len(eq.next_position.units)} units.  The orders, to append to FILE:")
+        print("[orders]")
+        for p, orders in eq.orders.items():
+            for o in orders:
+                print(f"{p}: {o}")
+    return 0
+
+
+def _equilibrium_json(args, position: Position, eq, waives: bool, shown: list[str]) -> dict[str, Any]:
+    from .cli import position_json
+    return {
+        "file": args.file, "phase": position.phase.short, "evaluator": args.evaluator,
+        "waives": waives, "joint_profiles": joint_count(position, waives),
+        "kind": eq.kind, "status": eq.status,
+        "epsilon": eq.epsilon if eq.certified else None, "bound": eq.bound,
+        "certified": eq.certified, "seconds": eq.seconds, "evaluations": eq.evaluations,
+        "groups": [{"powers": list(g.powers), "profiles": g.profiles, "method": g.method,
+                    "status": g.status, "note": g.note} for g in eq.groups],
+        "strategies": {s.power: [{"orders": [str(o) for o in orders], "probability": prob}
+                                 for orders, prob in s.support]
+                       for s in eq.strategies if s.power in shown},
+        "values": {p: v for p, v in eq.values.items() if p in shown},
+        "gains": {p: v for p, v in eq.gains.items() if p in shown},
+        "fixed": {p: [str(o) for o in os] for p, os in eq.fixed.items()},
+        "correlated": [{"powers": list(powers),
+                        "distribution": [{"orders": {p: [str(o) for o in os] for p, os in zip(powers, orders)},
+                                          "probability": prob} for orders, prob in dist]}
+                       for powers, dist in eq.correlated],
+        "next": position_json(eq.next_position) if eq.next_position is not None else None,
+        "notes": list(eq.notes),
+    }
+
+
+# -- Loeb's open problem ------------------------------------------------------------------------------
+
+def _worst_case(args: argparse.Namespace) -> int:
+    from .models.worstcase import solve_worst_case, witness, witness_text
+    waives = bool(args.waives)
+    result = solve_worst_case(waives=waives, time_limit=args.time_limit)
+    if not result.plans:
+        raise UserError(f"the worst-case ILP found nothing within {args.time_limit:g} s "
+                        f"(status {result.status}); give it more --time-limit")
+    w = witness(result.plans)
+    text = witness_text(w, result)
+    if args.output:
+        try:
+            write_atomic(Path(args.output), text)
+        except OSError as e:
+            raise UserError(f"{args.output}: cannot write: {e.strerror}") from None
+    if args.json:
+        print(json.dumps({
+            "waives": waives, "status": result.status, "maximum": result.product,
+            "bound_log": result.bound_log, "confirmed_exactly": result.confirmed,
+            "checked_vectors": result.checked_vectors, "seconds": result.seconds,
+            "powers": [{"power": pl.power, "units": pl.config.units, "centers": pl.config.centers,
+                        "free_homes": list(pl.config.free_homes), "choices": pl.choices,
+                        "centers_last_winter": pl.centers_last_winter, "gained": pl.gained,
+                        "lost": pl.lost} for pl in result.plans],
+            "witness": args.output, "witness_joint_count": joint_count(w.position, waives)}))
+        return 0
+    print(f"# {result.status}: {result.product:,} joint adjustment choices "
+          f"({'counting' if waives else 'not counting'} waives) in {result.seconds:.1f} s")
+    print(f"# exact check: {result.checked_vectors} vector(s) of per-power choices within 1e-6 of "
+          f"the optimum's logarithm, compared as integers: "
+          f"{'none is larger' if result.confirmed else 'not completed'}")
+    print(f"# the witness counted again: {joint_count(w.position, waives):,}")
+    if args.output:
+        print(f"# witness written to {args.output}")
+    print(text)
+    return 0

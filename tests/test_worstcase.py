@@ -1,0 +1,112 @@
+"""Loeb's open problem: the most joint adjustment choices of a position that can occur."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from dipsolve.adjustments import count_adjustments, joint_count
+from dipsolve.cli import main
+from dipsolve.map import POWERS, standard_map
+from dipsolve.models.worstcase import (configurations, occurrence_problems, seed_example,
+                                       solve_worst_case, witness, witness_text)
+
+ROOT = Path(__file__).resolve().parents[1]
+ADJUST = ROOT / "examples" / "adjustments"
+
+WITHOUT_WAIVES = 16_130_949_120
+WITH_WAIVES = 1_969_817_952_960
+
+
+def test_the_seeds_example_needs_36_centers():
+    ex = seed_example()
+    assert math.prod(choices for _, _, choices in ex.values()) == 11_426_088_960
+    assert sum(centers for _, centers, _ in ex.values()) == 36 > 34
+
+
+@pytest.fixture(scope="module")
+def without_waives():
+    return solve_worst_case(waives=False, time_limit=300)
+
+
+@pytest.fixture(scope="module")
+def with_waives():
+    return solve_worst_case(waives=True, time_limit=300)
+
+
+@pytest.mark.parametrize("which,expected", [("without_waives", WITHOUT_WAIVES),
+                                            ("with_waives", WITH_WAIVES)])
+def test_maximum_and_its_witness(which, expected, request):
+    result = request.getfixturevalue(which)
+    assert result.status == "optimal" and result.confirmed
+    assert result.product == expected == math.prod(pl.choices for pl in result.plans)
+    assert math.log(expected) == pytest.approx(result.bound_log, abs=1e-6)
+    # more than Loeb's 11,426,088,960 even without waives, on 34 centers
+    assert result.product > 11_426_088_960
+    assert sum(pl.config.centers for pl in result.plans) <= 34
+    assert sum(pl.centers_last_winter for pl in result.plans) <= 34
+    w = witness(result.plans)
+    assert occurrence_problems(w.position, w.last_winter) == []
+    # counted again from the position, power by power, by formula
+    for pl in result.plans:
+        assert count_adjustments(w.position, pl.power, result.waives) == pl.choices
+    assert joint_count(w.position, result.waives) == expected
+    assert "phase: Winter" in witness_text(w, result)
+
+
+@pytest.mark.parametrize("name,waives,expected", [("worst-case.dip", False, WITHOUT_WAIVES),
+                                                  ("worst-case-waives.dip", True, WITH_WAIVES)])
+def test_example_witnesses_confirmed_by_the_cli_count(name, waives, expected, capsys):
+    argv = ["adjust", str(ADJUST / name), "--count", "--json"]
+    assert main(argv) == 0
+    joint = json.loads(capsys.readouterr().out)["joint"]
+    assert joint["choices" if waives else "choices_without_waives"] == expected
+
+
+def test_occurrence_problems_catch_impossible_positions(without_waives):
+    w = witness(without_waives.plans)
+    pos, last = w.position, dict(w.last_winter)
+    assert occurrence_problems(pos, last) == []
+    # Austria (17 units) with two centers fewer last winter
+    fewer = dict(last)
+    for c in [c for c, o in sorted(last.items()) if o == "Austria"][:2]:
+        fewer[c] = "Germany"
+    assert any("Austria has 17 units but had 15 centers" in p for p in occurrence_problems(pos, fewer))
+    # a center kept by its owner and empty, said to have been someone else's: a gain
+    # with no unit in it
+    kept = next(c for c, o in sorted(pos.owner.items()) if last.get(c) == o and c not in pos.unit_in)
+    other = dict(last, **{kept: "Italy" if pos.owner[kept] != "Italy" else "Turkey"})
+    assert any(f"gained {kept} this year but has no unit there" in p
+               for p in occurrence_problems(pos, other))
+    # a home center nobody owned last winter
+    home = next(iter(standard_map().homes["England"]))
+    assert any(f"home center {home}" in p
+               for p in occurrence_problems(pos, {c: o for c, o in last.items() if c != home}))
+
+
+def test_configurations_count_like_positions():
+    m = standard_map()
+    for power in POWERS:
+        for cfg in configurations(m, power, waives=True)[::37]:
+            if cfg.builds:
+                assert cfg.choices >= 1 and len(cfg.free_homes) <= len(m.homes[power])
+            else:
+                assert cfg.choices == math.comb(cfg.units, cfg.removals)
+    russia = {(c.units, c.centers, len(c.free_homes)): c.choices
+              for c in configurations(m, "Russia", waives=True)}
+    assert russia[(0, 4, 4)] == 48
+    assert {(c.units, c.centers, len(c.free_homes)): c.choices
+            for c in configurations(m, "Russia", waives=False)}[(0, 4, 4)] == 6
+
+
+def test_cli_worst_case_writes_a_witness_that_counts_the_same(capsys, tmp_path):
+    out_file = tmp_path / "witness.dip"
+    assert main(["adjust", "--worst-case", "-o", str(out_file), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["status"] == "optimal" and obj["maximum"] == WITHOUT_WAIVES
+    assert obj["witness_joint_count"] == WITHOUT_WAIVES
+    assert main(["adjust", str(out_file), "--count", "--no-waives", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["joint"]["choices_without_waives"] == WITHOUT_WAIVES
