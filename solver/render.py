@@ -755,7 +755,7 @@ def plan_svg(outcomes: Sequence[Outcome], *, title: str | None = None, edges: bo
     powers = sorted({k.power for k in marks}, key=lambda p: (POWERS.index(p) if p in POWERS else 99, p))
     after = ", ".join(f"{p} {len(end.centers_of(p))}" for p in powers)
     heading = [title or f"Plan from {start.phase}",
-               f"{len(outcomes)} phases, {start.phase.short} to {end.phase.short}",
+               f"{len(outcomes)} phases, {start.phase.short} to {outcomes[-1].position.phase.short}",
                f"centers after: {after}" if after else "no orders"]
     failed = sum(1 for k in marks if k.failed)
     notes = [f"{failed} orders failed in the replay (faint)"] if failed else []

@@ -218,6 +218,7 @@ def test_plan_is_replayed_and_numbered_by_phase(tmp_path):
     assert "1. Germany: F KIE - DEN: moved" in ts
     assert "2. Germany: A RUH - BEL: moved" in ts
     assert "3. Germany: A BER B: built" in ts
+    assert "3 phases, S1901M to W1901A" in texts(svg)   # the last phase played, not the next
     badges = [g for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("class") == "badge"]
     assert sorted(g.find(f"{SVG}text").text for g in badges) == ["1"] * 3 + ["2"] * 3 + ["3"] * 3
 
