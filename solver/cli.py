@@ -2,6 +2,7 @@
 
     dipsolve adjudicate FILE... [--orders ORDERS] [--json] [-o OUT | --out-dir DIR]
     dipsolve show FILE... [--json]
+    dipsolve parse / validate / solve / path / adjust / play / render   (their own modules)
 
 Human output goes to stdout; ``--json`` prints one JSON object per file (JSON lines, the
 schema is in README.md).  A user mistake (unreadable file, bad syntax, an order for a unit
@@ -191,15 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_show)
 
     # the other commands live in their own modules, each with register(subparsers)
-    cli_render.register(sub)
-    import importlib
-    for name in ("cli_parse", "cli_path", "cli_adjust", "cli_solve", "cli_play"):
-        try:
-            module = importlib.import_module(f".{name}", __package__)
-        except ModuleNotFoundError as e:   # a command whose module is not written yet
-            if e.name != f"{__package__}.{name}":
-                raise
-            continue
+    from . import cli_adjust, cli_parse, cli_path, cli_play, cli_solve
+    for module in (cli_parse, cli_solve, cli_path, cli_adjust, cli_play, cli_render):
         module.register(sub)
     return p
 
