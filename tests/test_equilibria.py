@@ -57,6 +57,52 @@ def independent_gains(position: Position, evaluate, eq) -> dict[str, float]:
     return gains
 
 
+# -- the vectorised influence evaluation ----------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(p.name for p in ADJUST.glob("*.dip")))
+def test_vectorised_influence_agrees_with_the_evaluator(name):
+    """The game values profiles of the plain influence evaluation with numpy, many at a
+    time: every value (and every skip value) must be the evaluator's, up to rounding."""
+    position = example(name)
+    game = AdjustmentGame(position, INFLUENCE)
+    slow = AdjustmentGame(position, lambda pos, p: INFLUENCE(pos, p))
+    assert game._fast is not None and slow._fast is None
+    rng = np.random.default_rng(5)
+    for _ in range(12):
+        profile = tuple(int(rng.integers(s)) for s in game.sizes)
+        for i in range(len(game.players)):
+            picks = sorted({int(a) for a in rng.integers(game.sizes[i], size=8)})
+            game.prefetch(profile, i, picks)
+            for a in picks:
+                trial = profile[:i] + (a,) + profile[i + 1:]
+                assert game.payoff(trial, i) == pytest.approx(slow.payoff(trial, i), abs=1e-9)
+    for i in range(len(game.players)):
+        picks = range(min(game.sizes[i], 40))
+        fast = game.skip_values(i)
+        for a in picks:
+            assert fast[a] == pytest.approx(slow.skip_value(i, a), abs=1e-9)
+
+
+def test_worst_case_position_is_certified():
+    """Issue #5: Loeb's worst case (Austria alone has 24,310 removals; 392,177,866,080
+    joint profiles counting waives): a pure equilibrium, certified in the whole game (its
+    time is measured in benchmarks/adjustments.py, not asserted here)."""
+    position = example("worst-case.dip")
+    eq = solve_equilibrium(position, INFLUENCE, "pure", time_limit=60)
+    assert eq.status == "optimal" and eq.certified and eq.epsilon <= 1e-6
+
+
+def test_worst_case_with_waives_cycles_and_the_double_oracle_certifies_it():
+    """With waives the combined search cycles (Austria and Italy answer each other) and
+    the group is far too large for a table: the double oracle finds a mixed equilibrium,
+    certified in the whole game."""
+    position = example("worst-case-waives.dip")
+    eq = solve_equilibrium(position, INFLUENCE, "pure", time_limit=60)
+    assert eq.groups[0].method == "double oracle after a cycle"
+    assert eq.kind == "mixed" and eq.status == "optimal"
+    assert eq.certified and eq.epsilon <= 1e-6
+
+
 # -- pure equilibria -------------------------------------------------------------------------------
 
 def test_pure_equilibrium_of_a_billion_profiles_is_certified():
