@@ -287,12 +287,6 @@ def _problem(position: Position, power: str, target: int, rules: str) -> _Proble
                     homes=tuple(sorted(m.homes.get(power, ()))))
 
 
-def alone(position: Position, power: str) -> Position:
-    """The position with every other power's units taken off (their centers stay theirs)."""
-    return Position.build(position.phase, position.units_of(power), position.centers,
-                          game_map=position.map)
-
-
 # -- the lower bound that explains itself ----------------------------------------------------
 
 def lower_bound(position: Position, power: str, target: int, rules: str = "full") -> LowerBound:
@@ -718,7 +712,7 @@ def replay(position: Position, power: str, steps: Iterable[tuple[Phase, Sequence
     """
     m = position.map
     po = m.province_of
-    pos = alone(position, power)
+    pos = position.alone({power})
     seen = set(pos.centers_of(power)) | {po[u.location] for u in pos.units if po[u.location] in m.centers}
     plan: list[PlanPhase] = []
     outcomes: list[Outcome] = []

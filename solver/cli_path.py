@@ -205,7 +205,7 @@ def search_text(args: argparse.Namespace, position: Position, r: SearchResult) -
 
 def _exact(args: argparse.Namespace, power: str, position: Position) -> int:
     from .cli_render import write_render
-    from .models.path import alone, solve_path
+    from .models.path import solve_path
 
     def progress(a: Any) -> None:
         if sys.stderr.isatty():
@@ -233,7 +233,7 @@ def _exact(args: argparse.Namespace, power: str, position: Position) -> int:
         else:
             print(f"dipsolve: no plan ({sol.status}): {args.plan_out} not written", file=sys.stderr)
     if args.render:
-        write_render(args, list(sol.outcomes) if sol.outcomes else alone(position, power))
+        write_render(args, list(sol.outcomes) if sol.outcomes else position.alone({power}))
     return 0
 
 

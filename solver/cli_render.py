@@ -240,15 +240,6 @@ def load_plan(path: str) -> Steps:
     return steps
 
 
-def alone(position: Position, powers: Iterable[str]) -> Position:
-    """The position with only ``powers``' units on it (supply centers unchanged)."""
-    keep = set(powers)
-    return Position.build(position.phase, [u for u in position.units if u.power in keep],
-                          position.centers,
-                          [d for d in position.dislodged if d.unit.power in keep],
-                          position.standoffs, position.map)
-
-
 # -- the command ---------------------------------------------------------------------------
 
 def cmd_render(args: argparse.Namespace) -> int:
@@ -273,7 +264,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.plan:
         steps = load_plan(args.plan)
         if args.alone:
-            position = alone(position, {p for _, os in steps for p in os})
+            position = position.alone({p for _, os in steps for p in os})
         try:
             outcomes = replay_plan(position, steps)
         except PlanError as e:

@@ -211,6 +211,14 @@ class Position:
         """Centers minus units: builds owed (> 0) or removals owed (< 0)."""
         return len(self.centers_of(power)) - len(self.units_of(power))
 
+    def alone(self, powers: Iterable[str]) -> "Position":
+        """The position with only ``powers``' units on it (every supply center keeps its
+        owner): a power unopposed, as `dipsolve path` plans and `render --alone` draws."""
+        keep = set(powers)
+        return Position.build(self.phase, [u for u in self.units if u.power in keep], self.centers,
+                              [d for d in self.dislodged if d.unit.power in keep],
+                              self.standoffs, self.map)
+
     def buildable(self, power: str) -> list[str]:
         """Home centers of the power that it owns and that stand empty."""
         owner, occupied = self.owner, self.unit_in
