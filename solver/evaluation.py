@@ -56,6 +56,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
+import numpy as np
+
 from .map import POWERS, Map, power_name
 from .position import Position
 
@@ -417,6 +419,85 @@ def _value_table(game_map: Map, power: str, values) -> dict[str, float]:
     return hit[1]
 
 
+class _Grid:
+    """A map's provinces in a fixed order and every unit location's distances as a row
+    of one matrix (for `_shares`): the nearest-unit race of `control` as array
+    operations."""
+
+    def __init__(self, game_map: Map) -> None:
+        self.map = game_map
+        self.provinces = sorted(game_map.provinces)
+        self.index = {p: k for k, p in enumerate(self.provinces)}
+        places = ([("A", loc) for loc in sorted(game_map.army_moves)]
+                  + [("F", loc) for loc in sorted(game_map.fleet_moves)])
+        self.row_of = {place: k for k, place in enumerate(places)}
+        self.dist = np.full((len(places), len(self.provinces)), _FAR, dtype=np.int64)
+        for k, (kind, loc) in enumerate(places):
+            for p, d in distances(game_map, kind, loc).items():
+                self.dist[k, self.index[p]] = d
+
+
+_GRIDS: dict[int, _Grid] = {}
+
+
+def _grid(game_map: Map) -> _Grid:
+    g = _GRIDS.get(id(game_map))
+    if g is None or g.map is not game_map:
+        g = _GRIDS[id(game_map)] = _Grid(game_map)
+    return g
+
+
+def _shares(position: Position) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """`control` without its options, as arrays (kept in ``position.memo``): which
+    source is nearest to which province (sources × provinces, in `_Grid` order), how
+    many sources share each province, and each source's power."""
+    memo = position.memo
+    out = memo.get("control shares")
+    if out is not None:
+        return out
+    g = _grid(position.map)
+    row_of = g.row_of
+    powers = [u.power for u in position.units]
+    dist = g.dist[[row_of[(u.kind, u.location)] for u in position.units]]
+    retreating = [d for d in position.dislodged if d.retreats]
+    if retreating:
+        extra = [g.dist[[row_of[(d.unit.kind, r)] for r in d.retreats]].min(axis=0) + 1
+                 for d in retreating]
+        dist = np.vstack([dist] + extra)
+        powers += [d.unit.power for d in retreating]
+    near = dist == dist.min(axis=0)
+    near &= dist < _FAR
+    count = near.sum(axis=0)
+    count[count == 0] = 1
+    out = memo["control shares"] = (near, count, powers)
+    return out
+
+
+def _control_value(position: Position, power: str, vector: np.ndarray) -> float:
+    """Sum over provinces of ``vector`` × ``power``'s share of control."""
+    if not position.units and not position.dislodged:
+        return 0.0
+    near, count, powers = _shares(position)
+    mine = np.fromiter((p == power for p in powers), dtype=bool, count=len(powers))
+    if not mine.any():
+        return 0.0
+    return float((vector / count) @ near[mine].sum(axis=0))
+
+
+_VALUE_VECTORS: dict[tuple[int, str, int], tuple[object, np.ndarray]] = {}
+
+
+def _value_vector(game_map: Map, power: str, values) -> np.ndarray:
+    key = (id(game_map), power, id(values))
+    hit = _VALUE_VECTORS.get(key)
+    if hit is None or hit[0] is not values:
+        if len(_VALUE_VECTORS) > 256:
+            _VALUE_VECTORS.clear()
+        table = _value_table(game_map, power, values)
+        hit = _VALUE_VECTORS[key] = (values, np.array([table[p] for p in _grid(game_map).provinces]))
+    return hit[1]
+
+
 def influence(position: Position, power: str,
               values: Mapping[str, float] | ProvinceValues | None = None, *,
               center_bonus: float = 100.0, occupied_bonus: float = 50.0,
@@ -431,13 +512,17 @@ def influence(position: Position, power: str,
     vals = _value_table(m, power, values)
     if fall_centers != 1.0 and position.phase.season == "Fall" and position.phase.kind == "movement":
         vals = {p: v * fall_centers if p in m.centers else v for p, v in vals.items()}
-    shares = control(position, home_control=home_control, home_delay=home_delay,
-                     raid_dilution=raid_dilution)
-    total = 0.0
-    for p, share in shares.items():
-        s = share.get(power)
-        if s:
-            total += vals[p] * s
+    if home_control or raid_dilution or front or fall_centers != 1.0:
+        shares = control(position, home_control=home_control, home_delay=home_delay,
+                         raid_dilution=raid_dilution)
+        total = 0.0
+        for p, share in shares.items():
+            s = share.get(power)
+            if s:
+                total += vals[p] * s
+    else:
+        # the same sum, as arrays (`_shares`): the searches judge thousands of positions
+        total = _control_value(position, power, _value_vector(m, power, values))
     owners = owned_centers(position)
     total += center_bonus * sum(1 for o in owners.values() if o == power)
     if occupied_bonus and _ownership_open(position):

@@ -257,6 +257,22 @@ def test_evaluator_by_name():
 def test_tables_are_kept_in_the_positions_memo():
     position = after([])
     influence(position, "Turkey")
-    assert any(isinstance(k, tuple) and k[0] == "control" for k in position.memo)
+    assert "control shares" in position.memo          # the array form influence uses
     first = control(position)
+    assert any(isinstance(k, tuple) and k[0] == "control" for k in position.memo)
     assert control(position) is first
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_array_form_sums_the_control_table(seed):
+    # `influence` sums control with arrays; `control` is the table of 4.1 as written:
+    # both must give every power the same value, dislodged units (retreat phases) too
+    for kind in ("movement", "retreat"):
+        position = random_position(seed, phase_kind=kind)
+        assert kind == "movement" or position.dislodged
+        for power in POWERS:
+            table = control(position)
+            values = default_values()[power]
+            by_table = sum(values[p] * s.get(power, 0.0) for p, s in table.items())
+            by_table += 100 * centers(position, power)
+            assert influence(position, power, occupied_bonus=0.0) == pytest.approx(by_table, abs=1e-9)
