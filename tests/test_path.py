@@ -46,7 +46,7 @@ def test_the_textbook_goal_test_cannot_give_the_papers_counts():
 
 
 def test_the_seven_powers_table():
-    """The README's table (alphabetical order): nodes expanded and the moves found."""
+    """The table of docs/path.md (alphabetical order): nodes expanded and the moves found."""
     table = {p: [(r.nodes_expanded, r.moves) for r in (search(START, p, a) for a in ("bfs", "greedy", "astar"))]
              for p in POWERS}
     assert table == {

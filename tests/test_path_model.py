@@ -17,7 +17,7 @@ from dipsolve.position import Phase, Position, Unit
 
 START = Position.initial()
 
-#: game years to 16 and to 18 centers under the full rules, each proven optimal (README table)
+#: game years to 16 and to 18 centers under the full rules, each proven optimal (docs/path.md's table)
 YEARS = {"Austria": (3, 3), "England": (3, 4), "France": (3, 3), "Germany": (3, 3),
          "Italy": (3, 3), "Russia": (3, 3), "Turkey": (3, 4)}
 
