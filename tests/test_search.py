@@ -399,3 +399,78 @@ def test_bad_arguments():
         solve(Position.initial(), "Turkey", "chess")
     with pytest.raises(ValueError, match="time limit"):
         solve(Position.initial(), "Turkey", time_limit=0)
+
+
+# -- the sampled opponent model -----------------------------------------------------------------
+
+def test_samples_are_joint_draws_of_the_policy_replayed_by_their_seed():
+    from dipsolve import dumbbot
+    from dipsolve.search.opponents import sample_model
+    position = random_position(11, n_units=24)
+    model = sample_model(position, "France", dumbbot.orders, samples=6, seed=3)
+    again = sample_model(position, "France", dumbbot.orders, samples=6, seed=3)
+    assert model.samples == again.samples and len(model.samples) == 6
+    others = {u.power for u in position.units} - {"France"}
+    for draw in model.samples:
+        assert set(draw) == others and "France" not in draw
+        for p, orders in draw.items():          # every unit of every other power ordered
+            assert {(o.kind, o.location) for o in orders} == \
+                {(u.kind, u.location) for u in position.units_of(p)}
+    assert sum(w for w, _ in model.scenarios()) == pytest.approx(1)
+    for p, cands in model.candidates.items():
+        assert sum(w for _, w in cands) == pytest.approx(1)
+    assert model.joint_size == 6
+
+
+def test_sampled_solve_reports_the_mean_over_the_draws_it_was_judged_against():
+    # the value of the answer is honest: adjudicate the answer against every draw
+    # again (the same seed draws the same orders) and average the evaluation
+    from dipsolve import dumbbot
+    from dipsolve.search.opponents import sample_model
+    position = random_position(5, n_units=24)
+    for power in ("Germany", "Turkey"):
+        s = solve(position, power, time_limit=0.8, opponents="sampled", samples=5, seed=9)
+        model = sample_model(position, power, dumbbot.orders, samples=5, seed=9)
+        values = []
+        for w, draw in model.scenarios():
+            orders = {p: list(os) for p, os in draw.items()}
+            orders[power] = list(s.orders)
+            values.append(w * influence(adjudicate(position, orders).next, power))
+        assert s.value == pytest.approx(sum(values))
+        assert set(s.opponents) == {u.power for u in position.units} - {power}
+
+
+def test_sampled_best_response_beats_holding_against_the_policy():
+    # against the very draws it is judged on, the answer is at least as good as the
+    # all-hold set and as DumbBot's own orders for the power (both are among its seeds)
+    from dipsolve import dumbbot
+    from dipsolve.search.opponents import Judge, sample_model
+    position = random_position(21, n_units=26)
+    power = "Italy"
+    s = solve(position, power, time_limit=1.0, opponents="sampled", samples=4, seed=1)
+    model = sample_model(position, power, dumbbot.orders, samples=4, seed=1)
+    judge = Judge(position, power, influence, model)
+    hold = tuple(Hold(u.kind, u.location) for u in position.units_of(power))
+    assert s.value >= judge.joint(hold, "expected") - 1e-9
+    import random
+    own = tuple(dumbbot.orders(position, power, random.Random("dipsolve-seed:1:0")))
+    assert s.value >= judge.joint(own, "expected") - 1e-9
+
+
+@pytest.mark.parametrize("method", ["minimax", "expectimax", "cpsat"])
+def test_every_method_takes_the_sampled_model(method):
+    position = random_position(8, n_units=22)
+    try:
+        s = solve(position, "England", method, time_limit=1.0, samples=4)
+    except MethodUnavailable:
+        pytest.skip("the CP-SAT order model is not installed")
+    assert s.status in STATUSES and sum(s.opponents.values()) >= 1
+    assert {(o.kind, o.location) for o in s.orders} == \
+        {(u.kind, u.location) for u in position.units_of("England")}
+
+
+def test_sampled_arguments():
+    with pytest.raises(ValueError, match="samples"):
+        solve(Position.initial(), "Turkey", opponents="sampled", samples=-1)
+    with pytest.raises(ValueError, match="worst, expected, sampled or hold"):
+        solve(Position.initial(), "Turkey", opponents="paranoid")

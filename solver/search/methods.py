@@ -44,6 +44,7 @@ import concurrent.futures
 import importlib
 import importlib.util
 import itertools
+import random
 import sys
 import time
 from dataclasses import dataclass, field
@@ -55,7 +56,8 @@ from ..orders import Build, Disband, Order, Waive
 from ..position import Position
 from .agenda import AgendaSearch
 from .legal import build_orders, useful_orders
-from .opponents import MAX_JOINT, MAX_SCENARIOS, Judge, OpponentModel, build_model
+from .opponents import (MAX_JOINT, MAX_SCENARIOS, Judge, OpponentModel, SampledModel, build_model,
+                        sample_model)
 
 METHODS = ("agenda", "minimax", "expectimax", "cpsat")
 STATUSES = ("optimal", "feasible", "infeasible", "timed out")
@@ -63,6 +65,8 @@ STATUSES = ("optimal", "feasible", "infeasible", "timed out")
 MODEL_SHARE = 0.25
 #: Victorybot's k: candidates kept by factorized pruning for the joint test
 KEEP = 5
+#: joint draws of the predictor for ``opponents="sampled"``
+SAMPLES = 8
 
 
 class MethodUnavailable(RuntimeError):
@@ -111,18 +115,24 @@ def solve(position: Position, power: str, method: str = "agenda", time_limit: fl
           trace: bool = False, opponents: str | None = None,
           background: Mapping[str, Sequence[Order]] | None = None,
           seeds: Iterable[Iterable[Order]] = (), beam_width: int | None = None,
-          keep: int = KEEP, predictor: str | None = None) -> Solution:
+          keep: int = KEEP, predictor: str | None = None, samples: int = 0,
+          seed: int = 0) -> Solution:
     """The best orders for ``power`` in ``position`` within ``time_limit`` seconds.
 
     ``evaluator``: "influence" (default), "centers", "dumbbot" or a function
     ``(position, power) -> float``; ``values``: power -> province values for the influence
     evaluation.  ``opponents`` (movement): "worst" or "expected" — how the agenda method
     judges a set against the opponents' orders ("worst" by default; minimax is always
-    "worst", expectimax "expected"), or "hold" to assume everybody else holds.
+    "worst", expectimax "expected"), "sampled" (the mean over ``samples`` joint draws
+    of the predictor, `SAMPLES` by default: a best response to a model of how the
+    others play), or "hold" to assume everybody else holds.
     ``background``: orders assumed for the other powers (default: they hold);
     ``seeds``: complete order sets to start from (last turn's orders, suggestions).
     ``predictor``: "dumbbot" adds DumbBot's guess of each opponent's orders to the
-    opponent model.
+    opponent model.  ``samples``: instead of candidate sets from searches, the opponent
+    model is that many joint draws of the predictor (DumbBot unless told otherwise) for
+    every other power, each drawn with its own random stream (``seed`` varies them):
+    `opponents.SampledModel`.
     """
     start = time.monotonic()
     if method not in METHODS:
@@ -141,26 +151,35 @@ def solve(position: Position, power: str, method: str = "agenda", time_limit: fl
     if not position.units_of(power):
         return _finish(position, power, method, start, (), evaluate(position, power), "optimal", 0, [], {})
     how = {"minimax": "worst", "expectimax": "expected"}.get(method, opponents or "worst")
+    if how == "sampled":
+        how, samples = "expected", samples or SAMPLES
     if how not in ("worst", "expected", "hold"):
-        raise ValueError(f"opponents must be worst, expected or hold, not {how!r}")
+        raise ValueError(f"opponents must be worst, expected, sampled or hold, not {how!r}")
+    if samples < 0:
+        raise ValueError(f"samples must be 0 or more, not {samples}")
+    predict = (predictor, samples, seed)
     if method == "cpsat":
         return _cpsat(position, power, evaluate, start, end, how, trace,
-                      background, seeds, beam_width, predictor)
+                      background, seeds, beam_width, predict)
     if method == "agenda":
         return _agenda(position, power, evaluate, start, end, how, trace, background, seeds,
-                       beam_width, predictor)
+                       beam_width, predict)
     return _victorybot(position, power, evaluate, start, end, how, trace, background, seeds,
-                       beam_width, keep, method, predictor)
+                       beam_width, keep, method, predict)
 
 
 # -- movement ------------------------------------------------------------------------------
 
 def _model(position: Position, power: str, evaluate: Evaluation, start: float, end: float,
-           how: str, predictor: str | None = None) -> OpponentModel:
+           how: str, predict: tuple = (None, 0, 0)) -> OpponentModel | SampledModel:
     if how == "hold":
         return OpponentModel(power, {})
+    predictor, samples, seed = predict
     now = time.monotonic()
     model_end = now + MODEL_SHARE * max(0.0, end - now)
+    if samples:
+        return sample_model(position, power, _sampler(predictor or "dumbbot"), samples=samples,
+                            seed=seed, deadline=model_end)
     guess = _predictor(predictor)
     if how == "worst":
         return build_model(position, power, evaluate, deadline=model_end, likely=2, hostile=2,
@@ -182,11 +201,20 @@ def _predictor(name: str | None):
     raise ValueError(f"unknown predictor {name!r} (expected dumbbot)")
 
 
+def _sampler(name: str):
+    """A predictor that draws its chance from a given stream, by name (``"dumbbot"``)."""
+    if name == "dumbbot":
+        from .. import dumbbot
+        return dumbbot.orders
+    raise ValueError(f"unknown predictor {name!r} (expected dumbbot)")
+
+
 def _agenda(position: Position, power: str, evaluate: Evaluation, start: float, end: float,
             how: str, trace: bool, background, seeds, beam_width, predictor) -> Solution:
     model = _model(position, power, evaluate, start, end, how, predictor)
     judge = Judge(position, power, evaluate, model, background=background, deadline=end)
-    search = AgendaSearch(position, power, evaluate, background=background, seeds=seeds,
+    guide, seeds = _guidance(position, power, model, background, seeds, predictor)
+    search = AgendaSearch(position, power, evaluate, background=guide, seeds=seeds,
                           test=None if how == "hold" else judge.test(how), beam_width=beam_width,
                           deadline=end, trace=trace)
     r = search.run()
@@ -195,7 +223,7 @@ def _agenda(position: Position, power: str, evaluate: Evaluation, start: float, 
     assert r.best is not None
     return _finish(position, power, "agenda", start, r.best.orders, r.best.value, status,
                    r.evaluations + judge.evaluations, lines, _sizes(model),
-                   plain=search.value(frozenset(r.best.orders)), background=background)
+                   evaluate=evaluate, background=background)
 
 
 def _victorybot(position: Position, power: str, evaluate: Evaluation, start: float, end: float,
@@ -203,9 +231,10 @@ def _victorybot(position: Position, power: str, evaluate: Evaluation, start: flo
                 method: str, predictor) -> Solution:
     model = _model(position, power, evaluate, start, end, how, predictor)
     judge = Judge(position, power, evaluate, model, background=background, deadline=end)
+    guide, seeds = _guidance(position, power, model, background, seeds, predictor)
     # factorized pruning while the agenda proposes candidates, then the joint test
     search_end = time.monotonic() + 0.7 * max(0.0, end - time.monotonic())
-    search = AgendaSearch(position, power, evaluate, background=background, seeds=seeds,
+    search = AgendaSearch(position, power, evaluate, background=guide, seeds=seeds,
                           test=lambda ours: judge.factorized(ours, how),
                           beam_width=beam_width, deadline=search_end, trace=trace)
     r = search.run()
@@ -237,7 +266,26 @@ def _victorybot(position: Position, power: str, evaluate: Evaluation, start: flo
     status = "timed out" if timed_out else ("optimal" if complete else "feasible")
     return _finish(position, power, method, start, best_orders, best_value, status,
                    r.evaluations + judge.evaluations, lines, _sizes(model),
-                   plain=search.value(frozenset(best_orders)), background=background)
+                   evaluate=evaluate, background=background)
+
+
+def _guidance(position: Position, power: str, model, background, seeds, predict):
+    """With a sampled opponent model (`opponents.SampledModel`) the agenda values its
+    partial sets against the first sample, not against everybody holding (its order
+    follows what the others are likely to do), and two draws of the predictor's own
+    orders for ``power`` join the seeds.  Otherwise the background and seeds as given."""
+    seeds = [tuple(s) for s in seeds]
+    if not isinstance(model, SampledModel) or not model.samples:
+        return background, seeds
+    guide = dict(background or {})
+    for p, orders in model.samples[0].items():
+        guide.setdefault(p, orders)
+    draw = _sampler(predict[0] or "dumbbot")
+    for i in range(2):
+        mine = tuple(draw(position, power, random.Random(f"dipsolve-seed:{predict[2]}:{i}")))
+        if mine and mine not in seeds:
+            seeds.append(mine)
+    return guide, seeds
 
 
 def _sizes(model: OpponentModel) -> dict[str, int]:
@@ -286,9 +334,10 @@ def _cpsat(position: Position, power: str, evaluate: Evaluation, start: float,
     loading = _order_model()
     model = _model(position, power, evaluate, start, end, how, predictor)
     judge = Judge(position, power, evaluate, model, deadline=end)
+    guide, seeds = _guidance(position, power, model, None, seeds, predictor)
     # a quarter of what is left warm-starts the model with the agenda search's best set
     hint_end = time.monotonic() + 0.25 * max(0.0, end - time.monotonic())
-    search = AgendaSearch(position, power, evaluate, seeds=seeds, beam_width=beam_width,
+    search = AgendaSearch(position, power, evaluate, background=guide, seeds=seeds, beam_width=beam_width,
                           test=None if how == "hold" else judge.test(how), deadline=hint_end)
     hint = search.run().best
     try:
@@ -301,7 +350,7 @@ def _cpsat(position: Position, power: str, evaluate: Evaluation, start: float,
             if trace else []
         return _finish(position, power, "cpsat", start, hint.orders, hint.value, "timed out",
                        search.expansions + judge.evaluations, lines, _sizes(model),
-                       plain=search.value(frozenset(hint.orders)))
+                       evaluate=evaluate)
     scenarios = model.scenarios(MAX_JOINT) if model.candidates else [(1.0, {})]
     # the model linearizes `evaluate` itself (first order around the all-hold board,
     # exact for one moving unit), values file included
@@ -319,7 +368,7 @@ def _cpsat(position: Position, power: str, evaluate: Evaluation, start: float,
                                             f"the warm start stands"] if trace else []
         return _finish(position, power, "cpsat", start, hint.orders, hint.value, "feasible",
                        search.expansions + judge.evaluations, lines, _sizes(model),
-                       plain=search.value(frozenset(hint.orders)))
+                       evaluate=evaluate)
     # the model proves its bound for the value it optimizes; that is the evaluation
     # itself only when the evaluation is linear (``exact``).  Otherwise the model's
     # answer is one candidate: the warm start is kept when the evaluation, aggregated
@@ -350,7 +399,7 @@ def _cpsat(position: Position, power: str, evaluate: Evaluation, start: float,
     return _finish(position, power, "cpsat", start, orders, value, status,
                    search.expansions + judge.evaluations, lines, _sizes(model),
                    bound=float(sel.bound) if sel.exact and sel.status == "optimal" else None,
-                   plain=search.value(frozenset(orders)))
+                   evaluate=evaluate)
 
 
 # -- retreats and adjustments --------------------------------------------------------------
@@ -449,7 +498,8 @@ def _greedy_removals(position: Position, power: str, evaluate: Evaluation, k: in
 def _finish(position: Position, power: str, method: str, start: float, orders: Sequence[Order],
             value: float, status: str, nodes: int, lines: list[str], sizes: Mapping[str, int], *,
             plain: float | None = None, bound: float | None = None,
-            background: Mapping[str, Sequence[Order]] | None = None) -> Solution:
+            background: Mapping[str, Sequence[Order]] | None = None,
+            evaluate: Evaluation | None = None) -> Solution:
     """Replay the orders through the adjudicator (every one must be accepted as given)
     and wrap them up."""
     orders = tuple(orders)
@@ -460,6 +510,8 @@ def _finish(position: Position, power: str, method: str, start: float, orders: S
            and r.reason in (Reason.ILLEGAL, Reason.NO_UNIT, Reason.NOT_YOUR_UNIT, Reason.DUPLICATE)]
     if bad:
         raise AssertionError(f"solve produced an order the adjudicator rejects: {bad[0]}")
+    if plain is None and evaluate is not None and position.phase.kind == "movement":
+        plain = evaluate(outcome.next, power)
     if status == "optimal" and bound is None:
         bound = value
     return Solution(power=power, phase=position.phase.short, orders=orders, value=value,

@@ -24,6 +24,7 @@ ours (the paranoid view).  Every opponent also keeps "all hold" as a candidate.
 from __future__ import annotations
 
 import itertools
+import random
 import time
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
@@ -178,6 +179,67 @@ def build_model(position: Position, power: str, evaluate: Evaluation, *, deadlin
         sets = list(dict.fromkeys(sets))
         cands[opp] = tuple((s, 1.0 / len(sets)) for s in sets)
     return OpponentModel(power, cands)
+
+
+@dataclass(frozen=True)
+class SampledModel:
+    """Opponents' orders as joint samples of a policy: each sample gives every other
+    power a complete order set (drawn from ``predictor`` with its own random stream),
+    and all samples weigh the same.  The expectimax of the Victorybot seed over
+    "weighted opponent order sets" where the weights are the policy's own frequencies:
+    a set the policy draws twice counts twice."""
+
+    power: str
+    samples: tuple[Mapping[str, tuple[Order, ...]], ...]
+
+    @property
+    def candidates(self) -> dict[str, tuple[tuple[tuple[Order, ...], float], ...]]:
+        """Each opponent's distinct sets with the share of samples that drew them."""
+        counts: dict[str, dict[tuple[Order, ...], int]] = {}
+        for s in self.samples:
+            for p, os in s.items():
+                counts.setdefault(p, {})
+                counts[p][os] = counts[p].get(os, 0) + 1
+        n = len(self.samples)
+        return {p: tuple((os, c / n) for os, c in sorted(cs.items(), key=lambda x: -x[1]))
+                for p, cs in sorted(counts.items())}
+
+    @property
+    def joint_size(self) -> int:
+        return len(self.samples)
+
+    def scenarios(self, limit: int | None = None) -> list[tuple[float, dict[str, tuple[Order, ...]]]]:
+        """The samples, equally weighted (identical samples merged)."""
+        merged: dict[tuple, float] = {}
+        for s in self.samples:
+            key = tuple(sorted(s.items()))
+            merged[key] = merged.get(key, 0.0) + 1.0 / len(self.samples)
+        return [(w, dict(key)) for key, w in merged.items()]
+
+
+SampledPredictor = Callable[[Position, str, random.Random], Sequence[Order]]
+
+
+def sample_model(position: Position, power: str, predictor: SampledPredictor, *,
+                 samples: int, seed: int = 0, deadline: float = float("inf")) -> SampledModel:
+    """``samples`` joint draws of ``predictor`` for every other power with units (fewer
+    if the deadline comes first; at least one)."""
+    import random
+
+    others = sorted({u.power for u in position.units if u.power != power})
+    out: list[dict[str, tuple[Order, ...]]] = []
+    for i in range(samples):
+        if out and time.monotonic() >= deadline:
+            break
+        rng = random.Random(f"dipsolve-sample:{seed}:{i}")
+        draw = {}
+        for opp in others:
+            os = tuple(sorted(predictor(position, opp, rng),
+                              key=lambda o: (getattr(o, "kind", ""), getattr(o, "location", ""))))
+            if os:
+                draw[opp] = os
+        out.append(draw)
+    return SampledModel(power, tuple(out))
 
 
 class Judge:
