@@ -14,6 +14,7 @@ Two reference series put those numbers in scale: one DumbBot against six random 
 among its equals).
 
     python benchmarks/play.py                          # 70 games to 1910 at 2 s a move
+    python benchmarks/play.py --jobs 2                 # the same, two games at once
     python benchmarks/play.py --games 7 --until 1903 --time-limit 0.5 --method cpsat
     python benchmarks/play.py --json
 
@@ -43,7 +44,7 @@ def _series(label: str, seating, args, quiet: bool):
                   f"{seat.centers} centers, {record.seconds:.1f} s", file=sys.stderr, flush=True)
 
     records = play_series(seating, args.games, seed=args.seed, until=args.until,
-                          time_limit=args.time_limit, rotate=True, on_game=on_game)
+                          time_limit=args.time_limit, rotate=True, jobs=args.jobs, on_game=on_game)
     rows = {row.bot: row for row in results_table(records)}
     return records, rows, time.perf_counter() - started
 
@@ -78,6 +79,10 @@ def main(argv=None) -> int:
     p.add_argument("--until", type=int, default=1910, help="last year played (default 1910)")
     p.add_argument("--time-limit", type=float, default=2.0, help="seconds a dipsolve phase (default 2)")
     p.add_argument("--method", default="agenda", help="dipsolve's search method (default agenda)")
+    p.add_argument("--opponents", default="sampled",
+                   help="dipsolve's opponent model: sampled (default), worst, expected or hold")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="games played at once, one process each (default 1; at most one a core)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     p.add_argument("--only", choices=("dipsolve", "references"),
                    help="run only the dipsolve series, or only the two reference series")
@@ -88,9 +93,10 @@ def main(argv=None) -> int:
     dumb, rand = DumbBotPlayer(), RandomBot()
     out: dict = {"date": time.strftime("%Y-%m-%d"), "nproc": os.cpu_count(), "games": args.games,
                  "until": args.until, "time_limit": args.time_limit, "seed": args.seed,
+                 "jobs": args.jobs, "opponents": args.opponents,
                  "series": []}
     if args.only != "references":
-        bot = DipsolveBot(args.method)
+        bot = DipsolveBot(args.method, opponents=args.opponents)
         try:
             bot.check()
         except BotUnavailable as e:

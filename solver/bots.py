@@ -123,11 +123,16 @@ class DipsolveBot:
     method: str = "agenda"
     #: the position evaluation the search maximises (`dipsolve.evaluation.evaluator`)
     evaluator: str = "influence"
+    #: the opponent model (``solve``'s ``opponents``): "sampled" (default) is a best
+    #: response to draws of DumbBot's policy for every other power; "worst", "expected"
+    #: and "hold" are the search-built models of the seeds
+    opponents: str = "sampled"
 
     @property
     def name(self) -> str:
         tail = "" if self.evaluator == "influence" else f"/{self.evaluator}"
-        return f"dipsolve:{self.method}{tail}"
+        model = "" if self.opponents == "sampled" else f"[{self.opponents}]"
+        return f"dipsolve:{self.method}{tail}{model}"
 
     def check(self) -> None:
         """Raise `BotUnavailable` unless the search can answer with this method and this
@@ -142,35 +147,44 @@ class DipsolveBot:
             raise BotUnavailable(str(e)) from None
         try:
             solve(Position.initial(), "Austria", method=self.method, time_limit=0.2,
-                  evaluator=self.evaluator)
+                  evaluator=self.evaluator, opponents=self.opponents)
         except MethodUnavailable as e:
             raise BotUnavailable(str(e)) from None
 
     def orders(self, position: Position, power: str, deadline_s: float,
                rng: random.Random) -> list[Order]:
+        from .search.methods import SAMPLES
         solution = _solver()(position, power, method=self.method, time_limit=deadline_s,
-                             evaluator=self.evaluator)
+                             evaluator=self.evaluator, opponents=self.opponents,
+                             samples=SAMPLES if self.opponents == "sampled" else 0,
+                             seed=rng.randrange(1 << 30))
         return list(solution.orders)
 
+
+#: the opponent models a dipsolve bot can play with (``solve``'s ``opponents``)
+OPPONENT_MODELS = ("sampled", "worst", "expected", "hold")
 
 BOT_NAMES = ("dumbbot", "random", "dipsolve") + tuple(f"dipsolve:{m}" for m in DIPSOLVE_METHODS)
 
 
-def make_bot(name: str, evaluator: str = "influence") -> Bot:
+def make_bot(name: str, evaluator: str = "influence", opponents: str = "sampled") -> Bot:
     """The bot a name stands for: ``dumbbot``, ``random``, ``dipsolve`` (its default
-    method) or ``dipsolve:METHOD``; a dipsolve bot searches with ``evaluator``.
-    ``ValueError`` for any other name."""
+    method) or ``dipsolve:METHOD``; a dipsolve bot searches with ``evaluator`` against
+    the ``opponents`` model.  ``ValueError`` for any other name."""
+    if opponents not in OPPONENT_MODELS:
+        raise ValueError(f"unknown opponent model {opponents!r} (expected one of "
+                         f"{', '.join(OPPONENT_MODELS)})")
     key = name.strip().lower()
     if key == "dumbbot":
         return DumbBotPlayer()
     if key == "random":
         return RandomBot()
     if key == "dipsolve":
-        return DipsolveBot(evaluator=evaluator)
+        return DipsolveBot(evaluator=evaluator, opponents=opponents)
     if key.startswith("dipsolve:"):
         method = key.split(":", 1)[1]
         if method not in DIPSOLVE_METHODS:
             raise ValueError(f"unknown dipsolve method {method!r} (expected one of "
                              f"{', '.join(DIPSOLVE_METHODS)})")
-        return DipsolveBot(method, evaluator)
+        return DipsolveBot(method, evaluator, opponents)
     raise ValueError(f"unknown bot {name!r} (expected one of {', '.join(BOT_NAMES)})")

@@ -17,7 +17,7 @@ import math
 import sys
 from typing import Any
 
-from .bots import Bot, BotUnavailable, DipsolveBot, make_bot
+from .bots import OPPONENT_MODELS, Bot, BotUnavailable, DipsolveBot, make_bot
 from .cli import UserError
 from .map import POWERS, power_name
 from .play import GameRecord, format_table, play_series, results_table
@@ -33,7 +33,9 @@ Bots:
   random             a random legal order for each unit
   dipsolve           dipsolve's search (dipsolve solve); dipsolve:METHOD picks the
                      method: agenda, minimax, expectimax, cpsat; --evaluation picks
-                     the evaluation it maximises (influence, centers, dumbbot)
+                     the evaluation it maximises (influence, centers, dumbbot);
+                     --opponents its model of the others: by default a best response
+                     to 8 draws of DumbBot's policy for every other power
 
 Seats: --bots names the bots of Austria, England, France, Germany, Italy, Russia and
 Turkey in that order; a shorter list is filled up with its last bot, so
@@ -66,14 +68,22 @@ def register(subparsers: Any) -> None:
     p.add_argument("--evaluation", default="influence", metavar="NAME",
                    help="the position evaluation of dipsolve seats: influence (default), "
                         "centers or dumbbot")
+    p.add_argument("--opponents", choices=OPPONENT_MODELS, default="sampled",
+                   help="the opponent model of dipsolve seats: sampled (default: a best "
+                        "response to 8 draws of DumbBot's policy for the others), worst, "
+                        "expected or hold (see dipsolve solve --help)")
     p.add_argument("--seed", type=int, default=0, metavar="K", help="seed of the first game (default 0)")
     p.add_argument("--rotate", action="store_true", help="move every bot one seat on in each game")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="games played at once, one process each (default 1; at most one a core, "
+                        "or the bots that think against the clock think less)")
     p.add_argument("--json", action="store_true", help="one JSON object: the games and the table")
     p.add_argument("--history", action="store_true", help="with --json: every phase's orders too")
     p.set_defaults(func=cmd_play)
 
 
-def seating(bots: str, seats: list[str], evaluator: str = "influence") -> list[Bot]:
+def seating(bots: str, seats: list[str], evaluator: str = "influence",
+            opponents: str = "sampled") -> list[Bot]:
     """The seven bots in power order from ``--bots`` and ``--seat``, or `UserError`."""
     names = [n.strip() for n in bots.split(",")]
     if not all(names):
@@ -95,7 +105,7 @@ def seating(bots: str, seats: list[str], evaluator: str = "influence") -> list[B
     for name in names:
         if name not in made:
             try:
-                made[name] = make_bot(name, evaluator)
+                made[name] = make_bot(name, evaluator, opponents)
             except ValueError as e:
                 raise UserError(str(e)) from None
         chosen.append(made[name])
@@ -153,9 +163,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.evaluation not in EVALUATORS:
         raise UserError(f"--evaluation {args.evaluation!r}: unknown evaluation "
                         f"(expected one of {', '.join(EVALUATORS)})")
+    if args.jobs < 1:
+        raise UserError(f"--jobs {args.jobs}: expected a number of processes, at least 1")
     if args.history and not args.json:
         raise UserError("--history goes with --json")
-    bots = seating(args.bots, args.seat, args.evaluation)
+    bots = seating(args.bots, args.seat, args.evaluation, args.opponents)
     progress = _Progress(args.games)
     played = 0
 
@@ -168,7 +180,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     try:
         records = play_series(bots, args.games, seed=args.seed, until=args.until,
-                              time_limit=args.time_limit, rotate=args.rotate,
+                              time_limit=args.time_limit, rotate=args.rotate, jobs=args.jobs,
                               on_phase=progress.phase, on_game=on_game)
     finally:
         progress.close()

@@ -2,7 +2,8 @@
 
     dipsolve solve FILE... [--power TUR] [--method agenda|minimax|expectimax|cpsat]
                    [--time-limit S] [--trace] [--json] [--render OUT] [--values FILE]
-                   [--evaluation influence|centers|dumbbot] [--opponents worst|expected|hold]
+                   [--evaluation influence|centers|dumbbot]
+                   [--opponents worst|expected|sampled|hold] [--samples K]
                    [--predictor dumbbot] [--beam N]
 
 The human output is an orders file (``Power: order`` lines) with the value, status and
@@ -32,7 +33,9 @@ Movement phases, by --method:
               (a move with all its possible supports, a convoy with its fleets, as one
               step); each complete set is tested against the orders the neighbouring
               powers are likely to give or that would hurt most, and judged by its worst
-              outcome (--opponents expected: by the mean; hold: nobody else moves)
+              outcome (--opponents expected: by the mean; sampled: by the mean over
+              draws of DumbBot's policy for every other power, a best response to
+              it; hold: nobody else moves)
   minimax     Victorybot's paranoid search: candidates scored against each opponent
               alone (factorized pruning), the best five against every combination
   expectimax  the same, with equally likely opponent order sets and the mean
@@ -67,9 +70,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--values", action="append", default=[], metavar="FILE",
                    help="province values for the influence evaluation (one file per power; "
                         "may be given again for other powers)")
-    p.add_argument("--opponents", choices=("worst", "expected", "hold"),
+    p.add_argument("--opponents", choices=("worst", "expected", "sampled", "hold"),
                    help="agenda method: judge a set by its worst outcome against the opponents' "
-                        "orders (default), its mean, or with everybody else holding")
+                        "orders (default), its mean, its mean over draws of DumbBot's policy "
+                        "for every other power (sampled), or with everybody else holding")
+    p.add_argument("--samples", type=int, metavar="K",
+                   help="with --opponents sampled: how many joint draws (default 8)")
     p.add_argument("--predictor", choices=("dumbbot",),
                    help="also expect each opponent to give the orders DumbBot would give")
     p.add_argument("--beam", type=int, metavar="N", help="keep at most N entries on the agenda")
@@ -123,6 +129,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.render and len(args.files) > 1 and "{stem}" not in args.render:
         raise UserError("--render takes one FILE; put '{stem}' in OUT to draw several")
     values = _values(args)
+    if args.samples is not None and (args.samples < 1 or args.opponents != "sampled"):
+        raise UserError(f"--samples {args.samples}: expected a count of 1 or more, with "
+                        f"--opponents sampled")
     try:
         resolve_evaluator(args.evaluation, values or None)
     except ValueError as e:              # an evaluation whose module is not installed
@@ -141,7 +150,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 solutions.append(solve(position, p, args.method, share, args.evaluation,
                                        values=values or None, trace=args.trace,
                                        opponents=args.opponents, beam_width=args.beam,
-                                       predictor=args.predictor))
+                                       predictor=args.predictor, samples=args.samples or 0))
             except MethodUnavailable as e:
                 raise UserError(str(e)) from None
         if tty and args.time_limit >= 2:

@@ -185,23 +185,45 @@ def rotated(seating: Sequence[Bot], shift: int) -> dict[str, Bot]:
 
 
 def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int = 1910,
-                time_limit: float = 2.0, rotate: bool = False,
+                time_limit: float = 2.0, rotate: bool = False, jobs: int = 1,
                 on_phase: Callable[[int, Position], None] | None = None,
                 on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
     """Play ``games`` games with the seven bots of ``seating`` (in the order of
     `POWERS`); game ``i`` has seed ``seed + i`` and, with ``rotate``, the seating moved
-    ``i`` seats on.  ``on_phase(i, position)`` and ``on_game(record)`` report progress."""
+    ``i`` seats on.  ``on_phase(i, position)`` and ``on_game(record)`` report progress.
+
+    ``jobs`` > 1 plays that many games at once, each in its own process (the games
+    are independent; give each a core of its own, or the bots that think against the
+    clock think less); ``on_phase`` is then not called, ``on_game`` is, in game order.
+    """
     if len(seating) != len(POWERS):
         raise ValueError(f"a seating names {len(POWERS)} bots, not {len(seating)}")
+    if jobs < 1:
+        raise ValueError(f"jobs must be 1 or more, not {jobs}")
+    tasks = [(rotated(seating, i if rotate else 0), seed + i, until, time_limit) for i in range(games)]
     records = []
-    for i in range(games):
-        seats = rotated(seating, i if rotate else 0)
+    if jobs > 1 and games > 1:
+        import concurrent.futures
+        import multiprocessing
+        ctx = multiprocessing.get_context("spawn")   # no fork of a process holding threads
+        with concurrent.futures.ProcessPoolExecutor(min(jobs, games), mp_context=ctx) as pool:
+            for record in pool.map(_play_task, tasks):
+                records.append(record)
+                if on_game is not None:
+                    on_game(record)
+        return records
+    for i, task in enumerate(tasks):
         hook = (lambda pos, i=i: on_phase(i, pos)) if on_phase is not None else None
-        record = play_game(seats, seed=seed + i, until=until, time_limit=time_limit, on_phase=hook)
+        record = _play_task(task, hook)
         records.append(record)
         if on_game is not None:
             on_game(record)
     return records
+
+
+def _play_task(task, on_phase: Callable[[Position], None] | None = None) -> GameRecord:
+    seats, seed, until, time_limit = task
+    return play_game(seats, seed=seed, until=until, time_limit=time_limit, on_phase=on_phase)
 
 
 # -- the results table ---------------------------------------------------------------------

@@ -89,6 +89,11 @@ def test_a_series_rotates_the_seats_and_the_table_adds_up():
 def test_make_bot_names():
     assert make_bot("DumbBot").name == "dumbbot" and make_bot("random").name == "random"
     assert make_bot("dipsolve:cpsat").name == "dipsolve:cpsat"
+    # the default opponent model (DumbBot's policy, sampled) goes unnamed; others are named
+    assert make_bot("dipsolve").opponents == "sampled"
+    assert make_bot("dipsolve", opponents="worst").name == "dipsolve:agenda[worst]"
+    with pytest.raises(ValueError, match="unknown opponent model"):
+        make_bot("dipsolve", opponents="psychic")
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("albert")
     with pytest.raises(ValueError, match="unknown dipsolve method"):
@@ -180,3 +185,15 @@ def test_the_dipsolve_seat_plays_every_phase(capsys):
     assert austria["refused"] == 0
     played = [ph for ph in game["phases"] if "Austria" in ph["orders"]]
     assert {ph["phase"] for ph in played} >= {"S1901M", "F1901M"}
+
+
+def test_games_played_at_once_are_the_games_played_one_by_one():
+    # DumbBot and random draw chance only from their seats' streams: the same seeds
+    # give the same games whether they run in one process or in two
+    seating = [DUMB] * 4 + [RandomBot()] * 3
+    one = play_series(seating, 3, seed=4, until=1903, rotate=True)
+    two = play_series(seating, 3, seed=4, until=1903, rotate=True, jobs=2)
+    assert [r.results for r in one] == [r.results for r in two]
+    assert [r.phases for r in one] == [r.phases for r in two]
+    with pytest.raises(ValueError, match="jobs"):
+        play_series(seating, 1, jobs=0)
