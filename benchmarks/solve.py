@@ -41,10 +41,11 @@ def _positions(n: int):
     return out
 
 
-def time_limits(positions, methods, limits):
+def time_limits(positions, methods, limits, models=("default",)):
     from dipsolve.search import MethodUnavailable, solve
     rows = []
-    for method in methods:
+    for method, model in itertools.product(methods, models):
+        opponents = None if model == "default" else model
         for limit in limits:
             ratios, missing, statuses = [], 0, {}
             for _, position in positions:
@@ -54,7 +55,7 @@ def time_limits(positions, methods, limits):
                         continue
                     t0 = time.monotonic()
                     try:
-                        s = solve(position, power, method, limit)
+                        s = solve(position, power, method, limit, opponents=opponents)
                     except MethodUnavailable:
                         ratios = None
                         break
@@ -66,10 +67,11 @@ def time_limits(positions, methods, limits):
                 if ratios is None:
                     break
             if ratios is None:
-                rows.append({"method": method, "limit": limit, "available": False})
+                rows.append({"method": method, "opponents": model, "limit": limit, "available": False})
                 continue
             over = sum(1 for r in ratios if r > 1.10)
-            rows.append({"method": method, "limit": limit, "available": True, "runs": len(ratios),
+            rows.append({"method": method, "opponents": model, "limit": limit, "available": True,
+                         "runs": len(ratios),
                          "mean_ratio": sum(ratios) / len(ratios), "max_ratio": max(ratios),
                          "over_10pct": over, "missing_orders": missing, "statuses": statuses})
     return rows
@@ -140,13 +142,15 @@ def main(argv=None) -> int:
     ap.add_argument("--positions", type=int, default=4, help="positions (the start and random ones)")
     ap.add_argument("--limits", type=float, nargs="+", default=[0.5, 2.0], help="time limits (s)")
     ap.add_argument("--methods", nargs="+", default=["agenda", "minimax", "expectimax", "cpsat"])
+    ap.add_argument("--opponents", nargs="+", default=["default", "sampled"],
+                    help="opponent models: default (each method's own) and/or sampled")
     ap.add_argument("--max-units", type=int, default=4, help="largest power enumerated exhaustively")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     positions = _positions(args.positions)
     out = {"machine": {"nproc": os.cpu_count(), "python": sys.version.split()[0]},
            "positions": [n for n, _ in positions],
-           "time_limit": time_limits(positions, args.methods, args.limits),
+           "time_limit": time_limits(positions, args.methods, args.limits, args.opponents),
            "positions_per_second": speed(positions),
            "best_first": best_first(positions, args.max_units)}
     if args.json:
@@ -154,13 +158,13 @@ def main(argv=None) -> int:
         return 0
     print(f"positions: {', '.join(out['positions'])}; nproc {out['machine']['nproc']}")
     print("\ntime limit kept (wall / limit), every power of every position:")
-    print(f"  {'method':<11} {'limit':>6} {'runs':>5} {'mean':>6} {'max':>6} {'>110%':>6} {'no orders':>9}  statuses")
+    print(f"  {'method':<11} {'opponents':<9} {'limit':>6} {'runs':>5} {'mean':>6} {'max':>6} {'>110%':>6} {'no orders':>9}  statuses")
     for r in out["time_limit"]:
         if not r["available"]:
-            print(f"  {r['method']:<11} {r['limit']:>6g}  not available (dipsolve.models.order_model)")
+            print(f"  {r['method']:<11} {r['opponents']:<9} {r['limit']:>6g}  not available (dipsolve.models.order_model)")
             continue
         st = ", ".join(f"{k} {v}" for k, v in sorted(r["statuses"].items()))
-        print(f"  {r['method']:<11} {r['limit']:>6g} {r['runs']:>5} {r['mean_ratio']:>6.3f} "
+        print(f"  {r['method']:<11} {r['opponents']:<9} {r['limit']:>6g} {r['runs']:>5} {r['mean_ratio']:>6.3f} "
               f"{r['max_ratio']:>6.3f} {r['over_10pct']:>6} {r['missing_orders']:>9}  {st}")
     print(f"\npositions judged per second (adjudicate + influence): {out['positions_per_second']:,.0f}")
     rows = out["best_first"]

@@ -150,9 +150,11 @@ def solve(position: Position, power: str, method: str = "agenda", time_limit: fl
         return _finish(position, power, method, start, *_adjustments(position, power, evaluate, end, trace))
     if not position.units_of(power):
         return _finish(position, power, method, start, (), evaluate(position, power), "optimal", 0, [], {})
+    if opponents == "sampled":           # minimax: the worst draw; the others: the mean
+        samples = samples or SAMPLES
     how = {"minimax": "worst", "expectimax": "expected"}.get(method, opponents or "worst")
     if how == "sampled":
-        how, samples = "expected", samples or SAMPLES
+        how = "expected"
     if how not in ("worst", "expected", "hold"):
         raise ValueError(f"opponents must be worst, expected, sampled or hold, not {how!r}")
     if samples < 0:
