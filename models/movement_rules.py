@@ -62,66 +62,20 @@ from typing import Iterable, Mapping, Sequence, Union
 
 from ortools.sat.python import cp_model
 
-from dipsolve.adjudicator import (_CONVOY, _HOLD, _MOVE, _SUPH, _SUPM, _classify, _Movement,
-                                  _sea_route, _static)
+from dipsolve.adjudicator import (CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Reading, read_order,
+                                  sea_route)
 from dipsolve.orders import Hold, Order
 from dipsolve.position import Position, Unit
 
 #: a literal: a CP-SAT Boolean variable, its negation, or a Python constant
 Lit = Union[bool, cp_model.IntVar, "cp_model.cp_model_helper.NotBooleanVariable"]
 
-HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = "hold", "move", "support hold", "support move", "convoy"
-_KINDS = {_HOLD: HOLD, _MOVE: MOVE, _SUPH: SUPPORT_HOLD, _SUPM: SUPPORT_MOVE, _CONVOY: CONVOY}
-
 
 class ParadoxError(ValueError):
     """Orders that may form a convoy paradox (DATC 4.A.2), which the model does not cover."""
 
 
-# -- orders as the adjudicator reads them ----------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """What one order asks for, as the adjudicator reads it (DATC 4.E.1: an illegal
-    order is a hold, ``illegal`` says why)."""
-
-    order: Order
-    kind: str                    # HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE or CONVOY
-    dest: str | None = None      # move: the destination province
-    dest_loc: str | None = None  # move: the destination location (a coast for a fleet)
-    via: bool = False            # move: by convoy whatever fleets are ordered (VIA, or not adjacent)
-    supported: str | None = None  # support or convoy: the province of the unit helped
-    target: str | None = None    # support of a move, convoy: its destination province
-    coast: str | None = None     # support of a fleet's move: the coast it names
-    illegal: str | None = None
-
-
-def read_order(position: Position, unit: Unit, order: Order) -> Reading:
-    """The adjudicator's reading of ``order`` given to ``unit`` (a unit of ``position``).
-
-    Uses the adjudicator's own order check (`dipsolve.adjudicator._classify`), so that
-    legality, coasts and convoy routes mean the same here as there."""
-    st = position.memo.get("movement_rules.reader")
-    if st is None:
-        st = position.memo["movement_rules.reader"] = _Movement(position, _static(position))
-    po = position.map.province_of
-    loc = getattr(order, "location", None)
-    if getattr(order, "kind", None) != unit.kind or loc is None or po.get(loc) != po[unit.location]:
-        raise ValueError(f"{order} is not an order for {unit} ({unit.power})")
-    i = st.at[po[unit.location]]
-    try:
-        _classify(st, i, order, st.seas)
-        why = st.why[i]
-        reading = Reading(order, _KINDS[st.otype[i]], st.dest[i],
-                          st.dest_loc[i] if st.otype[i] == _MOVE else None, st.via[i],
-                          st.sup_prov[i], st.sup_dest[i],
-                          st.dest_loc[i] if st.otype[i] == _SUPM else None,
-                          why[1] if why else None)
-    finally:
-        st.otype[i], st.via[i], st.why[i] = _HOLD, False, None
-        st.dest[i] = st.dest_loc[i] = st.sup_prov[i] = st.sup_dest[i] = None
-    return reading
-
+# -- orders as the adjudicator matches them -------------------------------------------------
 
 def fixed_orders(position: Position, orders: Mapping[str, Iterable[Order]]) -> dict[Unit, Order]:
     """Power -> orders, as unit -> order, matched as the adjudicator matches them: an
@@ -336,7 +290,7 @@ class Resolution:
 
     def path(self, i: int, dest: str) -> Lit:
         """P[i, dest]: a chain of fleets, each validly ordered to convoy army i to dest and
-        not dislodged, links i's coast to dest (the adjudicator's `_sea_route`)."""
+        not dislodged, links i's coast to dest (the adjudicator's `sea_route`)."""
         key = (i, dest)
         p = self._P.get(key)
         if p is not None:
@@ -540,7 +494,7 @@ def convoy_cycles(position: Position, options: Mapping[Unit, Sequence[Reading]])
         rs = moves.get((a, d), [])
         if not any(r.via for r in rs) and not (rs and any(f.power == a.power for f, _ in fleets)):
             continue
-        if _sea_route(m, po[a.location], d, {po[f.location] for f, _ in fleets}):
+        if sea_route(m, po[a.location], d, {po[f.location] for f, _ in fleets}):
             convoys[a, d] = fleets
     by_dest: dict[str, list[tuple[Unit, str]]] = {}
     for a, d in convoys:

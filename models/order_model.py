@@ -70,16 +70,15 @@ from typing import Callable, Iterable, Mapping, Sequence, Union
 
 from ortools.sat.python import cp_model
 
-from dipsolve.adjudicator import Outcome, Reason, adjudicate
+from dipsolve.adjudicator import (CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Outcome, Reading, Reason,
+                                  adjudicate, read_order)
 from dipsolve.evaluation import centers as centers_evaluation
 from dipsolve.evaluation import influence as influence_evaluation
 from dipsolve.evaluation import owned_centers, values_for
 from dipsolve.orders import Hold, Move, Order
 from dipsolve.position import Position, Unit
 
-from .movement_rules import (CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Lit, Logic, Model,
-                             ParadoxError, Reading, Resolution, convoy_cycles, fixed_orders,
-                             read_order)
+from .movement_rules import Lit, Logic, Model, ParadoxError, Resolution, convoy_cycles, fixed_orders
 
 OPTIMAL, FEASIBLE, TIMED_OUT = "optimal", "feasible", "timed out"
 OBJECTIVES = ("maxmin", "expected")

@@ -30,6 +30,7 @@ nothing is parsed and nothing deep-copied.
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from itertools import compress
 from enum import Enum
 from typing import Iterable, Mapping, NamedTuple
@@ -1104,3 +1105,65 @@ def _civil_disorder(position: Position, power: str, removed: set[Unit], count: i
     key = {u: (-distance(u), 0 if u.kind == "F" else 1, m.provinces[po[u.location]].name)
            for u in candidates}
     return sorted(candidates, key=key.__getitem__)[:count]
+
+
+# -- the adjudicator's reading of one order, for the models and the searches ----------------
+
+#: the kinds of order a `Reading` reports
+HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = "hold", "move", "support hold", "support move", "convoy"
+_KIND_NAMES = {_HOLD: HOLD, _MOVE: MOVE, _SUPH: SUPPORT_HOLD, _SUPM: SUPPORT_MOVE, _CONVOY: CONVOY}
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What one order asks for, as the adjudicator reads it (DATC 4.E.1: an illegal
+    order is a hold, ``illegal`` says why)."""
+
+    order: Order
+    kind: str                    # HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE or CONVOY
+    dest: str | None = None      # move: the destination province
+    dest_loc: str | None = None  # move: the destination location (a coast for a fleet)
+    via: bool = False            # move: by convoy whatever fleets are ordered (VIA, or not adjacent)
+    supported: str | None = None  # support or convoy: the province of the unit helped
+    target: str | None = None    # support of a move, convoy: its destination province
+    coast: str | None = None     # support of a fleet's move: the coast it names
+    illegal: str | None = None
+
+
+def read_order(position: Position, unit: Unit, order: Order) -> Reading:
+    """The adjudicator's reading of ``order`` given to ``unit`` (a unit of ``position``,
+    in a movement phase), by the very check step 1 of the movement pipeline applies, so
+    that legality, coasts and convoy routes mean the same to a model of the rules as to
+    the adjudicator.  ``ValueError`` when the order is not for that unit."""
+    st = position.memo.get("adjudicator.reader")
+    if st is None:
+        st = position.memo["adjudicator.reader"] = _Movement(position, _static(position))
+    po = position.map.province_of
+    loc = getattr(order, "location", None)
+    if getattr(order, "kind", None) != unit.kind or loc is None or po.get(loc) != po[unit.location]:
+        raise ValueError(f"{order} is not an order for {unit} ({unit.power})")
+    i = st.at[po[unit.location]]
+    try:
+        _classify(st, i, order, st.seas)
+        why = st.why[i]
+        return Reading(order, _KIND_NAMES[st.otype[i]], st.dest[i],
+                       st.dest_loc[i] if st.otype[i] == _MOVE else None, st.via[i],
+                       st.sup_prov[i], st.sup_dest[i],
+                       st.dest_loc[i] if st.otype[i] == _SUPM else None,
+                       why[1] if why else None)
+    finally:
+        st.otype[i], st.via[i], st.why[i] = _HOLD, False, None
+        st.dest[i] = st.dest_loc[i] = st.sup_prov[i] = st.sup_dest[i] = None
+
+
+def sea_route(game_map: Map, src: str, dst: str, seas: set[str] | frozenset[str]) -> bool:
+    """Whether an army in province ``src`` can be convoyed to ``dst`` through fleets
+    standing in the sea provinces ``seas`` (the adjudicator's own test)."""
+    return _sea_route(game_map, src, dst, seas)
+
+
+def on_route(game_map: Map, src: str, dst: str, sea: str, seas: frozenset[str]) -> bool:
+    """Whether the fleet in ``sea`` is necessary for some convoy route from ``src`` to
+    ``dst`` through ``seas`` (DATC 4.E.1: otherwise its convoy order is illegal; the
+    adjudicator's own test)."""
+    return _on_route(game_map, src, dst, sea, seas)

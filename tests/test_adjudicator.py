@@ -1,6 +1,8 @@
 """Behaviour of the adjudicator beyond the DATC end positions: reasons, phase flow,
 center ownership, builds, removals, civil disorder, and the shape of an Outcome."""
 
+import pytest
+
 from dipsolve.adjudicator import Reason, adjudicate
 from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Retreat, SupportHold,
                              SupportMove, Waive)
@@ -184,3 +186,34 @@ def test_hold_order_and_outcome_is_deterministic():
     a, b = adjudicate(p, o), adjudicate(p, o)
     assert a.next == b.next and hash(a.next) == hash(b.next)
     assert [str(r) for r in a.results] == [str(r) for r in b.results]
+
+
+# -- the adjudicator's reading of one order (for the models and the searches) -------------------
+
+@pytest.mark.parametrize("seed", range(12))
+def test_read_order_is_what_adjudicate_does_with_the_order(seed):
+    # every legal order of every unit reads as legal, with the kind and destination the
+    # adjudicator acts on; an order the adjudicator sets aside as illegal reads as a hold
+    # with the same reason
+    from dipsolve.adjudicator import HOLD, MOVE, SUPPORT_MOVE, read_order
+    from dipsolve.search.legal import legal_orders
+    from dipsolve.testing import random_position
+    position = random_position(seed, n_units=22)
+    po = position.map.province_of
+    for unit in position.units:
+        for order in legal_orders(position, unit):
+            r = read_order(position, unit, order)
+            assert r.illegal is None and r.order == order
+            if isinstance(order, Move):
+                assert r.kind == MOVE and r.dest == po[order.target]
+            if isinstance(order, SupportMove):
+                assert r.kind == SUPPORT_MOVE and r.target == po[order.target]
+        far = next(p for p in sorted(position.map.provinces)
+                   if p != po[unit.location] and p not in position.map.neighbours[po[unit.location]])
+        bad = Move(unit.kind, unit.location, far)
+        r = read_order(position, unit, bad)
+        result = next(x for x in adjudicate(position, {unit.power: [bad]}).results if x.order == bad)
+        assert r.kind == HOLD and r.illegal == result.detail
+    with pytest.raises(ValueError, match="not an order for"):
+        u = position.units[0]
+        read_order(position, u, Hold("F" if u.kind == "A" else "A", u.location))

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
-from ..adjudicator import _on_route
+from ..adjudicator import on_route
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                       SupportMove, Waive)
 from ..position import Position, Unit
@@ -118,7 +118,7 @@ def _movement_orders(position: Position, unit: Unit) -> list[Order]:
             if here not in _convoy_component(position, army):
                 continue
             for dest in sorted(routes):
-                if _on_route(m, aprov, dest, here, t["seas"]):
+                if on_route(m, aprov, dest, here, t["seas"]):
                     out.append(Convoy(unit.location, "A", army.location, dest))
     return out
 
