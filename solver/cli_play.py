@@ -145,6 +145,17 @@ class _Progress:
                          f"{position.phase.short:<7}")
         sys.stderr.flush()
 
+    def played(self, done: int, jobs: int) -> None:
+        """With games played at once (no phase reports): after each finished game."""
+        if not self.live:
+            return
+        width = 30
+        bar = int(width * done / self.games)
+        running = min(jobs, self.games - done)
+        sys.stderr.write(f"\r[{'#' * bar}{'.' * (width - bar)}] {done}/{self.games} games done"
+                         + (f", {running} playing" if running else "") + "   ")
+        sys.stderr.flush()
+
     def close(self) -> None:
         if self.live:
             sys.stderr.write("\r" + " " * 60 + "\r")
@@ -177,6 +188,11 @@ def cmd_play(args: argparse.Namespace) -> int:
             progress.close()
             print(game_line(played, record), flush=True)
         played += 1
+        if args.jobs > 1:
+            progress.played(played, args.jobs)
+
+    if args.jobs > 1:
+        progress.played(0, args.jobs)
 
     try:
         records = play_series(bots, args.games, seed=args.seed, until=args.until,
