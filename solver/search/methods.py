@@ -24,6 +24,13 @@ Movement phases, by ``method``:
     evaluation, its occupation part); unless that is the evaluation itself, its answer
     is re-scored with the evaluation and the warm start is kept when it scores better.
 
+Opponent models (movement): the seeds' models are built by search (`opponents.build_model`:
+each relevant opponent's likely and hostile sets and holding, equally weighted);
+``opponents="sampled"`` takes instead joint draws of DumbBot's policy for every other
+power (`opponents.sample_model`), weighted by how often each is drawn — the model the
+bots of `dipsolve play` use.  With it the agenda values partial sets against the first
+draw instead of everybody holding, and DumbBot's own orders for the power join the seeds.
+
 Retreat phases: every combination of retreats and disbands of the power's dislodged
 units, the others' dislodged units disbanding; adjustment phases: every choice of
 builds (or waives) or removals; each judged by the evaluation of the position that
