@@ -72,6 +72,9 @@ class Reason(str, Enum):
 
 #: reasons for an order that was set aside without being tied to a unit's action
 _SET_ASIDE = {Reason.NOT_YOUR_UNIT, Reason.NO_UNIT}
+#: reasons that mean an order broke a rule (the adjudicator refused it), rather than
+#: failed in play
+REFUSED = frozenset({Reason.ILLEGAL, Reason.NO_UNIT, Reason.NOT_YOUR_UNIT, Reason.DUPLICATE})
 
 
 class OrderResult(NamedTuple):

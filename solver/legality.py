@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from .adjudicator import OrderResult, Reason, _movement, adjudicate
+from .adjudicator import REFUSED, OrderResult, _movement, adjudicate
 from .orders import Move, Order, Retreat
 from .position import Position
 
@@ -57,10 +57,6 @@ RULES: dict[str, str] = {
     "one order": "each unit takes one order (with two different ones it holds, DATC 4.D.3)",
 }
 __doc__ += "".join(f"\n- ``{name}``: {text};" for name, text in RULES.items()).rstrip(";") + ".\n"
-
-#: the results that mean an order broke a rule (rather than failed in play)
-_BROKEN = {Reason.ILLEGAL, Reason.NO_UNIT, Reason.NOT_YOUR_UNIT, Reason.DUPLICATE}
-
 
 @dataclass(frozen=True, slots=True)
 class Problem:
@@ -120,7 +116,7 @@ def order_problems(position: Position,
         key = Retreat(o.kind, o.location, o.target) if retreating and type(o) is Move else o
         queue = verdicts.get((power, key))
         r = queue.popleft() if queue else None
-        if r is not None and r.reason in _BROKEN:
+        if r is not None and r.reason in REFUSED:
             out.append(Problem(power, o, r.rule, r.detail))
         else:
             out.append(None)

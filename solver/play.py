@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
-from .adjudicator import Reason, adjudicate
+from .adjudicator import REFUSED, adjudicate
 from .bots import Bot
 from .map import POWERS
 from .orders import Order
@@ -32,9 +32,6 @@ from .position import Position
 
 #: supply centers for a solo win on the standard map
 SOLO = 18
-
-#: results that mean a bot gave an order the rules do not accept
-_REFUSED = {Reason.ILLEGAL, Reason.NOT_YOUR_UNIT, Reason.NO_UNIT, Reason.DUPLICATE}
 
 
 @dataclass(frozen=True)
@@ -163,7 +160,7 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
                 orders[power] = list(given)
         outcome = adjudicate(position, orders)
         for r in outcome.results:
-            if r.reason in _REFUSED and r.power in refused:
+            if r.reason in REFUSED and r.power in refused:
                 refused[r.power] += 1
         phases.append(PhaseRecord(position.phase.short,
                                   {p: tuple(str(o) for o in os) for p, os in orders.items()}))

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from dipsolve import dumbbot
-from dipsolve.adjudicator import Reason, adjudicate
+from dipsolve.adjudicator import REFUSED, Reason, adjudicate
 from dipsolve.dumbbot import NEUTRAL, _pick, power_sizes, values
 from dipsolve.map import POWERS
 from dipsolve.orders import (Build, Disband, Hold, Move, Retreat, SupportHold, SupportMove,
@@ -152,7 +152,7 @@ def _check_movement_invariants(position: Position, power: str, given: list) -> N
             assert isinstance(o, Hold)
 
 
-_REFUSED = {Reason.ILLEGAL, Reason.NOT_YOUR_UNIT, Reason.NO_UNIT, Reason.DUPLICATE, Reason.VOID}
+_REFUSED = REFUSED | {Reason.VOID}
 
 
 @pytest.mark.parametrize("kind", ["movement", "retreat", "adjustment"])

@@ -57,7 +57,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..adjudicator import Reason, adjudicate
+from ..adjudicator import REFUSED, adjudicate
 from ..evaluation import Evaluation, ProvinceValues, evaluator as named_evaluator
 from ..orders import Build, Disband, Order, Waive
 from ..position import Position
@@ -516,7 +516,7 @@ def _finish(position: Position, power: str, method: str, start: float, orders: S
     check[power] = list(orders)
     outcome = adjudicate(position, check)
     bad = [r for r in outcome.results if r.power == power and r.order in orders
-           and r.reason in (Reason.ILLEGAL, Reason.NO_UNIT, Reason.NOT_YOUR_UNIT, Reason.DUPLICATE)]
+           and r.reason in REFUSED]
     if bad:
         raise AssertionError(f"solve produced an order the adjudicator rejects: {bad[0]}")
     if plain is None and evaluate is not None and position.phase.kind == "movement":
