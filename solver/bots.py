@@ -153,10 +153,8 @@ class DipsolveBot:
 
     def orders(self, position: Position, power: str, deadline_s: float,
                rng: random.Random) -> list[Order]:
-        from .search.methods import SAMPLES
         solution = _solver()(position, power, method=self.method, time_limit=deadline_s,
                              evaluator=self.evaluator, opponents=self.opponents,
-                             samples=SAMPLES if self.opponents == "sampled" else 0,
                              seed=rng.randrange(1 << 30))
         return list(solution.orders)
 

@@ -197,25 +197,21 @@ def _model(position: Position, power: str, evaluate: Evaluation, start: float, e
                        radius=2, predictor=guess)
 
 
-def _predictor(name: str | None):
-    """An opponent-move predictor by name: ``"dumbbot"`` is DumbBot's move generator
-    (`dipsolve.dumbbot.orders`, with a fixed random seed)."""
-    if name is None:
-        return None
-    if name == "dumbbot":
-        import random
-
-        from .. import dumbbot
-        return lambda position, power: dumbbot.orders(position, power, random.Random(0))
-    raise ValueError(f"unknown predictor {name!r} (expected dumbbot)")
-
-
 def _sampler(name: str):
-    """A predictor that draws its chance from a given stream, by name (``"dumbbot"``)."""
+    """A predictor that draws its chance from a given stream, by name: ``"dumbbot"`` is
+    DumbBot's order generator (`dipsolve.dumbbot.orders`)."""
     if name == "dumbbot":
         from .. import dumbbot
         return dumbbot.orders
     raise ValueError(f"unknown predictor {name!r} (expected dumbbot)")
+
+
+def _predictor(name: str | None):
+    """The same predictor with a fixed random seed, as one guess (None for no name)."""
+    if name is None:
+        return None
+    draw = _sampler(name)
+    return lambda position, power: draw(position, power, random.Random(0))
 
 
 def _agenda(position: Position, power: str, evaluate: Evaluation, start: float, end: float,

@@ -23,6 +23,7 @@ ours (the paranoid view).  Every opponent also keeps "all hold" as a candidate.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import time
@@ -192,9 +193,10 @@ class SampledModel:
     power: str
     samples: tuple[Mapping[str, tuple[Order, ...]], ...]
 
-    @property
+    @functools.cached_property
     def candidates(self) -> dict[str, tuple[tuple[tuple[Order, ...], float], ...]]:
-        """Each opponent's distinct sets with the share of samples that drew them."""
+        """Each opponent's distinct sets with the share of samples that drew them
+        (counted once: the factorized test reads them for every candidate)."""
         counts: dict[str, dict[tuple[Order, ...], int]] = {}
         for s in self.samples:
             for p, os in s.items():
