@@ -136,25 +136,22 @@ class _Progress:
         self.games = games
         self.live = sys.stderr.isatty()
 
-    def phase(self, game: int, position: Position) -> None:
-        if not self.live:
-            return
-        width = 30
-        done = int(width * game / self.games)
-        sys.stderr.write(f"\r[{'#' * done}{'.' * (width - done)}] game {game + 1}/{self.games} "
-                         f"{position.phase.short:<7}")
-        sys.stderr.flush()
-
-    def played(self, done: int, jobs: int) -> None:
-        """With games played at once (no phase reports): after each finished game."""
+    def _draw(self, done: int, text: str) -> None:
         if not self.live:
             return
         width = 30
         bar = int(width * done / self.games)
-        running = min(jobs, self.games - done)
-        sys.stderr.write(f"\r[{'#' * bar}{'.' * (width - bar)}] {done}/{self.games} games done"
-                         + (f", {running} playing" if running else "") + "   ")
+        sys.stderr.write(f"\r[{'#' * bar}{'.' * (width - bar)}] {text}")
         sys.stderr.flush()
+
+    def phase(self, game: int, position: Position) -> None:
+        self._draw(game, f"game {game + 1}/{self.games} {position.phase.short:<7}")
+
+    def played(self, done: int, jobs: int) -> None:
+        """With games played at once (no phase reports): after each finished game."""
+        running = min(jobs, self.games - done)
+        self._draw(done, f"{done}/{self.games} games done"
+                   + (f", {running} playing" if running else "") + "   ")
 
     def close(self) -> None:
         if self.live:

@@ -404,19 +404,30 @@ def _ownership_open(position: Position) -> bool:
     return (ph.season == "Spring") or (ph.season == "Fall" and ph.kind == "movement")
 
 
-_VALUE_TABLES: dict[tuple[int, str, int], tuple[object, dict[str, float]]] = {}
+_VALUE_TABLES: dict[tuple[int, str, int], tuple[object, dict[str, float], np.ndarray]] = {}
 
 
-def _value_table(game_map: Map, power: str, values) -> dict[str, float]:
-    """`values_for`, kept for the values object it was made from (a search judges
-    thousands of positions with the same values)."""
+def _values(game_map: Map, power: str, values) -> tuple[object, dict[str, float], np.ndarray]:
+    """`values_for`, as a table and as a vector in `_Grid` order, kept for the values
+    object it was made from (a search judges thousands of positions with the same
+    values)."""
     key = (id(game_map), power, id(values))
     hit = _VALUE_TABLES.get(key)
     if hit is None or hit[0] is not values:
         if len(_VALUE_TABLES) > 256:
             _VALUE_TABLES.clear()
-        hit = _VALUE_TABLES[key] = (values, values_for(power, game_map, values))
-    return hit[1]
+        table = values_for(power, game_map, values)
+        vector = np.array([table[p] for p in _grid(game_map).provinces])
+        hit = _VALUE_TABLES[key] = (values, table, vector)
+    return hit
+
+
+def _value_table(game_map: Map, power: str, values) -> dict[str, float]:
+    return _values(game_map, power, values)[1]
+
+
+def _value_vector(game_map: Map, power: str, values) -> np.ndarray:
+    return _values(game_map, power, values)[2]
 
 
 class _Grid:
@@ -482,20 +493,6 @@ def _control_value(position: Position, power: str, vector: np.ndarray) -> float:
     if not mine.any():
         return 0.0
     return float((vector / count) @ near[mine].sum(axis=0))
-
-
-_VALUE_VECTORS: dict[tuple[int, str, int], tuple[object, np.ndarray]] = {}
-
-
-def _value_vector(game_map: Map, power: str, values) -> np.ndarray:
-    key = (id(game_map), power, id(values))
-    hit = _VALUE_VECTORS.get(key)
-    if hit is None or hit[0] is not values:
-        if len(_VALUE_VECTORS) > 256:
-            _VALUE_VECTORS.clear()
-        table = _value_table(game_map, power, values)
-        hit = _VALUE_VECTORS[key] = (values, np.array([table[p] for p in _grid(game_map).provinces]))
-    return hit[1]
 
 
 def influence(position: Position, power: str,
