@@ -1,6 +1,7 @@
 """Errors that point at the text: file, line, column, what was found, what was expected.
 
-Two kinds, as python-chess and godip tell them apart:
+The classes are the core's error family (`dipsolve.errors`); two of them are about text,
+as python-chess and godip tell them apart:
 
 - `DipsolveSyntaxError`: the text is not understood (a stray character, a missing
   comma, an unknown coast, a phase that is not a phase);
@@ -35,88 +36,15 @@ from typing import Callable, Iterable, Iterator, Mapping
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import Token
 
-__all__ = ["DipsolveError", "DipsolveSyntaxError", "DipsolveRuleError", "Source", "Span",
-           "lark_errors"]
+from dipsolve.errors import (DipsolveError, DipsolveInternalError, DipsolveRuleError,
+                             DipsolveSyntaxError, DipsolveUnavailable)
+
+__all__ = ["DipsolveError", "DipsolveSyntaxError", "DipsolveRuleError", "DipsolveUnavailable",
+           "DipsolveInternalError", "Source", "Span", "lark_errors"]
 
 
-class DipsolveError(ValueError):
-    """A problem with a piece of input text, located at ``filename:line:column``."""
-
-    def __init__(self, message: str, *, filename: str = "<string>", line: int | None = None,
-                 column: int | None = None, found: str | None = None,
-                 expected: str | None = None, source_line: str | None = None,
-                 width: int = 1, errors: list["DipsolveError"] | None = None) -> None:
-        self.message = message
-        self.filename = filename
-        self.line = line
-        self.column = column
-        self.found = found
-        self.expected = expected
-        self.source_line = source_line
-        self.width = max(1, width)
-        self.errors: list[DipsolveError] = errors if errors is not None else [self]
-        super().__init__(str(self))
-
-    @property
-    def location(self) -> str:
-        """``file:line:col`` (or just the file name when the place is not known)."""
-        if self.line is None:
-            return self.filename
-        return f"{self.filename}:{self.line}:{self.column}"
-
-    def _format_one(self) -> str:
-        out = f"{self.location}: {self.message}"
-        if self.source_line is not None and self.column is not None:
-            line = self.source_line
-            # keep tabs so that the caret lines up under a tab-indented line
-            pad = "".join("\t" if ch == "\t" else " " for ch in line[: self.column - 1])
-            width = min(self.width, max(1, len(line) - self.column + 1))
-            out += f"\n{line}\n{pad}{'^' * width}"
-        return out
-
-    def __str__(self) -> str:
-        if len(self.errors) > 1 or self.errors[0] is not self:
-            return "\n".join(e._format_one() for e in self.errors)
-        return self._format_one()
-
-    def __reduce__(self):  # picklable despite keyword-only arguments
-        state = dict(self.__dict__)
-        state["errors"] = None if self.errors == [self] else self.errors
-        return (_rebuild, (type(self), state))
-
-    @classmethod
-    def combine(cls, errors: Iterable["DipsolveError"]) -> "DipsolveError":
-        """One error listing several, in text order (once each); its class and place are
-        the first's."""
-        unique: dict[tuple, DipsolveError] = {}
-        for e in errors:
-            unique.setdefault((e.line, e.column, e.message), e)
-        errs = sorted(unique.values(), key=lambda e: (e.line or 0, e.column or 0))
-        if not errs:
-            raise ValueError("no errors to combine")
-        if len(errs) == 1:
-            return errs[0]
-        first = errs[0]
-        return type(first)(first.message, filename=first.filename, line=first.line,
-                           column=first.column, found=first.found, expected=first.expected,
-                           source_line=first.source_line, width=first.width, errors=errs)
-
-
-def _rebuild(cls: type, state: dict) -> DipsolveError:
-    err = cls.__new__(cls)
-    err.__dict__.update(state)
-    if err.errors is None:
-        err.errors = [err]
-    ValueError.__init__(err, str(err))
-    return err
-
-
-class DipsolveSyntaxError(DipsolveError):
-    """The text is not understood."""
-
-
-class DipsolveRuleError(DipsolveError):
-    """The text is understood, but what it says is not possible on the board."""
+# The classes live in the core (``dipsolve.errors``), which never imports the grammar;
+# this module adds what turning text into them needs: spans, sources and Lark's errors.
 
 
 @dataclass(frozen=True, slots=True)

@@ -489,7 +489,7 @@ class OrderChecker:
 
 
 # ---------------------------------------------------------------- writing
-class FormatError(ValueError):
+class FormatError(DipsolveRuleError):
     """An order that a notation cannot express (a convoyed move with no sea route, in
     DAIDE, which names the route)."""
 

@@ -72,6 +72,7 @@ from ortools.sat.python import cp_model
 
 from dipsolve.adjudicator import (CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Outcome, Reading, Reason,
                                   adjudicate, read_order)
+from dipsolve.errors import DipsolveInternalError
 from dipsolve.evaluation import centers as centers_evaluation
 from dipsolve.evaluation import influence as influence_evaluation
 from dipsolve.evaluation import owned_centers, values_for
@@ -90,7 +91,7 @@ __all__ = ["LinearValue", "ModelError", "OrderSelection", "ParadoxError", "Predi
            "ScenarioResult", "predict", "select_orders"]
 
 
-class ModelError(RuntimeError):
+class ModelError(DipsolveInternalError):
     """The model and the adjudicator disagree, or the model has no solution: a bug."""
 
 

@@ -52,6 +52,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 from ortools.sat.python import cp_model
 
 from dipsolve.adjudicator import Outcome, Reason, adjudicate
+from dipsolve.errors import DipsolveInternalError
 from dipsolve.map import Map
 from dipsolve.orders import Build, Convoy, Disband, Hold, Move, Order
 from dipsolve.position import Phase, Position, Unit
@@ -136,7 +137,7 @@ class PathSolution:
         return list(self.lower_bound.lines) + [a.line(self.target) for a in self.attempts]
 
 
-class ReplayError(RuntimeError):
+class ReplayError(DipsolveInternalError):
     """A plan that the adjudicator does not play out as planned (a bug, never user error)."""
 
 

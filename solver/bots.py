@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from . import dumbbot
+from .errors import DipsolveUnavailable
 from .orders import Build, Disband, Order, Waive
 from .position import Position
 from .search.legal import build_orders, legal_orders
@@ -40,7 +41,7 @@ class Bot(Protocol):
         ...
 
 
-class BotUnavailable(RuntimeError):
+class BotUnavailable(DipsolveUnavailable):
     """A bot that cannot play in this installation (its module is not there yet)."""
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from .adjudicator import Outcome, adjudicate
+from .errors import DipsolveError, DipsolveSyntaxError
 from .files import write_atomic
 from .orders import Order
 from .position import Position
@@ -26,8 +27,11 @@ from .position import Position
 EXIT_USAGE = 2
 
 
-class UserError(Exception):
-    """A mistake in the user's input: reported in one line (or a few), exit status 2."""
+class UserError(DipsolveSyntaxError):
+    """A mistake on the command line or in a file the command reads: reported in one
+    line (or a few), exit status 2."""
+
+    kind = "usage"
 
 
 # -- reading ----------------------------------------------------------------------------
@@ -204,15 +208,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
-    from .grammar.errors import DipsolveError
     try:
         return args.func(args)
-    except (UserError, DipsolveError) as e:
-        print(f"dipsolve: {e}" if isinstance(e, UserError) and ":" not in str(e).split()[0]
-              else str(e), file=sys.stderr)
+    except DipsolveError as e:
+        report_error(e, as_json=bool(getattr(args, "json", False)))
         return EXIT_USAGE
     except BrokenPipeError:
         return 0
+
+
+def report_error(e: DipsolveError, as_json: bool = False) -> None:
+    """The one place an error reaches the user: ``file:line:col: message`` (with its
+    caret) on stderr, or under ``--json`` one JSON object on stdout."""
+    if as_json:
+        print(json.dumps(e.to_json()))
+        return
+    text = str(e)
+    head = text.split()[0] if text.split() else ""
+    print(f"dipsolve: {text}" if e.location is None and ":" not in head else text,
+          file=sys.stderr)
 
 
 if __name__ == "__main__":

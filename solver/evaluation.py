@@ -58,6 +58,7 @@ from typing import Callable, Iterable, Mapping
 
 import numpy as np
 
+from .errors import DipsolveSyntaxError
 from .map import POWERS, Map, power_name
 from .position import Position
 
@@ -70,12 +71,11 @@ _FAR = 10 ** 6
 
 # -- province values ----------------------------------------------------------------------
 
-class ValuesError(ValueError):
+class ValuesError(DipsolveSyntaxError):
     """A mistake in a province values file, at ``file:line:col``."""
 
     def __init__(self, filename: str, line: int, column: int, message: str) -> None:
-        self.filename, self.line, self.column, self.message = filename, line, column, message
-        super().__init__(f"{filename}:{line}:{column}: {message}")
+        super().__init__(message, filename=filename, line=line, column=column)
 
 
 @dataclass(frozen=True)

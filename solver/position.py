@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, NamedTuple
 
+from .errors import DipsolveRuleError
 from .map import POWERS, Map, standard_map
 
 SEASONS = ("Spring", "Fall", "Winter")
 KINDS = ("movement", "retreat", "adjustment")
 
 
-class PositionError(ValueError):
+class PositionError(DipsolveRuleError):
     """A position that breaks the rules of the board (two units in one province, …)."""
 
 

@@ -45,6 +45,7 @@ from typing import Iterable, Mapping, Sequence, Union
 from xml.sax.saxutils import escape
 
 from .adjudicator import Outcome, OrderResult, Reason, adjudicate
+from .errors import DipsolveRuleError, DipsolveSyntaxError, DipsolveUnavailable
 from .files import write_atomic
 from .map import POWERS, Map
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
@@ -56,11 +57,17 @@ __all__ = ["RenderError", "PlanError", "coords", "position_svg", "outcome_svg", 
            "POWER_COLOURS", "TERRAIN_COLOURS", "FORMATS"]
 
 
-class RenderError(ValueError):
-    """A picture that cannot be made: an unknown output format, no PNG converter."""
+class RenderError(DipsolveSyntaxError):
+    """A picture that cannot be made as asked: an unknown output format, a bad scale."""
 
 
-class PlanError(ValueError):
+class RenderUnavailable(RenderError, DipsolveUnavailable):
+    """A picture format that needs a part that is not installed (no PNG converter)."""
+
+    kind = "unavailable"
+
+
+class PlanError(DipsolveRuleError):
     """A plan that does not fit the board it is replayed on (a phase already past)."""
 
 
@@ -807,7 +814,7 @@ def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
     try:
         import cairosvg  # type: ignore[import-not-found]
     except (ImportError, OSError):   # OSError: cairosvg installed, libcairo missing
-        raise RenderError("PNG needs resvg-py (pip install resvg-py) or cairosvg; "
+        raise RenderUnavailable("PNG needs resvg-py (pip install resvg-py) or cairosvg; "
                           "write .svg instead") from None
     return bytes(cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale))
 

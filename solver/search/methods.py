@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..adjudicator import REFUSED, adjudicate
+from ..errors import DipsolveUnavailable
 from ..evaluation import Evaluation, ProvinceValues, evaluator as named_evaluator
 from ..orders import Build, Disband, Order, Waive
 from ..position import Position
@@ -76,7 +77,7 @@ KEEP = 5
 SAMPLES = 8
 
 
-class MethodUnavailable(RuntimeError):
+class MethodUnavailable(DipsolveUnavailable):
     """The method's model is not installed (``cpsat`` without `dipsolve.models.order_model`)."""
 
 

@@ -1,0 +1,167 @@
+"""The error family: one root, `DipsolveError`, and the four branches a caller catches.
+
+Every error dipsolve raises for a reason of the caller's (or of the installation's) is a
+`DipsolveError`; catch the root to catch them all, or a branch to tell them apart, as
+python-chess and godip tell "invalid" from "illegal":
+
+- `DipsolveSyntaxError`: not understood (a stray character, an unknown province or
+  power, a phase that is not a phase, a number past a limit);
+- `DipsolveRuleError`: understood but not allowed (an army at sea, two units in one
+  province, an order for a unit that is not there); ``rule`` names the rule broken;
+- `DipsolveUnavailable`: an optional part is not installed or cannot run here (a bot
+  or method whose module is missing, no PNG converter);
+- `DipsolveInternalError`: dipsolve contradicted itself (a model disagrees with the
+  adjudicator, a plan does not replay): a bug, please report it.
+
+The first two are also `ValueError`, the third `RuntimeError`, the fourth
+`RuntimeError`, so code written against the built-in classes keeps working.
+
+An error may carry a place in a text (``filename``, ``line``, ``column``, 1-based, the
+offending ``source_line`` for a caret) and says ``found`` and ``expected``::
+
+    >>> e = DipsolveSyntaxError("unknown province 'Pariss'", filename="start.dip",
+    ...                         line=5, column=10, source_line="units: A Pariss, A BUD",
+    ...                         width=6, found="Pariss", expected="a province")
+    >>> print(e)
+    start.dip:5:10: unknown province 'Pariss'
+    units: A Pariss, A BUD
+             ^^^^^^
+    >>> e.to_json()["error"], e.to_json()["line"], e.to_json()["col"]
+    ('syntax', 5, 10)
+
+When several things are wrong at once (every bad line of an orders file), one error is
+raised whose ``errors`` lists them all in text order (`DipsolveError.combine`).
+
+The text-reading side (Lark's exceptions turned into these, with spans) lives in
+``dipsolve.grammar.errors``; the core never imports it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+__all__ = ["DipsolveError", "DipsolveSyntaxError", "DipsolveRuleError", "DipsolveUnavailable",
+           "DipsolveInternalError"]
+
+
+class DipsolveError(Exception):
+    """The root of every error dipsolve raises for a reason outside its own code."""
+
+    #: the branch's name in JSON (``{"error": "syntax", ...}``)
+    kind = "error"
+
+    def __init__(self, message: str, *, filename: str | None = None, line: int | None = None,
+                 column: int | None = None, found: str | None = None,
+                 expected: str | None = None, source_line: str | None = None,
+                 width: int = 1, errors: list["DipsolveError"] | None = None) -> None:
+        self.message = message
+        self.filename = filename
+        self.line = line
+        self.column = column
+        self.found = found
+        self.expected = expected
+        self.source_line = source_line
+        self.width = max(1, width)
+        self.errors: list[DipsolveError] = errors if errors is not None else [self]
+        super().__init__(str(self))
+
+    @property
+    def location(self) -> str | None:
+        """``file:line:col`` (just the file when the place in it is not known; None when
+        the error is about no file)."""
+        if self.filename is None:
+            return None
+        if self.line is None:
+            return self.filename
+        return f"{self.filename}:{self.line}:{self.column}"
+
+    def _format_one(self) -> str:
+        where = self.location
+        out = f"{where}: {self.message}" if where else self.message
+        if self.source_line is not None and self.column is not None:
+            line = self.source_line
+            # keep tabs so that the caret lines up under a tab-indented line
+            pad = "".join("\t" if ch == "\t" else " " for ch in line[: self.column - 1])
+            width = min(self.width, max(1, len(line) - self.column + 1))
+            out += f"\n{line}\n{pad}{'^' * width}"
+        return out
+
+    def __str__(self) -> str:
+        if len(self.errors) > 1 or self.errors[0] is not self:
+            return "\n".join(e._format_one() for e in self.errors)
+        return self._format_one()
+
+    def to_json(self) -> dict[str, Any]:
+        """The error as one JSON object: ``error`` (the branch), ``file``, ``line``,
+        ``col``, ``message``, ``found``, ``expected`` and, for several, ``errors``."""
+        out: dict[str, Any] = {"error": self.kind, "file": self.filename, "line": self.line,
+                               "col": self.column, "message": self.message,
+                               "found": self.found, "expected": self.expected}
+        rule = getattr(self, "rule", None)
+        if rule is not None:
+            out["rule"] = rule
+        if len(self.errors) > 1:
+            out["errors"] = [e.to_json() for e in self.errors]
+        return out
+
+    def __reduce__(self):  # picklable (errors cross process pools) despite keyword arguments
+        state = dict(self.__dict__)
+        state["errors"] = None if self.errors == [self] else self.errors
+        return (_rebuild, (type(self), state))
+
+    @classmethod
+    def combine(cls, errors: Iterable["DipsolveError"]) -> "DipsolveError":
+        """One error listing several, in text order (once each); its class and place are
+        the first's."""
+        unique: dict[tuple, DipsolveError] = {}
+        for e in errors:
+            unique.setdefault((e.line, e.column, e.message), e)
+        errs = sorted(unique.values(), key=lambda e: (e.line or 0, e.column or 0))
+        if not errs:
+            raise ValueError("no errors to combine")
+        if len(errs) == 1:
+            return errs[0]
+        first = errs[0]
+        combined = type(first).__new__(type(first))
+        combined.__dict__.update(first.__dict__)
+        combined.errors = errs
+        Exception.__init__(combined, str(combined))
+        return combined
+
+
+def _rebuild(cls: type, state: dict) -> DipsolveError:
+    err = cls.__new__(cls)
+    err.__dict__.update(state)
+    if err.errors is None:
+        err.errors = [err]
+    Exception.__init__(err, str(err))
+    return err
+
+
+class DipsolveSyntaxError(DipsolveError, ValueError):
+    """Not understood: the text is not in the language (or names what does not exist)."""
+
+    kind = "syntax"
+
+
+class DipsolveRuleError(DipsolveError, ValueError):
+    """Understood, but not allowed by the rules of the game or of the board; ``rule``
+    names the rule when there is one (``"unit-exists"``, ``"army-at-sea"``, ...)."""
+
+    kind = "rule"
+
+    def __init__(self, message: str, *, rule: str | None = None, **where: Any) -> None:
+        self.rule = rule
+        super().__init__(message, **where)
+
+
+class DipsolveUnavailable(DipsolveError, RuntimeError):
+    """An optional part is not installed, or cannot run in this installation."""
+
+    kind = "unavailable"
+
+
+class DipsolveInternalError(DipsolveError, RuntimeError):
+    """dipsolve contradicted itself (a model against the adjudicator): a bug to report."""
+
+    kind = "internal"

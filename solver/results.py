@@ -1,0 +1,160 @@
+"""What every solver returns and what it is given: `Status`, `Result`, `Limits`, `Deadline`.
+
+One vocabulary for every question dipsolve answers by search or optimization (the
+orders of a phase, the fastest path, the adjustment equilibria, Loeb's worst case):
+
+- `Status`: ``optimal`` (proven, or certified: an equilibrium whose largest deviation
+  gain is at most 1e-6), ``feasible`` (an answer, not proven best), ``infeasible`` (proven:
+  no answer exists), ``timed out`` (the time limit came first: the best answer so far,
+  if any, unproven);
+- `Result`: the fields every answer has (``status``, ``objective``, ``bound``,
+  ``seconds``) and `Result.to_json`; each solver's result is a subclass with its own;
+- `Limits`: what a caller may set on every solver: the time limit, a seed, workers;
+- `Deadline`: one clock for the whole of a call, set-up included, that every loop checks.
+
+    >>> r = Result(status=Status.OPTIMAL, objective=3.0, bound=3.0, seconds=0.25)
+    >>> r.status == "optimal", r.proven
+    (True, True)
+    >>> r.to_json()
+    {'status': 'optimal', 'objective': 3.0, 'bound': 3.0, 'seconds': 0.25}
+    >>> clock = iter([0.0, 0.5, 2.5]).__next__          # a clock to test with
+    >>> d = Deadline(2.0, clock=clock)
+    >>> d.remaining(), d.expired()
+    (1.5, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+__all__ = ["Status", "Result", "Limits", "Deadline", "TimeUp", "jsonable"]
+
+
+class Status(enum.StrEnum):
+    """How good an answer is; equal to its own text (``Status.OPTIMAL == "optimal"``)."""
+
+    OPTIMAL = "optimal"
+    FEASIBLE = "feasible"
+    INFEASIBLE = "infeasible"
+    TIMED_OUT = "timed out"
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` made of what `json.dumps` writes: enums as their value, orders, units and
+    phases as their text (``str()``), dataclasses and mappings as objects, sequences and
+    sets as lists (sets sorted), infinite or NaN floats as None."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value.value if isinstance(value, enum.Enum) else value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, enum.Enum):
+        return jsonable(value.value)
+    if hasattr(value, "to_json") and not isinstance(value, type):
+        return value.to_json()
+    if (dataclasses.is_dataclass(value) and not isinstance(value, type)
+            and type(value).__str__ is object.__str__):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return sorted(jsonable(v) for v in value)
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return [jsonable(v) for v in value]
+    return str(value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Result:
+    """The fields every solver's answer has.
+
+    ``objective`` is the value of the answer (what was maximised or minimised, in the
+    solver's own units: a position value, movement phases, a deviation gain), ``bound``
+    the best bound proven on it (None when none was), ``seconds`` the wall time of the
+    whole call, set-up included."""
+
+    status: Status
+    objective: float | None = None
+    bound: float | None = None
+    seconds: float = 0.0
+
+    @property
+    def proven(self) -> bool:
+        """True when the answer is proven: optimal, or proven infeasible."""
+        return self.status in (Status.OPTIMAL, Status.INFEASIBLE)
+
+    def to_json(self) -> dict[str, Any]:
+        """Every field, in declaration order, as JSON values (see `jsonable`)."""
+        return {f.name: jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)
+                if f.repr}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a caller may set on every solver.
+
+    ``time_limit`` in seconds of wall time for the whole call (set-up included; a solver
+    returns its best answer so far when it runs out), ``seed`` for every random choice,
+    ``workers`` for solvers that can use several threads (CP-SAT)."""
+
+    time_limit: float = 5.0
+    seed: int = 0
+    workers: int = 1
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.time_limit, (int, float)) and math.isfinite(self.time_limit)
+                and self.time_limit > 0):
+            raise ValueError(f"time limit must be a positive number of seconds, "
+                             f"not {self.time_limit!r}")
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, not {self.workers!r}")
+
+    def deadline(self, clock: Callable[[], float] = time.perf_counter) -> "Deadline":
+        """A deadline ``time_limit`` seconds from now."""
+        return Deadline(self.time_limit, clock=clock)
+
+
+class TimeUp(Exception):
+    """Raised inside a solver by `Deadline.check` when its time is up; the solver
+    catches it and returns its best answer so far (never reaches a caller)."""
+
+
+class Deadline:
+    """One clock for a whole call.  ``clock`` is injectable, so tests never depend on
+    the machine being idle.
+
+    `check` raises `TimeUp` once the time is up, for loops that unwind to a place that
+    knows the best answer so far; `expired` and `remaining` are for loops that stop by
+    themselves; `part` gives a nested deadline for a phase of the work."""
+
+    __slots__ = ("clock", "start", "end")
+
+    def __init__(self, seconds: float, *, clock: Callable[[], float] = time.perf_counter,
+                 start: float | None = None) -> None:
+        self.clock = clock
+        self.start = clock() if start is None else start
+        self.end = self.start + seconds
+
+    def elapsed(self) -> float:
+        return self.clock() - self.start
+
+    def remaining(self) -> float:
+        """Seconds left (never below zero)."""
+        return max(0.0, self.end - self.clock())
+
+    def expired(self) -> bool:
+        return self.clock() >= self.end
+
+    def check(self) -> None:
+        """Raise `TimeUp` if the time is up."""
+        if self.clock() >= self.end:
+            raise TimeUp
+
+    def part(self, fraction: float) -> "Deadline":
+        """A deadline for a phase of the work: ``fraction`` of the time still left."""
+        now = self.clock()
+        return Deadline(max(0.0, self.end - now) * fraction, clock=self.clock, start=now)
