@@ -1,1 +1,135 @@
-"""dipsolve: a declarative solver for Diplomacy."""
+"""dipsolve: a declarative solver for the board game Diplomacy (standard map, Avalon Hill rules).
+
+``import dipsolve`` is the whole public API; every name below is importable from it.
+
+The board
+    `Map` (`standard_map`, `POWERS`), `Position` (immutable; `Position.from_text`,
+    `Position.to_text`, `Position.from_file`), `Phase`, `Unit`, `Dislodged`.
+Orders
+    `Hold`, `Move`, `SupportHold`, `SupportMove`, `Convoy`, `Retreat`, `Disband`
+    (`Remove`), `Build`, `Waive`; `Order` is any of them, `UnitOrder` the ones a unit
+    gives.  `parse_order`, `parse_orders`, `format_order` (short, long English, DAIDE);
+    `legal_orders`, `order_problems` (legality by named rules).
+Adjudication
+    `adjudicate(position, orders) -> Outcome` (`OrderResult`, `Reason`).
+Questions
+    `solve` (best orders for a power; `SolveSettings`, `Solution`), `solve_path`
+    (fastest path to 16 or 18 centers; `PathSolution`), `solve_equilibrium`
+    (adjustment equilibria with certificates; `Equilibrium`), `solve_worst_case`
+    (Loeb's open problem), `count_adjustments`.  Every answer is a `Result`: a `Status`
+    (optimal, feasible, infeasible, timed out), ``objective``, ``bound``, ``seconds``.
+    `Limits` holds the time limit, seed and workers every solver takes.
+Text and pictures
+    `parse_position` (a ``.dip`` or DAIDE ``NOW``/``SCO`` text and its orders),
+    `parse_press` (DAIDE press levels 0-130, DPP), `render` (SVG/PNG).
+Errors
+    `DipsolveError`, the root of `DipsolveSyntaxError` (not understood),
+    `DipsolveRuleError` (not allowed), `DipsolveUnavailable` (a part not installed),
+    `DipsolveInternalError` (a bug).
+
+    >>> import dipsolve
+    >>> start = dipsolve.Position.from_text(open(dipsolve.example("start.dip")).read())
+    >>> outcome = dipsolve.adjudicate(start, {"France": [dipsolve.Move("A", "PAR", "BUR")]})
+    >>> outcome.next.phase.short
+    'F1901M'
+
+The heavy parts (Lark, OR-Tools, numpy) load on first use of a name that needs them, so
+``import dipsolve`` and ``dipsolve --help`` stay fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# -- the core: plain Python, imported at once ------------------------------------------
+from .adjudicator import OrderResult, Outcome, Reason, adjudicate
+from .errors import (DipsolveError, DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError,
+                     DipsolveUnavailable)
+from .map import POWERS, Map, standard_map
+from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
+                     SupportMove, Waive)
+from .position import Dislodged, Phase, Position, Unit
+from .results import Deadline, Limits, Result, Status
+
+# -- the rest, loaded on first use: name -> (module, attribute) ------------------------
+_LAZY: dict[str, tuple[str, str]] = {
+    # text
+    "parse_order": ("dipsolve.grammar", "parse_order"),
+    "parse_orders": ("dipsolve.grammar", "parse_orders"),
+    "format_order": ("dipsolve.grammar", "format_order"),
+    "parse_position": ("dipsolve.grammar", "parse_position_text"),
+    "parse_press": ("dipsolve.grammar.press", "parse_press"),
+    # rules
+    "legal_orders": ("dipsolve.search.legal", "legal_orders"),
+    "order_problems": ("dipsolve.legality", "order_problems"),
+    # questions
+    "solve": ("dipsolve.search", "solve"),
+    "Solution": ("dipsolve.search", "Solution"),
+    "solve_path": ("dipsolve.models.path", "solve_path"),
+    "PathSolution": ("dipsolve.models.path", "PathSolution"),
+    "solve_equilibrium": ("dipsolve.models.equilibria", "solve_equilibrium"),
+    "Equilibrium": ("dipsolve.models.equilibria", "Equilibrium"),
+    "solve_worst_case": ("dipsolve.models.worstcase", "solve_worst_case"),
+    "count_adjustments": ("dipsolve.adjustments", "count_adjustments"),
+    # pictures, play
+    "render": ("dipsolve.render", "render_to"),
+    "play_game": ("dipsolve.play", "play_game"),
+    "make_bot": ("dipsolve.bots", "make_bot"),
+}
+
+__all__ = sorted([
+    "Map", "standard_map", "POWERS", "Position", "Phase", "Unit", "Dislodged",
+    "Order", "Hold", "Move", "SupportHold", "SupportMove", "Convoy", "Retreat", "Disband",
+    "Remove", "Build", "Waive", "adjudicate", "Outcome", "OrderResult", "Reason",
+    "DipsolveError", "DipsolveSyntaxError", "DipsolveRuleError", "DipsolveUnavailable",
+    "DipsolveInternalError", "Status", "Result", "Limits", "Deadline", "example", "__version__",
+    *_LAZY])
+
+
+def example(name: str) -> str:
+    """The path of a file in dipsolve's ``examples/`` folder (in a source checkout)."""
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "examples" / name
+    if not path.exists():
+        raise DipsolveUnavailable(f"example {name!r} is not here: examples/ ships with the "
+                                  f"source checkout, not with an installed package")
+    return str(path)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            return version("dipsolve")
+        except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+            return "unknown"
+    try:
+        module, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'dipsolve' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), attr)
+    globals()[name] = value           # once loaded, a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
+    from .adjustments import count_adjustments
+    from .bots import make_bot
+    from .grammar import format_order, parse_order, parse_orders
+    from .grammar import parse_position_text as parse_position
+    from .grammar.press import parse_press
+    from .legality import order_problems
+    from .models.equilibria import Equilibrium, solve_equilibrium
+    from .models.path import PathSolution, solve_path
+    from .models.worstcase import solve_worst_case
+    from .play import play_game
+    from .render import render_to as render
+    from .search import Solution, solve
+    from .search.legal import legal_orders
+
+    __version__: str

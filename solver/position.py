@@ -167,6 +167,28 @@ class Position:
         centers = {p: power for power, homes in m.homes.items() for p in homes}
         return cls.build(Phase("Spring", 1901, "movement"), units, centers)
 
+    @classmethod
+    def from_text(cls, text: str, filename: str = "<string>") -> "Position":
+        """The position written in ``text``: the ``.dip`` format (``to_text``'s) or DAIDE
+        ``NOW``/``SCO`` messages.  Orders in the text are read and checked, then left
+        out (``dipsolve.parse_position`` returns them too).  Raises `DipsolveSyntaxError`
+        or `DipsolveRuleError` at ``filename:line:col``.
+
+            >>> p = Position.from_text("phase: S1901M\\n[France]\\nunits: A PAR\\ncenters: PAR\\n")
+            >>> Position.from_text(p.to_text()) == p
+            True
+        """
+        # The one place the core reads text: the parser lives in the grammar layer and
+        # loads only here (the layering contract lists this import as allowed).
+        from .grammar.position import parse_position_text
+        return parse_position_text(text, filename)[0]
+
+    @classmethod
+    def from_file(cls, path: str) -> "Position":
+        """The position in the file at ``path`` (see `from_text`)."""
+        from pathlib import Path
+        return cls.from_text(Path(path).read_text(encoding="utf-8"), str(path))
+
     def _repr_svg_(self) -> str:
         """The board as a picture, for notebooks (`dipsolve.render.position_svg`)."""
         from .render import position_svg
