@@ -1,4 +1,4 @@
-"""Lark grammars and transformers: text in, solver objects out.
+"""Lark grammars and transformers: text in, solver objects out (and orders and press back out).
 
 - `parse_position`: the ``.dip`` format, with an optional ``[orders]`` section;
   `parse_position_file` / `parse_position_text`: the same, or DAIDE ``NOW``/``SCO``
@@ -8,9 +8,16 @@
   notation, one or a file of them (checked against a position if one is given);
   `read_orders`: a file's orders and its errors, both; `format_order`: an order in
   any of the three notations.
+- press, in ``dipsolve.grammar.press``: `parse_press` (DAIDE levels 0-130, DPP) and
+  `parse_daide_order`; the modules below it, one job each: ``tokens`` (DAIDE's token
+  tables and lexer), ``parsers`` (the DAIDE grammars, built once, and their errors),
+  ``levels`` (press levels), ``daide_order`` (DAIDE orders), ``message`` (`Press` and
+  its tree, text and JSON), ``clauses`` and ``english`` (the English gloss, a writer).
 
 Errors point at file, line and column: `DipsolveSyntaxError` for text that is not
-understood, `DipsolveRuleError` for text that is understood but impossible on the board.
+understood (a name that names nothing among them: an unknown province, power, coast
+or unit kind), `DipsolveRuleError` for text that is understood but impossible on the
+board, its ``rule`` naming the rule broken (``"army-at-sea"``, ``"unit"``, ...).
 Whether an understood order is legal in a position is `dipsolve.legality`'s question.
 """
 
