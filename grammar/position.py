@@ -30,6 +30,7 @@ import re
 from functools import cache
 from os import PathLike
 from pathlib import Path
+from typing import Mapping
 
 from lark import Lark, Token, Transformer, v_args
 
@@ -245,8 +246,7 @@ def _assemble(phase: Phase, sections, source: Source, game_map: Map) -> tuple[Po
     errors: list[DipsolveError] = []
 
     def err(message: str, at: Span, expected: str) -> None:
-        errors.append(source.error(DipsolveRuleError, message, at.line, at.column, found=at.text,
-                                   expected=expected))
+        errors.append(source.at(DipsolveRuleError, message, at, expected, rule="retreat-phase"))
 
     if phase.kind != "retreat":
         for _, _, _, at in dislodged:
@@ -283,11 +283,13 @@ def _assemble(phase: Phase, sections, source: Source, game_map: Map) -> tuple[Po
     return position, orders
 
 
-def board_errors(position: Position, source: Source, unit_at, center_at,
-                 centers_in_order: list) -> list[DipsolveError]:
+def board_errors(position: Position, source: Source, unit_at: Mapping[Unit, list[Span]],
+                 center_at: Mapping[str, list[Span]],
+                 centers_in_order: list[Span]) -> list[DipsolveError]:
     """`Position.problems()`, each at the token that wrote its subject (the last one,
-    when the same unit or center was written twice)."""
-    out = []
+    when the same unit or center was written twice): a `DipsolveRuleError` naming its
+    rule (`BOARD_RULES`), or a `DipsolveSyntaxError` for a name that names nothing."""
+    out: list[DipsolveError] = []
     n_centers = len(position.map.centers)
     for message, subject in position.problems():
         if isinstance(subject, Unit):
@@ -299,12 +301,47 @@ def board_errors(position: Position, source: Source, unit_at, center_at,
         else:
             at = None
         expected = _expected_for(subject, position.map)
+        rule = board_rule(message)
         if at is None:
-            out.append(DipsolveRuleError(message, filename=source.filename, expected=expected))
+            out.append(DipsolveRuleError(message, rule=rule, filename=source.filename,
+                                         expected=expected) if rule is not None
+                       else DipsolveSyntaxError(message, filename=source.filename,
+                                                expected=expected))
+        elif rule is not None:
+            out.append(source.at(DipsolveRuleError, message, at, expected, rule=rule))
         else:
-            out.append(source.error(DipsolveRuleError, message, at.line, at.column,
-                                    found=at.text, expected=expected))
+            out.append(source.at(DipsolveSyntaxError, message, at, expected))
     return out
+
+
+#: the board's rules, by name, each with how `Position.problems()` words a breach
+BOARD_RULES: dict[str, str] = {
+    "army-at-sea": "an army cannot stand in ",
+    "fleet-inland": "a fleet cannot stand in ",
+    "coast-required": "a fleet in * must name its coast",
+    "army-on-coast": "an army stands in a province, not on a coast",
+    "one-unit-per-province": "two units in ",
+    "one-dislodged-per-province": "two dislodged units in ",
+    "not-a-center": "* is not a supply center",
+    "one-owner-per-center": "supply center * owned twice",
+    "too-many-centers": "* supply centers owned; the board has ",
+}
+#: what `Position.problems()` says of a name that names nothing (not understood)
+_UNKNOWN_NAMES = ("unknown unit type ", "unknown location ", "unknown power ")
+_BOARD_PATTERNS = [(re.compile(".*".join(map(re.escape, words.split("*")))), rule)
+                   for rule, words in BOARD_RULES.items()]
+
+
+def board_rule(message: str) -> str | None:
+    """The rule a message of `Position.problems()` reports (None for an unknown name,
+    which is not understood rather than not allowed; "board" for a problem not listed
+    in `BOARD_RULES`)."""
+    if message.startswith(_UNKNOWN_NAMES):
+        return None
+    for pattern, rule in _BOARD_PATTERNS:
+        if pattern.match(message):
+            return rule
+    return "board"
 
 
 def _expected_for(subject: object, m: Map) -> str:
