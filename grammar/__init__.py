@@ -11,8 +11,10 @@
 - press, in ``dipsolve.grammar.press``: `parse_press` (DAIDE levels 0-130, DPP) and
   `parse_daide_order`; the modules below it, one job each: ``tokens`` (DAIDE's token
   tables and lexer), ``parsers`` (the DAIDE grammars, built once, and their errors),
-  ``levels`` (press levels), ``daide_order`` (DAIDE orders), ``message`` (`Press` and
-  its tree, text and JSON), ``clauses`` and ``english`` (the English gloss, a writer).
+  ``levels`` (press levels), ``daide_order`` (DAIDE orders), ``tree`` (a message's
+  tree of `Node`, its JSON), ``message`` (`Press`), ``clauses`` and ``english`` (the
+  English gloss, a writer).  ``board`` reports a position's board problems, for the
+  ``.dip`` reader (``position``) and the DAIDE one (``daide``) alike.
 
 Errors point at file, line and column: `DipsolveSyntaxError` for text that is not
 understood (a name that names nothing among them: an unknown province, power, coast

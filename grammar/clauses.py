@@ -13,7 +13,7 @@ joined by "and" or "or":
     >>> Clause(parts=(Clause("I", "win"), Clause("you", "lose")), joiner="or").render()
     'I win or you lose'
 
-`Clauses` turns the constructs of a message tree (`dipsolve.grammar.message.Node`) that
+`Clauses` turns the constructs of a message tree (`dipsolve.grammar.tree.Node`) that
 say what shall be (an order, an arrangement: ``PCE``, ``XDO``, ``DMZ``, ``AND`` ...)
 into clauses, and names the powers, provinces, units and turns they mention.
 """
@@ -22,15 +22,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from dipsolve.map import standard_map
 
 from .daide_order import ORDER_RULES
 from .tokens import POWER_TOKENS, REFEREE, province_tokens
-
-if TYPE_CHECKING:
-    from .message import Node
+from .tree import Node
 
 __all__ = ["Clause", "Clauses", "conjugate", "join"]
 

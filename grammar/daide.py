@@ -26,7 +26,7 @@ from dipsolve.map import COAST_ALIASES, Map, power_name, standard_map
 from dipsolve.position import Dislodged, Phase, Position, Unit
 
 from .errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span, lark_errors
-from .position import board_errors
+from .board import board_errors
 from .tokens import POWER_TOKEN_OF, POWER_TOKENS, SEASONS
 
 __all__ = ["parse_daide", "SEASONS"]

@@ -16,14 +16,12 @@ is this function on the message's tree.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from .clauses import Clauses, conjugate, join
 from .daide_order import ORDER_RULES
 from .tokens import POWER_TOKENS, REFEREE, canonical_text, province_tokens
-
-if TYPE_CHECKING:
-    from .message import Node
+from .tree import Node
 
 __all__ = ["english"]
 
@@ -190,7 +188,7 @@ class _English(Clauses):
             return v(f"propose that {self.clause(n).render('subj')}")
         return self.command(n, v)
 
-    def _dpp_say(self, n: Node, v) -> str | None:
+    def _dpp_say(self, n: Node, v: Callable[..., str]) -> str | None:
         """The DPP messages whose arguments differ from DAIDE's (most may be left out)."""
         r, w, kids = n.rule, n.words(), n.children()
         turns = [self.turn(k) for k in kids if k.rule == "turn"]
@@ -319,7 +317,7 @@ class _English(Clauses):
         return "; ".join(out)
 
     # ---------------------------------------------------------------- commands
-    def command(self, n: Node, v) -> str:
+    def command(self, n: Node, v: Callable[..., str]) -> str:
         r, w, kids = n.rule, n.words(), n.children()
         turns = [k for k in kids if k.rule == "turn"]
         when = f" for {self.turn(turns[0])}" if turns else ""

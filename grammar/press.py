@@ -14,8 +14,8 @@ extensions above) or ``dpp.lark`` (the Diplomacy Programming Project language of
 Hall & Loeb seed, section 5; `dipsolve.grammar.parsers`), its lowest-level reading taken
 (`dipsolve.grammar.levels`), what the grammar leaves open checked here (coasts, supply
 centres, FOR inside FOR), and its orders read (`dipsolve.grammar.daide_order`).  The
-result is a `Press` (`dipsolve.grammar.message`), which can say itself in English
-(`dipsolve.grammar.english`).
+result is a `Press` (`dipsolve.grammar.message`) holding the message's tree of `Node`
+(`dipsolve.grammar.tree`), which can say itself in English (`dipsolve.grammar.english`).
 
 A parser ``parse_press(text, level=L)`` accepts a message when it is valid and its
 level is at most L; one that is valid but needs a higher level raises
@@ -38,9 +38,10 @@ from dipsolve.map import standard_map
 from .daide_order import ORDER_RULES, parse_daide_order, read_location, read_order, read_unit
 from .errors import DipsolveError, DipsolveSyntaxError, Source, placed
 from .levels import DAIDE_TOP, LEVELS, PressLevelError, effective_level, first_token, level_error, lowest
-from .message import Node, OrderAt, Part, Press
+from .message import OrderAt, Press
 from .parsers import DIALECTS, error_at, press_parser, syntax_error
 from .tokens import province_tokens
+from .tree import Node, Part
 
 __all__ = ["DIALECTS", "LEVELS", "Node", "OrderAt", "Press", "PressLevelError",
            "parse_daide_order", "parse_press"]

@@ -390,7 +390,7 @@ def test_what_cannot_stand_on_the_board_names_its_rule(text, rule):
 
 
 def test_every_board_rule_is_one_that_positions_break():
-    from dipsolve.grammar.position import BOARD_RULES
+    from dipsolve.grammar.board import BOARD_RULES
     assert len(BOARD_RULES) == 9 and all(r == r.lower() and " " not in r for r in BOARD_RULES)
 
 
