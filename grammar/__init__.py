@@ -6,8 +6,8 @@
 - `parse_daide`: DAIDE ``NOW`` and ``SCO`` messages;
 - `parse_order` / `parse_order_line` / `parse_orders`: orders in short, long or DAIDE
   notation, one or a file of them (checked against a position if one is given);
-  `read_orders`: a file's orders and its errors, both; `format_order`: an order in
-  any of the three notations.
+  `read_orders`: a file's orders and its errors, both (``orders``); `format_order`:
+  an order in any of the three notations (``notation``, a writer).
 - press, in ``dipsolve.grammar.press``: `parse_press` (DAIDE levels 0-130, DPP) and
   `parse_daide_order`; the modules below it, one job each: ``tokens`` (DAIDE's token
   tables and lexer), ``parsers`` (the DAIDE grammars, built once, and their errors),
@@ -24,8 +24,8 @@ Whether an understood order is legal in a position is `dipsolve.legality`'s ques
 """
 
 from .errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError
-from .orders import (NOTATIONS, FormatError, format_order, parse_order, parse_order_line,
-                     parse_orders, read_orders)
+from .notation import NOTATIONS, FormatError, format_order
+from .orders import parse_order, parse_order_line, parse_orders, read_orders
 from .position import parse_position, parse_position_file, parse_position_text
 from .daide import parse_daide
 

@@ -1,13 +1,11 @@
-"""Orders in three notations in, one canonical form out.
+"""Reading orders: three notations in, one canonical `Order` out (one, or a file of them).
 
     >>> str(parse_order("F North Sea convoys A London -> Norway"))
     'F NTH C A LON - NWY'
     >>> parse_order_line("France: A Paris moves to Burgundy")
     ('France', Move(kind='A', location='PAR', target='BUR', via_convoy=False))
-    >>> format_order(Move("F", "STP/SC", "BOT"), notation="long")
-    'F St Petersburg (south coast) -> Gulf of Bothnia'
-    >>> format_order(Move("A", "PAR", "BUR"), "France", notation="daide")
-    '( FRA AMY PAR ) MTO BUR'
+    >>> parse_order_line("( FRA AMY PAR ) MTO BUR")
+    ('France', Move(kind='A', location='PAR', target='BUR', via_convoy=False))
 
 The three notations:
 
@@ -26,21 +24,23 @@ Short and long share one Lark grammar (``orders.lark``, LALR, loaded once); toke
 case-insensitive and any spelling of a province in ``solver/data/provinces.tsv`` is
 read.  A text that starts with ``(`` (or is ``POWER WVE``) is DAIDE and goes to the
 DAIDE order grammar (`dipsolve.grammar.daide_order.parse_daide_order`, the one press
-uses too), so there is one grammar for each syntax.  The DAIDE form names its power; the others may start with
-``Power:`` and, on a line of an orders file, must.
+uses too), so there is one grammar for each syntax.  The DAIDE form names its power;
+the others may start with ``Power:`` and, on a line of an orders file, must.  Writing
+an order in any of the three is `dipsolve.grammar.notation.format_order` (also
+importable from here).
 
 Errors are `DipsolveSyntaxError` (not understood: ``expected '-', found end of line``,
 ``unknown province 'Pariss'``, ``unknown power 'Frence'``) or, for an order checked
 against a position, `DipsolveRuleError` (understood, but its unit is not there: the
-rule ``"unit"`` of `dipsolve.legality`), each at its line and column with a caret.  Whether an understood order is *legal* in a position is
-`dipsolve.legality`'s question, not the grammar's.
+rule ``"unit"`` of `dipsolve.legality`), each at its line and column with a caret.
+Whether an understood order is *legal* in a position is `dipsolve.legality`'s
+question, not the grammar's.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections import deque
 from dataclasses import dataclass
 from functools import cache
 from typing import Iterable
@@ -55,13 +55,10 @@ from dipsolve.position import Position
 from .daide_order import parse_daide_order
 from .errors import (DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span,
                      lark_errors, placed)
-from .tokens import POWER_TOKEN_OF
+from .notation import NOTATIONS, FormatError, format_order
 
 __all__ = ["NOTATIONS", "FormatError", "OrderLine", "format_order", "parse_order",
            "parse_order_line", "parse_orders", "read_orders"]
-
-#: the notations `format_order` writes (and the parser reads)
-NOTATIONS = ("short", "long", "daide")
 
 
 # ---------------------------------------------------------------- the parser
@@ -489,148 +486,3 @@ class OrderChecker:
         if isinstance(order, Move) and not order.via_convoy and key in self.dislodged:
             order = Retreat(order.kind, order.location, order.target)
         return order, None
-
-
-# ---------------------------------------------------------------- writing
-class FormatError(DipsolveRuleError):
-    """An order that a notation cannot express: in DAIDE, which names the power of every
-    unit, an order given without its power (rule ``"daide-power"``), or a convoyed move
-    with no sea route, which DAIDE names (rule ``"daide-convoy-route"``)."""
-
-
-def format_order(order: Order, power: str | None = None, notation: str = "short", *,
-                 game_map: Map | None = None, position: Position | None = None) -> str:
-    """An order in ``"short"`` (canonical), ``"long"`` (English) or ``"daide"`` notation,
-    with ``"Power: "`` in front when ``power`` is given (DAIDE puts it in the unit).
-
-    DAIDE names the power of every unit: a supported or convoyed unit's is read from
-    ``position`` when given, else taken to be ``power``'s own; a convoyed move names its
-    sea route (through the fleets of ``position`` when they make one, else the shortest
-    through any seas); a removal is ``REM`` in an adjustment phase, else ``DSB``.  DAIDE
-    names no coast for the goal of a supported move (``SUP ... MTO SPA``), so a support
-    naming one (``F MAO S F GAS - SPA/NC``) loses it there: the one order this notation
-    cannot carry whole.
-
-        >>> format_order(SupportMove("A", "MUN", "A", "BER", "KIE"), "Germany", "long")
-        'Germany: A Munich supports A Berlin -> Kiel'
-    """
-    m = game_map or (position.map if position is not None else standard_map())
-    name = power_name(power) if power is not None else None
-    if power is not None and name is None:
-        expected = f"one of {', '.join(POWERS)}"
-        raise DipsolveSyntaxError(f"unknown power {power!r} (expected {expected})",
-                                  found=power, expected=expected)
-    if type(order) not in _TEMPLATES["long"]:
-        raise DipsolveSyntaxError(f"not an order: {order!r}", expected="an order")
-    if notation == "short":
-        body = str(order)
-    elif notation in ("long", "daide"):
-        body = _written(order, notation, name, m, position)
-        if notation == "daide":
-            return body
-    else:
-        raise DipsolveSyntaxError(f"unknown notation {notation!r} (expected short, long or daide)",
-                                  found=notation, expected="short, long or daide")
-    return f"{name}: {body}" if name else body
-
-
-#: how long English and DAIDE write each kind of order; the fields are filled by `_written`
-_TEMPLATES: dict[str, dict[object, str]] = {
-    "long": {
-        Hold: "{unit} holds", Move: "{unit} -> {target}", "via": "{unit} -> {target} via convoy",
-        SupportHold: "{unit} supports {other}", SupportMove: "{unit} supports {other} -> {target}",
-        Convoy: "{unit} convoys {other} -> {target}", Retreat: "{unit} retreats to {target}",
-        Disband: "{disband} {unit}", Build: "Build {unit}", Waive: "Waive"},
-    "daide": {
-        Hold: "{unit} HLD", Move: "{unit} MTO {target}", "via": "{unit} CTO {goal} VIA ( {route} )",
-        SupportHold: "{unit} SUP {other}", SupportMove: "{unit} SUP {other} MTO {goal}",
-        Convoy: "{unit} CVY {other} CTO {goal}", Retreat: "{unit} RTO {target}",
-        Disband: "{unit} {disband}", Build: "{unit} BLD", Waive: "{power} WVE"},
-}
-_COAST_WORDS = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
-
-
-def _written(o: Order, notation: str, power: str | None, m: Map, position: Position | None) -> str:
-    """An order in long English or DAIDE: the notation's template for its kind, with the
-    units and places written the notation's way."""
-    daide = notation == "daide"
-    if daide and power is None:
-        raise FormatError(f"{o}: DAIDE notation names the power of every unit, and none was given",
-                          rule="daide-power")
-    via = isinstance(o, Move) and o.via_convoy
-    template = _TEMPLATES[notation]["via" if via else type(o)]
-    own = POWER_TOKEN_OF.get(power, "") if power is not None else ""
-
-    def place(loc: str, coast: bool = True) -> str:
-        prov, _, c = loc.partition("/")
-        if prov not in m.provinces:
-            return loc
-        if daide:
-            token = m.provinces[prov].daide
-            return f"( {token} {c}S )" if c and coast else token
-        name = m.provinces[prov].name
-        return f"{name} ({_COAST_WORDS.get(c, c.lower())})" if c else name
-
-    def unit(kind: str, loc: str, owner: str | None = None) -> str:
-        if not daide:
-            return f"{kind} {place(loc)}"
-        token = POWER_TOKEN_OF.get(owner, own) if owner is not None else own
-        return f"( {token} {'AMY' if kind == 'A' else 'FLT'} {place(loc)} )"
-
-    def owner_of(loc: str) -> str | None:
-        u = position.unit_in.get(m.province_of.get(loc, loc)) if position is not None else None
-        return u.power if u is not None else None
-
-    fields: dict[str, str] = {"power": own}
-    if isinstance(o, Waive):
-        return template.format(**fields)
-    fields["unit"] = unit(o.kind, o.location)
-    other = ((o.supported_kind, o.supported_location) if isinstance(o, (SupportHold, SupportMove))
-             else (o.convoyed_kind, o.convoyed_location) if isinstance(o, Convoy) else None)
-    if other is not None:
-        fields["other"] = unit(*other, owner_of(other[1]))
-    if isinstance(o, (Move, SupportMove, Convoy, Retreat)):
-        # DAIDE names no coast for where a supported, convoyed or convoying move goes
-        fields["target"], fields["goal"] = place(o.target), place(o.target, coast=False)
-    if isinstance(o, Move) and o.via_convoy and daide:
-        route = _sea_route(m, o.location, o.target, position)
-        if route is None:
-            raise FormatError(f"{o}: no sea route from {o.location} to {o.target}, and DAIDE's "
-                              f"CTO ... VIA names one", rule="daide-convoy-route")
-        fields["route"] = " ".join(route)
-    adjusting = position is not None and position.phase.kind == "adjustment"
-    fields["disband"] = (("REM" if adjusting else "DSB") if daide
-                         else ("Remove" if adjusting else "Disband"))
-    return template.format(**fields)
-
-
-def _sea_route(m: Map, src: str, dst: str, position: Position | None) -> list[str] | None:
-    """The DAIDE tokens of the seas on a shortest convoy route from ``src`` to ``dst``:
-    through fleets of ``position`` if they make one, else through any seas."""
-    src, dst = m.province_of.get(src, src), m.province_of.get(dst, dst)
-    if src not in m.neighbours or dst not in m.neighbours:
-        return None
-    seas = {p for p in m.provinces if m.is_sea(p)}
-    tries = [seas]
-    if position is not None:
-        fleets = {m.province_of[u.location] for u in position.units if u.kind == "F"}
-        tries.insert(0, seas & fleets)
-    for allowed in tries:
-        before: dict[str, str | None] = {}
-        frontier: deque[str] = deque()
-        for s in sorted(m.neighbours[src]):
-            if s in allowed:
-                before[s] = None
-                frontier.append(s)
-        while frontier:
-            s = frontier.popleft()
-            if dst in m.neighbours[s]:
-                path = [s]
-                while (previous := before[path[-1]]) is not None:
-                    path.append(previous)
-                return [m.provinces[p].daide for p in reversed(path)]
-            for n in sorted(m.neighbours[s]):
-                if n in allowed and n not in before:
-                    before[n] = s
-                    frontier.append(n)
-    return None

@@ -483,7 +483,8 @@ def test_every_datc_order_round_trips_in_every_notation():
 
 # ---------------------------------------------------------------- the examples in docstrings
 @pytest.mark.parametrize("name", [
-    "dipsolve.legality", "dipsolve.grammar.orders", "dipsolve.grammar.position",
+    "dipsolve.legality", "dipsolve.grammar.orders", "dipsolve.grammar.notation",
+    "dipsolve.grammar.position",
     "dipsolve.grammar.daide", "dipsolve.grammar.board", "dipsolve.grammar.tokens",
     "dipsolve.grammar.daide_order", "dipsolve.grammar.levels", "dipsolve.grammar.tree",
     "dipsolve.grammar.message", "dipsolve.grammar.clauses", "dipsolve.grammar.english",
