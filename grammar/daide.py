@@ -7,7 +7,12 @@
 ``NOW`` gives the turn and the units (a unit followed by ``MRT ( ... )`` is dislodged,
 with the locations it may retreat to); ``SCO`` gives the supply-center owners, ``UNO``
 for the unowned.  Either may come first; each at most once; ``NOW`` is required (it
-holds the phase).  The grammar is ``daide.lark`` beside this file.
+holds the phase).  The grammar is ``daide.lark`` beside this file; the tokens of powers
+and seasons are the grammar's tables (`dipsolve.grammar.tokens`).
+
+An unknown token (power, province, coast, season) is a `DipsolveSyntaxError`; a board
+that cannot be (an army at sea, a dislodged unit outside a retreat phase) a
+`DipsolveRuleError` naming its rule, as for a ``.dip`` file.
 """
 
 from __future__ import annotations
@@ -21,14 +26,10 @@ from dipsolve.map import COAST_ALIASES, Map, power_name, standard_map
 from dipsolve.position import Dislodged, Phase, Position, Unit
 
 from .errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span, lark_errors
-from .position import board_errors
+from .board import board_errors
+from .tokens import POWER_TOKEN_OF, POWER_TOKENS, SEASONS
 
 __all__ = ["parse_daide", "SEASONS"]
-
-#: DAIDE season tokens -> (season, phase kind)
-SEASONS = {"SPR": ("Spring", "movement"), "SUM": ("Spring", "retreat"),
-           "FAL": ("Fall", "movement"), "AUT": ("Fall", "retreat"),
-           "WIN": ("Winter", "adjustment")}
 
 
 @cache
@@ -60,22 +61,26 @@ class _Build(Transformer):
         text = self.source.text[node.start_pos:node.end_pos]
         return Span(node.line, node.column, text)
 
-    def _error(self, cls, message: str, at: Span, expected: str | None = None) -> DipsolveError:
-        return self.source.error(cls, message, at.line, at.column, found=at.text, expected=expected)
+    def _error(self, cls: type[DipsolveError], message: str, at: Span,
+               expected: str | None = None) -> DipsolveError:
+        return self.source.at(cls, message, at, expected)
 
     def _power(self, token) -> str:
-        power = power_name(token.value)
+        power = POWER_TOKENS.get(token.value.upper())
         if power is None:
-            expected = "AUS, ENG, FRA, GER, ITA, RUS or TUR"
-            raise self._error(DipsolveRuleError, f"unknown power {token.value!r} (expected {expected})",
-                              self._at(token), expected)
+            tokens = list(POWER_TOKENS)
+            expected = ", ".join(tokens[:-1]) + " or " + tokens[-1]
+            name = power_name(token.value)
+            hint = f"; {name} is {POWER_TOKEN_OF[name]}" if name in POWER_TOKEN_OF else ""
+            raise self._error(DipsolveSyntaxError, f"unknown power {token.value!r} "
+                              f"(expected {expected}{hint})", self._at(token), expected)
         return power
 
     def _province(self, token) -> str:
         prov = self.map.province(token.value)
         if prov is None:
-            raise self._error(DipsolveRuleError, f"unknown province {token.value!r}", self._at(token),
-                              "a province token")
+            raise self._error(DipsolveSyntaxError, f"unknown province {token.value!r}",
+                              self._at(token), "a province token")
         return prov
 
     def turn(self, meta, c) -> Phase:
@@ -153,9 +158,9 @@ def parse_daide(text: str, filename: str = "<string>", *, game_map: Map | None =
     errors: list[DipsolveError] = []
     if phase.kind != "retreat":
         for u, at, _ in dislodged:
-            errors.append(source.error(DipsolveRuleError, f"a dislodged unit (MRT) in {phase}: "
-                                       "dislodged units belong to a retreat phase (SUM or AUT)",
-                                       at.line, at.column, found=at.text, expected="SUM or AUT"))
+            errors.append(source.at(DipsolveRuleError, f"a dislodged unit (MRT) in {phase}: "
+                                    "dislodged units belong to a retreat phase (SUM or AUT)",
+                                    at, "SUM or AUT", rule="retreat-phase"))
     position = Position.build(
         phase, [u for u, _ in units], [(p, o) for p, o, _ in centers],
         [Dislodged(u, None, tuple(sorted({r.loc for r in mrt}))) for u, _, mrt in dislodged],

@@ -4,10 +4,12 @@ The classes are the core's error family (`dipsolve.errors`); two of them are abo
 as python-chess and godip tell them apart:
 
 - `DipsolveSyntaxError`: the text is not understood (a stray character, a missing
-  comma, an unknown coast, a phase that is not a phase);
-- `DipsolveRuleError`: the text is understood but cannot stand on the board (an unknown
-  province, an army at sea, two units in one province, an order for a unit that is not
-  there).
+  comma, a phase that is not a phase, a name that names nothing: an unknown province,
+  power, coast or unit kind);
+- `DipsolveRuleError`: the text is understood but cannot stand on the board (an army
+  at sea, two units in one province, an order for a unit that is not there); its
+  ``rule`` names the rule broken (``"army-at-sea"``, ``"one-unit-per-province"``,
+  ``"unit"``, ...).
 
 Both are `ValueError`\\ s and format the same way::
 
@@ -31,16 +33,18 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar
 
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import Token
 
 from dipsolve.errors import (DipsolveError, DipsolveInternalError, DipsolveRuleError,
                              DipsolveSyntaxError, DipsolveUnavailable)
 
 __all__ = ["DipsolveError", "DipsolveSyntaxError", "DipsolveRuleError", "DipsolveUnavailable",
-           "DipsolveInternalError", "Source", "Span", "lark_errors"]
+           "DipsolveInternalError", "Source", "Span", "lark_errors", "placed"]
+
+E = TypeVar("E", bound=DipsolveError)
 
 
 # The classes live in the core (``dipsolve.errors``), which never imports the grammar;
@@ -73,19 +77,32 @@ class Source:
             self._lines = self.text.split("\n")
         return self._lines[line - 1] if 0 < line <= len(self._lines) else ""
 
-    def error(self, cls: type[DipsolveError], message: str, line: int, column: int, *,
+    def error(self, cls: type[E], message: str, line: int, column: int, *,
               found: str | None = None, expected: str | None = None,
-              width: int | None = None) -> DipsolveError:
+              width: int | None = None, **extra: Any) -> E:
+        """An error of class ``cls`` at ``line`` and ``column`` of the text (``extra``:
+        the class's own fields, a `DipsolveRuleError`'s ``rule``)."""
         line += self.line_offset
         if width is None:
             width = len(found) if found else 1
         return cls(message, filename=self.filename, line=line, column=column, found=found,
-                   expected=expected, source_line=self.line_text(line), width=width)
+                   expected=expected, source_line=self.line_text(line), width=width, **extra)
 
-    def at(self, cls: type[DipsolveError], message: str, span: Span,
-           expected: str | None = None) -> DipsolveError:
+    def at(self, cls: type[E], message: str, span: Span, expected: str | None = None,
+           **extra: Any) -> E:
         """An error whose found text is the span's."""
-        return self.error(cls, message, span.line, span.column, found=span.text, expected=expected)
+        return self.error(cls, message, span.line, span.column, found=span.text,
+                          expected=expected, **extra)
+
+
+def placed(e: E, **where: Any) -> E:
+    """The same error (its class, its rule and other fields) at another place:
+    ``where`` sets ``filename``, ``line``, ``column``, ``source_line`` ..."""
+    moved = type(e).__new__(type(e))
+    moved.__dict__.update(e.__dict__, **where)
+    moved.errors = [moved]
+    Exception.__init__(moved, str(moved))
+    return moved
 
 
 # ------------------------------------------------------------ from Lark, in one place
@@ -182,7 +199,7 @@ def _from_lark(e: UnexpectedInput, source: Source, text: str, labels: Mapping[st
         column = len(stripped) - (stripped.rfind("\n") + 1) + 1
     message = f"expected {want}, found {named}" + (f" ({advice})" if advice else "")
     width = 1 if found in ("end of line", "end of file") else len(found)
-    return source.error(DipsolveSyntaxError, message, line, column,  # type: ignore[return-value]
+    return source.error(DipsolveSyntaxError, message, line or 1, column or 1,
                         found=found, expected=want, width=width)
 
 

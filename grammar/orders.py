@@ -1,13 +1,11 @@
-"""Orders in three notations in, one canonical form out.
+"""Reading orders: three notations in, one canonical `Order` out (one, or a file of them).
 
     >>> str(parse_order("F North Sea convoys A London -> Norway"))
     'F NTH C A LON - NWY'
     >>> parse_order_line("France: A Paris moves to Burgundy")
     ('France', Move(kind='A', location='PAR', target='BUR', via_convoy=False))
-    >>> format_order(Move("F", "STP/SC", "BOT"), notation="long")
-    'F St Petersburg (south coast) -> Gulf of Bothnia'
-    >>> format_order(Move("A", "PAR", "BUR"), "France", notation="daide")
-    '( FRA AMY PAR ) MTO BUR'
+    >>> parse_order_line("( FRA AMY PAR ) MTO BUR")
+    ('France', Move(kind='A', location='PAR', target='BUR', via_convoy=False))
 
 The three notations:
 
@@ -25,21 +23,24 @@ The three notations:
 Short and long share one Lark grammar (``orders.lark``, LALR, loaded once); tokens are
 case-insensitive and any spelling of a province in ``solver/data/provinces.tsv`` is
 read.  A text that starts with ``(`` (or is ``POWER WVE``) is DAIDE and goes to the
-DAIDE grammar of `dipsolve.grammar.press` (``parse_daide_order``), so there is one
-grammar for each syntax.  The DAIDE form names its power; the others may start with
-``Power:`` and, on a line of an orders file, must.
+DAIDE order grammar (`dipsolve.grammar.daide_order.parse_daide_order`, the one press
+uses too), so there is one grammar for each syntax.  The DAIDE form names its power;
+the others may start with ``Power:`` and, on a line of an orders file, must.  Writing
+an order in any of the three is `dipsolve.grammar.notation.format_order` (also
+importable from here).
 
-Errors are `DipsolveSyntaxError` (not understood: ``expected '-', found end of line``)
-or `DipsolveRuleError` (understood, but names no province or power), each at its line
-and column with a caret.  Whether an understood order is *legal* in a position is
-`dipsolve.legality`'s question, not the grammar's.
+Errors are `DipsolveSyntaxError` (not understood: ``expected '-', found end of line``,
+``unknown province 'Pariss'``, ``unknown power 'Frence'``) or, for an order checked
+against a position, `DipsolveRuleError` (understood, but its unit is not there: the
+rule ``"unit"`` of `dipsolve.legality`), each at its line and column with a caret.
+Whether an understood order is *legal* in a position is `dipsolve.legality`'s
+question, not the grammar's.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections import deque
 from dataclasses import dataclass
 from functools import cache
 from typing import Iterable
@@ -51,13 +52,13 @@ from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat,
                              SupportMove, Waive)
 from dipsolve.position import Position
 
-from .errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span, lark_errors
+from .daide_order import parse_daide_order
+from .errors import (DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span,
+                     lark_errors, placed)
+from .notation import NOTATIONS, FormatError, format_order
 
 __all__ = ["NOTATIONS", "FormatError", "OrderLine", "format_order", "parse_order",
            "parse_order_line", "parse_orders", "read_orders"]
-
-#: the notations `format_order` writes (and the parser reads)
-NOTATIONS = ("short", "long", "daide")
 
 
 # ---------------------------------------------------------------- the parser
@@ -174,10 +175,6 @@ class NameReader:
     def _at(self, meta) -> Span:
         return Span(meta.line, meta.column, self.text[meta.start_pos:meta.end_pos])
 
-    def _rule_error(self, message: str, at: Span, expected: str | None = None) -> DipsolveError:
-        return self.source.error(DipsolveRuleError, message, at.line, at.column, found=at.text,
-                                 expected=expected)
-
     def read_place(self, meta, children) -> PlaceAt:
         """A ``place`` node (WORDs and an optional COAST) as a map location."""
         at = self._at(meta)
@@ -191,7 +188,7 @@ class NameReader:
             return PlaceAt(loc, at)
         prov = self.map.province(name)
         if prov is None:
-            raise self.source.error(DipsolveRuleError,
+            raise self.source.error(DipsolveSyntaxError,
                                     f"unknown province {name!r}{unknown_name_hint(self.map, name)}",
                                     at.line, at.column, found=name,
                                     expected="a province: a name, abbreviation or DAIDE token")
@@ -213,7 +210,8 @@ class NameReader:
         if power is None:
             also = ", or 'dislodged' or 'orders'" if header else ""
             expected = f"one of {', '.join(POWERS)}{also}"
-            raise self._rule_error(f"unknown power {at.text!r} (expected {expected})", at, expected)
+            raise self.source.at(DipsolveSyntaxError, f"unknown power {at.text!r} (expected {expected})",
+                                 at, expected)
         return PowerAt(power, at)
 
 
@@ -306,8 +304,7 @@ def is_daide(text: str) -> bool:
 
 def _daide_order(line: str, source: Source, game_map: Map) -> tuple[PowerAt, OrderAt]:
     """One DAIDE order (a line of ``source``, numbered ``source.line_offset + 1``),
-    read by the DAIDE grammar of `dipsolve.grammar.press`."""
-    from .press import parse_daide_order      # (press.py is large; most texts never need it)
+    read by the DAIDE order grammar."""
     body = line.split("#", 1)[0].rstrip()
     try:
         power, order = parse_daide_order(body, game_map=game_map)
@@ -315,15 +312,17 @@ def _daide_order(line: str, source: Source, game_map: Map) -> tuple[PowerAt, Ord
         raise _moved(e, source) from None
     column = len(body) - len(body.lstrip()) + 1
     at = Span(1, column, body.strip())   # in the line read alone, as Lark's spans are
-    kind, location = getattr(order, "kind", None), getattr(order, "location", None)
-    unit = None if isinstance(order, Waive) else UnitAt(kind, location, at)
-    return PowerAt(power_name(power) or power, at), OrderAt(order, unit, at)
+    unit = None if isinstance(order, Waive) else UnitAt(order.kind, order.location, at)
+    return PowerAt(power, at), OrderAt(order, unit, at)
 
 
 def _moved(e: DipsolveError, source: Source) -> DipsolveError:
     """An error found in one line read alone, placed in the whole text."""
-    moved = [source.error(type(x), x.message, x.line or 1, x.column or 1, found=x.found,
-                          expected=x.expected, width=x.width) for x in e.errors]
+    moved = []
+    for x in e.errors:
+        line = (x.line or 1) + source.line_offset
+        moved.append(placed(x, filename=source.filename, line=line, column=x.column or 1,
+                            source_line=source.line_text(line)))
     return DipsolveError.combine(moved)
 
 
@@ -376,7 +375,7 @@ def _read_lines(text: str, filename: str, game_map: Map, start: str = "order_lin
         except DipsolveError as e:
             yield e
             continue
-        yield source, power, ref  # type: ignore[misc]
+        yield source, power, ref
 
 
 def read_orders(text: str, filename: str = "<string>", *, game_map: Map | None = None,
@@ -425,7 +424,8 @@ def parse_orders(text: str, filename: str = "<string>", *, position: Position | 
         if error is not None:
             errors.append(error)
         else:
-            out.append((power.name, order))  # type: ignore[union-attr]
+            assert power is not None    # an order line names its power (or is DAIDE's)
+            out.append((power.name, order))
     if errors:
         raise DipsolveError.combine(errors)
     return out
@@ -446,7 +446,8 @@ def parse_order_lines(lines: Iterable[tuple[int, str]], source: Source, game_map
         except DipsolveError as e:
             errors.append(e)
             continue
-        out.append((here, power, ref))  # type: ignore[arg-type]
+        assert power is not None        # an order line names its power (or is DAIDE's)
+        out.append((here, power, ref))
     return out, errors
 
 
@@ -479,151 +480,9 @@ class OrderChecker:
         if key not in self.present:
             what = "army" if u.kind == "A" else "fleet"
             where = self.map.provinces[key[1]].name if key[1] in self.map.provinces else key[1]
-            return order, source.error(
+            return order, source.at(
                 DipsolveRuleError, f"order for {u.kind} {u.loc}, but there is no {what} in {where}",
-                u.at.line, u.at.column, found=u.at.text,
-                expected="a unit on the board")
+                u.at, "a unit on the board", rule="unit")
         if isinstance(order, Move) and not order.via_convoy and key in self.dislodged:
             order = Retreat(order.kind, order.location, order.target)
         return order, None
-
-
-# ---------------------------------------------------------------- writing
-class FormatError(DipsolveRuleError):
-    """An order that a notation cannot express (a convoyed move with no sea route, in
-    DAIDE, which names the route)."""
-
-
-def format_order(order: Order, power: str | None = None, notation: str = "short", *,
-                 game_map: Map | None = None, position: Position | None = None) -> str:
-    """An order in ``"short"`` (canonical), ``"long"`` (English) or ``"daide"`` notation,
-    with ``"Power: "`` in front when ``power`` is given (DAIDE puts it in the unit).
-
-    DAIDE names the power of every unit: a supported or convoyed unit's is read from
-    ``position`` when given, else taken to be ``power``'s own; a convoyed move names its
-    sea route (through the fleets of ``position`` when they make one, else the shortest
-    through any seas); a removal is ``REM`` in an adjustment phase, else ``DSB``.  DAIDE
-    names no coast for the goal of a supported move (``SUP ... MTO SPA``), so a support
-    naming one (``F MAO S F GAS - SPA/NC``) loses it there: the one order this notation
-    cannot carry whole.
-
-        >>> format_order(SupportMove("A", "MUN", "A", "BER", "KIE"), "Germany", "long")
-        'Germany: A Munich supports A Berlin -> Kiel'
-    """
-    m = game_map or (position.map if position is not None else standard_map())
-    name = power_name(power) if power is not None else None
-    if power is not None and name is None:
-        raise FormatError(f"unknown power {power!r} (expected one of {', '.join(POWERS)})")
-    if type(order) not in _TEMPLATES["long"]:
-        raise FormatError(f"not an order: {order!r}")
-    if notation == "short":
-        body = str(order)
-    elif notation in ("long", "daide"):
-        body = _written(order, notation, name, m, position)
-        if notation == "daide":
-            return body
-    else:
-        raise FormatError(f"unknown notation {notation!r} (expected short, long or daide)")
-    return f"{name}: {body}" if name else body
-
-
-#: how long English and DAIDE write each kind of order; the fields are filled by `_written`
-_TEMPLATES: dict[str, dict[object, str]] = {
-    "long": {
-        Hold: "{unit} holds", Move: "{unit} -> {target}", "via": "{unit} -> {target} via convoy",
-        SupportHold: "{unit} supports {other}", SupportMove: "{unit} supports {other} -> {target}",
-        Convoy: "{unit} convoys {other} -> {target}", Retreat: "{unit} retreats to {target}",
-        Disband: "{disband} {unit}", Build: "Build {unit}", Waive: "Waive"},
-    "daide": {
-        Hold: "{unit} HLD", Move: "{unit} MTO {target}", "via": "{unit} CTO {goal} VIA ( {route} )",
-        SupportHold: "{unit} SUP {other}", SupportMove: "{unit} SUP {other} MTO {goal}",
-        Convoy: "{unit} CVY {other} CTO {goal}", Retreat: "{unit} RTO {target}",
-        Disband: "{unit} {disband}", Build: "{unit} BLD", Waive: "{power} WVE"},
-}
-_COAST_WORDS = {"NC": "north coast", "SC": "south coast", "EC": "east coast", "WC": "west coast"}
-_DAIDE_POWER = {p: tok for p, tok in zip(POWERS, ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"))}
-
-
-def _written(o: Order, notation: str, power: str | None, m: Map, position: Position | None) -> str:
-    """An order in long English or DAIDE: the notation's template for its kind, with the
-    units and places written the notation's way."""
-    daide = notation == "daide"
-    if daide and power is None:
-        raise FormatError(f"{o}: DAIDE notation names the power of every unit, and none was given")
-    via = type(o) is Move and o.via_convoy
-    template = _TEMPLATES[notation]["via" if via else type(o)]
-
-    def place(loc: str, coast: bool = True) -> str:
-        prov, _, c = loc.partition("/")
-        if prov not in m.provinces:
-            return loc
-        if daide:
-            token = m.provinces[prov].daide
-            return f"( {token} {c}S )" if c and coast else token
-        name = m.provinces[prov].name
-        return f"{name} ({_COAST_WORDS.get(c, c.lower())})" if c else name
-
-    def unit(kind: str, loc: str, owner: str | None = None) -> str:
-        if not daide:
-            return f"{kind} {place(loc)}"
-        token = _DAIDE_POWER.get(owner or power, _DAIDE_POWER[power])  # type: ignore[index]
-        return f"( {token} {'AMY' if kind == 'A' else 'FLT'} {place(loc)} )"
-
-    def owner_of(loc: str) -> str | None:
-        u = position.unit_in.get(m.province_of.get(loc, loc)) if position is not None else None
-        return u.power if u is not None else None
-
-    fields: dict[str, str] = {"power": _DAIDE_POWER.get(power, "")}  # type: ignore[arg-type]
-    if isinstance(o, Waive):
-        return template.format(**fields)
-    fields["unit"] = unit(o.kind, o.location)
-    other = ((o.supported_kind, o.supported_location) if isinstance(o, (SupportHold, SupportMove))
-             else (o.convoyed_kind, o.convoyed_location) if isinstance(o, Convoy) else None)
-    if other is not None:
-        fields["other"] = unit(*other, owner_of(other[1]))
-    target = getattr(o, "target", None)
-    if target is not None:
-        # DAIDE names no coast for where a supported, convoyed or convoying move goes
-        fields["target"], fields["goal"] = place(target), place(target, coast=False)
-    if via and daide:
-        route = _sea_route(m, o.location, o.target, position)
-        if route is None:
-            raise FormatError(f"{o}: no sea route from {o.location} to {o.target}, and DAIDE's "
-                              f"CTO ... VIA names one")
-        fields["route"] = " ".join(route)
-    adjusting = position is not None and position.phase.kind == "adjustment"
-    fields["disband"] = (("REM" if adjusting else "DSB") if daide
-                         else ("Remove" if adjusting else "Disband"))
-    return template.format(**fields)
-
-
-def _sea_route(m: Map, src: str, dst: str, position: Position | None) -> list[str] | None:
-    """The DAIDE tokens of the seas on a shortest convoy route from ``src`` to ``dst``:
-    through fleets of ``position`` if they make one, else through any seas."""
-    src, dst = m.province_of.get(src, src), m.province_of.get(dst, dst)
-    if src not in m.neighbours or dst not in m.neighbours:
-        return None
-    seas = {p for p in m.provinces if m.is_sea(p)}
-    tries = [seas]
-    if position is not None:
-        fleets = {m.province_of[u.location] for u in position.units if u.kind == "F"}
-        tries.insert(0, seas & fleets)
-    for allowed in tries:
-        before: dict[str, str | None] = {}
-        frontier = deque()
-        for s in sorted(m.neighbours[src]):
-            if s in allowed:
-                before[s] = None
-                frontier.append(s)
-        while frontier:
-            s = frontier.popleft()
-            if dst in m.neighbours[s]:
-                path = [s]
-                while before[path[-1]] is not None:
-                    path.append(before[path[-1]])  # type: ignore[arg-type]
-                return [m.provinces[p].daide for p in reversed(path)]
-            for n in sorted(m.neighbours[s]):
-                if n in allowed and n not in before:
-                    before[n] = s
-                    frontier.append(n)
-    return None

@@ -21,7 +21,7 @@ DAIDE grammar), as an orders file's are: see `dipsolve.grammar.orders`, where
 two steps: Lark and a `Transformer` turn the text into solver objects, each remembering
 where it was written; then the position is put together and checked as a whole, and
 every problem found (``Position.problems()``, orders for units that are not there) is
-reported at the token that caused it.
+reported at the token that caused it (`dipsolve.grammar.board`).
 """
 
 from __future__ import annotations
@@ -30,13 +30,14 @@ import re
 from functools import cache
 from os import PathLike
 from pathlib import Path
-
 from lark import Lark, Token, Transformer, v_args
 
-from dipsolve.map import POWERS, Map, standard_map
+from dipsolve.map import Map, standard_map
 from dipsolve.orders import Order
 from dipsolve.position import Dislodged, Phase, Position, Unit, retreat_options
 
+from .board import board_errors
+from .daide import parse_daide
 from .errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span, lark_errors
 from .orders import (NameReader, OrderAt, OrderChecker, PlaceAt, UnitAt, parse_order,
                      parse_order_lines, parse_orders)
@@ -211,7 +212,6 @@ def parse_position_text(text: str, filename: str = "<string>", *,
     """`parse_position_file` for text already read: ``.dip``, or DAIDE ``NOW``/``SCO``
     when the first token (after blank lines and ``#`` comments) is NOW or SCO."""
     if _DAIDE_START.match(text):
-        from .daide import parse_daide
         return parse_daide(text, filename, game_map=game_map), {}
     return parse_position(text, filename, game_map=game_map)
 
@@ -245,8 +245,7 @@ def _assemble(phase: Phase, sections, source: Source, game_map: Map) -> tuple[Po
     errors: list[DipsolveError] = []
 
     def err(message: str, at: Span, expected: str) -> None:
-        errors.append(source.error(DipsolveRuleError, message, at.line, at.column, found=at.text,
-                                   expected=expected))
+        errors.append(source.at(DipsolveRuleError, message, at, expected, rule="retreat-phase"))
 
     if phase.kind != "retreat":
         for _, _, _, at in dislodged:
@@ -281,51 +280,6 @@ def _assemble(phase: Phase, sections, source: Source, game_map: Map) -> tuple[Po
     if errors:
         raise DipsolveError.combine(errors)
     return position, orders
-
-
-def board_errors(position: Position, source: Source, unit_at, center_at,
-                 centers_in_order: list) -> list[DipsolveError]:
-    """`Position.problems()`, each at the token that wrote its subject (the last one,
-    when the same unit or center was written twice)."""
-    out = []
-    n_centers = len(position.map.centers)
-    for message, subject in position.problems():
-        if isinstance(subject, Unit):
-            at = unit_at.get(subject, [None])[-1]
-        elif isinstance(subject, str):
-            at = center_at.get(subject, [None])[-1]
-        elif subject is None and len(centers_in_order) > n_centers:
-            at = centers_in_order[n_centers]
-        else:
-            at = None
-        expected = _expected_for(subject, position.map)
-        if at is None:
-            out.append(DipsolveRuleError(message, filename=source.filename, expected=expected))
-        else:
-            out.append(source.error(DipsolveRuleError, message, at.line, at.column,
-                                    found=at.text, expected=expected))
-    return out
-
-
-def _expected_for(subject: object, m: Map) -> str:
-    """What would have been right, for a subject of `Position.problems()`."""
-    if isinstance(subject, Unit):
-        prov = m.province_of.get(subject.location)
-        if prov is None or subject.kind not in ("A", "F"):
-            return "a unit on a location of the map"
-        terrain = m.provinces[prov].terrain
-        if subject.kind == "A" and (terrain == "sea" or subject.location != prov):
-            return "an army on land or a coast, not at sea or on one coast"
-        if subject.kind == "F" and terrain == "land":
-            return "a fleet on a coast or at sea"
-        if subject.kind == "F" and subject.location == prov and m.provinces[prov].coasts:
-            return " or ".join(m.fleet_locations[prov])
-        if subject.power not in POWERS:
-            return "one of " + ", ".join(POWERS)
-        return "one unit in each province"
-    if isinstance(subject, str):
-        return "a supply center" if subject not in m.centers else "one owner for each center"
-    return f"at most {len(m.centers)} supply centers"
 
 
 def _check_orders(position: Position, refs: list[tuple[str, OrderAt, Source]],

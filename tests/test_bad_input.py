@@ -26,7 +26,7 @@ def error(text: str, kind: type[DipsolveError] = DipsolveRuleError, parse=parse_
 
 # ---------------------------------------------------------------- rule errors, one each
 def test_unknown_province():
-    e = error(HEAD + "[France]\nunits: A Pariss, F BRE\n")
+    e = error(HEAD + "[France]\nunits: A Pariss, F BRE\n", DipsolveSyntaxError)
     assert str(e) == ("bad.dip:3:10: unknown province 'Pariss' (did you mean PAR, Paris?)\n"
                       "units: A Pariss, F BRE\n"
                       "         ^^^^^^")
@@ -88,7 +88,7 @@ def test_more_than_34_centers():
 
 
 def test_unit_of_an_unknown_power():
-    e = error(HEAD + "[Austria]\nunits: A VIE\n[Prussia]\nunits: A BER\n")
+    e = error(HEAD + "[Austria]\nunits: A VIE\n[Prussia]\nunits: A BER\n", DipsolveSyntaxError)
     assert str(e) == ("bad.dip:4:2: unknown power 'Prussia' (expected one of Austria, England, France, "
                       "Germany, Italy, Russia, Turkey, or 'dislodged' or 'orders')\n"
                       "[Prussia]\n"
@@ -182,7 +182,7 @@ def test_stray_character():
 
 
 def test_missing_comma_is_pointed_out():
-    e = error(HEAD + "[Russia]\nunits: A MOS A WAR\n")
+    e = error(HEAD + "[Russia]\nunits: A MOS A WAR\n", DipsolveSyntaxError)
     assert e.message == "unknown province 'MOS A WAR' ('MOS' is a province: is a ',' or a keyword missing after it?)"
 
 
@@ -226,7 +226,7 @@ def test_order_without_a_power():
 
 
 def test_caret_follows_tabs():
-    e = error(HEAD + "[France]\n\tunits:\tA Pariss\n")
+    e = error(HEAD + "[France]\n\tunits:\tA Pariss\n", DipsolveSyntaxError)
     assert str(e).splitlines()[-2:] == ["\tunits:\tA Pariss", "\t      \t  ^^^^^^"]
 
 
@@ -241,7 +241,7 @@ def test_bad_single_orders():
     with pytest.raises(DipsolveSyntaxError) as info:
         parse_order("F NTH C A LON")
     assert info.value.message == "expected '-', found end of line"
-    with pytest.raises(DipsolveRuleError) as info:
+    with pytest.raises(DipsolveSyntaxError) as info:
         parse_order("A PAR-BUR")
     assert info.value.message == "unknown province 'PAR-BUR' (a move needs spaces: 'PAR - BUR')"
 
@@ -259,8 +259,8 @@ def test_orders_file_reports_every_bad_line():
         parse_orders(text, "orders.txt")
     e = info.value
     assert [(x.line, x.column, type(x).__name__) for x in e.errors] == [
-        (3, 16, "DipsolveSyntaxError"), (5, 20, "DipsolveRuleError"),
-        (6, 14, "DipsolveSyntaxError"), (8, 1, "DipsolveRuleError")]
+        (3, 16, "DipsolveSyntaxError"), (5, 20, "DipsolveSyntaxError"),
+        (6, 14, "DipsolveSyntaxError"), (8, 1, "DipsolveSyntaxError")]
     assert str(e) == (
         "orders.txt:3:16: expected a province, found '-'\n"
         "France: A PAR -- BUR\n"
@@ -288,7 +288,7 @@ def test_daide_errors():
     assert (e.column, e.message) == (34, "unknown coast 'ECS' (expected NCS or SCS)")
     e = error("NOW ( SPR 1901 ) ( AUS AMY NTH )", DipsolveRuleError, parse_daide)
     assert (e.column, e.found, e.message) == (18, "( AUS AMY NTH )", "an army cannot stand in North Sea (a sea)")
-    e = error("NOW ( SPR 1901 ) ( AUS AMY BUD ) SCO ( XXX VIE )", DipsolveRuleError, parse_daide)
+    e = error("NOW ( SPR 1901 ) ( AUS AMY BUD ) SCO ( XXX VIE )", DipsolveSyntaxError, parse_daide)
     assert e.message == "unknown power 'XXX' (expected AUS, ENG, FRA, GER, ITA, RUS or TUR)"
     e = error("SCO ( AUS BUD )", DipsolveSyntaxError, parse_daide)
     assert e.message == "expected a NOW message (the turn and the units), found only SCO"
@@ -300,9 +300,9 @@ def test_daide_errors():
 def test_errors_are_value_errors_and_pickle():
     assert issubclass(DipsolveSyntaxError, ValueError) and issubclass(DipsolveRuleError, ValueError)
     assert not issubclass(DipsolveSyntaxError, DipsolveRuleError)
-    e = error(HEAD + "[France]\nunits: A Pariss\n")
+    e = error(HEAD + "[France]\nunits: A Pariss\n", DipsolveSyntaxError)
     copy = pickle.loads(pickle.dumps(e))
-    assert type(copy) is DipsolveRuleError and str(copy) == str(e) and copy.line == 3
+    assert type(copy) is DipsolveSyntaxError and str(copy) == str(e) and copy.line == 3
 
 
 def test_lark_never_leaks():

@@ -1,4 +1,4 @@
-"""One DAIDE order in DAIDE token syntax: `dipsolve.grammar.press.parse_daide_order`.
+"""One DAIDE order in DAIDE token syntax: `dipsolve.grammar.daide_order.parse_daide_order`.
 
 The forms are the spec's table (DAIDE message syntax v0.18, section "Submitting
 orders"); locations come out as the map's, errors as the project's."""
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dipsolve.grammar.errors import DipsolveError, DipsolveSyntaxError
-from dipsolve.grammar.press import parse_daide_order
+from dipsolve.grammar.daide_order import parse_daide_order
 from dipsolve.map import standard_map
 from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove,
                              Waive)

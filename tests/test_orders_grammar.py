@@ -2,7 +2,7 @@
 is not an order.
 
 Short and long notation are read by ``grammar/orders.lark``; DAIDE orders by the DAIDE
-grammar of ``grammar/press.py``, to which `parse_order` hands any text that starts with
+order grammar (``grammar/daide_order.py``, the one press uses), to which `parse_order` hands any text that starts with
 ``(`` (or is ``POWER WVE``).  `format_order` writes all three; a round trip through any
 of them gives the order back (DAIDE's one gap: it names no coast for the goal of a
 supported move, convoy or convoyed move).
@@ -11,6 +11,7 @@ supported move, convoy or convoyed move).
 from __future__ import annotations
 
 import doctest
+import importlib
 import string
 import sys
 from pathlib import Path
@@ -193,7 +194,7 @@ def test_error_messages_show_line_column_caret_and_what_was_expected():
     assert e.message == ("expected ':', found '-' (an order starts with A, F, Build, Remove or "
                          "WAIVE, or 'Power:')")
 
-    # DAIDE: the DAIDE grammar's own words (grammar/press.py), at the same place
+    # DAIDE: the DAIDE grammar's own words (grammar/parsers.py), at the same place
     e = _error("( FRA AMY PAR ) MTX BUR")
     assert str(e).startswith("<string>:1:17: expected 'BLD', 'CTO', 'CVY', 'DSB', 'HLD', 'MTO', "
                              "'REM', 'RTO' or 'SUP', found 'MTX'")
@@ -201,19 +202,19 @@ def test_error_messages_show_line_column_caret_and_what_was_expected():
 
 
 def test_names_that_are_not_names():
-    e = _error("England: F Nrth Sea - NWG", DipsolveRuleError)
+    e = _error("England: F Nrth Sea - NWG")
     assert str(e) == ("<string>:1:12: unknown province 'Nrth Sea' (did you mean NTH, North Sea?)\n"
                       "England: F Nrth Sea - NWG\n"
                       "           ^^^^^^^^")
     assert e.expected == "a province: a name, abbreviation or DAIDE token"
-    e = _error("Frence: A PAR H", DipsolveRuleError)
+    e = _error("Frence: A PAR H")
     assert e.message == ("unknown power 'Frence' (expected one of Austria, England, France, Germany, "
                          "Italy, Russia, Turkey)")
     assert (e.column, e.found) == (1, "Frence")
     e = _error("Build F St Petersburg (west coast)")
     assert (e.column, e.message) == (9, "unknown coast 'St Petersburg (west coast)' "
                                         "(expected STP/NC or STP/SC)")
-    e = _error("A Paris movs to Burgundy", DipsolveRuleError)
+    e = _error("A Paris movs to Burgundy")
     assert e.message == ("unknown province 'Paris movs' ('Paris' is a province: is a ',' or a "
                          "keyword missing after it?)")
     e = _error("( FRA AMY PAR ) MTO BOT")     # DAIDE takes DAIDE tokens only (GOB)
@@ -236,8 +237,8 @@ def test_an_orders_file_reports_every_error_at_once():
     e = info.value
     assert [(x.line, x.column, type(x).__name__) for x in e.errors] == [
         (3, 22, "DipsolveSyntaxError"), (4, 17, "DipsolveSyntaxError"),
-        (6, 25, "DipsolveRuleError"), (8, 15, "DipsolveSyntaxError")]
-    daide = e.errors[1]     # worded by the DAIDE grammar (grammar/press.py), placed here
+        (6, 25, "DipsolveSyntaxError"), (8, 15, "DipsolveSyntaxError")]
+    daide = e.errors[1]     # worded by the DAIDE grammar (grammar/parsers.py), placed here
     assert (daide.filename, daide.line, daide.column, daide.found) == ("s1901.txt", 4, 17, "MTX")
     assert str(e) == (
         "s1901.txt:3:22: expected 'VIA' or end of line, found '-'\n"
@@ -315,13 +316,16 @@ def test_daide_names_every_unit_power_from_the_position():
 
 
 def test_what_a_notation_cannot_say():
-    with pytest.raises(FormatError, match="names the power"):
+    with pytest.raises(FormatError, match="names the power") as info:
         format_order(Hold("A", "PAR"), notation="daide")
-    with pytest.raises(FormatError, match="no sea route from PAR to BUR"):
+    assert info.value.rule == "daide-power"
+    with pytest.raises(FormatError, match="no sea route from PAR to BUR") as info:
         format_order(Move("A", "PAR", "BUR", via_convoy=True), "France", "daide")
-    with pytest.raises(FormatError, match="unknown notation"):
+    assert info.value.rule == "daide-convoy-route"
+    # a name that names nothing is not understood, not a rule broken
+    with pytest.raises(DipsolveSyntaxError, match="unknown notation"):
         format_order(Hold("A", "PAR"), notation="xml")
-    with pytest.raises(FormatError, match="unknown power"):
+    with pytest.raises(DipsolveSyntaxError, match="unknown power"):
         format_order(Hold("A", "PAR"), "Prussia")
     # DAIDE's SUP ... MTO takes a province: a support naming a coast loses it
     assert format_order(SupportMove("F", "MAO", "F", "GAS", "SPA/NC"), "France", "daide") == (
@@ -478,9 +482,14 @@ def test_every_datc_order_round_trips_in_every_notation():
 
 
 # ---------------------------------------------------------------- the examples in docstrings
-def test_docstring_examples():
-    import dipsolve.grammar.orders
-    import dipsolve.legality
-    for module in (dipsolve.grammar.orders, dipsolve.legality):
-        result = doctest.testmod(module)
-        assert result.attempted > 0 and result.failed == 0, module.__name__
+@pytest.mark.parametrize("name", [
+    "dipsolve.legality", "dipsolve.grammar.orders", "dipsolve.grammar.notation",
+    "dipsolve.grammar.position",
+    "dipsolve.grammar.daide", "dipsolve.grammar.board", "dipsolve.grammar.tokens",
+    "dipsolve.grammar.daide_order", "dipsolve.grammar.levels", "dipsolve.grammar.tree",
+    "dipsolve.grammar.message", "dipsolve.grammar.clauses", "dipsolve.grammar.english",
+    "dipsolve.grammar.press"])
+def test_docstring_examples(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0, module.__name__

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dipsolve.grammar import (parse_daide, parse_order, parse_orders, parse_position,
-                              parse_position_file, parse_position_text)
+from dipsolve.grammar import (DipsolveRuleError, DipsolveSyntaxError, parse_daide, parse_order,
+                              parse_orders, parse_position, parse_position_file,
+                              parse_position_text)
 from dipsolve.map import POWERS, standard_map
 from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold,
                              SupportMove, Waive)
@@ -357,6 +358,62 @@ def test_position_file_detects_daide(tmp_path):
     assert parse_position_file(path)[0].units == (Unit("Russia", "F", "STP/SC"),)
     assert parse_position_text("NOW ( SPR 1901 )") == (Position.build("S1901M"), {})
     assert parse_position_text("# NOW is not a token here\nphase: S1901M") == (Position.build("S1901M"), {})
+
+
+# ---------------------------------------------------------------- not understood, not allowed
+HEAD = "phase: Spring 1901 Movement\n"
+TOO_MANY = ", ".join(sorted(M.centers))
+
+
+@pytest.mark.parametrize("text, rule", [
+    (HEAD + "[England]\nunits: A North Sea\n", "army-at-sea"),
+    (HEAD + "[Germany]\nunits: F Munich\n", "fleet-inland"),
+    (HEAD + "[Russia]\nunits: F STP\n", "coast-required"),
+    (HEAD + "[Russia]\nunits: A STP/NC\n", "army-on-coast"),
+    (HEAD + "[France]\nunits: A PAR\n[Germany]\nunits: A Paris\n", "one-unit-per-province"),
+    ("phase: F1901R\n[dislodged]\nFrance: A PAR\nGermany: A PAR\n", "one-dislodged-per-province"),
+    (HEAD + "[France]\ncenters: Burgundy\n", "not-a-center"),
+    (HEAD + "[France]\ncenters: PAR\n[Germany]\ncenters: PAR\n", "one-owner-per-center"),
+    (HEAD + f"[France]\ncenters: {TOO_MANY}\n[Germany]\ncenters: BER\n",    # 35: one twice
+     "one-owner-per-center too-many-centers"),
+    (HEAD + "[dislodged]\nFrance: A PAR\n", "retreat-phase"),
+    (HEAD + "[dislodged]\nstandoffs: BUR\n", "retreat-phase"),
+    (HEAD + "[France]\nunits: A PAR\n[orders]\nFrance: A MAR - BUR\n", "unit"),
+    ("NOW ( SPR 1901 ) ( AUS AMY BUD MRT ( GAL ) )", "retreat-phase"),
+    ("NOW ( SPR 1901 ) ( AUS AMY NTH )", "army-at-sea"),
+])
+def test_what_cannot_stand_on_the_board_names_its_rule(text, rule):
+    with pytest.raises(DipsolveRuleError) as info:
+        parse_position_text(text, "bad.dip")
+    assert {e.rule for e in info.value.errors} == set(rule.split())
+    assert all(isinstance(e, DipsolveRuleError) for e in info.value.errors)
+
+
+def test_every_board_rule_is_one_that_positions_break():
+    from dipsolve.grammar.board import BOARD_RULES
+    assert len(BOARD_RULES) == 9 and all(r == r.lower() and " " not in r for r in BOARD_RULES)
+
+
+@pytest.mark.parametrize("text, found", [
+    (HEAD + "[France]\nunits: A Pariss\n", "Pariss"),               # a province
+    (HEAD + "[Prussia]\nunits: A BER\n", "Prussia"),                # a power
+    (HEAD + "[Russia]\nunits: F STP/WC\n", "STP/WC"),               # a coast
+    (HEAD + "[France]\nunits: A PAR\n[orders]\nFrance: A PAR - Burgundi\n", "Burgundi"),
+    ("NOW ( SPR 1901 ) ( XXX AMY BUD )", "XXX"),
+    ("NOW ( SPR 1901 ) ( AUS AMY BUDA )", "BUDA"),
+    ("NOW ( SPR 1901 ) ( AUS AMY ( STP ECS ) )", "ECS"),
+])
+def test_a_name_that_names_nothing_is_not_understood(text, found):
+    with pytest.raises(DipsolveSyntaxError) as info:
+        parse_position_text(text, "bad.dip")
+    assert info.value.found == found and not isinstance(info.value, DipsolveRuleError)
+
+
+def test_a_daide_power_is_its_token():
+    with pytest.raises(DipsolveSyntaxError) as info:
+        parse_daide("NOW ( SPR 1901 ) ( FRANCE AMY PAR )")
+    assert info.value.message == ("unknown power 'FRANCE' (expected AUS, ENG, FRA, GER, ITA, RUS "
+                                  "or TUR; France is FRA)")
 
 
 # ---------------------------------------------------------------- round trips, at random

@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 
 from dipsolve.cli import main
 from dipsolve.grammar.errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError
-from dipsolve.grammar.press import (COAST_TOKENS, LEVELS, POWER_TOKENS, Press, PressLevelError,
-                                    parse_press, press_parser, province_tokens, rule_levels)
+from dipsolve.grammar.levels import rule_levels
+from dipsolve.grammar.parsers import press_parser
+from dipsolve.grammar.press import LEVELS, Press, PressLevelError, parse_press
+from dipsolve.grammar.tokens import COAST_TOKENS, POWER_TOKENS, province_tokens
 from dipsolve.map import standard_map
 from dipsolve.orders import Build, Move, SupportMove
 
@@ -128,6 +130,13 @@ def test_the_first_token_above_the_level_is_named():
     err = pytest.raises(PressLevelError, parse_press,
                         "IFF (PCE (ENG FRA)) THN (PRP (XOY (ENG) (FRA)))", level=60).value
     assert (err.token, err.needed, err.level, err.column) == ("IFF", 100, 60, 1)
+
+
+def test_a_level_error_names_its_rule_and_keeps_it_on_a_later_line():
+    err = pytest.raises(PressLevelError, parse_press, "XOY (ENG) (GER)", level=20,
+                        source="msgs.txt", line=7).value
+    assert (err.rule, err.token, err.needed, err.line, err.column) == ("press-level", "XOY", 110, 7, 1)
+    assert err.to_json()["rule"] == "press-level" and err.to_json()["error"] == "rule"
 
 
 @pytest.mark.parametrize("text, level", [
