@@ -113,7 +113,6 @@ def evaluation_cost(position, samples: int = 300) -> float:
 def solver_tables() -> list[tuple[str, np.ndarray, np.ndarray]]:
     """Two-player payoff tables of the examples (the influence evaluator), plus random
     ones of growing size, for the solver-only comparison."""
-    import math as _m
     from dipsolve.evaluation import evaluator
     from dipsolve.models.equilibria import AdjustmentGame, group_table, interaction_groups
     out = []
@@ -122,7 +121,7 @@ def solver_tables() -> list[tuple[str, np.ndarray, np.ndarray]]:
         game = AdjustmentGame(_load(path), evaluator("influence"))
         for grp in interaction_groups(game):
             if len(grp) == 2:
-                t = group_table(game, grp, tuple(0 for _ in game.players), _m.inf)
+                t = group_table(game, grp, tuple(0 for _ in game.players))
                 names = "+".join(game.players[i] for i in grp)
                 out.append((f"{Path(path).name} {names} {t.shape[0]}x{t.shape[1]}", t[..., 0], t[..., 1]))
     rng = np.random.default_rng(1)
@@ -133,16 +132,17 @@ def solver_tables() -> list[tuple[str, np.ndarray, np.ndarray]]:
 
 def time_solvers(A: np.ndarray, B: np.ndarray) -> dict[str, float]:
     import pygambit as gbt
-    from dipsolve.models.equilibria import TimeUp, sgc_milp, support_enumeration
+    from dipsolve.models.games import sgc_milp, support_enumeration
+    from dipsolve.results import Deadline, TimeUp
     out = {}
     t0 = time.perf_counter()
     try:
-        support_enumeration(A, B, time.perf_counter() + 30)
+        support_enumeration(A, B, Deadline(30))
         out["dipsolve support enumeration"] = time.perf_counter() - t0
     except TimeUp:
         out["dipsolve support enumeration"] = math.nan     # more than 30 s
     t0 = time.perf_counter()
-    sgc_milp(A, B, 120)
+    sgc_milp(A, B, Deadline(120))
     out["dipsolve SGC MILP (CBC)"] = time.perf_counter() - t0
     g = gbt.Game.from_arrays(A, B)
     t0 = time.perf_counter()

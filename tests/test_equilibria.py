@@ -14,11 +14,10 @@ import pytest
 from dipsolve.adjustments import after_adjustments, iter_adjustments
 from dipsolve.cli import load, main
 from dipsolve.evaluation import evaluator
-from dipsolve.models.equilibria import (AdjustmentGame, combined_search, correlated_lp,
-                                        fictitious_play, group_table, interaction_groups,
-                                        preliminary_order, pure_equilibria,
-                                        sgc_milp, solve_equilibrium, support_enumeration,
-                                        tensor_gains, zero_sum_lp)
+from dipsolve.models.equilibria import (AdjustmentGame, combined_search, group_table,
+                                        interaction_groups, preliminary_order, solve_equilibrium)
+from dipsolve.models.games import (correlated_lp, fictitious_play, pure_equilibria, sgc_milp,
+                                   support_enumeration, tensor_gains, zero_sum_lp)
 from dipsolve.position import Position
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,7 +65,7 @@ def test_vectorised_influence_agrees_with_the_evaluator(name):
     position = example(name)
     game = AdjustmentGame(position, INFLUENCE)
     slow = AdjustmentGame(position, lambda pos, p: INFLUENCE(pos, p))
-    assert game._fast is not None and slow._fast is None
+    assert game.batched and not slow.batched
     rng = np.random.default_rng(5)
     for _ in range(12):
         profile = tuple(int(rng.integers(s)) for s in game.sizes)
@@ -125,10 +124,10 @@ def test_combined_search_finds_a_pure_equilibrium_of_the_table():
     pos = example("two-groups.dip")
     game = AdjustmentGame(pos, fleets_near_home)
     n = len(game.players)
-    orders = {i: preliminary_order(game, i, math.inf) for i in range(n)}
+    orders = {i: preliminary_order(game, i) for i in range(n)}
     start = tuple(orders[i][0] for i in range(n))
-    out = combined_search(game, tuple(range(n)), start, orders, math.inf)
-    table = group_table(game, tuple(range(n)), start, math.inf)
+    out = combined_search(game, tuple(range(n)), start, orders)
+    table = group_table(game, tuple(range(n)), start)
     if out.converged:
         assert out.profile in set(pure_equilibria(table))
     else:
@@ -229,10 +228,10 @@ def same_profile(a, b, tol=1e-7) -> bool:
 def test_trieste_has_no_pure_equilibrium_and_the_same_mixed_one_as_gambit():
     pos = example("trieste.dip")
     game = AdjustmentGame(pos, INFLUENCE)
-    table = group_table(game, (0, 1), (0, 0), math.inf)
+    table = group_table(game, (0, 1), (0, 0))
     assert pure_equilibria(table) == [] and gambit_pure(table) == set()
     A, B = table[..., 0], table[..., 1]
-    ours = support_enumeration(A, B, math.inf, first_only=False)
+    ours = support_enumeration(A, B, first_only=False)
     theirs = gambit_mixed(A, B)
     assert len(ours) == len(theirs) == 1
     assert same_profile(ours[0], theirs[0])
@@ -252,7 +251,7 @@ def test_pure_equilibria_of_example_groups_agree_with_gambit(name):
     pos = example(name)
     game = AdjustmentGame(pos, INFLUENCE)
     for grp in interaction_groups(game):
-        table = group_table(game, grp, tuple(0 for _ in game.players), math.inf)
+        table = group_table(game, grp, tuple(0 for _ in game.players))
         ours, theirs = set(pure_equilibria(table)), gambit_pure(table)
         assert theirs <= ours
         for profile in ours - theirs:
@@ -272,7 +271,7 @@ def test_support_enumeration_finds_every_equilibrium_gambit_finds(seed):
     A, B = rng.integers(0, 20, (4, 4)).astype(float), rng.integers(0, 20, (4, 4)).astype(float)
     A += rng.random((4, 4)) * 1e-3          # nondegenerate
     B += rng.random((4, 4)) * 1e-3
-    ours = support_enumeration(A, B, math.inf, first_only=False)
+    ours = support_enumeration(A, B, first_only=False)
     theirs = gambit_mixed(A, B)
     assert len(ours) == len(theirs)
     for t in theirs:
@@ -283,7 +282,7 @@ def test_support_enumeration_finds_every_equilibrium_gambit_finds(seed):
 def test_sgc_milp_equilibrium_is_one_of_gambits(seed):
     rng = np.random.default_rng(100 + seed)
     A, B = rng.random((6, 5)) * 100, rng.random((6, 5)) * 100
-    x, y = sgc_milp(A, B, time_limit=30)
+    x, y = sgc_milp(A, B)
     gain = max(float((A @ y).max() - x @ A @ y), float((x @ B).max() - x @ B @ y))
     assert gain <= 1e-7
     assert any(same_profile((x, y), t, tol=1e-6) for t in gambit_mixed(A, B))
@@ -314,7 +313,7 @@ def test_correlated_lp_and_fictitious_play_on_three_powers():
         for a in range(U.shape[0]):
             for b in range(U.shape[0]):
                 assert float((P[a] * (U[b] - U[a])).sum()) <= 1e-7
-    strategies, eps = fictitious_play(table, math.inf, rounds=3000)
+    strategies, eps = fictitious_play(table, rounds=3000)
     assert eps == pytest.approx(max(tensor_gains(table, strategies)))
 
 
