@@ -42,7 +42,8 @@ time.
 The time limit is one `dipsolve.results.Deadline` for the whole call: the game's
 set-up (enumerating the options, the structure analysis) and every search, table,
 batch of payoffs and LP/MILP look at it; the searches get `SEARCH_SHARE` of the time
-the set-up leaves, the certificate the rest.
+the set-up leaves, the certificate the rest (at least `CERTIFICATE_MARGIN` times what
+the preliminary search took).
 """
 
 from __future__ import annotations
@@ -77,8 +78,11 @@ CORRELATED_LIMIT = 2_000_000
 #: options of one player the combined search values together (vectorised influence)
 PREFETCH = 512
 #: the share of the time left after the set-up that the searches get (the certificate
-#: has the rest)
+#: has the rest) ...
 SEARCH_SHARE = 0.75
+#: ... and at least this many times what the preliminary search took (which values
+#: every option of every player once, as the certificate of a pure answer does)
+CERTIFICATE_MARGIN = 1.5
 
 
 # -- the answer -------------------------------------------------------------------------------------
@@ -303,9 +307,16 @@ class _Solver:
         solved: set[int] = set()
         try:
             g.stage = "preliminary search"
+            began = self.deadline.clock()
             for i in range(n):
                 orders[i] = preliminary_order(g, i, search)
                 self.current[i] = orders[i][0]
+            # the certificate of a pure answer values every option of every player once,
+            # as the preliminary search just did: it keeps at least CERTIFICATE_MARGIN
+            # times that long
+            end = min(search.end, self.deadline.end
+                      - CERTIFICATE_MARGIN * (self.deadline.clock() - began))
+            search = Deadline(end - search.start, clock=search.clock, start=search.start)
             profile = tuple(self.current)
             for k, grp in enumerate(groups):
                 mixed, joint[k] = self._solve_group(grp, profile, orders, mixed, search)
@@ -599,7 +610,7 @@ class _Solver:
                                             f"{values[p]!r}, the evaluator {real[i]!r}")
 
 
-__all__ = ["AdjustmentGame", "CERTIFICATE_LIMIT", "Equilibrium", "Evaluator", "GroupAnswer",
+__all__ = ["AdjustmentGame", "CERTIFICATE_LIMIT", "CERTIFICATE_MARGIN", "Equilibrium", "Evaluator", "GroupAnswer",
            "KINDS", "SEARCH_SHARE", "SearchOutcome", "Strategy", "TABLE_LIMIT", "TOLERANCE",
            "combined_search", "correlated_gains", "group_table", "interaction_groups",
            "interaction_links", "nash_gains", "preliminary_order", "solve_equilibrium"]

@@ -70,6 +70,8 @@ class AdjustmentGame:
         self.waives = waives
         options: dict[str, tuple[OrderSet, ...]] = {}
         for p in position.powers():
+            if deadline is not None:
+                deadline.check()
             sets = []
             for k, os in enumerate(iter_adjustments(position, p, waives)):
                 sets.append(os)

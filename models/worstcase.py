@@ -170,9 +170,9 @@ class _Model:
     """The log-linear ILP (PuLP); `extra` constraints serve the exact check."""
 
     def __init__(self, game_map: Map, waives: bool, deadline: Deadline | None = None):
+        self.configs = {p: configurations(game_map, p, waives, deadline) for p in POWERS}
         import pulp
         self.pulp = pulp
-        self.configs = {p: configurations(game_map, p, waives, deadline) for p in POWERS}
         prob = pulp.LpProblem("loeb_worst_case", pulp.LpMaximize)
         self.x = {}
         for p, cs in self.configs.items():
@@ -252,6 +252,7 @@ def solve_worst_case(waives: bool = True, time_limit: float = 120.0,
                          confirmed=False)
 
     try:
+        deadline.check()
         model = _Model(m, waives, deadline)
     except TimeUp:
         return unproven(fallback)

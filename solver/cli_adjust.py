@@ -304,7 +304,7 @@ def _equilibrium_json(args, position: Position, eq, waives: bool, shown: list[st
 def _worst_case(args: argparse.Namespace) -> int:
     from .models.worstcase import solve_worst_case, witness, witness_text
     waives = bool(args.waives)
-    result = solve_worst_case(waives=waives, deadline=args.deadline)
+    result = solve_worst_case(waives=waives, deadline=args.deadline.part(0.75))  # 1/4: the witness
     try:
         w = witness(result.plans, deadline=args.deadline)
     except TimeUp:

@@ -51,8 +51,8 @@ def correlated_lp(table: np.ndarray, deadline: Deadline | None = None) -> np.nda
                 terms = [(float(d), v) for d, v in zip(diff, vars_a) if d > 1e-15 or d < -1e-15]
                 if terms and any(d > 0 for d, _ in terms):
                     s.Add(sum(d * v for d, v in terms) <= 0)
-        if deadline is not None:
-            deadline.check()
+            if deadline is not None:
+                deadline.check()
     welfare = table.sum(axis=-1).ravel() / scale
     s.Maximize(sum(float(w) * v for w, v in zip(welfare, p)))
     if not solved(s, deadline):
