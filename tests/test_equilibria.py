@@ -369,6 +369,19 @@ def test_the_reported_seconds_are_the_solvers_own():
     assert eq.status in ("timed out", "optimal") and 0 < eq.seconds < 0.2 + 2.0
 
 
+@pytest.mark.parametrize("name", ["worst-case.dip", "trieste.dip"])
+def test_cli_answers_at_a_small_time_limit(name, capsys):
+    """Whatever the machine manages in 0.2 s, an answer with a status in strict JSON:
+    every power's order sets, an epsilon only when certified."""
+    assert main(["adjust", str(ADJUST / name), "--time-limit", "0.2", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out,
+                     parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
+    assert obj["status"] in ("optimal", "feasible", "timed out")
+    assert (obj["epsilon"] is not None) == obj["certified"]
+    assert obj["status"] != "optimal" or obj["epsilon"] <= 1e-6
+    assert set(obj["strategies"]) | set(obj["fixed"]) == set(example(name).powers())
+
+
 def test_cli_equilibrium_json(capsys):
     code = main(["adjust", str(ADJUST / "trieste.dip"), "--equilibrium", "mixed", "--json"])
     out, err = capsys.readouterr()

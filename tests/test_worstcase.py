@@ -150,3 +150,14 @@ def test_cli_worst_case_writes_a_witness_that_counts_the_same(capsys, tmp_path):
     assert obj["witness_joint_count"] == WITHOUT_WAIVES
     assert main(["adjust", str(out_file), "--count", "--no-waives", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["joint"]["choices_without_waives"] == WITHOUT_WAIVES
+
+
+def test_cli_worst_case_answers_at_any_time_limit(capsys):
+    """At 0.2 s CBC has no time to start: the answer is still a position that can occur,
+    in strict JSON (no Infinity), with a status; the witness only if there was time."""
+    assert main(["adjust", "--worst-case", "--time-limit", "0.2", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out,
+                     parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
+    assert obj["status"] in ("timed out", "optimal") and obj["maximum"] >= 9_400_320
+    assert obj["witness_joint_count"] in (None, obj["maximum"])
+    assert obj["bound_log"] is None or obj["status"] == "optimal"
