@@ -20,6 +20,11 @@ dipsolve's support enumeration and Sandholm-Gilpin-Conitzer MILP against pygambi
     python benchmarks/adjustments.py
     python benchmarks/adjustments.py --json
 
+pygambit is a peer, not a dependency (it has no wheel for Python 3.11 on Linux and
+compiles for most of an hour): ``pip install -e '.[peers]'`` installs it.  Without it
+the benchmark times dipsolve alone and says so; the tests compare with pygambit's
+recorded answers (``tests/tools/record_gambit.py``).
+
 Speed is measured here, never asserted in tests.
 """
 
@@ -73,8 +78,17 @@ def time_dipsolve(position, kind: str) -> tuple[float, object]:
     return time.perf_counter() - t0, eq
 
 
+def _pygambit():
+    """pygambit, or None when it is not installed."""
+    try:
+        import pygambit
+    except ModuleNotFoundError:
+        return None
+    return pygambit
+
+
 def time_gambit(position, kind: str) -> tuple[float, int, float]:
-    import pygambit as gbt
+    gbt = _pygambit()
     from dipsolve.evaluation import evaluator
     from dipsolve.models.equilibria import AdjustmentGame
     t0 = time.perf_counter()
@@ -113,7 +127,6 @@ def evaluation_cost(position, samples: int = 300) -> float:
 def solver_tables() -> list[tuple[str, np.ndarray, np.ndarray]]:
     """Two-player payoff tables of the examples (the influence evaluator), plus random
     ones of growing size, for the solver-only comparison."""
-    import math as _m
     from dipsolve.evaluation import evaluator
     from dipsolve.models.equilibria import AdjustmentGame, group_table, interaction_groups
     out = []
@@ -122,7 +135,7 @@ def solver_tables() -> list[tuple[str, np.ndarray, np.ndarray]]:
         game = AdjustmentGame(_load(path), evaluator("influence"))
         for grp in interaction_groups(game):
             if len(grp) == 2:
-                t = group_table(game, grp, tuple(0 for _ in game.players), _m.inf)
+                t = group_table(game, grp, tuple(0 for _ in game.players))
                 names = "+".join(game.players[i] for i in grp)
                 out.append((f"{Path(path).name} {names} {t.shape[0]}x{t.shape[1]}", t[..., 0], t[..., 1]))
     rng = np.random.default_rng(1)
@@ -132,18 +145,21 @@ def solver_tables() -> list[tuple[str, np.ndarray, np.ndarray]]:
 
 
 def time_solvers(A: np.ndarray, B: np.ndarray) -> dict[str, float]:
-    import pygambit as gbt
-    from dipsolve.models.equilibria import TimeUp, sgc_milp, support_enumeration
+    gbt = _pygambit()
+    from dipsolve.models.games import sgc_milp, support_enumeration
+    from dipsolve.results import Deadline, TimeUp
     out = {}
     t0 = time.perf_counter()
     try:
-        support_enumeration(A, B, time.perf_counter() + 30)
+        support_enumeration(A, B, Deadline(30))
         out["dipsolve support enumeration"] = time.perf_counter() - t0
     except TimeUp:
         out["dipsolve support enumeration"] = math.nan     # more than 30 s
     t0 = time.perf_counter()
-    sgc_milp(A, B, 120)
+    sgc_milp(A, B, Deadline(120))
     out["dipsolve SGC MILP (CBC)"] = time.perf_counter() - t0
+    if gbt is None:
+        return out
     g = gbt.Game.from_arrays(A, B)
     t0 = time.perf_counter()
     gbt.nash.lcp_solve(g, rational=False)
@@ -158,6 +174,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    gambit = _pygambit()
+    if gambit is None:
+        print("# pygambit is not installed (pip install -e '.[peers]'): dipsolve alone, "
+              "no pygambit columns", file=sys.stderr)
     rows = []
     for path, kind in GAMES:
         from dipsolve.adjustments import joint_count
@@ -168,18 +188,20 @@ def main(argv=None) -> int:
         row = {"game": Path(path).name, "kind": kind, "profiles": profiles,
                "joint_count": joint_count(position), "dipsolve_s": ours, "status": eq.status,
                "epsilon": eq.epsilon, "answer": eq.kind, "evaluations": eq.evaluations}
-        if profiles <= TABLE_LIMIT:
+        if gambit is not None and profiles <= TABLE_LIMIT:
             theirs, found, regret = time_gambit(position, kind)
             row.update(pygambit_s=theirs, pygambit_equilibria=found, pygambit_regret=regret,
                        ratio=theirs / ours)
-        else:
+        elif gambit is not None:
             cost = evaluation_cost(position)
             row.update(pygambit_estimate_s=cost * profiles * len(AdjustmentGame(position, lambda p, q: 0.0).sizes),
                        evaluation_s=cost)
         rows.append(row)
     solvers = [{"table": name, **time_solvers(A, B)} for name, A, B in solver_tables()]
     info = {"date": time.strftime("%Y-%m-%d"), "cpu": _cpu_model(), "nproc": os.cpu_count(),
-            "python": sys.version.split()[0], "games": rows, "solvers": solvers}
+            "python": sys.version.split()[0],
+            "pygambit": getattr(gambit, "__version__", None) if gambit else None,
+            "games": rows, "solvers": solvers}
     if args.json:
         def clean(v):     # NaN (nothing found, or more than 30 s) is null in JSON
             if isinstance(v, float) and math.isnan(v):
@@ -191,13 +213,16 @@ def main(argv=None) -> int:
             return v
         print(json.dumps(clean(info), indent=1))
         return 0
-    print(f"# {info['date']}, {info['cpu']}, nproc {info['nproc']}, Python {info['python']}")
+    print(f"# {info['date']}, {info['cpu']}, nproc {info['nproc']}, Python {info['python']}, "
+          f"{'pygambit ' + str(info['pygambit']) if gambit else 'pygambit not installed'}")
     print(f"{'game':20} {'kind':5} {'profiles':>13} {'dipsolve':>9} {'pygambit':>13} {'ratio':>7}"
           f"  dipsolve answer / pygambit's")
     for r in rows:
         if "pygambit_s" in r:
             theirs, ratio = f"{r['pygambit_s']:.3f} s", f"{r['ratio']:.1f}x"
             peer = f"{r['pygambit_equilibria']} found, max regret {r['pygambit_regret']:.2g}"
+        elif gambit is None:
+            theirs, ratio, peer = "-", "-", "pygambit not installed"
         else:
             theirs, ratio = f"~{r['pygambit_estimate_s']:,.0f} s est", "-"
             peer = f"table too large (est. {r['evaluation_s'] * 1e6:.0f} us per evaluation)"

@@ -34,24 +34,37 @@ until the next best is more than ``1e-6`` below the optimum's logarithm, so ever
 vector that float rounding could confuse with the optimum is compared as integers.  `witness` turns the
 optimum into a real position (a CP-SAT model places centers and units), which
 `dipsolve adjust WITNESS --count` counts again.
+
+The time limit is one `dipsolve.results.Deadline`: building the model, every CBC solve
+(given the time left) and the witness look at it.  The answer before CBC has found one
+is `home_plans` (every power keeps its home centers and builds in them: a position that
+can occur), so there is always an answer; it is ``timed out`` unless proven.
 """
 
 from __future__ import annotations
 
 import math
-import time
+import sys
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable
 
-from dipsolve.adjustments import build_count, removal_count, site_builds
+from dipsolve.adjustments import build_count, home_weights, removal_count, site_builds
+from dipsolve.errors import DipsolveInternalError
 from dipsolve.map import POWERS, Map, standard_map
 from dipsolve.position import Phase, Position, Unit
+from dipsolve.results import Deadline, Limits, Result, Status, TimeUp
 
 CENTERS = 34
 HOME_CENTERS = 22
 MOST = 17           # centers (and so units) a power can have while the game goes on
 BAND = 1e-6         # the exact check enumerates products within this log-distance of the optimum
+#: seconds CBC needs through PuLP beyond its own time limit (writing the model, starting
+#: the process, reading the answer: 0.27 s in all at a 0.05 s limit, measured): with
+#: less than twice this left, CBC is not started
+CBC_START = 0.3
+#: seconds the witness needs at least (loading CP-SAT alone takes about 0.3 s)
+WITNESS_START = 0.5
 
 
 @dataclass(frozen=True)
@@ -87,29 +100,32 @@ class PowerPlan:
         return self.config.choices
 
 
-@dataclass(frozen=True)
-class WorstCase:
+@dataclass(frozen=True, kw_only=True)
+class WorstCase(Result):
+    """The answer to the open problem: ``objective`` is the product (the joint number of
+    choices), ``bound`` the proven maximum (the product itself when ``optimal``; None
+    otherwise).  ``optimal`` only when CBC proved the optimum and the exact check
+    confirmed it; ``timed out`` when the time limit came first (the best plans so
+    far)."""
+
     waives: bool
-    status: str                   # "optimal" (proven), "feasible", "timed out"
     product: int                  # the maximum joint number of adjustment choices
     plans: tuple[PowerPlan, ...]
-    bound_log: float              # CBC's bound on the log of the product
-    seconds: float
+    bound_log: float              # the log of the product CBC proved optimal (inf: none)
     checked_vectors: int          # choice vectors enumerated by the exact check
     confirmed: bool               # the exact check found nothing larger
 
-    @property
-    def objective(self) -> int:
-        return self.product
 
-
-def configurations(game_map: Map, power: str, waives: bool) -> list[Config]:
+def configurations(game_map: Map, power: str, waives: bool,
+                   deadline: Deadline | None = None) -> list[Config]:
     """The power's configurations worth considering: every units/centers pair up to 17,
     and for a builder each number of free home centers with its best set of them."""
     homes = sorted(game_map.homes[power])
     weight = {h: len(site_builds(game_map, h)) for h in homes}
     out = []
     for n in range(MOST + 1):
+        if deadline is not None:
+            deadline.check()
         for c in range(MOST + 1):
             if c <= n:
                 out.append(Config(n, c, (), removal_count(n, n - c)))
@@ -126,6 +142,22 @@ def configurations(game_map: Map, power: str, waives: bool) -> list[Config]:
     return out
 
 
+def home_plans(game_map: Map, waives: bool) -> tuple[PowerPlan, ...]:
+    """A position that can occur, found without a solver: every power owns its home
+    centers (as last winter: nothing changed hands), all of them free, and has the
+    number of units elsewhere that gives it the most build choices.  The answer before
+    CBC has found a better one (9,400,320 choices without waives, 3,673,320,192 with)."""
+    plans = []
+    for p in POWERS:
+        weights = home_weights(game_map, p)
+        homes = tuple(sorted(game_map.homes[p]))
+        c = len(homes)
+        choices, n = max((build_count(weights, c - n, waives), -n) for n in range(c + 1))
+        free = homes if -n < c else ()
+        plans.append(PowerPlan(p, Config(-n, c, free, choices), c, 0, 0))
+    return tuple(plans)
+
+
 def seed_example() -> dict[str, tuple[int, int, int]]:
     """Loeb's example: power -> (units, centers, choices as the seed counts them)."""
     return {"Austria": (17, 8, 24310), "Germany": (1, 2, 2), "France": (3, 5, 8),
@@ -137,13 +169,16 @@ def seed_example() -> dict[str, tuple[int, int, int]]:
 class _Model:
     """The log-linear ILP (PuLP); `extra` constraints serve the exact check."""
 
-    def __init__(self, game_map: Map, waives: bool):
+    def __init__(self, game_map: Map, waives: bool, deadline: Deadline | None = None):
+        self.configs = {p: configurations(game_map, p, waives, deadline) for p in POWERS}
         import pulp
         self.pulp = pulp
-        self.configs = {p: configurations(game_map, p, waives) for p in POWERS}
         prob = pulp.LpProblem("loeb_worst_case", pulp.LpMaximize)
-        self.x = {p: [pulp.LpVariable(f"x_{p}_{k}", cat="Binary") for k in range(len(cs))]
-                  for p, cs in self.configs.items()}
+        self.x = {}
+        for p, cs in self.configs.items():
+            self.x[p] = [pulp.LpVariable(f"x_{p}_{k}", cat="Binary") for k in range(len(cs))]
+            if deadline is not None:
+                deadline.check()
         self.prev = {p: pulp.LpVariable(f"prev_{p}", 0, MOST, cat="Integer") for p in POWERS}
         self.gain = {p: pulp.LpVariable(f"gain_{p}", 0, MOST, cat="Integer") for p in POWERS}
         units, centers, free, self.log = {}, {}, {}, {}
@@ -154,6 +189,8 @@ class _Model:
             centers[p] = pulp.lpSum(c.centers * v for c, v in zip(cs, xs))
             free[p] = pulp.lpSum(len(c.free_homes) * v for c, v in zip(cs, xs))
             self.log[p] = pulp.lpSum(math.log(c.choices) * v for c, v in zip(cs, xs) if c.choices > 1)
+            if deadline is not None:
+                deadline.check()
         lost = {p: self.prev[p] + self.gain[p] - centers[p] for p in POWERS}
         for p in POWERS:
             prob += units[p] <= self.prev[p]                 # units <= last winter's centers
@@ -170,9 +207,14 @@ class _Model:
         self.prob = prob
         self.centers, self.units = centers, units
 
-    def solve(self, time_limit: float) -> str:
+    def solve(self, deadline: Deadline) -> str:
+        """Solve with CBC in the time left (less what CBC needs to start and stop);
+        "Not Solved" without starting it when too little is left."""
         pulp = self.pulp
-        solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=max(1, int(math.ceil(time_limit))),
+        left = deadline.remaining()
+        if left < 2 * CBC_START:
+            return "Not Solved"
+        solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=left - CBC_START,
                                    gapRel=0, gapAbs=1e-9, threads=2)
         self.prob.solve(solver)
         # "Optimal" only when CBC proved it (sol_status 1); 2 is a solution found before
@@ -189,18 +231,40 @@ class _Model:
 
 
 def solve_worst_case(waives: bool = True, time_limit: float = 120.0,
-                     game_map: Map | None = None) -> WorstCase:
-    """The largest joint number of adjustment choices of a position that can occur."""
-    start = time.perf_counter()
+                     game_map: Map | None = None, *, deadline: Deadline | None = None) -> WorstCase:
+    """The largest joint number of adjustment choices of a position that can occur.
+
+    ``time_limit`` (seconds) or a ``deadline`` bounds the whole call; at the deadline
+    the best plans so far are returned (`home_plans` before CBC has found any)."""
+    if deadline is None:
+        deadline = Limits(time_limit=time_limit).deadline()
     m = game_map or standard_map()
-    model = _Model(m, waives)
-    status = model.solve(time_limit)
+    fallback = home_plans(m, waives)
+
+    def unproven(plans: tuple[PowerPlan, ...], checked: int = 0,
+                 bound_log: float = math.inf) -> WorstCase:
+        if math.prod(pl.choices for pl in fallback) > math.prod(pl.choices for pl in plans):
+            plans = fallback
+        product = math.prod(pl.choices for pl in plans)
+        return WorstCase(status=Status.TIMED_OUT, objective=float(product), bound=None,
+                         seconds=deadline.elapsed(), waives=waives, product=product,
+                         plans=plans, bound_log=bound_log, checked_vectors=checked,
+                         confirmed=False)
+
+    try:
+        deadline.check()
+        model = _Model(m, waives, deadline)
+    except TimeUp:
+        return unproven(fallback)
+    status = model.solve(deadline)
     if status == "Feasible":
         # time ran out before the proof: the best position found so far, not proven
-        return WorstCase(waives, "timed out", math.prod(model.choice_vector()), _plans(model),
-                         math.inf, time.perf_counter() - start, 0, False)
+        return unproven(_plans(model))
+    if status == "Infeasible":
+        raise DipsolveInternalError("the worst-case ILP is infeasible, but home_plans "
+                                    "is a solution of it")
     if status != "Optimal":
-        return WorstCase(waives, "timed out", 0, (), math.inf, time.perf_counter() - start, 0, False)
+        return unproven(fallback)
     pulp = model.pulp
     bound = pulp.value(model.objective)
     best_vector = model.choice_vector()
@@ -217,11 +281,7 @@ def solve_worst_case(waives: bool = True, time_limit: float = 120.0,
         seen += 1
         # forbid this vector of choice counts and solve again: the next best vector
         model.prob += pulp.lpSum(pick[p][v] for p, v in zip(POWERS, vector)) <= len(POWERS) - 1
-        left = time_limit - (time.perf_counter() - start)
-        if left <= 0:
-            confirmed = False
-            break
-        status = model.solve(left)
+        status = model.solve(deadline)
         if status == "Infeasible":
             break                             # no other vector at all
         if status != "Optimal":
@@ -232,8 +292,11 @@ def solve_worst_case(waives: bool = True, time_limit: float = 120.0,
         vector = model.choice_vector()
         if math.prod(vector) > best:
             best, best_vector, best_plan = math.prod(vector), vector, _plans(model)
-    return WorstCase(waives, "optimal" if confirmed else "feasible", best, best_plan, bound,
-                     time.perf_counter() - start, seen, confirmed)
+    if not confirmed:       # CBC's optimum, not yet compared in integers with its rivals
+        return unproven(best_plan, seen, bound)
+    return WorstCase(status=Status.OPTIMAL, objective=float(best), bound=float(best),
+                     seconds=deadline.elapsed(), waives=waives, product=best, plans=best_plan,
+                     bound_log=bound, checked_vectors=seen, confirmed=True)
 
 
 def _plans(model: _Model) -> tuple[PowerPlan, ...]:
@@ -258,12 +321,19 @@ class Witness:
 
 
 def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None = None,
-            time_limit: float = 30.0) -> Witness:
+            time_limit: float = 30.0, *, deadline: Deadline | None = None) -> Witness:
     """A real position with these plans: which centers each power owns now and owned last
-    winter, and where its units stand (CP-SAT), checked by `occurrence_problems`."""
+    winter, and where its units stand (CP-SAT), checked by `occurrence_problems`.
+    Raises `dipsolve.results.TimeUp` when ``deadline`` (or ``time_limit``) leaves too
+    little time to find it (`WITNESS_START` when CP-SAT is not loaded yet)."""
+    if deadline is None:
+        deadline = Limits(time_limit=time_limit).deadline()
+    loaded = "ortools.sat.python.cp_model" in sys.modules
+    if deadline.remaining() < (0.05 if loaded else WITNESS_START):
+        raise TimeUp
     from ortools.sat.python import cp_model
     m = game_map or standard_map()
-    plans = {pl.power: pl for pl in plans}
+    by_power = {pl.power: pl for pl in plans}
     centers = sorted(m.centers)
     model = cp_model.CpModel()
     owners = list(POWERS)
@@ -288,7 +358,7 @@ def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None =
         # once owned, always owned
         model.add(sum(now[s, p] for p in owners) >= sum(prev[s, p] for p in owners))
     for p in owners:
-        pl = plans[p]
+        pl = by_power[p]
         cfg = pl.config
         model.add(sum(now[s, p] for s in centers) == cfg.centers)
         model.add(sum(prev[s, p] for s in centers) == pl.centers_last_winter)
@@ -302,11 +372,17 @@ def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None =
                 else:   # owned and empty would be one more place to build
                     model.add_implication(now[h, p], held[h, p])
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit
+    left = deadline.remaining()
+    if left <= 0:
+        raise TimeUp
+    solver.parameters.max_time_in_seconds = left
     solver.parameters.num_workers = 1      # one worker: the same witness every run
     status = solver.solve(model)
+    if status == cp_model.UNKNOWN:
+        raise TimeUp
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise RuntimeError(f"no position realises these plans ({solver.status_name(status)})")
+        raise DipsolveInternalError(f"no position realises these plans "
+                                    f"({solver.status_name(status)})")
     owner_now = {s: p for s in centers for p in owners if solver.value(now[s, p])}
     owner_prev = {s: p for s in centers for p in owners if solver.value(prev[s, p])}
     units: list[Unit] = []
@@ -319,7 +395,7 @@ def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None =
     # the other units stand on provinces that are not supply centers: the powers take
     # turns, each its free province nearest to its home centers
     spare = [q for q in sorted(m.provinces) if q not in m.centers]
-    need = {p: plans[p].config.units - sum(1 for u in units if u.power == p) for p in owners}
+    need = {p: by_power[p].config.units - sum(1 for u in units if u.power == p) for p in owners}
     while any(need.values()):
         for p in owners:
             if not need[p]:
@@ -336,7 +412,7 @@ def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None =
     w = Witness(position, owner_prev, transfers)
     problems = occurrence_problems(position, owner_prev)
     if problems:
-        raise RuntimeError("witness breaks the rules: " + "; ".join(problems))
+        raise DipsolveInternalError("witness breaks the rules: " + "; ".join(problems))
     return w
 
 
@@ -379,8 +455,9 @@ def occurrence_problems(position: Position, last_winter: dict[str, str]) -> list
     return out
 
 
-def witness_text(w: Witness, result: WorstCase) -> str:
-    """The witness as a ``.dip`` file whose header tells its history and its count."""
+def witness_text(w: Witness | None, result: WorstCase) -> str:
+    """The witness as a ``.dip`` file whose header tells its history and its count (with
+    no witness, found too late: the header alone, which says so)."""
     plans = {pl.power: pl for pl in result.plans}
     claim = ("the most any position that can occur allows" if result.status == "optimal"
              else "the most found before the time limit, not proven the maximum")
@@ -397,6 +474,9 @@ def witness_text(w: Witness, result: WorstCase) -> str:
         lines.append(f"#   {p:8} {cfg.units:2} unit{'s' if cfg.units != 1 else ' '} -> "
                      f"{cfg.centers:2} centers: {what}: "
                      f"{cfg.choices:,} choices; {pl.centers_last_winter} centers last winter")
+    if w is None:
+        lines.append("# No witness position: the time limit came before CP-SAT could place one.")
+        return "\n".join(lines) + "\n"
     lines.append("# Last winter's owners of the centers that changed hands this Fall:")
     for s, (a, b) in sorted(w.transfers.items()):
         lines.append(f"#   {s}: {a or 'unowned'} -> {b}")
@@ -404,5 +484,6 @@ def witness_text(w: Witness, result: WorstCase) -> str:
     return "\n".join(lines) + w.position.to_text()
 
 
-__all__ = ["Config", "PowerPlan", "Witness", "WorstCase", "configurations", "occurrence_problems",
-           "seed_example", "solve_worst_case", "witness", "witness_text"]
+__all__ = ["CBC_START", "Config", "PowerPlan", "WITNESS_START", "Witness", "WorstCase",
+           "configurations", "home_plans", "occurrence_problems", "seed_example",
+           "solve_worst_case", "witness", "witness_text"]

@@ -180,9 +180,9 @@ def iter_adjustments(position: Position, power: str, waives: bool = True) -> Ite
         for placement in build_placements(sites, 0 if waives else top, top):
             yield placement + (Waive(),) * (delta - len(placement))
     elif delta < 0:
-        units = sorted(position.units_of(power))
-        for removed in itertools.combinations(units, -delta):
-            yield tuple(Disband(u.kind, u.location) for u in removed)
+        # one order per unit, shared by the sets that remove it (24,310 sets of 8 for 17 units)
+        disbands = [Disband(u.kind, u.location) for u in sorted(position.units_of(power))]
+        yield from itertools.combinations(disbands, -delta)
     else:
         yield ()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from .cli import UserError, load
 from .files import write_atomic
 from .map import POWERS, power_name
 from .position import Position
+from .results import Limits, TimeUp
 
 _DESCRIPTION = """\
 The winter adjustment phase as Loeb's "combinatorics of adjustments" sees it.
@@ -85,8 +87,11 @@ def register(subparsers: Any) -> None:
 def cmd_adjust(args: argparse.Namespace) -> int:
     if args.time_limit is None:
         args.time_limit = 300.0 if args.worst_case else 60.0
-    if args.time_limit <= 0:
-        raise UserError(f"--time-limit must be positive, not {args.time_limit:g}")
+    try:       # one deadline for the whole command: reading FILE, the set-up, the solve
+        args.deadline = Limits(time_limit=args.time_limit).deadline()
+    except ValueError:
+        raise UserError(f"--time-limit must be positive (a finite number of seconds), "
+                        f"not {args.time_limit:g}") from None
     if args.worst_case:
         if args.file or args.count or args.power or args.equilibrium:
             raise UserError("--worst-case takes no FILE, --count, --power or --equilibrium")
@@ -211,8 +216,8 @@ def _equilibrium(args: argparse.Namespace, position: Position, only: str | None,
     kind = args.equilibrium or "pure"
     progress = _Progress()
     try:
-        eq = solve_equilibrium(position, evaluate, kind, time_limit=args.time_limit,
-                               waives=waives, progress=progress)
+        eq = solve_equilibrium(position, evaluate, kind, waives=waives, progress=progress,
+                               deadline=args.deadline)
     finally:
         progress.close()
     shown = [only] if only else [s.power for s in eq.strategies]
@@ -299,13 +304,13 @@ def _equilibrium_json(args, position: Position, eq, waives: bool, shown: list[st
 def _worst_case(args: argparse.Namespace) -> int:
     from .models.worstcase import solve_worst_case, witness, witness_text
     waives = bool(args.waives)
-    result = solve_worst_case(waives=waives, time_limit=args.time_limit)
-    if not result.plans:
-        raise UserError(f"the worst-case ILP found nothing within {args.time_limit:g} s "
-                        f"(status {result.status}); give it more --time-limit")
-    w = witness(result.plans)
+    result = solve_worst_case(waives=waives, deadline=args.deadline.part(0.75))  # 1/4: the witness
+    try:
+        w = witness(result.plans, deadline=args.deadline)
+    except TimeUp:
+        w = None
     text = witness_text(w, result)
-    if args.output:
+    if args.output and w is not None:
         try:
             write_atomic(Path(args.output), text)
         except OSError as e:
@@ -313,21 +318,25 @@ def _worst_case(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({
             "waives": waives, "status": result.status, "maximum": result.product,
-            "bound_log": result.bound_log, "confirmed_exactly": result.confirmed,
+            "bound_log": result.bound_log if math.isfinite(result.bound_log) else None,
+            "confirmed_exactly": result.confirmed,
             "checked_vectors": result.checked_vectors, "seconds": result.seconds,
             "powers": [{"power": pl.power, "units": pl.config.units, "centers": pl.config.centers,
                         "free_homes": list(pl.config.free_homes), "choices": pl.choices,
                         "centers_last_winter": pl.centers_last_winter, "gained": pl.gained,
                         "lost": pl.lost} for pl in result.plans],
-            "witness": args.output, "witness_joint_count": joint_count(w.position, waives)}))
+            "witness": args.output if w is not None else None,
+            "witness_joint_count": joint_count(w.position, waives) if w is not None else None}))
         return 0
     print(f"# {result.status}: {result.product:,} joint adjustment choices "
           f"({'counting' if waives else 'not counting'} waives) in {result.seconds:.1f} s")
     print(f"# exact check: {result.checked_vectors} vector(s) of per-power choices within 1e-6 of "
           f"the optimum's logarithm, compared as integers: "
           f"{'none is larger' if result.confirmed else 'not completed'}")
-    print(f"# the witness counted again: {joint_count(w.position, waives):,}")
+    if w is not None:
+        print(f"# the witness counted again: {joint_count(w.position, waives):,}")
     if args.output:
-        print(f"# witness written to {args.output}")
+        print(f"# witness written to {args.output}" if w is not None
+              else f"# no witness to write to {args.output}: the time limit came first")
     print(text)
     return 0

@@ -204,6 +204,10 @@ def test_cli_count_and_list(capsys):
     (["adjust", "examples/w1901a.dip", "--worst-case"], "--worst-case takes no FILE"),
     (["adjust", "examples/w1901a.dip", "-o", "x.dip"], "-o/--output is for --worst-case"),
     (["adjust", "examples/w1901a.dip", "--time-limit", "0"], "--time-limit must be positive"),
+    (["adjust", "examples/w1901a.dip", "--time-limit", "-1"], "--time-limit must be positive"),
+    (["adjust", "examples/w1901a.dip", "--time-limit", "nan"], "--time-limit must be positive"),
+    (["adjust", "examples/w1901a.dip", "--time-limit", "inf"], "--time-limit must be positive"),
+    (["adjust", "--worst-case", "--time-limit", "nan"], "--time-limit must be positive"),
     (["adjust", "examples/w1901a.dip", "--evaluator", "luck"], "unknown evaluator 'luck'"),
     (["adjust", "no/such.dip"], "no such file"),
 ])

@@ -1,4 +1,6 @@
-"""Equilibria of the adjustment phase, their certificates, and pygambit as the oracle."""
+"""Equilibria of the adjustment phase, their certificates, the time limit, and pygambit's
+recorded answers as the oracle (tests/tools/record_gambit.py; the generic solvers alone
+are tested in tests/test_games.py)."""
 
 from __future__ import annotations
 
@@ -8,21 +10,21 @@ import math
 from pathlib import Path
 
 import numpy as np
-import pygambit as gbt
 import pytest
 
 from dipsolve.adjustments import after_adjustments, iter_adjustments
 from dipsolve.cli import load, main
 from dipsolve.evaluation import evaluator
-from dipsolve.models.equilibria import (AdjustmentGame, combined_search, correlated_lp,
-                                        fictitious_play, group_table, interaction_groups,
-                                        preliminary_order, pure_equilibria,
-                                        sgc_milp, solve_equilibrium, support_enumeration,
-                                        tensor_gains, zero_sum_lp)
+from dipsolve.models.equilibria import (AdjustmentGame, combined_search, group_table,
+                                        interaction_groups, preliminary_order, solve_equilibrium)
+from dipsolve.models.games import (correlated_lp, fictitious_play, pure_equilibria, sgc_milp,
+                                   support_enumeration, tensor_gains, zero_sum_lp)
 from dipsolve.position import Position
+from dipsolve.results import Deadline
 
 ROOT = Path(__file__).resolve().parents[1]
 ADJUST = ROOT / "examples" / "adjustments"
+GAMBIT = ROOT / "tests" / "data" / "gambit"
 INFLUENCE = evaluator("influence")
 
 
@@ -66,7 +68,7 @@ def test_vectorised_influence_agrees_with_the_evaluator(name):
     position = example(name)
     game = AdjustmentGame(position, INFLUENCE)
     slow = AdjustmentGame(position, lambda pos, p: INFLUENCE(pos, p))
-    assert game._fast is not None and slow._fast is None
+    assert game.batched and not slow.batched
     rng = np.random.default_rng(5)
     for _ in range(12):
         profile = tuple(int(rng.integers(s)) for s in game.sizes)
@@ -125,10 +127,10 @@ def test_combined_search_finds_a_pure_equilibrium_of_the_table():
     pos = example("two-groups.dip")
     game = AdjustmentGame(pos, fleets_near_home)
     n = len(game.players)
-    orders = {i: preliminary_order(game, i, math.inf) for i in range(n)}
+    orders = {i: preliminary_order(game, i) for i in range(n)}
     start = tuple(orders[i][0] for i in range(n))
-    out = combined_search(game, tuple(range(n)), start, orders, math.inf)
-    table = group_table(game, tuple(range(n)), start, math.inf)
+    out = combined_search(game, tuple(range(n)), start, orders)
+    table = group_table(game, tuple(range(n)), start)
     if out.converged:
         assert out.profile in set(pure_equilibria(table))
     else:
@@ -201,45 +203,48 @@ def test_a_global_evaluator_is_caught_by_the_certificate():
     assert str(kinds["England"][0]).startswith("F")
 
 
-# -- mixed equilibria and pygambit -------------------------------------------------------------------
+# -- mixed equilibria, against pygambit's recorded answers ----------------------------------------
 
-def gambit_mixed(A: np.ndarray, B: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    g = gbt.Game.from_arrays(A, B)
-    out = []
-    for eq in gbt.nash.enummixed_solve(g, rational=False).equilibria:
-        x, y = ([float(eq[s]) for s in pl.strategies] for pl in g.players)
-        out.append((np.array(x), np.array(y)))
-    return out
-
-
-def gambit_pure(table: np.ndarray) -> set[tuple[int, ...]]:
-    arrays = [table[..., k] for k in range(table.shape[-1])]
-    g = gbt.Game.from_arrays(*arrays)
-    found = set()
-    for eq in gbt.nash.enumpure_solve(g).equilibria:
-        found.add(tuple(next(j for j, s in enumerate(pl.strategies) if float(eq[s]) > 0.5)
-                        for pl in g.players))
-    return found
+def recorded(name: str) -> dict:
+    """pygambit's answers on one game, recorded by tests/tools/record_gambit.py."""
+    return json.loads((GAMBIT / f"{name}.json").read_text(encoding="utf-8"))
 
 
 def same_profile(a, b, tol=1e-7) -> bool:
     return all(np.allclose(x, y, atol=tol) for x, y in zip(a, b))
 
 
-def test_trieste_has_no_pure_equilibrium_and_the_same_mixed_one_as_gambit():
-    pos = example("trieste.dip")
+def recorded_tables(name: str) -> list[tuple[tuple[str, ...], np.ndarray, dict]]:
+    """The recorded groups of an example, each checked to be the game dipsolve builds
+    today (the same players, the same payoffs up to float rounding): the table
+    returned is the recorded one, the very input pygambit answered."""
+    pos = example(name)
     game = AdjustmentGame(pos, INFLUENCE)
-    table = group_table(game, (0, 1), (0, 0), math.inf)
-    assert pure_equilibria(table) == [] and gambit_pure(table) == set()
+    groups = ((0, 1),) if name == "trieste.dip" else interaction_groups(game)
+    data = recorded(name.removesuffix(".dip"))["groups"]
+    assert [list(game.players[i] for i in grp) for grp in groups] == [g["players"] for g in data]
+    out = []
+    for grp, g in zip(groups, data):
+        table = np.array(g["payoffs"])
+        fresh = group_table(game, grp, tuple(0 for _ in game.players))
+        assert fresh.shape == table.shape
+        assert np.allclose(fresh, table, rtol=1e-12, atol=0), "not the game pygambit answered"
+        out.append((tuple(g["players"]), table, g))
+    return out
+
+
+def test_trieste_has_no_pure_equilibrium_and_the_same_mixed_one_as_gambit():
+    ((_, table, theirs),) = recorded_tables("trieste.dip")
+    assert pure_equilibria(table) == [] and theirs["enumpure_solve"] == []
     A, B = table[..., 0], table[..., 1]
-    ours = support_enumeration(A, B, math.inf, first_only=False)
-    theirs = gambit_mixed(A, B)
-    assert len(ours) == len(theirs) == 1
-    assert same_profile(ours[0], theirs[0])
-    eq = solve_equilibrium(pos, INFLUENCE, "pure", time_limit=30)
+    ours = support_enumeration(A, B, first_only=False)
+    assert len(ours) == len(theirs["enummixed_solve"]) == 1
+    assert same_profile(ours[0], theirs["enummixed_solve"][0])
+    eq = solve_equilibrium(example("trieste.dip"), INFLUENCE, "pure", time_limit=30)
     assert eq.kind == "mixed" and eq.status == "optimal" and eq.epsilon <= 1e-6
     probs = {s.power: sorted(p for _, p in s.support) for s in eq.strategies}
-    assert probs["Austria"] == pytest.approx(sorted(theirs[0][0][theirs[0][0] > 1e-9]))
+    austria = np.array(theirs["enummixed_solve"][0][0])
+    assert probs["Austria"] == pytest.approx(sorted(austria[austria > 1e-9]))
 
 
 @pytest.mark.parametrize("name", ["two-groups.dip", "west-guessing.dip"])
@@ -249,73 +254,19 @@ def test_pure_equilibria_of_example_groups_agree_with_gambit(name):
     (1646.6666666666665 against 1646.6666666666667 in two-groups.dip), dipsolve
     counts the tie (tolerance 1e-9 relative) and gambit, comparing floats exactly,
     does not.  Every extra profile must be such a tie."""
-    pos = example(name)
-    game = AdjustmentGame(pos, INFLUENCE)
-    for grp in interaction_groups(game):
-        table = group_table(game, grp, tuple(0 for _ in game.players), math.inf)
-        ours, theirs = set(pure_equilibria(table)), gambit_pure(table)
+    for players, table, data in recorded_tables(name):
+        ours = set(pure_equilibria(table))
+        theirs = {tuple(p) for p in data["enumpure_solve"]}
         assert theirs <= ours
         for profile in ours - theirs:
             strict = pure_equilibria(table, tolerance=0.0)
             assert profile not in strict
             gains = []
-            for k in range(len(grp)):
+            for k in range(len(players)):
                 U = table[..., k]
                 others = profile[:k] + (slice(None),) + profile[k + 1:]
                 gains.append(float(U[others].max() - U[profile]) / abs(float(U[profile])))
             assert 0 < max(gains) <= 1e-9
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_support_enumeration_finds_every_equilibrium_gambit_finds(seed):
-    rng = np.random.default_rng(seed)
-    A, B = rng.integers(0, 20, (4, 4)).astype(float), rng.integers(0, 20, (4, 4)).astype(float)
-    A += rng.random((4, 4)) * 1e-3          # nondegenerate
-    B += rng.random((4, 4)) * 1e-3
-    ours = support_enumeration(A, B, math.inf, first_only=False)
-    theirs = gambit_mixed(A, B)
-    assert len(ours) == len(theirs)
-    for t in theirs:
-        assert any(same_profile(o, t) for o in ours)
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_sgc_milp_equilibrium_is_one_of_gambits(seed):
-    rng = np.random.default_rng(100 + seed)
-    A, B = rng.random((6, 5)) * 100, rng.random((6, 5)) * 100
-    x, y = sgc_milp(A, B, time_limit=30)
-    gain = max(float((A @ y).max() - x @ A @ y), float((x @ B).max() - x @ B @ y))
-    assert gain <= 1e-7
-    assert any(same_profile((x, y), t, tol=1e-6) for t in gambit_mixed(A, B))
-
-
-def test_zero_sum_lp_value_matches_gambit():
-    rng = np.random.default_rng(7)
-    A = rng.random((5, 6)) * 10
-    x, y = zero_sum_lp(A)
-    value = float(x @ A @ y)
-    g = gbt.Game.from_arrays(A, -A)
-    eq = gbt.nash.lp_solve(g, rational=False).equilibria[0]
-    row, col = list(g.players)
-    gx = np.array([float(eq[s]) for s in row.strategies])
-    gy = np.array([float(eq[s]) for s in col.strategies])
-    assert value == pytest.approx(float(gx @ A @ gy), abs=1e-6)
-    assert float((A @ y).max()) - value <= 1e-6 and value - float((x @ A).min()) <= 1e-6
-
-
-def test_correlated_lp_and_fictitious_play_on_three_powers():
-    rng = np.random.default_rng(3)
-    table = rng.random((3, 4, 3, 3)) * 50
-    dist = correlated_lp(table)
-    assert dist.sum() == pytest.approx(1) and dist.min() >= -1e-12
-    # no power gains by any deviation rule: following a recommendation is best
-    for i in range(3):
-        U, P = np.moveaxis(table[..., i], i, 0), np.moveaxis(dist, i, 0)
-        for a in range(U.shape[0]):
-            for b in range(U.shape[0]):
-                assert float((P[a] * (U[b] - U[a])).sum()) <= 1e-7
-    strategies, eps = fictitious_play(table, math.inf, rounds=3000)
-    assert eps == pytest.approx(max(tensor_gains(table, strategies)))
 
 
 def test_mixed_mode_solves_two_groups_exactly():
@@ -333,10 +284,102 @@ def test_correlated_mode_certificate():
     assert all(abs(sum(p for _, p in dist) - 1) < 1e-9 for _, dist in eq.correlated)
 
 
-def test_time_limit_is_honoured():
+# -- the time limit: an injected clock, never the machine's -----------------------------------------
+
+class JumpingClock:
+    """A clock for `Deadline`: it reads 0.0 until it jumps (after ``after`` readings,
+    when ``when()`` is first true at a reading, or when `jump` is called), then ``to``."""
+
+    def __init__(self, to: float, after: int | None = None, when=None):
+        self.to, self.after, self.when = to, after, when
+        self.reads, self.jumped = 0, False
+
+    def jump(self) -> None:
+        self.jumped = True
+
+    def __call__(self) -> float:
+        self.reads += 1
+        if ((self.after is not None and self.reads > self.after)
+                or (self.when is not None and self.when())):
+            self.jumped = True
+        return self.to if self.jumped else 0.0
+
+
+def test_time_limit_during_the_set_up_answers_the_first_order_sets():
+    """The clock passes the end while the game is set up (Austria's 24,310 removals are
+    being enumerated): the answer comes back after a few more readings of the clock,
+    every power's first order set, timed out, its epsilon not known."""
     pos = example("worst-case.dip")
-    eq = solve_equilibrium(pos, INFLUENCE, "pure", time_limit=0.2)
-    assert eq.status == "timed out" and not eq.certified and eq.seconds < 3
+    clock = JumpingClock(to=0.25, after=3)
+    eq = solve_equilibrium(pos, INFLUENCE, "pure", deadline=Deadline(0.2, clock=clock))
+    assert clock.reads <= 3 + 2
+    assert eq.status == "timed out" and not eq.certified
+    assert eq.epsilon == math.inf and eq.objective is None and eq.gains == {}
+    assert eq.seconds == 0.25                       # the injected clock's time
+    first = {p: next(iter_adjustments(pos, p)) for p in pos.powers()}
+    assert {s.power: s.support[0][0] for s in eq.strategies} | eq.fixed == first
+    assert eq.to_json()["status"] == "timed out" and eq.to_json()["epsilon"] is None
+
+
+def test_time_limit_during_the_search_keeps_its_profile_with_an_honest_epsilon():
+    """The clock passes the end of the search's share of the time as soon as the combined
+    search reports progress: the certificate still has its share, so the profile the
+    search had reached comes back with its epsilon, computed in the whole game (and
+    recomputed here from scratch): timed out, not an equilibrium."""
+    pos = example("billion.dip")
+    clock = JumpingClock(to=0.8)                    # past the search's 0.75, before 1.0
+
+    def progress(evaluations: int, stage: str) -> None:
+        if stage.startswith("group"):
+            clock.jump()
+
+    eq = solve_equilibrium(pos, INFLUENCE, "pure", progress=progress,
+                           deadline=Deadline(1.0, clock=clock))
+    assert clock.jumped and eq.certified
+    assert eq.status == "timed out" and eq.kind == "pure"
+    assert any(g.status == "timed out" for g in eq.groups)
+    again = independent_gains(pos, INFLUENCE, eq)
+    assert eq.epsilon == pytest.approx(max(again.values()), abs=1e-9) and eq.epsilon > 1e-6
+    assert eq.objective == eq.epsilon and eq.seconds == 0.8
+
+
+def test_time_limit_during_the_certificate_leaves_it_unfinished():
+    """The clock passes the very end while the certificate runs: the answer keeps the
+    gains computed so far and says it is not certified."""
+    pos = example("billion.dip")
+    game = AdjustmentGame(pos, INFLUENCE)
+    clock = JumpingClock(to=2.0, when=lambda: game.stage == "certificate")
+    eq = solve_equilibrium(pos, INFLUENCE, "pure", game=game, deadline=Deadline(1.0, clock=clock))
+    assert eq.status == "timed out" and not eq.certified and eq.epsilon == math.inf
+    assert len(eq.gains) < len(eq.strategies)
+    assert any("certificate was cut short" in n for n in eq.notes)
+
+
+def test_a_time_limit_must_be_a_positive_number_of_seconds():
+    pos = example("trieste.dip")
+    for bad in (0.0, -1.0, math.nan, math.inf):
+        with pytest.raises(ValueError):
+            solve_equilibrium(pos, INFLUENCE, time_limit=bad)
+
+
+def test_the_reported_seconds_are_the_solvers_own():
+    """A real clock, a generous bound: the answer's own seconds, never the wall clock of
+    the test (speed is measured in benchmarks/adjustments.py)."""
+    eq = solve_equilibrium(example("worst-case.dip"), INFLUENCE, "pure", time_limit=0.2)
+    assert eq.status in ("timed out", "optimal") and 0 < eq.seconds < 0.2 + 2.0
+
+
+@pytest.mark.parametrize("name", ["worst-case.dip", "trieste.dip"])
+def test_cli_answers_at_a_small_time_limit(name, capsys):
+    """Whatever the machine manages in 0.2 s, an answer with a status in strict JSON:
+    every power's order sets, an epsilon only when certified."""
+    assert main(["adjust", str(ADJUST / name), "--time-limit", "0.2", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out,
+                     parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
+    assert obj["status"] in ("optimal", "feasible", "timed out")
+    assert (obj["epsilon"] is not None) == obj["certified"]
+    assert obj["status"] != "optimal" or obj["epsilon"] <= 1e-6
+    assert set(obj["strategies"]) | set(obj["fixed"]) == set(example(name).powers())
 
 
 def test_cli_equilibrium_json(capsys):

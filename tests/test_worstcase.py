@@ -11,8 +11,9 @@ import pytest
 from dipsolve.adjustments import count_adjustments, joint_count
 from dipsolve.cli import main
 from dipsolve.map import POWERS, standard_map
-from dipsolve.models.worstcase import (configurations, occurrence_problems, seed_example,
-                                       solve_worst_case, witness, witness_text)
+from dipsolve.models.worstcase import (configurations, home_plans, occurrence_problems,
+                                       seed_example, solve_worst_case, witness, witness_text)
+from dipsolve.results import Deadline, TimeUp
 
 ROOT = Path(__file__).resolve().parents[1]
 ADJUST = ROOT / "examples" / "adjustments"
@@ -55,6 +56,45 @@ def test_maximum_and_its_witness(which, expected, request):
         assert count_adjustments(w.position, pl.power, result.waives) == pl.choices
     assert joint_count(w.position, result.waives) == expected
     assert "phase: Winter" in witness_text(w, result)
+    assert result.objective == result.bound == float(expected)
+    assert result.to_json()["status"] == "optimal" and result.to_json()["product"] == expected
+
+
+class JumpingClock:
+    """A clock for `Deadline`: 0.0 for ``after`` readings, then ``to``."""
+
+    def __init__(self, to: float, after: int):
+        self.to, self.after, self.reads = to, after, 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return self.to if self.reads > self.after else 0.0
+
+
+@pytest.mark.parametrize("waives,expected", [(False, 9_400_320), (True, 3_673_320_192)])
+def test_before_cbc_has_an_answer_every_power_builds_at_home(waives, expected):
+    """The clock passes the end while the model is built: the answer is `home_plans`
+    (every power keeps its home centers and builds in them), timed out, not proven;
+    its witness is a position that can occur, with as many choices as claimed."""
+    clock = JumpingClock(to=0.3, after=3)
+    result = solve_worst_case(waives=waives, deadline=Deadline(0.2, clock=clock))
+    assert clock.reads <= 3 + 2
+    assert result.status == "timed out" and not result.confirmed and result.bound is None
+    assert result.plans == home_plans(standard_map(), waives)
+    assert result.product == expected == result.objective and result.seconds == 0.3
+    w = witness(result.plans)
+    assert occurrence_problems(w.position, w.last_winter) == []
+    assert joint_count(w.position, waives) == expected
+    text = witness_text(w, result)
+    assert "not proven the maximum" in text and "status timed out" in text
+
+
+def test_no_witness_after_the_deadline():
+    plans = home_plans(standard_map(), False)
+    with pytest.raises(TimeUp):
+        witness(plans, deadline=Deadline(1.0, clock=lambda: 5.0, start=0.0))
+    result = solve_worst_case(False, deadline=Deadline(1.0, clock=lambda: 5.0, start=0.0))
+    assert "No witness position" in witness_text(None, result)
 
 
 @pytest.mark.parametrize("name,waives,expected", [("worst-case.dip", False, WITHOUT_WAIVES),
@@ -110,3 +150,14 @@ def test_cli_worst_case_writes_a_witness_that_counts_the_same(capsys, tmp_path):
     assert obj["witness_joint_count"] == WITHOUT_WAIVES
     assert main(["adjust", str(out_file), "--count", "--no-waives", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["joint"]["choices_without_waives"] == WITHOUT_WAIVES
+
+
+def test_cli_worst_case_answers_at_any_time_limit(capsys):
+    """At 0.2 s CBC has no time to start: the answer is still a position that can occur,
+    in strict JSON (no Infinity), with a status; the witness only if there was time."""
+    assert main(["adjust", "--worst-case", "--time-limit", "0.2", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out,
+                     parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
+    assert obj["status"] in ("timed out", "optimal") and obj["maximum"] >= 9_400_320
+    assert obj["witness_joint_count"] in (None, obj["maximum"])
+    assert obj["bound_log"] is None or obj["status"] == "optimal"
