@@ -17,11 +17,11 @@ import json
 import sys
 from typing import Any
 
-from .cli import UserError, load
-from .files import write_atomic
-from .map import POWERS, power_name
-from .path import ALGORITHM_NAMES, ALGORITHMS, GOAL_TESTS, ORDERS, SearchResult, search
-from .position import Position
+from .main import UserError, load
+from ..files import write_atomic
+from ..map import POWERS, power_name
+from ..path import ALGORITHM_NAMES, ALGORITHMS, GOAL_TESTS, ORDERS, SearchResult, search
+from ..position import Position
 
 #: the paper's hand counts (Table 1: Germany from the 1901 start, 16 centers)
 PAPER_COUNTS = {"bfs": 33, "greedy": 41, "astar": 36}
@@ -55,7 +55,7 @@ The other powers' units are taken off the board; their centers stay theirs."""
 
 def register(subparsers: Any) -> None:
     """Add ``path`` to the ``dipsolve`` subcommands."""
-    from . import cli_render
+    from . import render as cli_render
     p = subparsers.add_parser(
         "path", help="fastest path to N supply centers for an unopposed power (searches, exact CP-SAT)",
         description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -95,7 +95,7 @@ def register(subparsers: Any) -> None:
 
 def _check(args: argparse.Namespace) -> str:
     """Every mistake in the options, before any work.  Returns the power's name."""
-    from .cli_render import check_render_path
+    from .render import check_render_path
     power = power_name(args.power)
     if power is None:
         raise UserError(f"--power: unknown power {args.power!r}, expected one of "
@@ -204,8 +204,8 @@ def search_text(args: argparse.Namespace, position: Position, r: SearchResult) -
 # -- the exact answer ----------------------------------------------------------------------
 
 def _exact(args: argparse.Namespace, power: str, position: Position) -> int:
-    from .cli_render import write_render
-    from .models.path import solve_path
+    from .render import write_render
+    from ..models.path import solve_path
 
     def progress(a: Any) -> None:
         if sys.stderr.isatty():

@@ -4,7 +4,7 @@ lowest press level it needs, its canonical form (and English).
     dipsolve parse --press [--level N] [--dialect daide|dpp] [--english] [--json]
                    [--position FILE] TEXT... | -f FILE
 
-This module adds the press options to the ``parse`` command of `dipsolve.cli_parse`
+This module adds the press options to the ``parse`` command of `dipsolve.cli.parse`
 (`add_arguments`), which hands over to `run` when ``--press`` is given.  TEXT is one
 message (its words joined by spaces); ``-f FILE`` reads one message a line (``-`` for
 stdin; blank lines and lines starting with ``#`` are skipped).  A message that is not
@@ -25,7 +25,7 @@ import json
 import sys
 from typing import Any
 
-from .cli import UserError, _read_text, load
+from .main import UserError, _read_text, load
 
 EXIT_PROBLEMS = 2
 
@@ -78,14 +78,14 @@ def _messages(args: argparse.Namespace) -> tuple[list[tuple[int, str]], str]:
 
 def run(args: argparse.Namespace) -> int:
     """Read every message, print each (or its error); 2 if any was bad, else 0."""
-    from .grammar.errors import DipsolveError, DipsolveRuleError
-    from .grammar.press import PressLevelError, parse_press
+    from ..grammar.errors import DipsolveError, DipsolveRuleError
+    from ..grammar.press import PressLevelError, parse_press
 
     if args.level < 0:
         raise UserError(f"--level {args.level}: a press level is 0 or more (DAIDE: 0-130)")
     position = None
     if args.position:
-        from .legality import order_problem
+        from ..legality import order_problem
         position, _ = load(args.position)
     messages, name = _messages(args)
     failed = False

@@ -28,12 +28,12 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from .adjudicator import adjudicate
-from .cli import UserError, _read_text, load, load_orders
-from .map import power_name
-from .orders import Order
-from .position import Phase, Position
-from .render import (FORMATS, PlanError, RenderError, Subject, picture_bytes, render_to,
+from ..adjudicator import adjudicate
+from .main import UserError, _read_text, load, load_orders
+from ..map import power_name
+from ..orders import Order
+from ..position import Phase, Position
+from ..render import (FORMATS, PlanError, RenderError, Subject, picture_bytes, render_to,
                      replay_plan, svg_for, write_atomic)
 
 Steps = list[tuple[Phase | None, dict[str, list[Order]]]]
@@ -148,7 +148,7 @@ class _Cursor:
 
 def load_plan(path: str) -> Steps:
     """A plan file (see the module's docstring) as ``[(phase or None, {power: [Order]})]``."""
-    from .grammar import DipsolveError, parse_order
+    from ..grammar import DipsolveError, parse_order
     text = _read_text(path)
     try:
         doc = json.loads(text)

@@ -17,12 +17,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .adjustments import (OrderSet, build_sites, count_adjustments,
+from ..adjustments import (OrderSet, build_sites, count_adjustments,
                           iter_adjustments, joint_count, seed_waive_count)
-from .cli import UserError, load
-from .files import write_atomic
-from .map import POWERS, power_name
-from .position import Position
+from .main import UserError, load
+from ..files import write_atomic
+from ..map import POWERS, power_name
+from ..position import Position
 
 _DESCRIPTION = """\
 The winter adjustment phase as Loeb's "combinatorics of adjustments" sees it.
@@ -198,7 +198,7 @@ class _Progress:
 
 
 def _evaluator(name: str):
-    from .evaluation import EVALUATORS, evaluator
+    from ..evaluation import EVALUATORS, evaluator
     try:
         return evaluator(name)
     except ValueError:
@@ -206,7 +206,7 @@ def _evaluator(name: str):
 
 
 def _equilibrium(args: argparse.Namespace, position: Position, only: str | None, waives: bool) -> int:
-    from .models.equilibria import solve_equilibrium
+    from ..models.equilibria import solve_equilibrium
     evaluate = _evaluator(args.evaluator)
     kind = args.equilibrium or "pure"
     progress = _Progress()
@@ -270,7 +270,7 @@ def _equilibrium(args: argparse.Namespace, position: Position, only: str | None,
 
 
 def _equilibrium_json(args, position: Position, eq, waives: bool, shown: list[str]) -> dict[str, Any]:
-    from .cli import position_json
+    from .main import position_json
     return {
         "file": args.file, "phase": position.phase.short, "evaluator": args.evaluator,
         "waives": waives, "joint_profiles": joint_count(position, waives),
@@ -297,7 +297,7 @@ def _equilibrium_json(args, position: Position, eq, waives: bool, shown: list[st
 # -- Loeb's open problem ------------------------------------------------------------------------------
 
 def _worst_case(args: argparse.Namespace) -> int:
-    from .models.worstcase import solve_worst_case, witness, witness_text
+    from ..models.worstcase import solve_worst_case, witness, witness_text
     waives = bool(args.waives)
     result = solve_worst_case(waives=waives, time_limit=args.time_limit)
     if not result.plans:

@@ -7,7 +7,7 @@ form, another notation, or every problem out.
 ``parse`` reads one order (the TEXT words joined by spaces) or one order a line of
 FILE (``-`` for stdin; ``#`` comments and blank lines are skipped) in short, long or
 DAIDE notation and prints each in canonical short notation (or ``--format``).  Press
-mode (``--press``, DAIDE and DPP messages) is added by `dipsolve.cli_press` when it is
+mode (``--press``, DAIDE and DPP messages) is added by `dipsolve.cli.press` when it is
 installed.
 
 ``validate`` reads an orders file (one ``Power: order`` a line, or a DAIDE order) and
@@ -25,9 +25,9 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
-from .cli import UserError, _read_text, load
-from .map import POWERS, power_name
-from .orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove, Waive
+from .main import UserError, _read_text, load
+from ..map import POWERS, power_name
+from ..orders import Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove, Waive
 
 EXIT_PROBLEMS = 2
 
@@ -110,11 +110,11 @@ def register(subparsers: Any) -> None:
 
 
 def _press_module():
-    """`dipsolve.cli_press` (press mode of ``parse``), or None while it is not written."""
+    """`dipsolve.cli.press` (press mode of ``parse``), or None while it is not written."""
     try:
-        return importlib.import_module(".cli_press", __package__)
+        return importlib.import_module(".press", __package__)
     except ModuleNotFoundError as e:
-        if e.name != f"{__package__}.cli_press":
+        if e.name != f"{__package__}.press":
             raise
         return None
 
@@ -136,7 +136,7 @@ def _error_json(e) -> dict[str, Any]:
 def cmd_parse(args: argparse.Namespace) -> int:
     if getattr(args, "press", False):
         return _press_module().run(args)  # type: ignore[union-attr]
-    from .grammar.orders import FormatError, format_order, read_orders
+    from ..grammar.orders import FormatError, format_order, read_orders
 
     if args.text and args.file:
         raise UserError("give an order as TEXT or a file with -f FILE, not both")
@@ -184,9 +184,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
 # -- validate ------------------------------------------------------------------------------
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from .grammar.errors import DipsolveSyntaxError
-    from .grammar.orders import read_orders
-    from .legality import order_problems
+    from ..grammar.errors import DipsolveSyntaxError
+    from ..grammar.orders import read_orders
+    from ..legality import order_problems
 
     position, _ = load(args.position)
     text, name = _input(args.orders)

@@ -18,11 +18,11 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from .adjudicator import Outcome, adjudicate
-from .errors import DipsolveError, DipsolveSyntaxError
-from .files import write_atomic
-from .orders import Order
-from .position import Position
+from ..adjudicator import Outcome, adjudicate
+from ..errors import DipsolveError, DipsolveSyntaxError
+from ..files import write_atomic
+from ..orders import Order
+from ..position import Position
 
 EXIT_USAGE = 2
 
@@ -51,13 +51,13 @@ def _read_text(path: str) -> str:
 
 def load(path: str) -> tuple[Position, dict[str, list[Order]]]:
     """A position file (``.dip`` or DAIDE ``NOW``/``SCO``) and the orders it holds."""
-    from .grammar import parse_position_text
+    from ..grammar import parse_position_text
     return parse_position_text(_read_text(path), path)
 
 
 def load_orders(path: str, position: Position) -> dict[str, list[Order]]:
     """An orders file (one ``Power: order`` a line), checked against ``position``."""
-    from .grammar import parse_orders
+    from ..grammar import parse_orders
     pairs = parse_orders(_read_text(path), path, position=position)
     orders: dict[str, list[Order]] = {}
     for power, order in pairs:
@@ -121,7 +121,7 @@ def _progress(i: int, total: int) -> None:
 # -- commands ---------------------------------------------------------------------------
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    from .cli_render import check_render_path, write_render
+    from .render import check_render_path, write_render
     if args.output and len(args.files) > 1:
         raise UserError("-o/--output takes one FILE; use --out-dir DIR for several")
     check_render_path(args.render)
@@ -185,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--json", action="store_true", help="one JSON object per file (JSON lines)")
     a.add_argument("-o", "--output", metavar="OUT", help="also write the next position to OUT")
     a.add_argument("--out-dir", metavar="DIR", help="also write each next position to DIR/<name>.next.dip")
-    from . import cli_render
+    from . import render as cli_render
     cli_render.add_render_argument(a)
     a.set_defaults(func=cmd_adjudicate)
 
@@ -196,7 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_show)
 
     # the other commands live in their own modules, each with register(subparsers)
-    from . import cli_adjust, cli_parse, cli_path, cli_play, cli_solve
+    from . import adjust as cli_adjust, parse as cli_parse, path as cli_path, play as cli_play, solve as cli_solve
     for module in (cli_parse, cli_solve, cli_path, cli_adjust, cli_play, cli_render):
         module.register(sub)
     return p

@@ -17,12 +17,12 @@ import json
 import sys
 from typing import Any
 
-from .cli import UserError, _read_text, load
-from .evaluation import EVALUATORS, ProvinceValues, ValuesError, parse_values
-from .map import POWERS, power_name
-from .position import Position
-from .search import METHODS, MethodUnavailable, Solution, solve
-from .search.methods import resolve_evaluator
+from .main import UserError, _read_text, load
+from ..evaluation import EVALUATORS, ProvinceValues, ValuesError, parse_values
+from ..map import POWERS, power_name
+from ..position import Position
+from ..search import METHODS, MethodUnavailable, Solution, solve
+from ..search.methods import resolve_evaluator
 
 _DESCRIPTION = """\
 Find the best orders for --power (or for every power that has something to order) in
@@ -55,7 +55,7 @@ among the powers."""
 
 def register(subparsers: Any) -> None:
     """Add ``solve`` to the ``dipsolve`` subcommands."""
-    from . import cli_render
+    from . import render as cli_render
     p = subparsers.add_parser(
         "solve", help="the best orders for a power in a position",
         description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -114,7 +114,7 @@ def _powers(position: Position, only: str | None) -> list[str]:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from .cli_render import check_render_path, write_render
+    from .render import check_render_path, write_render
     power = None
     if args.power:
         power = power_name(args.power)

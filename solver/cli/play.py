@@ -17,11 +17,11 @@ import math
 import sys
 from typing import Any
 
-from .bots import OPPONENT_MODELS, Bot, BotUnavailable, DipsolveBot, make_bot
-from .cli import UserError
-from .map import POWERS, power_name
-from .play import GameRecord, format_table, play_series, results_table
-from .position import Position
+from ..bots import OPPONENT_MODELS, Bot, BotUnavailable, DipsolveBot, make_bot
+from .main import UserError
+from ..map import POWERS, power_name
+from ..play import GameRecord, format_table, play_series, results_table
+from ..position import Position
 
 _DESCRIPTION = """\
 Play full games of Diplomacy between bots from the 1901 start: every phase (movement,
@@ -167,7 +167,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UserError(f"--until {args.until}: expected a year from {start} to 2100")
     if not (args.time_limit > 0 and math.isfinite(args.time_limit)):
         raise UserError(f"--time-limit {args.time_limit}: expected a positive number of seconds")
-    from .evaluation import EVALUATORS
+    from ..evaluation import EVALUATORS
     if args.evaluation not in EVALUATORS:
         raise UserError(f"--evaluation {args.evaluation!r}: unknown evaluation "
                         f"(expected one of {', '.join(EVALUATORS)})")
