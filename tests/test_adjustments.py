@@ -204,7 +204,7 @@ def test_cli_count_and_list(capsys):
     (["adjust", "examples/w1901a.dip", "--worst-case"], "--worst-case takes no FILE"),
     (["adjust", "examples/w1901a.dip", "-o", "x.dip"], "-o/--output is for --worst-case"),
     (["adjust", "examples/w1901a.dip", "--time-limit", "0"], "--time-limit must be positive"),
-    (["adjust", "examples/w1901a.dip", "--evaluator", "luck"], "unknown evaluator 'luck'"),
+    (["adjust", "examples/w1901a.dip", "--evaluator", "luck"], "--evaluation 'luck': unknown evaluation"),
     (["adjust", "no/such.dip"], "no such file"),
 ])
 def test_cli_user_errors(argv, message, capsys, monkeypatch):

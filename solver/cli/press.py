@@ -25,7 +25,7 @@ import json
 import sys
 from typing import Any
 
-from .main import UserError, _read_text, load
+from .options import UserError, load, read_input
 
 EXIT_PROBLEMS = 2
 
@@ -70,7 +70,7 @@ def _messages(args: argparse.Namespace) -> tuple[list[tuple[int, str]], str]:
         raise UserError("nothing to parse: give a message as TEXT, or -f FILE ('-' for stdin)")
     if not args.file:
         return [(1, " ".join(args.text))], "<press>"
-    text, name = (sys.stdin.read(), "<stdin>") if args.file == "-" else (_read_text(args.file), args.file)
+    text, name = read_input(args.file)
     lines = [(n, line) for n, line in enumerate(text.replace("\r\n", "\n").split("\n"), 1)
              if line.strip() and not line.lstrip().startswith("#")]
     return lines, name
@@ -96,10 +96,11 @@ def run(args: argparse.Namespace) -> int:
         except DipsolveError as e:
             failed = True
             if args.json:
-                obj = {"file": name, "line": e.line, "column": e.column, "text": text,
-                       "valid": False, "kind": "level" if isinstance(e, PressLevelError) else "syntax",
-                       "error": e.message, "found": e.found, "expected": e.expected,
-                       "needed_level": e.needed if isinstance(e, PressLevelError) else None}
+                obj: dict[str, Any] = {
+                    "file": name, "line": e.line, "column": e.column, "text": text,
+                    "valid": False, "kind": "level" if isinstance(e, PressLevelError) else "syntax",
+                    "error": e.message, "found": e.found, "expected": e.expected,
+                    "needed_level": e.needed if isinstance(e, PressLevelError) else None}
                 print(json.dumps(obj))
             else:
                 print(str(e), file=sys.stderr)
@@ -111,8 +112,8 @@ def run(args: argparse.Namespace) -> int:
                 problem = order_problem(position, at.power, at.order)
             problems.append((at, problem))
         if args.json:
-            obj = {"file": name, "line": number, "text": text, "valid": True, **press.to_json(),
-                   "english": press.english()}
+            obj = {"file": name, "line": number, "text": text, "valid": True,
+                   **press.to_json(), "english": press.english()}
             if position is not None:
                 for entry, (_, problem) in zip(obj["orders"], problems):
                     entry["problem"] = problem
