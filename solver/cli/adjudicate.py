@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
+import os
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from .options import UserError, add_json, add_render, load, load_orders, write_file, write_render
@@ -101,7 +101,8 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
         write_file(args.output, rendered[0][1].next.to_text())
     if args.out_dir:
         for path, outcome in rendered:
-            write_file(Path(args.out_dir) / (Path(path).stem + ".next.dip"), outcome.next.to_text())
+            stem = os.path.splitext(os.path.basename(path))[0]
+            write_file(os.path.join(args.out_dir, stem + ".next.dip"), outcome.next.to_text())
     for path, outcome in rendered:
         write_render(args, outcome, source=path)
     return 0

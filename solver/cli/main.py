@@ -17,7 +17,6 @@ object on stdout instead, ``{"error", "file", "line", "col", "message", ...}``
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any, NoReturn, Sequence
 
@@ -103,6 +102,7 @@ def report_error(e: DipsolveError, as_json: bool = False) -> None:
     """The one place an error reaches the user: ``file:line:col: message`` (with its
     caret) on stderr, or under ``--json`` one JSON object on stdout."""
     if as_json:
+        import json
         print(json.dumps(e.to_json()))
         return
     if isinstance(e, UsageError):          # as argparse says it

@@ -20,8 +20,8 @@ that they are the library's.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..errors import DipsolveSyntaxError
@@ -135,8 +135,9 @@ def power(text: str, option: str = "--power") -> str:
 
 def check_render_path(path: str | None) -> None:
     """Raise `UserError` now (before any work) if ``path`` names an unknown picture format."""
-    if path and Path(path).suffix.lower() not in PICTURE_FORMATS:
-        raise UserError(f"unknown picture format {Path(path).suffix or '(no suffix)'!r} "
+    suffix = os.path.splitext(path)[1] if path else ""
+    if path and suffix.lower() not in PICTURE_FORMATS:
+        raise UserError(f"unknown picture format {suffix or '(no suffix)'!r} "
                         f"(expected .svg or .png)", filename=path)
 
 
@@ -150,7 +151,8 @@ def write_render(args: argparse.Namespace, subject: Any,
     if not template:
         return None
     from ..render import render_to
-    path = template.replace("{stem}", Path(source).stem) if source else template
+    path = (template.replace("{stem}", os.path.splitext(os.path.basename(source))[0])
+            if source else template)
     try:
         render_to(path, subject, orders)
     except OSError as e:
@@ -158,14 +160,14 @@ def write_render(args: argparse.Namespace, subject: Any,
     return path
 
 
-def write_file(path: str | Path, data: str | bytes) -> None:
+def write_file(path: str, data: str | bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all (`dipsolve.files.write_atomic`), or
     raise a `UserError` that names the file."""
     from ..files import write_atomic
     try:
-        write_atomic(Path(path), data)
+        write_atomic(path, data)
     except OSError as e:
-        raise FileError(f"cannot write: {e.strerror}", filename=str(path)) from None
+        raise FileError(f"cannot write: {e.strerror}", filename=path) from None
 
 
 # -- reading ----------------------------------------------------------------------------
@@ -173,7 +175,8 @@ def write_file(path: str | Path, data: str | bytes) -> None:
 def read_text(path: str) -> str:
     """The text of the file at ``path`` (UTF-8), or a `UserError` that names it."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as f:
+            return f.read()
     except FileNotFoundError:
         raise FileError("no such file", filename=path) from None
     except IsADirectoryError:

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from .options import (UserError, add_json, check_render_path, load, load_orders, read_text,
@@ -270,7 +270,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.output:
         data = picture_bytes(args.output, svg, args.scale)
         write_file(args.output, data)
-        info.update(output=args.output, format=Path(args.output).suffix.lower()[1:], bytes=len(data))
+        info.update(output=args.output, format=os.path.splitext(args.output)[1].lower()[1:], bytes=len(data))
         if args.json:
             print(json.dumps(info))
         else:
