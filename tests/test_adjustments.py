@@ -208,7 +208,7 @@ def test_cli_count_and_list(capsys):
     (["adjust", "examples/w1901a.dip", "--time-limit", "nan"], "--time-limit must be positive"),
     (["adjust", "examples/w1901a.dip", "--time-limit", "inf"], "--time-limit must be positive"),
     (["adjust", "--worst-case", "--time-limit", "nan"], "--time-limit must be positive"),
-    (["adjust", "examples/w1901a.dip", "--evaluator", "luck"], "unknown evaluator 'luck'"),
+    (["adjust", "examples/w1901a.dip", "--evaluator", "luck"], "--evaluation 'luck': unknown evaluation"),
     (["adjust", "no/such.dip"], "no such file"),
 ])
 def test_cli_user_errors(argv, message, capsys, monkeypatch):

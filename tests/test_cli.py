@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -141,3 +142,177 @@ def test_notebook_pictures():
     assert start._repr_svg_() == position_svg(start)
     out = adjudicate(start, {})
     assert out._repr_svg_() == outcome_svg(out)
+
+
+# ---------------------------------------------------------------- the version, shared options
+def test_version_is_the_installed_packages(capsys):
+    from importlib.metadata import version
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out == f"dipsolve {version('dipsolve')}\n"
+
+
+def test_the_names_the_parser_offers_are_the_librarys():
+    """The parser is built without importing the library; its lists must agree with it."""
+    from dipsolve import bots, evaluation, path, render, search
+    from dipsolve.cli import options
+    assert options.EVALUATIONS == evaluation.EVALUATORS
+    assert options.METHODS == search.METHODS
+    assert options.OPPONENT_MODELS == bots.OPPONENT_MODELS
+    assert options.PATH_ALGORITHMS == path.ALGORITHMS
+    assert options.PATH_ORDERS == path.ORDERS
+    assert options.PATH_GOAL_TESTS == path.GOAL_TESTS
+    assert options.PICTURE_FORMATS == render.FORMATS
+
+
+def test_building_the_parser_imports_no_solver_grammar_or_model():
+    """``dipsolve --help`` and every ``COMMAND --help`` load only the command line."""
+    code = ("import sys\n"
+            "from dipsolve.cli.main import COMMANDS, main\n"
+            "for argv in [['--help']] + [[c, '--help'] for c in COMMANDS]:\n"
+            "    try:\n"
+            "        main(argv)\n"
+            "    except SystemExit:\n"
+            "        pass\n"
+            "print(' '.join(sorted(sys.modules)))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(proc.stdout.splitlines()[-1].split())
+    heavy = {"lark", "ortools", "numpy", "pulp", "constraint", "dipsolve.grammar",
+             "dipsolve.models", "dipsolve.search", "dipsolve.evaluation", "dipsolve.render",
+             "dipsolve.bots", "dipsolve.play", "dipsolve.path"}
+    assert not {m for m in loaded if m.split(".")[0] in heavy or ".".join(m.split(".")[:2]) in heavy}
+
+
+@pytest.mark.parametrize("command", [
+    ["solve", "examples/start.dip"], ["path", "--power", "GER"],
+    ["adjust", "examples/w1901a.dip", "--count"], ["play"]])
+@pytest.mark.parametrize("limit", ["0", "-1", "nan", "inf"])
+def test_every_time_limit_is_positive_and_finite(command, limit, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, out, err = run(capsys, *command, "--time-limit", limit)
+    assert (code, out) == (2, "")
+    assert err == f"dipsolve: --time-limit must be positive and finite, not {float(limit):g}\n"
+
+
+def test_a_power_is_any_of_its_names(capsys):
+    for name in ("TUR", "turkey", "Turkey"):
+        code, out, err = run(capsys, "adjust", str(ROOT / "examples" / "w1901a.dip"), "--count",
+                             "--power", name, "--json")
+        assert code == 0, err
+        assert json.loads(out)["powers"][0]["power"] == "Turkey"
+
+
+def test_evaluation_everywhere_and_adjusts_old_evaluator_spelling(capsys):
+    trieste = str(ROOT / "examples" / "adjustments" / "trieste.dip")
+    code, out, _ = run(capsys, "adjust", trieste, "--evaluation", "centers", "--json")
+    assert code == 0 and json.loads(out)["evaluator"] == "centers"
+    code, old, _ = run(capsys, "adjust", trieste, "--evaluator", "centers", "--json")
+    assert code == 0
+    assert json.loads(old)["strategies"] == json.loads(out)["strategies"]
+    for command in ("adjust", "solve", "play"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        shown = capsys.readouterr().out
+        assert "--evaluation NAME" in shown and "--evaluator" not in shown
+    code, _, err = run(capsys, "solve", str(ROOT / "examples" / "start.dip"), "--evaluation", "luck")
+    assert code == 2 and "--evaluation 'luck': unknown evaluation" in err
+
+
+# ---------------------------------------------------------------- errors as JSON
+MISSING = "no/such/file.dip"
+
+
+@pytest.mark.parametrize("argv", [
+    ["adjudicate", MISSING], ["adjudicate", "examples/start.dip", "--orders", MISSING],
+    ["show", MISSING], ["parse", "-f", MISSING], ["parse", "--press", "-f", MISSING],
+    ["validate", MISSING, "--position", "examples/start.dip"],
+    ["validate", "examples/orders/spring1901.txt", "--position", MISSING],
+    ["solve", MISSING], ["solve", "examples/start.dip", "--values", MISSING],
+    ["path", "--power", "GER", "--from", MISSING], ["adjust", MISSING],
+    ["render", MISSING], ["render", "--plan", MISSING]], ids=" ".join)
+def test_a_missing_file_is_one_json_error_with_json(argv, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, out, err = run(capsys, *argv, "--json")
+    assert (code, err) == (2, "")
+    assert json.loads(out) == {"error": "file", "file": MISSING, "line": None, "col": None,
+                               "message": "no such file", "found": None, "expected": None}
+    code, out, err = run(capsys, *argv)
+    assert (code, out, err) == (2, "", f"{MISSING}: no such file\n")
+
+
+def test_a_mistake_in_a_file_is_a_json_error_with_its_place(capsys, tmp_path):
+    bad = tmp_path / "bad.dip"
+    bad.write_text("phase: Spring 1901 Movement\n[France]\nunits: A PARISS\n")
+    code, out, _ = run(capsys, "show", str(bad), "--json")
+    obj = json.loads(out)
+    assert code == 2 and (obj["error"], obj["file"], obj["line"], obj["col"]) == ("syntax", str(bad), 3, 10)
+    assert "PARISS" in obj["message"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["adjust", "--json", "--bogus"], "unrecognized arguments: --bogus"),
+    (["solve", "--json"], "the following arguments are required: FILE"),
+    (["path", "--json"], "the following arguments are required: --power"),
+    (["solve", "x.dip", "--method", "dfs", "--json"],
+     "argument --method: invalid choice: 'dfs' (choose from 'agenda', 'minimax', 'expectimax', 'cpsat')"),
+    (["play", "--games", "many", "--json"], "argument --games: invalid int value: 'many'"),
+    (["--json"], "unrecognized arguments: --json"),
+])
+def test_a_usage_error_under_json_is_one_json_object(argv, message, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    out, err = capsys.readouterr()
+    assert e.value.code == 2 and err == ""
+    assert json.loads(out) == {"error": "usage", "file": None, "line": None, "col": None,
+                               "message": message, "found": None, "expected": None}
+
+
+def test_a_usage_error_without_json_is_argparses(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["solve"])
+    out, err = capsys.readouterr()
+    assert e.value.code == 2 and out == ""
+    assert err.startswith("usage: dipsolve solve [-h]")
+    assert err.endswith("dipsolve solve: error: the following arguments are required: FILE\n")
+    with pytest.raises(SystemExit) as e:
+        main(["solve", "x.dip", "--bogus"])
+    assert capsys.readouterr().err == ("usage: dipsolve [-h] [--version] COMMAND ...\n"
+                                       "dipsolve: error: unrecognized arguments: --bogus\n")
+
+
+# ---------------------------------------------------------------- the progress display
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_draws_on_a_terminal_only_and_erases_itself():
+    from dipsolve.cli.progress import Progress
+    screen = Terminal()
+    with Progress(4, stream=screen) as progress:
+        progress.show("1/4", done=1)
+        progress.show("2/4", done=2)
+    bar = "#" * 15 + "." * 15
+    assert screen.getvalue() == (f"\r[{'#' * 7}{'.' * 23}] 1/4" f"\r[{bar}] 2/4"
+                                 + "\r" + " " * 36 + "\r")
+    pipe = io.StringIO()
+    with Progress(4, stream=pipe) as progress:
+        progress.show("1/4", done=1)
+    assert pipe.getvalue() == ""
+    screen = Terminal()
+    with Progress(stream=screen, enabled=False) as progress:
+        progress.show("anything")
+    assert screen.getvalue() == ""
+
+
+def test_progress_pads_a_shorter_line_over_a_longer_one():
+    from dipsolve.cli.progress import Progress
+    screen = Terminal()
+    progress = Progress(stream=screen)
+    progress.show("1,000 evaluations (pure)")
+    progress.show("done")
+    assert screen.getvalue().split("\r")[2] == "done" + " " * 20
+    progress.close()
+    progress.close()                      # once erased, nothing more
+    assert screen.getvalue().endswith("\r" + " " * 4 + "\r")

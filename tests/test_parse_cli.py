@@ -78,8 +78,8 @@ def test_parse_reads_stdin(capsys, monkeypatch):
     (["A PAR H", "-f", "x.txt"], "dipsolve: give an order as TEXT or a file with -f FILE, not both"),
     (["-f", "no/such/file.txt"], "no/such/file.txt: no such file"),
     (["A PAR H", "--power", "Prussia"],
-     "dipsolve: --power Prussia: unknown power, expected one of Austria, England, France, Germany, "
-     "Italy, Russia, Turkey"),
+     "--power: unknown power 'Prussia' (expected one of Austria, England, France, Germany, "
+     "Italy, Russia, Turkey, or AUS, ENG, FRA, GER, ITA, RUS, TUR)"),
     (["A PAR H", "--format", "daide"],
      "<text>:1:1: A PAR H: DAIDE notation names the power of every unit, and none was given "
      "(write 'France: ...' or give --power)"),

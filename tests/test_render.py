@@ -22,7 +22,8 @@ import pytest
 from dipsolve import render
 from dipsolve.adjudicator import adjudicate
 from dipsolve.cli import UserError, load
-from dipsolve.cli_render import add_render_argument, load_plan, register, write_render
+from dipsolve.cli.options import add_render as add_render_argument, write_render
+from dipsolve.cli.render import load_plan, register
 from dipsolve.grammar import parse_position
 from dipsolve.map import standard_map
 from dipsolve.orders import Build, Move

@@ -91,7 +91,7 @@ def test_render(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["--power", "Prussia"], "unknown power 'Prussia'"),
-    (["--time-limit", "0"], "--time-limit must be a positive number"),
+    (["--time-limit", "0"], "--time-limit must be positive"),
     (["--beam", "0"], "--beam must be at least 1"),
     (["--values", "nope.values"], "nope.values: no such file"),
     (["--render", "out.gif"], "unknown picture format"),

@@ -15,13 +15,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .cli import UserError, load
-from .files import write_atomic
-from .map import POWERS, power_name
-from .path import ALGORITHM_NAMES, ALGORITHMS, GOAL_TESTS, ORDERS, SearchResult, search
-from .position import Position
+from .options import (PATH_ALGORITHMS, PATH_GOAL_TESTS, PATH_ORDERS, UserError, add_json,
+                      add_power, add_render, add_time_limit, load, write_file, write_render)
+from .progress import Progress
+
+if TYPE_CHECKING:
+    from ..path import SearchResult
+    from ..position import Position
 
 #: the paper's hand counts (Table 1: Germany from the 1901 start, 16 centers)
 PAPER_COUNTS = {"bfs": 33, "greedy": 41, "astar": 36}
@@ -55,39 +57,36 @@ The other powers' units are taken off the board; their centers stay theirs."""
 
 def register(subparsers: Any) -> None:
     """Add ``path`` to the ``dipsolve`` subcommands."""
-    from . import cli_render
     p = subparsers.add_parser(
         "path", help="fastest path to N supply centers for an unopposed power (searches, exact CP-SAT)",
         description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--power", required=True, metavar="POWER",
-                   help="the power: a name or DAIDE token (GER, Germany, …)")
+    add_power(p, help="the power: a name or DAIDE token (GER, Germany, …)", required=True)
     p.add_argument("--target", type=int, default=16, metavar="N",
                    help="supply centers to reach (default 16, as in the paper; 18 wins)")
-    p.add_argument("--algorithm", choices=("exact",) + ALGORITHMS, default="exact",
+    p.add_argument("--algorithm", choices=("exact",) + PATH_ALGORITHMS, default="exact",
                    help="exact (CP-SAT, default) or one of the seed's searches")
     p.add_argument("--rules", choices=("full", "paper"), default=None,
                    help="exact only: the real rules (default) or the paper's framing")
     p.add_argument("--from", dest="from_file", metavar="FILE",
                    help="start from this position (.dip or DAIDE) instead of the 1901 start")
-    p.add_argument("--time-limit", type=float, default=60.0, metavar="S",
-                   help="exact only: seconds for the whole solve (default 60); the best "
-                        "plan so far is returned when time runs out")
+    add_time_limit(p, 60.0, help="exact only: seconds for the whole solve (default 60); the best "
+                                 "plan so far is returned when time runs out")
     p.add_argument("--workers", type=int, default=2, metavar="N",
                    help="exact only: CP-SAT worker threads (default 2)")
-    p.add_argument("--order", choices=ORDERS, default=None,
+    p.add_argument("--order", choices=PATH_ORDERS, default=None,
                    help="searches only: the order nodes enter the queue: alphabetical by "
                         "name (default, §3.1), armies-first (the first ply as §3 names the "
                         "units), abbreviation, reverse")
-    p.add_argument("--goal-test", choices=GOAL_TESTS, default=None,
+    p.add_argument("--goal-test", choices=PATH_GOAL_TESTS, default=None,
                    help="searches only: count a center when it enters the queue (insertion, "
                         "the paper) or when it leaves it (removal, Russell & Norvig)")
     p.add_argument("--trace", action="store_true",
                    help="searches only: print the expansion order step by step")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json(p, help="print one JSON object")
     p.add_argument("--plan-out", metavar="PLAN.json",
                    help="exact only: also write the plan as JSON (for `dipsolve render "
                         "--plan PLAN.json --alone`)")
-    cli_render.add_render_argument(p)
+    add_render(p)
     p.set_defaults(func=cmd_path)
 
 
@@ -95,11 +94,7 @@ def register(subparsers: Any) -> None:
 
 def _check(args: argparse.Namespace) -> str:
     """Every mistake in the options, before any work.  Returns the power's name."""
-    from .cli_render import check_render_path
-    power = power_name(args.power)
-    if power is None:
-        raise UserError(f"--power: unknown power {args.power!r}, expected one of "
-                        f"{', '.join(POWERS)} (or AUS, ENG, FRA, GER, ITA, RUS, TUR)")
+    power: str = args.power             # a power's name (options.check)
     if not 1 <= args.target <= 34:
         raise UserError(f"--target: {args.target} is not a number of supply centers, "
                         f"expected 1 to 34 (16 as in the paper, 18 to win)")
@@ -114,28 +109,29 @@ def _check(args: argparse.Namespace) -> str:
     if not exact and given:
         raise UserError(f"{given[0]} applies to --algorithm exact only: the searches flood the "
                         f"map graph and make no plan a unit could follow")
-    if not args.time_limit > 0:
-        raise UserError(f"--time-limit must be positive, not {args.time_limit}")
     if args.workers < 1:
         raise UserError(f"--workers must be at least 1, not {args.workers}")
-    check_render_path(args.render)
     return power
 
 
 def _start(args: argparse.Namespace, power: str) -> Position:
+    from ..position import Position
     if not args.from_file:
         return Position.initial()
     position, _ = load(args.from_file)
     if position.phase.kind == "retreat":
-        raise UserError(f"{args.from_file}: {position.phase} is a retreat phase; a path starts "
-                        f"from a movement or adjustment phase (adjudicate the retreats first)")
+        raise UserError(f"{position.phase} is a retreat phase; a path starts from a movement "
+                        f"or adjustment phase (adjudicate the retreats first)",
+                        filename=args.from_file)
     if not position.units_of(power) and (args.algorithm != "exact" or not position.centers_of(power)):
-        raise UserError(f"{args.from_file}: {power} has no units"
-                        + ("" if args.algorithm != "exact" else " and no centers"))
+        raise UserError(f"{power} has no units"
+                        + ("" if args.algorithm != "exact" else " and no centers"),
+                        filename=args.from_file)
     return position
 
 
 def cmd_path(args: argparse.Namespace) -> int:
+    from ..path import search
     power = _check(args)
     position = _start(args, power)
     if args.algorithm == "exact":
@@ -153,12 +149,14 @@ def cmd_path(args: argparse.Namespace) -> int:
 
 def _paper_count(position: Position, result: SearchResult) -> int | None:
     """The paper's hand count when this search is the one it counted."""
+    from ..position import Position
     if result.power == "Germany" and result.target == 16 and position == Position.initial():
         return PAPER_COUNTS[result.algorithm]
     return None
 
 
 def search_json(args: argparse.Namespace, position: Position, r: SearchResult) -> dict[str, Any]:
+    from ..path import ALGORITHM_NAMES
     start = [c for c in sorted(set(position.centers_of(r.power))
                                | {position.map.province_of[u.location] for u in position.units_of(r.power)})
              if c in position.map.centers]
@@ -179,6 +177,7 @@ def search_json(args: argparse.Namespace, position: Position, r: SearchResult) -
 
 
 def search_text(args: argparse.Namespace, position: Position, r: SearchResult) -> str:
+    from ..path import ALGORITHM_NAMES
     source = args.from_file or "the 1901 start"
     lines = [f"{r.power}: {ALGORITHM_NAMES[r.algorithm]} search (Stormont & Allan {SECTIONS[r.algorithm]}) "
              f"to {r.target} centers from {source}, order {r.order}, goal test on {r.goal_test}"]
@@ -204,21 +203,14 @@ def search_text(args: argparse.Namespace, position: Position, r: SearchResult) -
 # -- the exact answer ----------------------------------------------------------------------
 
 def _exact(args: argparse.Namespace, power: str, position: Position) -> int:
-    from .cli_render import write_render
-    from .models.path import solve_path
+    from ..models.path import solve_path
 
-    def progress(a: Any) -> None:
-        if sys.stderr.isatty():
-            sys.stderr.write(f"\r[path] {a.phase}: {a.status.lower()} ({a.seconds:.1f} s)   ")
-            sys.stderr.flush()
+    with Progress() as progress:
+        def attempt(a: Any) -> None:
+            progress.show(f"[path] {a.phase}: {a.status.lower()} ({a.seconds:.1f} s)")
 
-    try:
         sol = solve_path(position, power, args.target, args.rules or "full",
-                         time_limit=args.time_limit, workers=args.workers, progress=progress)
-    except ValueError as e:
-        raise UserError(f"{args.from_file or 'start'}: {e}") from None
-    if sys.stderr.isatty() and sol.attempts:
-        sys.stderr.write("\n")
+                         time_limit=args.time_limit, workers=args.workers, progress=attempt)
     obj = exact_json(args, sol)
     if args.json:
         print(json.dumps(obj))
@@ -226,7 +218,7 @@ def _exact(args: argparse.Namespace, power: str, position: Position) -> int:
         print(exact_text(args, sol))
     if args.plan_out:
         if sol.plan:
-            write_atomic(args.plan_out, json.dumps(obj, indent=1) + "\n")
+            write_file(args.plan_out, json.dumps(obj, indent=1) + "\n")
         elif sol.moves == 0:
             print(f"dipsolve: nothing to plan ({power} already has {args.target} centers): "
                   f"{args.plan_out} not written", file=sys.stderr)

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .cli import UserError, _read_text, load
-from .evaluation import EVALUATORS, ProvinceValues, ValuesError, parse_values
-from .map import POWERS, power_name
-from .position import Position
-from .search import METHODS, MethodUnavailable, Solution, solve
-from .search.methods import resolve_evaluator
+from .options import (METHODS, UserError, add_evaluation, add_json, add_power, add_render,
+                      add_time_limit, load, read_text, write_render)
+from .progress import Progress
+
+if TYPE_CHECKING:
+    from ..evaluation import ProvinceValues
+    from ..position import Position
+    from ..search import Solution
 
 _DESCRIPTION = """\
 Find the best orders for --power (or for every power that has something to order) in
@@ -55,18 +56,14 @@ among the powers."""
 
 def register(subparsers: Any) -> None:
     """Add ``solve`` to the ``dipsolve`` subcommands."""
-    from . import cli_render
     p = subparsers.add_parser(
         "solve", help="the best orders for a power in a position",
         description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="FILE", help="a .dip or DAIDE NOW/SCO position file")
-    p.add_argument("--power", metavar="POWER",
-                   help="the power to order for (TUR, Turkey, ...); default: every power")
+    add_power(p, help="the power to order for (TUR, Turkey, ...); default: every power")
     p.add_argument("--method", choices=METHODS, default="agenda", help="the search (default: agenda)")
-    p.add_argument("--time-limit", type=float, default=5.0, metavar="S",
-                   help="seconds for the whole search of each file (default: 5)")
-    p.add_argument("--evaluation", choices=EVALUATORS, default="influence",
-                   help="how positions are judged (default: influence)")
+    add_time_limit(p, 5.0, help="seconds for the whole search of each file (default: 5)")
+    add_evaluation(p, help="how positions are judged")
     p.add_argument("--values", action="append", default=[], metavar="FILE",
                    help="province values for the influence evaluation (one file per power; "
                         "may be given again for other powers)")
@@ -81,28 +78,28 @@ def register(subparsers: Any) -> None:
     p.add_argument("--beam", type=int, metavar="N", help="keep at most N entries on the agenda")
     p.add_argument("--trace", action="store_true",
                    help="print the search: the opponents' order sets and the agenda at every step")
-    p.add_argument("--json", action="store_true", help="one JSON object per file (JSON lines)")
-    cli_render.add_render_argument(p)
+    add_json(p)
+    add_render(p)
     p.set_defaults(func=cmd_solve)
 
 
 def _values(args: argparse.Namespace) -> dict[str, ProvinceValues]:
+    from ..evaluation import parse_values
     out: dict[str, ProvinceValues] = {}
     for path in args.values:
-        try:
-            pv = parse_values(_read_text(path), path)
-        except ValuesError as e:
-            raise UserError(str(e)) from None
-        power = pv.power or (power_name(args.power) if args.power else None)
+        pv = parse_values(read_text(path), path)
+        power = pv.power or args.power
         if power is None:
-            raise UserError(f"{path}: whose values are these? add a 'power: NAME' line or give --power")
+            raise UserError("whose values are these? add a 'power: NAME' line or give --power",
+                            filename=path)
         if power in out:
-            raise UserError(f"{path}: a second values file for {power}")
+            raise UserError(f"a second values file for {power}", filename=path)
         out[power] = pv
     return out
 
 
 def _powers(position: Position, only: str | None) -> list[str]:
+    from ..map import POWERS
     if only:
         return [only]
     kind = position.phase.kind
@@ -114,47 +111,28 @@ def _powers(position: Position, only: str | None) -> list[str]:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from .cli_render import check_render_path, write_render
-    power = None
-    if args.power:
-        power = power_name(args.power)
-        if power is None:
-            raise UserError(f"unknown power {args.power!r} (expected one of {', '.join(POWERS)} "
-                            f"or AUS, ENG, FRA, GER, ITA, RUS, TUR)")
-    if not args.time_limit > 0:
-        raise UserError(f"--time-limit must be a positive number of seconds, not {args.time_limit:g}")
+    from ..search import solve
+    power = args.power                  # a power's name or None (options.check)
     if args.beam is not None and args.beam < 1:
         raise UserError(f"--beam must be at least 1, not {args.beam}")
-    check_render_path(args.render)
     if args.render and len(args.files) > 1 and "{stem}" not in args.render:
         raise UserError("--render takes one FILE; put '{stem}' in OUT to draw several")
     values = _values(args)
     if args.samples is not None and (args.samples < 1 or args.opponents != "sampled"):
         raise UserError(f"--samples {args.samples}: expected a count of 1 or more, with "
                         f"--opponents sampled")
-    try:
-        resolve_evaluator(args.evaluation, values or None)
-    except ValueError as e:              # an evaluation whose module is not installed
-        raise UserError(str(e)) from None
     jobs = [(path, load(path)[0]) for path in args.files]
-    tty = sys.stderr.isatty()
     for path, position in jobs:
         powers = _powers(position, power)
         share = args.time_limit / max(1, len(powers))
         solutions: list[Solution] = []
-        for i, p in enumerate(powers, 1):
-            if tty and args.time_limit >= 2:
-                sys.stderr.write(f"\r{path}: solving {p} ({i}/{len(powers)}, {share:.1f} s)   ")
-                sys.stderr.flush()
-            try:
+        with Progress(enabled=args.time_limit >= 2) as progress:
+            for i, p in enumerate(powers, 1):
+                progress.show(f"{path}: solving {p} ({i}/{len(powers)}, {share:.1f} s)")
                 solutions.append(solve(position, p, args.method, share, args.evaluation,
                                        values=values or None, trace=args.trace,
                                        opponents=args.opponents, beam_width=args.beam,
                                        predictor=args.predictor, samples=args.samples or 0))
-            except MethodUnavailable as e:
-                raise UserError(str(e)) from None
-        if tty and args.time_limit >= 2:
-            sys.stderr.write("\r" + " " * 60 + "\r")
         if args.json:
             print(json.dumps(_as_json(path, position, solutions, args.trace)))
         else:
@@ -164,8 +142,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _as_json(path: str, position: Position, solutions: list[Solution], trace: bool) -> dict[str, Any]:
-    out = {"file": path, "phase": position.phase.short,
-           "solutions": [s.as_json() for s in solutions]}
+    out: dict[str, Any] = {"file": path, "phase": position.phase.short,
+                           "solutions": [s.as_json() for s in solutions]}
     if trace:
         for obj, s in zip(out["solutions"], solutions):
             obj["trace"] = list(s.trace)

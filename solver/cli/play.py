@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .bots import OPPONENT_MODELS, Bot, BotUnavailable, DipsolveBot, make_bot
-from .cli import UserError
-from .map import POWERS, power_name
-from .play import GameRecord, format_table, play_series, results_table
-from .position import Position
+from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json,
+                      add_time_limit, power)
+from .progress import Progress
+
+if TYPE_CHECKING:
+    from ..bots import Bot
+    from ..play import GameRecord
+    from ..position import Position
 
 _DESCRIPTION = """\
 Play full games of Diplomacy between bots from the 1901 start: every phase (movement,
@@ -63,11 +64,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
     p.add_argument("--until", type=int, default=1910, metavar="YEAR",
                    help="the last year played (default 1910)")
-    p.add_argument("--time-limit", type=float, default=2.0, metavar="S",
-                   help="seconds a bot may think per phase (default 2; DumbBot and random need none)")
-    p.add_argument("--evaluation", default="influence", metavar="NAME",
-                   help="the position evaluation of dipsolve seats: influence (default), "
-                        "centers or dumbbot")
+    add_time_limit(p, 2.0, help="seconds a bot may think per phase (default 2; DumbBot and "
+                                "random need none)")
+    add_evaluation(p, help="the position evaluation of dipsolve seats")
     p.add_argument("--opponents", choices=OPPONENT_MODELS, default="sampled",
                    help="the opponent model of dipsolve seats: sampled (default: a best "
                         "response to 8 draws of DumbBot's policy for the others), worst, "
@@ -77,7 +76,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="games played at once, one process each (default 1; at most one a core, "
                         "or the bots that think against the clock think less)")
-    p.add_argument("--json", action="store_true", help="one JSON object: the games and the table")
+    add_json(p, help="one JSON object: the games and the table")
     p.add_argument("--history", action="store_true", help="with --json: every phase's orders too")
     p.set_defaults(func=cmd_play)
 
@@ -85,6 +84,8 @@ def register(subparsers: Any) -> None:
 def seating(bots: str, seats: list[str], evaluator: str = "influence",
             opponents: str = "sampled") -> list[Bot]:
     """The seven bots in power order from ``--bots`` and ``--seat``, or `UserError`."""
+    from ..bots import BOT_NAMES, BotUnavailable, DipsolveBot, make_bot
+    from ..map import POWERS
     names = [n.strip() for n in bots.split(",")]
     if not all(names):
         raise UserError(f"--bots {bots!r}: an empty bot name (expected e.g. 'dipsolve,dumbbot')")
@@ -93,28 +94,26 @@ def seating(bots: str, seats: list[str], evaluator: str = "influence",
     names += [names[-1]] * (len(POWERS) - len(names))
     for item in seats:
         power_text, eq, bot = item.partition("=")
-        power = power_name(power_text)
         if not eq or not bot.strip():
             raise UserError(f"--seat {item!r}: expected POWER=BOT, e.g. France=dipsolve")
-        if power is None:
-            raise UserError(f"--seat {item!r}: unknown power {power_text!r} "
-                            f"(expected one of {', '.join(POWERS)})")
-        names[POWERS.index(power)] = bot.strip()
+        names[POWERS.index(power(power_text, option=f"--seat {item!r}"))] = bot.strip()
     chosen: list[Bot] = []
     made: dict[str, Bot] = {}
     for name in names:
+        kind, _, method = name.lower().partition(":")
+        if kind == "dipsolve" and method and method not in METHODS:
+            raise UserError(f"unknown dipsolve method {method!r} (expected one of {', '.join(METHODS)})")
+        if name.lower() not in BOT_NAMES:
+            raise UserError(f"unknown bot {name!r} (expected one of {', '.join(BOT_NAMES)})")
         if name not in made:
-            try:
-                made[name] = make_bot(name, evaluator, opponents)
-            except ValueError as e:
-                raise UserError(str(e)) from None
+            made[name] = make_bot(name, evaluator, opponents)
         chosen.append(made[name])
-    for bot in made.values():
-        if isinstance(bot, DipsolveBot):
+    for seated in made.values():
+        if isinstance(seated, DipsolveBot):
             try:
-                bot.check()
+                seated.check()
             except BotUnavailable as e:
-                raise UserError(f"the {bot.name} seat is unavailable: {e}") from None
+                raise BotUnavailable(f"the {seated.name} seat is unavailable: {e}") from None
     return chosen
 
 
@@ -129,54 +128,40 @@ def game_line(index: int, record: GameRecord) -> str:
     return f"game {index + 1} (seed {record.seed}): {head}; {seats}"
 
 
-class _Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+class _GamesProgress:
+    """The games played so far as a bar (`Progress`), with the phase being played."""
 
-    def __init__(self, games: int):
+    def __init__(self, games: int) -> None:
         self.games = games
-        self.live = sys.stderr.isatty()
-
-    def _draw(self, done: int, text: str) -> None:
-        if not self.live:
-            return
-        width = 30
-        bar = int(width * done / self.games)
-        sys.stderr.write(f"\r[{'#' * bar}{'.' * (width - bar)}] {text}")
-        sys.stderr.flush()
+        self.bar = Progress(games)
 
     def phase(self, game: int, position: Position) -> None:
-        self._draw(game, f"game {game + 1}/{self.games} {position.phase.short:<7}")
+        self.bar.show(f"game {game + 1}/{self.games} {position.phase.short:<7}", done=game)
 
     def played(self, done: int, jobs: int) -> None:
         """With games played at once (no phase reports): after each finished game."""
         running = min(jobs, self.games - done)
-        self._draw(done, f"{done}/{self.games} games done"
-                   + (f", {running} playing" if running else "") + "   ")
+        self.bar.show(f"{done}/{self.games} games done"
+                      + (f", {running} playing" if running else ""), done=done)
 
     def close(self) -> None:
-        if self.live:
-            sys.stderr.write("\r" + " " * 60 + "\r")
-            sys.stderr.flush()
+        self.bar.close()
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UserError(f"--games {args.games}: expected a number of games, at least 1")
+    from ..play import format_table, play_series, results_table
+    from ..position import Position
     start = Position.initial().phase.year
     if not start <= args.until <= 2100:
         raise UserError(f"--until {args.until}: expected a year from {start} to 2100")
-    if not (args.time_limit > 0 and math.isfinite(args.time_limit)):
-        raise UserError(f"--time-limit {args.time_limit}: expected a positive number of seconds")
-    from .evaluation import EVALUATORS
-    if args.evaluation not in EVALUATORS:
-        raise UserError(f"--evaluation {args.evaluation!r}: unknown evaluation "
-                        f"(expected one of {', '.join(EVALUATORS)})")
     if args.jobs < 1:
         raise UserError(f"--jobs {args.jobs}: expected a number of processes, at least 1")
     if args.history and not args.json:
         raise UserError("--history goes with --json")
     bots = seating(args.bots, args.seat, args.evaluation, args.opponents)
-    progress = _Progress(args.games)
+    progress = _GamesProgress(args.games)
     played = 0
 
     def on_game(record: GameRecord) -> None:

@@ -4,7 +4,7 @@ lowest press level it needs, its canonical form (and English).
     dipsolve parse --press [--level N] [--dialect daide|dpp] [--english] [--json]
                    [--position FILE] TEXT... | -f FILE
 
-This module adds the press options to the ``parse`` command of `dipsolve.cli_parse`
+This module adds the press options to the ``parse`` command of `dipsolve.cli.parse`
 (`add_arguments`), which hands over to `run` when ``--press`` is given.  TEXT is one
 message (its words joined by spaces); ``-f FILE`` reads one message a line (``-`` for
 stdin; blank lines and lines starting with ``#`` are skipped).  A message that is not
@@ -25,7 +25,7 @@ import json
 import sys
 from typing import Any
 
-from .cli import UserError, _read_text, load
+from .options import UserError, load, read_input
 
 EXIT_PROBLEMS = 2
 
@@ -70,7 +70,7 @@ def _messages(args: argparse.Namespace) -> tuple[list[tuple[int, str]], str]:
         raise UserError("nothing to parse: give a message as TEXT, or -f FILE ('-' for stdin)")
     if not args.file:
         return [(1, " ".join(args.text))], "<press>"
-    text, name = (sys.stdin.read(), "<stdin>") if args.file == "-" else (_read_text(args.file), args.file)
+    text, name = read_input(args.file)
     lines = [(n, line) for n, line in enumerate(text.replace("\r\n", "\n").split("\n"), 1)
              if line.strip() and not line.lstrip().startswith("#")]
     return lines, name
@@ -78,14 +78,14 @@ def _messages(args: argparse.Namespace) -> tuple[list[tuple[int, str]], str]:
 
 def run(args: argparse.Namespace) -> int:
     """Read every message, print each (or its error); 2 if any was bad, else 0."""
-    from .grammar.errors import DipsolveError, DipsolveRuleError
-    from .grammar.press import PressLevelError, parse_press
+    from ..grammar.errors import DipsolveError, DipsolveRuleError
+    from ..grammar.press import PressLevelError, parse_press
 
     if args.level < 0:
         raise UserError(f"--level {args.level}: a press level is 0 or more (DAIDE: 0-130)")
     position = None
     if args.position:
-        from .legality import order_problem
+        from ..legality import order_problem
         position, _ = load(args.position)
     messages, name = _messages(args)
     failed = False
@@ -96,10 +96,11 @@ def run(args: argparse.Namespace) -> int:
         except DipsolveError as e:
             failed = True
             if args.json:
-                obj = {"file": name, "line": e.line, "column": e.column, "text": text,
-                       "valid": False, "kind": "level" if isinstance(e, PressLevelError) else "syntax",
-                       "error": e.message, "found": e.found, "expected": e.expected,
-                       "needed_level": e.needed if isinstance(e, PressLevelError) else None}
+                obj: dict[str, Any] = {
+                    "file": name, "line": e.line, "column": e.column, "text": text,
+                    "valid": False, "kind": "level" if isinstance(e, PressLevelError) else "syntax",
+                    "error": e.message, "found": e.found, "expected": e.expected,
+                    "needed_level": e.needed if isinstance(e, PressLevelError) else None}
                 print(json.dumps(obj))
             else:
                 print(str(e), file=sys.stderr)
@@ -111,8 +112,8 @@ def run(args: argparse.Namespace) -> int:
                 problem = order_problem(position, at.power, at.order)
             problems.append((at, problem))
         if args.json:
-            obj = {"file": name, "line": number, "text": text, "valid": True, **press.to_json(),
-                   "english": press.english()}
+            obj = {"file": name, "line": number, "text": text, "valid": True,
+                   **press.to_json(), "english": press.english()}
             if position is not None:
                 for entry, (_, problem) in zip(obj["orders"], problems):
                     entry["problem"] = problem

@@ -2,7 +2,8 @@
 Loeb's open problem.
 
     dipsolve adjust FILE [--count] [--power P] [--equilibrium pure|mixed|correlated]
-                    [--evaluator influence|centers] [--no-waives] [--time-limit S] [--json]
+                    [--evaluation influence|centers|dumbbot] [--no-waives] [--time-limit S]
+                    [--json]
     dipsolve adjust --worst-case [--waives] [-o WITNESS.dip] [--time-limit S] [--json]
 
 See `dipsolve.adjustments` (counting and enumerating), `dipsolve.models.equilibria`
@@ -14,17 +15,18 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .adjustments import (OrderSet, build_sites, count_adjustments,
-                          iter_adjustments, joint_count, seed_waive_count)
-from .cli import UserError, load
-from .files import write_atomic
-from .map import POWERS, power_name
-from .position import Position
-from .results import Limits, TimeUp
+from ..results import Deadline, Limits, TimeUp
+
+from .options import (UserError, add_evaluation, add_json, add_power, add_time_limit, load,
+                      write_file)
+from .progress import Progress
+from .show import position_json
+
+if TYPE_CHECKING:
+    from ..adjustments import OrderSet
+    from ..position import Position
 
 _DESCRIPTION = """\
 The winter adjustment phase as Loeb's "combinatorics of adjustments" sees it.
@@ -44,7 +46,7 @@ powers whose search cycles goes on to mixed strategies.  'mixed' solves each gro
 interacting powers by LP (zero-sum), support enumeration or the Sandholm-Gilpin-Conitzer
 MILP (two powers), or an approximate Nash equilibrium (three or more).  'correlated' is
 an LP per group.  Payoffs: each power's value of the position after all adjustments
-(--evaluator; influence is Hall & Loeb's section 4.1).
+(--evaluation; influence is Hall & Loeb's section 4.1).
 
 Waives: the game and the counts of FILE take every legal order set, waives included
 (--no-waives: build as many units as possible, the seed's convention); --worst-case
@@ -59,14 +61,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("file", nargs="?", metavar="FILE", help="a Winter adjustment position (.dip or DAIDE)")
     p.add_argument("--count", action="store_true",
                    help="count each power's legal order sets (no enumeration) and their product")
-    p.add_argument("--power", metavar="P",
-                   help="only this power: list its order sets (or, with --count, count them)")
+    add_power(p, help="only this power: list its order sets (or, with --count, count them)")
     p.add_argument("--equilibrium", choices=("pure", "mixed", "correlated"),
                    help="compute an equilibrium of this kind (the default when neither "
                         "--count nor --power is given: pure)")
-    p.add_argument("--evaluator", default="influence", metavar="NAME",
-                   help="payoff of each power after the adjustments: influence (default; "
-                        "Hall & Loeb 4.1) or centers")
+    add_evaluation(p, help="payoff of each power after the adjustments (influence: Hall & "
+                           "Loeb 4.1)")
     p.add_argument("--waives", dest="waives", action="store_true", default=None,
                    help="count voluntary waives (default for FILE; for --worst-case, the "
                         "seed's question is asked without them)")
@@ -77,21 +77,15 @@ def register(subparsers: Any) -> None:
                         "any position that can occur")
     p.add_argument("-o", "--output", metavar="WITNESS.dip",
                    help="with --worst-case: write the witness position there")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="seconds for the solver (default 60; 300 for --worst-case); the best "
-                        "answer so far is reported when it runs out")
-    p.add_argument("--json", action="store_true", help="one JSON object (see --help of the README)")
+    add_time_limit(p, None, help="seconds for the solver (default 60; 300 for --worst-case); the "
+                                 "best answer so far is reported when it runs out")
+    add_json(p, help="one JSON object (see --help of the README)")
     p.set_defaults(func=cmd_adjust)
 
 
 def cmd_adjust(args: argparse.Namespace) -> int:
     if args.time_limit is None:
         args.time_limit = 300.0 if args.worst_case else 60.0
-    try:       # one deadline for the whole command: reading FILE, the set-up, the solve
-        args.deadline = Limits(time_limit=args.time_limit).deadline()
-    except ValueError:
-        raise UserError(f"--time-limit must be positive (a finite number of seconds), "
-                        f"not {args.time_limit:g}") from None
     if args.worst_case:
         if args.file or args.count or args.power or args.equilibrium:
             raise UserError("--worst-case takes no FILE, --count, --power or --equilibrium")
@@ -102,14 +96,11 @@ def cmd_adjust(args: argparse.Namespace) -> int:
         raise UserError("adjust needs a FILE (a Winter adjustment position), or --worst-case")
     position, _ = load(args.file)
     if position.phase.kind != "adjustment":
-        raise UserError(f"{args.file}: the position is {position.phase}, expected an adjustment "
-                        f"phase (e.g. 'phase: Winter 1901 Adjustment')")
+        raise UserError(f"the position is {position.phase}, expected an adjustment "
+                        f"phase (e.g. 'phase: Winter 1901 Adjustment')",
+                        filename=args.file)
     waives = True if args.waives is None else args.waives
-    power = None
-    if args.power:
-        power = power_name(args.power)
-        if power is None:
-            raise UserError(f"unknown power {args.power!r} (expected one of {', '.join(POWERS)})")
+    power = args.power                  # a power's name or None (options.check)
     if args.count:
         return _count(args, position, power)
     if power and not args.equilibrium:
@@ -117,9 +108,16 @@ def cmd_adjust(args: argparse.Namespace) -> int:
     return _equilibrium(args, position, power, waives)
 
 
+def _deadline(args: argparse.Namespace) -> Deadline:
+    """The solver's one clock, from the moment the input is read (reading and parsing
+    FILE is start-up, as is loading the libraries) to the answer and its certificate."""
+    return Limits(time_limit=args.time_limit).deadline()
+
+
 # -- counting and listing -----------------------------------------------------------------------
 
 def _what(position: Position, power: str) -> str:
+    from ..adjustments import build_sites
     delta = position.adjustment(power)
     if delta > 0:
         sites = build_sites(position, power)
@@ -131,8 +129,9 @@ def _what(position: Position, power: str) -> str:
 
 
 def _count(args: argparse.Namespace, position: Position, only: str | None) -> int:
+    from ..adjustments import build_sites, count_adjustments, joint_count, seed_waive_count
     powers = [only] if only else position.powers()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for p in powers:
         with_w = count_adjustments(position, p, True)
         without = count_adjustments(position, p, False)
@@ -168,6 +167,7 @@ def _orders_text(orders: OrderSet) -> str:
 
 
 def _list(args: argparse.Namespace, position: Position, power: str, waives: bool) -> int:
+    from ..adjustments import count_adjustments, iter_adjustments
     sets = iter_adjustments(position, power, waives)
     if args.json:
         print(json.dumps({"file": args.file, "phase": position.phase.short, "power": power,
@@ -183,50 +183,25 @@ def _list(args: argparse.Namespace, position: Position, power: str, waives: bool
 
 # -- equilibria -----------------------------------------------------------------------------------
 
-class _Progress:
-    """Evaluations so far on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self) -> None:
-        self.on = sys.stderr.isatty()
-        self.drawn = False
-
-    def __call__(self, evaluations: int, what: str) -> None:
-        if self.on:
-            sys.stderr.write(f"\r  {evaluations:,} evaluations ({what})   ")
-            sys.stderr.flush()
-            self.drawn = True
-
-    def close(self) -> None:
-        if self.drawn:
-            sys.stderr.write("\r" + " " * 60 + "\r")
-            sys.stderr.flush()
-
-
-def _evaluator(name: str):
-    from .evaluation import EVALUATORS, evaluator
-    try:
-        return evaluator(name)
-    except ValueError:
-        raise UserError(f"unknown evaluator {name!r} (expected one of {', '.join(EVALUATORS)})") from None
-
-
 def _equilibrium(args: argparse.Namespace, position: Position, only: str | None, waives: bool) -> int:
-    from .models.equilibria import solve_equilibrium
-    evaluate = _evaluator(args.evaluator)
+    from ..adjustments import joint_count
+    from ..evaluation import evaluator
+    from ..models.equilibria import solve_equilibrium
+    evaluate = evaluator(args.evaluation)
     kind = args.equilibrium or "pure"
-    progress = _Progress()
-    try:
-        eq = solve_equilibrium(position, evaluate, kind, waives=waives, progress=progress,
-                               deadline=args.deadline)
-    finally:
-        progress.close()
+    with Progress() as progress:
+        def evaluated(evaluations: int, what: str) -> None:
+            progress.show(f"  {evaluations:,} evaluations ({what})")
+
+        eq = solve_equilibrium(position, evaluate, kind, waives=waives, progress=evaluated,
+                               deadline=_deadline(args))
     shown = [only] if only else [s.power for s in eq.strategies]
     if args.json:
         print(json.dumps(_equilibrium_json(args, position, eq, waives, shown)))
         return 0
     print(f"# {args.file}: {position.phase}; {joint_count(position, waives):,} joint adjustment "
           f"profiles ({'waives included' if waives else 'no voluntary waives'})")
-    print(f"# payoffs: the {args.evaluator} evaluation of the position after the adjustments")
+    print(f"# payoffs: the {args.evaluation} evaluation of the position after the adjustments")
     for g in eq.groups:
         note = f"; {g.note}" if g.note else ""
         print(f"# group {' + '.join(g.powers)}: {g.profiles:,} profiles, {g.method}, {g.status}{note}")
@@ -253,8 +228,8 @@ def _equilibrium(args: argparse.Namespace, position: Position, only: str | None,
             print(f"{head}  {_orders_text(s.support[0][0])}")
             continue
         print(head)
-        for orders, prob in s.support:
-            print(f"  {'':{width}}    {prob:6.4f}  {_orders_text(orders)}")
+        for chosen, prob in s.support:
+            print(f"  {'':{width}}    {prob:6.4f}  {_orders_text(chosen)}")
     if not only:
         for p, orders in eq.fixed.items():
             if orders:
@@ -262,8 +237,9 @@ def _equilibrium(args: argparse.Namespace, position: Position, only: str | None,
     for powers, dist in eq.correlated:
         if len(dist) > 1:
             print(f"# correlated distribution of {' + '.join(powers)}:")
-            for orders, prob in dist:
-                print(f"#   {prob:6.4f}  " + "; ".join(f"{p}: {_orders_text(o)}" for p, o in zip(powers, orders)))
+            for profile, prob in dist:
+                print(f"#   {prob:6.4f}  " + "; ".join(f"{p}: {_orders_text(o)}"
+                                                      for p, o in zip(powers, profile)))
     if eq.next_position is not None and not only:
         print("# replayed through the adjudicator: every order succeeds; the position that "
               f"follows has {len(eq.next_position.units)} units.  The orders, to append to FILE:")
@@ -274,10 +250,11 @@ def _equilibrium(args: argparse.Namespace, position: Position, only: str | None,
     return 0
 
 
-def _equilibrium_json(args, position: Position, eq, waives: bool, shown: list[str]) -> dict[str, Any]:
-    from .cli import position_json
+def _equilibrium_json(args: argparse.Namespace, position: Position, eq: Any, waives: bool,
+                      shown: list[str]) -> dict[str, Any]:
+    from ..adjustments import joint_count
     return {
-        "file": args.file, "phase": position.phase.short, "evaluator": args.evaluator,
+        "file": args.file, "phase": position.phase.short, "evaluator": args.evaluation,
         "waives": waives, "joint_profiles": joint_count(position, waives),
         "kind": eq.kind, "status": eq.status,
         "epsilon": eq.epsilon if eq.certified else None, "bound": eq.bound,
@@ -302,19 +279,18 @@ def _equilibrium_json(args, position: Position, eq, waives: bool, shown: list[st
 # -- Loeb's open problem ------------------------------------------------------------------------------
 
 def _worst_case(args: argparse.Namespace) -> int:
-    from .models.worstcase import solve_worst_case, witness, witness_text
+    from ..adjustments import joint_count
+    from ..models.worstcase import solve_worst_case, witness, witness_text
     waives = bool(args.waives)
-    result = solve_worst_case(waives=waives, deadline=args.deadline.part(0.75))  # 1/4: the witness
+    deadline = _deadline(args)
+    result = solve_worst_case(waives=waives, deadline=deadline.part(0.75))  # 1/4: the witness
     try:
-        w = witness(result.plans, deadline=args.deadline)
+        w = witness(result.plans, deadline=deadline)
     except TimeUp:
         w = None
     text = witness_text(w, result)
     if args.output and w is not None:
-        try:
-            write_atomic(Path(args.output), text)
-        except OSError as e:
-            raise UserError(f"{args.output}: cannot write: {e.strerror}") from None
+        write_file(args.output, text)
     if args.json:
         print(json.dumps({
             "waives": waives, "status": result.status, "maximum": result.product,

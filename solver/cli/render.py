@@ -3,9 +3,8 @@
     dipsolve render FILE [-o out.svg|out.png] [--orders | --orders-file ORDERS] [--results]
     dipsolve render [FILE] --plan PLAN.json [--alone] [-o out.svg|out.png]
 
-Also the ``--render OUT`` option other commands add with `add_render_argument` and
-honour with `write_render` (``adjudicate`` draws its outcome, ``solve`` its position and
-orders, ``path`` its replayed plan).
+(The ``--render OUT`` option of ``adjudicate``, ``solve`` and ``path`` is
+`dipsolve.cli.options.add_render` and `~dipsolve.cli.options.write_render`.)
 
 A plan file is JSON, the plan of ``dipsolve path --json`` or written by hand::
 
@@ -24,19 +23,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from .adjudicator import adjudicate
-from .cli import UserError, _read_text, load, load_orders
-from .map import power_name
-from .orders import Order
-from .position import Phase, Position
-from .render import (FORMATS, PlanError, RenderError, Subject, picture_bytes, render_to,
-                     replay_plan, svg_for, write_atomic)
+from .options import (UserError, add_json, check_render_path, load, load_orders, read_text,
+                      write_file)
 
-Steps = list[tuple[Phase | None, dict[str, list[Order]]]]
+if TYPE_CHECKING:
+    from ..orders import Order
+    from ..position import Phase
+    from ..render import Subject
+
+Steps = list[tuple["Phase | None", dict[str, list["Order"]]]]
 
 _DESCRIPTION = """\
 Draw FILE (a .dip or DAIDE NOW/SCO file) as dipsolve's board graph: provinces at fixed
@@ -80,45 +79,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--title", help="the picture's title (default: the phase)")
     p.add_argument("--no-edges", action="store_true", help="leave out the adjacency edges")
     p.add_argument("--scale", type=float, default=1.0, help="PNG size factor (default 1: 1260x900 px)")
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object describing the picture (with the SVG text "
-                        "itself when there is no -o)")
+    add_json(p, help="print one JSON object describing the picture (with the SVG text "
+                     "itself when there is no -o)")
     p.set_defaults(func=cmd_render)
-
-
-# -- --render OUT for other commands ------------------------------------------------------
-
-def add_render_argument(parser: argparse.ArgumentParser) -> None:
-    """Add ``--render OUT`` to a command (``adjudicate``, ``solve``, ``path``)."""
-    parser.add_argument(
-        "--render", metavar="OUT",
-        help="also draw the result to OUT (.svg or .png; '{stem}' in OUT is replaced by "
-             "each input file's name, for several files); see `dipsolve render --help`")
-
-
-def check_render_path(path: str | None) -> None:
-    """Raise `UserError` now (before any work) if ``--render`` names an unknown format."""
-    if path and Path(path).suffix.lower() not in FORMATS:
-        raise UserError(f"{path}: unknown picture format {Path(path).suffix or '(no suffix)'!r} "
-                        f"(expected .svg or .png)")
-
-
-def write_render(args: argparse.Namespace, subject: Subject,
-                 orders: Mapping[str, Iterable[Order]] | None = None, *, source: str | None = None) -> str | None:
-    """Honour ``--render`` if it was given: draw ``subject`` (a Position with optional
-    ``orders``, an Outcome, or a replayed plan) to the path, atomically.  Returns the path
-    written, or None."""
-    template = getattr(args, "render", None)
-    if not template:
-        return None
-    path = template.replace("{stem}", Path(source).stem) if source else template
-    try:
-        render_to(path, subject, orders)
-    except RenderError as e:
-        raise UserError(str(e)) from None
-    except OSError as e:
-        raise UserError(f"{path}: cannot write: {e.strerror}") from None
-    return path
 
 
 # -- plans ---------------------------------------------------------------------------------
@@ -140,20 +103,22 @@ class _Cursor:
     def error(self, value: object, message: str, column_in: int | None = None) -> UserError:
         at = self.where(value) if isinstance(value, str) else None
         if at is None:
-            return UserError(f"{self.path}: {message}")
+            return UserError(message, filename=self.path)
         line, col = at
         col += column_in if column_in is not None else 0
-        return UserError(f"{self.path}:{line}:{col}: {message}")
+        return UserError(message, filename=self.path, line=line, column=col)
 
 
 def load_plan(path: str) -> Steps:
     """A plan file (see the module's docstring) as ``[(phase or None, {power: [Order]})]``."""
-    from .grammar import DipsolveError, parse_order
-    text = _read_text(path)
+    from ..grammar import DipsolveError, parse_order
+    from ..map import power_name
+    from ..position import Phase
+    text = read_text(path)
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
-        raise UserError(f"{path}:{e.lineno}:{e.colno}: not JSON: {e.msg}") from None
+        raise UserError(f"not JSON: {e.msg}", filename=path, line=e.lineno, column=e.colno) from None
     cur = _Cursor(path, text)
     default_power = None
     steps_doc: Any = doc
@@ -165,16 +130,16 @@ def load_plan(path: str) -> Steps:
                                               f"Austria, England, France, Germany, Italy, Russia, Turkey")
         steps_doc = doc.get("plan", doc.get("phases"))
         if steps_doc is None:
-            raise UserError(f"{path}: no \"plan\" in the JSON object, expected "
-                            f"{{\"plan\": [{{\"phase\": ..., \"orders\": [...]}}, ...]}}")
+            raise UserError(f"no \"plan\" in the JSON object, expected "
+                            f"{{\"plan\": [{{\"phase\": ..., \"orders\": [...]}}, ...]}}", filename=path)
     if not isinstance(steps_doc, list) or not steps_doc:
-        raise UserError(f"{path}: the plan is not a list of phases (or is empty), expected "
-                        f"[{{\"phase\": \"S1901M\", \"orders\": [\"A BER - KIE\"]}}, ...]")
+        raise UserError(f"the plan is not a list of phases (or is empty), expected "
+                        f"[{{\"phase\": \"S1901M\", \"orders\": [\"A BER - KIE\"]}}, ...]", filename=path)
 
     def read_order(power: str | None, text_: Any, where: str) -> tuple[str, Order]:
         if not isinstance(text_, str):
-            raise UserError(f"{path}: {where}: an order is {json.dumps(text_)}, expected a string "
-                            f"such as \"A BER - KIE\"")
+            raise UserError(f"{where}: an order is {json.dumps(text_)}, expected a string "
+                            f"such as \"A BER - KIE\"", filename=path)
         body, column = text_, 0
         head, sep, rest = text_.partition(":")
         if sep and power_name(head) is not None:
@@ -199,19 +164,19 @@ def load_plan(path: str) -> Steps:
         elif isinstance(step, dict):
             if "phase" in step and step["phase"] is not None:
                 if not isinstance(step["phase"], str):
-                    raise UserError(f"{path}: {where}: phase is {json.dumps(step['phase'])}, "
-                                    f"expected e.g. \"S1901M\"")
+                    raise UserError(f"{where}: phase is {json.dumps(step['phase'])}, "
+                                    f"expected e.g. \"S1901M\"", filename=path)
                 try:
                     phase = Phase.parse(step["phase"])
-                except ValueError:
+                except ValueError:     # Phase.parse's one refusal: not a phase
                     raise cur.error(step["phase"], f"{step['phase']!r} is not a phase, expected e.g. "
                                                    f"\"S1901M\" or \"Spring 1901 Movement\"") from None
             if isinstance(step.get("power"), str):
                 step_power = power_name(step["power"]) or step_power
             raw = step.get("orders", [])
         else:
-            raise UserError(f"{path}: {where} is {json.dumps(step)[:40]}, expected "
-                            f"{{\"phase\": ..., \"orders\": [...]}}")
+            raise UserError(f"{where} is {json.dumps(step)[:40]}, expected "
+                            f"{{\"phase\": ..., \"orders\": [...]}}", filename=path)
         orders: dict[str, list[Order]] = {}
         items: list[tuple[str | None, Any]] = []
         if isinstance(raw, dict):
@@ -221,7 +186,7 @@ def load_plan(path: str) -> Steps:
                     raise cur.error(power, f"unknown power {power!r}, expected one of Austria, "
                                            f"England, France, Germany, Italy, Russia, Turkey")
                 if not isinstance(os, list):
-                    raise UserError(f"{path}: {where}: orders of {p} are not a list")
+                    raise UserError(f"{where}: orders of {p} are not a list", filename=path)
                 items += [(p, o) for o in os]
         elif isinstance(raw, list):
             for o in raw:
@@ -231,8 +196,8 @@ def load_plan(path: str) -> Steps:
                 else:
                     items.append((step_power, o))
         else:
-            raise UserError(f"{path}: {where}: \"orders\" is {json.dumps(raw)[:40]}, expected a "
-                            f"list of orders or {{power: [orders]}}")
+            raise UserError(f"{where}: \"orders\" is {json.dumps(raw)[:40]}, expected a "
+                            f"list of orders or {{power: [orders]}}", filename=path)
         for power, o in items:
             p, order = read_order(power, o, where)
             orders.setdefault(p, []).append(order)
@@ -243,6 +208,9 @@ def load_plan(path: str) -> Steps:
 # -- the command ---------------------------------------------------------------------------
 
 def cmd_render(args: argparse.Namespace) -> int:
+    from ..adjudicator import adjudicate
+    from ..position import Position
+    from ..render import PlanError, picture_bytes, replay_plan, svg_for
     if args.output:
         check_render_path(args.output)
     if args.plan and (args.orders or args.orders_file or args.results):
@@ -267,8 +235,8 @@ def cmd_render(args: argparse.Namespace) -> int:
             position = position.alone({p for _, os in steps for p in os})
         try:
             outcomes = replay_plan(position, steps)
-        except PlanError as e:
-            raise UserError(f"{args.plan}: {e}") from None
+        except PlanError as e:      # the plan's orders do not replay: say which file
+            raise UserError(str(e), filename=args.plan) from None
         subject = outcomes
         end = outcomes[-1].next
         results = [r for o in outcomes for r in o.results]
@@ -300,14 +268,9 @@ def cmd_render(args: argparse.Namespace) -> int:
 
     svg = svg_for(subject, orders, title=args.title, edges=not args.no_edges)
     if args.output:
-        try:
-            data = picture_bytes(args.output, svg, args.scale)
-            write_atomic(args.output, data)
-        except RenderError as e:
-            raise UserError(str(e)) from None
-        except OSError as e:
-            raise UserError(f"{args.output}: cannot write: {e.strerror}") from None
-        info.update(output=args.output, format=Path(args.output).suffix.lower()[1:], bytes=len(data))
+        data = picture_bytes(args.output, svg, args.scale)
+        write_file(args.output, data)
+        info.update(output=args.output, format=os.path.splitext(args.output)[1].lower()[1:], bytes=len(data))
         if args.json:
             print(json.dumps(info))
         else:

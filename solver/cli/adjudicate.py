@@ -1,0 +1,108 @@
+"""``dipsolve adjudicate``: resolve the phase of each position file and print the results
+and the next position.
+
+    dipsolve adjudicate FILE... [--orders ORDERS] [--json] [-o OUT | --out-dir DIR]
+                        [--render OUT]
+
+The human output is the results as ``#`` comments, then the next position in the
+``.dip`` format, so that it can be adjudicated again; ``--json`` prints one JSON object
+per file (JSON lines, the schema is in README.md).  Every file is read and adjudicated
+before anything is printed or written: no output file is written unless every input
+was good.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+from .options import UserError, add_json, add_render, load, load_orders, write_file, write_render
+from .progress import Progress
+from .show import position_json
+
+if TYPE_CHECKING:
+    from ..adjudicator import Outcome
+    from ..orders import Order
+    from ..position import Position
+
+#: files at which a progress bar is worth drawing
+PROGRESS_FROM = 20
+
+
+def register(subparsers: Any) -> None:
+    """Add ``adjudicate`` to the ``dipsolve`` subcommands."""
+    a = subparsers.add_parser(
+        "adjudicate", help="resolve the phase of each position file",
+        description="Resolve the phase in each FILE with the orders in the file's [orders] "
+                    "section (or in ORDERS) and print each order's result and the next "
+                    "position in the .dip format, so the output can be adjudicated again.")
+    a.add_argument("files", nargs="+", metavar="FILE", help="a .dip file or a DAIDE NOW/SCO file")
+    a.add_argument("--orders", metavar="ORDERS",
+                   help="orders file, one 'Power: order' a line (replaces the file's [orders])")
+    add_json(a)
+    a.add_argument("-o", "--output", metavar="OUT", help="also write the next position to OUT")
+    a.add_argument("--out-dir", metavar="DIR", help="also write each next position to DIR/<name>.next.dip")
+    add_render(a)
+    a.set_defaults(func=cmd_adjudicate)
+
+
+def outcome_json(path: str, outcome: "Outcome") -> dict[str, Any]:
+    """One file's results and next position as JSON."""
+    return {"file": path, "phase": outcome.position.phase.short,
+            "results": [{"power": r.power, "order": str(r.order), "success": r.success,
+                         "reason": r.reason.value, "detail": r.detail} for r in outcome.results],
+            "destroyed": [{"power": u.power, "unit": str(u)} for u in outcome.destroyed],
+            "next": position_json(outcome.next)}
+
+
+def outcome_text(path: str, outcome: "Outcome") -> str:
+    """The results as ``#`` comments, then the next position: valid ``.dip`` input."""
+    lines = [f"# {path}: {outcome.position.phase} -> {outcome.next.phase}"]
+    width = max((len(f"{r.power}: {r.order}") for r in outcome.results), default=0)
+    for r in outcome.results:
+        head = f"{r.power}: {r.order}"
+        mark = "ok " if r.success else "-- "
+        tail = f" ({r.detail})" if r.detail else ""
+        lines.append(f"#   {mark}{head:<{width}}  {r.reason.value}{tail}")
+    for u in outcome.destroyed:
+        lines.append(f"#   destroyed: {u.power} {u}")
+    lines.append("")
+    lines.append(outcome.next.to_text())
+    return "\n".join(lines)
+
+
+def cmd_adjudicate(args: argparse.Namespace) -> int:
+    from ..adjudicator import adjudicate
+    if args.output and len(args.files) > 1:
+        raise UserError("-o/--output takes one FILE; use --out-dir DIR for several")
+    if args.render and len(args.files) > 1 and "{stem}" not in args.render:
+        raise UserError("--render takes one FILE; put '{stem}' in OUT to draw several")
+    jobs: list[tuple[str, Position, Mapping[str, Iterable[Order]]]] = []
+    for path in args.files:
+        position, orders = load(path)
+        if args.orders:
+            orders = load_orders(args.orders, position)
+        jobs.append((path, position, orders))
+    rendered: list[tuple[str, Outcome]] = []
+    total = len(jobs)
+    with Progress(total, enabled=total >= PROGRESS_FROM) as progress:
+        for n, (path, position, given) in enumerate(jobs, 1):
+            rendered.append((path, adjudicate(position, given)))
+            progress.show(f"{n}/{total}", done=n)
+    # every input was good: now print and write
+    for path, outcome in rendered:
+        if args.json:
+            print(json.dumps(outcome_json(path, outcome)))
+        else:
+            print(outcome_text(path, outcome))
+    if args.output:
+        write_file(args.output, rendered[0][1].next.to_text())
+    if args.out_dir:
+        for path, outcome in rendered:
+            stem = os.path.splitext(os.path.basename(path))[0]
+            write_file(os.path.join(args.out_dir, stem + ".next.dip"), outcome.next.to_text())
+    for path, outcome in rendered:
+        write_render(args, outcome, source=path)
+    return 0

@@ -1,0 +1,119 @@
+"""The ``dipsolve`` command: its parser, and the one place an error reaches the user.
+
+    dipsolve adjudicate | show | parse | validate | solve | path | adjust | play | render
+
+Each command lives in its own module of `dipsolve.cli` with ``register(subparsers)``
+(its options) and the function that runs it; the options several commands share are in
+`dipsolve.cli.options`.  Building the parser imports no solver, grammar or model:
+``dipsolve --help`` stays fast, and a command imports what it needs when it runs.
+
+Human output goes to stdout.  A user's mistake (an unreadable file, bad syntax, an order
+for a unit that is not there, an unknown option) prints ``file:line:col: what is wrong``
+to stderr and exits with status 2; with ``--json`` on the command line it is one JSON
+object on stdout instead, ``{"error", "file", "line", "col", "message", ...}``
+(`dipsolve.errors.DipsolveError.to_json`), and the exit status is 2 all the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, NoReturn, Sequence
+
+from ..errors import DipsolveError
+from . import options
+from .options import EXIT_USAGE, UsageError
+
+#: the commands, in the order ``--help`` lists them (each a module of dipsolve.cli)
+COMMANDS = ("adjudicate", "show", "parse", "validate", "solve", "path", "adjust", "play", "render")
+
+
+def version() -> str:
+    """dipsolve's version, from the installed package's metadata."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+    try:
+        return installed("dipsolve")
+    except PackageNotFoundError:      # run from a checkout that was never installed
+        return "unknown"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors are raised as `UsageError` so that `main`
+    reports them like every other error (as JSON under ``--json``)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message, prog=self.prog, usage=self.format_usage())
+
+
+class _Version(argparse.Action):
+    """``--version``: reads the package's metadata only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        print(f"dipsolve {version()}")
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command (imports only the command modules' option lists)."""
+    from . import adjudicate, adjust, parse, path, play, render, show, solve, validate
+    p = Parser(
+        prog="dipsolve",
+        description="A declarative solver for Diplomacy (standard map, Avalon Hill rules).",
+        epilog="Position files use the .dip format (see README.md); DAIDE NOW/SCO files are read too.")
+    p.add_argument("--version", action=_Version, help="print dipsolve's version and exit")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    for command in (adjudicate, show, parse, validate, solve, path, adjust, play, render):
+        command.register(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one ``dipsolve`` command line; the exit status (0, or 2 for a user's mistake).
+
+    A usage error (unknown option, missing argument) exits through `SystemExit` with
+    status 2, as argparse's own do; ``--help`` and ``--version`` with status 0."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as e:
+        report_error(e, as_json="--json" in argv)
+        raise SystemExit(EXIT_USAGE) from None
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        options.check(args)
+        return int(args.func(args))
+    except DipsolveError as e:
+        report_error(e, as_json=bool(getattr(args, "json", False)))
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return 0
+
+
+def report_error(e: DipsolveError, as_json: bool = False) -> None:
+    """The one place an error reaches the user: ``file:line:col: message`` (with its
+    caret) on stderr, or under ``--json`` one JSON object on stdout."""
+    if as_json:
+        import json
+        print(json.dumps(e.to_json()))
+        return
+    if isinstance(e, UsageError):          # as argparse says it
+        sys.stderr.write(e.usage)
+        sys.stderr.write(f"{e.prog}: error: {e.message}\n")
+        return
+    text = str(e)
+    head = text.split()[0] if text.split() else ""
+    print(f"dipsolve: {text}" if e.location is None and ":" not in head else text,
+          file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

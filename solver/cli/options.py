@@ -1,0 +1,210 @@
+"""The options and readers the commands share: ``--json``, ``--time-limit``, ``--power``,
+``--evaluation``, ``--render``; `read_text`, `load`, `load_orders`, `write_file`; the
+command line's errors (`UserError`, `FileError`, `UsageError`).
+
+Each ``add_*`` function adds one option to a command's parser; `check` validates every
+shared option once, after parsing and before any work (`dipsolve.cli.main` calls it), so
+that each is checked the same way, with the same message, in every command:
+
+- ``--time-limit S``: positive and finite (`dipsolve.results.Limits` decides; NaN and
+  infinity are refused);
+- ``--power P``: a power's name or DAIDE token, replaced by the power's name;
+- ``--evaluation NAME``: one of `EVALUATIONS` (``--evaluator`` is its old spelling);
+- ``--render OUT``: a picture format dipsolve writes (``.svg`` or ``.png``).
+
+Building the parser imports nothing but this module and `argparse`: the names offered
+(`EVALUATIONS`, `METHODS`, ...) are written out here, and ``tests/test_cli.py`` checks
+that they are the library's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+from ..errors import DipsolveSyntaxError
+
+if TYPE_CHECKING:
+    from ..orders import Order
+    from ..position import Position
+
+EXIT_USAGE = 2
+
+#: the evaluations (`dipsolve.evaluation.EVALUATORS`)
+EVALUATIONS = ("influence", "centers", "dumbbot")
+#: the search methods of ``solve`` (`dipsolve.search.METHODS`)
+METHODS = ("agenda", "minimax", "expectimax", "cpsat")
+#: the opponent models of a dipsolve bot (`dipsolve.bots.OPPONENT_MODELS`)
+OPPONENT_MODELS = ("sampled", "worst", "expected", "hold")
+#: the graph searches of ``path`` (`dipsolve.path.ALGORITHMS`, ``ORDERS``, ``GOAL_TESTS``)
+PATH_ALGORITHMS = ("bfs", "greedy", "astar")
+PATH_ORDERS = ("alphabetical", "armies-first", "abbreviation", "reverse")
+PATH_GOAL_TESTS = ("insertion", "removal")
+#: the picture formats (`dipsolve.render.FORMATS`)
+PICTURE_FORMATS = (".svg", ".png")
+
+
+class UserError(DipsolveSyntaxError):
+    """A mistake on the command line or in a file the command reads: reported in one
+    line (or a few), exit status 2."""
+
+    kind = "usage"
+
+
+class FileError(UserError):
+    """A file the command cannot read (missing, a directory, not UTF-8) or write."""
+
+    kind = "file"
+
+
+class UsageError(UserError):
+    """argparse's own complaint (an unknown option, a missing argument), with the usage
+    line of the command it is about."""
+
+    def __init__(self, message: str, *, prog: str, usage: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+        self.usage = usage
+
+
+# -- options ----------------------------------------------------------------------------
+
+def add_json(parser: argparse.ArgumentParser,
+             help: str = "one JSON object per file (JSON lines)") -> None:
+    """``--json``: machine-readable output, and errors as one JSON object on stdout."""
+    parser.add_argument("--json", action="store_true", help=help)
+
+
+def add_time_limit(parser: argparse.ArgumentParser, default: float | None, help: str) -> None:
+    """``--time-limit S``: seconds of wall time (checked by `check`)."""
+    parser.add_argument("--time-limit", type=float, default=default, metavar="S", help=help)
+
+
+def add_power(parser: argparse.ArgumentParser, help: str, required: bool = False) -> None:
+    """``--power P``: a power's name or DAIDE token (made the power's name by `check`)."""
+    parser.add_argument("--power", required=required, metavar="POWER", help=help)
+
+
+def add_evaluation(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--evaluation NAME`` (default influence), and its old spelling ``--evaluator``."""
+    parser.add_argument("--evaluation", default="influence", metavar="NAME",
+                        help=f"{help}: {', '.join(EVALUATIONS)} (default: influence)")
+    parser.add_argument("--evaluator", dest="evaluation", metavar="NAME", help=argparse.SUPPRESS)
+
+
+def add_render(parser: argparse.ArgumentParser) -> None:
+    """``--render OUT``: also draw the command's result (see `write_render`)."""
+    parser.add_argument(
+        "--render", metavar="OUT",
+        help="also draw the result to OUT (.svg or .png; '{stem}' in OUT is replaced by "
+             "each input file's name, for several files); see `dipsolve render --help`")
+
+
+def check(args: argparse.Namespace) -> None:
+    """Validate the shared options in ``args`` (those its command has), before any work."""
+    if getattr(args, "time_limit", None) is not None:
+        check_time_limit(args.time_limit)
+    if getattr(args, "power", None) is not None:
+        args.power = power(args.power)
+    if getattr(args, "evaluation", None) is not None and args.evaluation not in EVALUATIONS:
+        raise UserError(f"--evaluation {args.evaluation!r}: unknown evaluation "
+                        f"(expected one of {', '.join(EVALUATIONS)})")
+    check_render_path(getattr(args, "render", None))
+
+
+def check_time_limit(seconds: float) -> None:
+    """Raise `UserError` unless ``seconds`` is a time limit `dipsolve.results.Limits` takes."""
+    from ..results import Limits
+    try:
+        Limits(time_limit=seconds)
+    except ValueError:          # Limits' own refusal (the only error it raises)
+        raise UserError(f"--time-limit must be positive and finite, not {seconds:g}") from None
+
+
+def power(text: str, option: str = "--power") -> str:
+    """The power ``text`` names (``TUR``, ``turkey``: ``Turkey``), or `UserError`."""
+    from ..map import POWERS, power_name
+    name = power_name(text)
+    if name is None:
+        raise UserError(f"{option}: unknown power {text!r} (expected one of {', '.join(POWERS)}, "
+                        f"or AUS, ENG, FRA, GER, ITA, RUS, TUR)")
+    return name
+
+
+def check_render_path(path: str | None) -> None:
+    """Raise `UserError` now (before any work) if ``path`` names an unknown picture format."""
+    suffix = os.path.splitext(path)[1] if path else ""
+    if path and suffix.lower() not in PICTURE_FORMATS:
+        raise UserError(f"unknown picture format {suffix or '(no suffix)'!r} "
+                        f"(expected .svg or .png)", filename=path)
+
+
+def write_render(args: argparse.Namespace, subject: Any,
+                 orders: Mapping[str, Iterable["Order"]] | None = None, *,
+                 source: str | None = None) -> str | None:
+    """Honour ``--render`` if it was given: draw ``subject`` (a Position with optional
+    ``orders``, an Outcome, or a replayed plan) to the path, atomically.  Returns the path
+    written, or None."""
+    template = getattr(args, "render", None)
+    if not template:
+        return None
+    from ..render import render_to
+    path = (template.replace("{stem}", os.path.splitext(os.path.basename(source))[0])
+            if source else template)
+    try:
+        render_to(path, subject, orders)
+    except OSError as e:
+        raise FileError(f"cannot write: {e.strerror}", filename=path) from None
+    return path
+
+
+def write_file(path: str, data: str | bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all (`dipsolve.files.write_atomic`), or
+    raise a `UserError` that names the file."""
+    from ..files import write_atomic
+    try:
+        write_atomic(path, data)
+    except OSError as e:
+        raise FileError(f"cannot write: {e.strerror}", filename=path) from None
+
+
+# -- reading ----------------------------------------------------------------------------
+
+def read_text(path: str) -> str:
+    """The text of the file at ``path`` (UTF-8), or a `UserError` that names it."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise FileError("no such file", filename=path) from None
+    except IsADirectoryError:
+        raise FileError("is a directory, expected a file", filename=path) from None
+    except UnicodeDecodeError as e:
+        raise FileError(f"not a text file (byte {e.start} is not UTF-8)", filename=path) from None
+    except OSError as e:
+        raise FileError(f"cannot read: {e.strerror}", filename=path) from None
+
+
+def read_input(path: str) -> tuple[str, str]:
+    """The text of a file, or of stdin for ``-``, and the name errors give it."""
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    return read_text(path), path
+
+
+def load(path: str) -> tuple["Position", dict[str, list["Order"]]]:
+    """A position file (``.dip`` or DAIDE ``NOW``/``SCO``) and the orders it holds."""
+    from ..grammar import parse_position_text
+    return parse_position_text(read_text(path), path)
+
+
+def load_orders(path: str, position: "Position") -> dict[str, list["Order"]]:
+    """An orders file (one ``Power: order`` a line), checked against ``position``."""
+    from ..grammar import parse_orders
+    pairs = parse_orders(read_text(path), path, position=position)
+    orders: dict[str, list[Order]] = {}
+    for power_, order in pairs:
+        orders.setdefault(power_, []).append(order)
+    return orders
