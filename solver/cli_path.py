@@ -227,7 +227,7 @@ def _exact(args: argparse.Namespace, power: str, position: Position) -> int:
     if args.plan_out:
         if sol.plan:
             write_atomic(args.plan_out, json.dumps(obj, indent=1) + "\n")
-        elif sol.moves == 0:
+        elif sol.objective == 0:
             print(f"dipsolve: nothing to plan ({power} already has {args.target} centers): "
                   f"{args.plan_out} not written", file=sys.stderr)
         else:
@@ -241,9 +241,9 @@ def exact_json(args: argparse.Namespace, sol: Any) -> dict[str, Any]:
     return {
         "algorithm": "exact", "power": sol.power, "target": sol.target, "rules": sol.rules,
         "from": args.from_file, "start": sol.start.short, "status": sol.status,
-        "years": sol.years, "moves": sol.moves, "reached": sol.reached,
+        "years": sol.years, "moves": sol.objective, "reached": sol.reached,
         "nodes_expanded": None,
-        "bound": {"years": sol.bound_years, "moves": sol.bound_moves, "phase": sol.bound_phase,
+        "bound": {"years": sol.bound_years, "moves": sol.bound, "phase": sol.bound_phase,
                   "explanation": sol.explanation()},
         "plan": [{"phase": p.phase.short, "orders": [str(o) for o in p.orders],
                   "centers": p.centers, "units": p.units} for p in sol.plan],
@@ -276,9 +276,9 @@ _RULES = {"full": "full rules: one unit per province, convoys, centers owned at 
 def exact_text(args: argparse.Namespace, sol: Any) -> str:
     source = args.from_file or "the 1901 start"
     what = "owns" if sol.rules == "full" else "has passed through"
-    if sol.plan or sol.moves == 0:
+    if sol.plan or sol.objective == 0:
         head = (f"{sol.power} {what} {sol.target} supply centers after {sol.reached}: "
-                f"{sol.years} game years, {sol.moves} movement phases from {source}")
+                f"{sol.years} game years, {sol.objective} movement phases from {source}")
     elif sol.status == "infeasible":
         head = f"{sol.power} cannot reach {sol.target} supply centers from {source}"
     else:
@@ -286,9 +286,9 @@ def exact_text(args: argparse.Namespace, sol: Any) -> str:
     lines = [head, f"  status: {sol.status} ({sol.seconds:.2f} s; time limit {args.time_limit:g} s, "
                    f"{args.workers} CP-SAT workers)",
              f"  rules: {_RULES[sol.rules]}"]
-    if sol.bound_moves and sol.status != "infeasible":
+    if sol.bound and sol.status != "infeasible":
         lines.append(f"  bound: no plan reaches {sol.target} before {sol.bound_phase} "
-                     f"({sol.bound_years} game years, {sol.bound_moves} movement phases), because")
+                     f"({sol.bound_years} game years, {sol.bound} movement phases), because")
     else:
         lines.append("  because")
     lines += [f"    {line}" for line in sol.explanation()]
