@@ -42,7 +42,7 @@ def time_search(power: str, algorithm: str, target: int, repeat: int) -> tuple[f
         t0 = time.perf_counter()
         r = search(start, power, algorithm, target)
         times.append(time.perf_counter() - t0)
-    return statistics.median(times), r.nodes_expanded, r.moves
+    return statistics.median(times), r.nodes_expanded, r.objective
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,7 +18,7 @@ framing follows each starting unit on its own path instead.  Only places a unit 
 reach by then are variables (`dipsolve.models.path_problem.PathProblem.reach`).
 
 Building a model is part of a solve's time limit: given a ``deadline``, each stage
-checks it (`dipsolve.results.TimeUp`).
+looks at it a few times (`dipsolve.results.TimeUp`).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class FullModel:
     which units of one type are interchangeable and builds simply add flow."""
 
     def __init__(self, pb: PathProblem, phases: list[Phase], deadline: Deadline | None = None):
-        self.pb, self.phases = pb, phases
+        self.pb, self.phases, self.deadline = pb, phases, deadline
         self.model = cp_model.CpModel()
         m = pb.m
         reach = pb.reach(phases)
@@ -69,8 +69,7 @@ class FullModel:
         self.removals: list[dict[Place, cp_model.IntVar]] = []
         self.own: dict[str, Var] = {c: int(c in pb.owned) for c in m.centers}
         for s, ph in enumerate(phases, 1):
-            if deadline is not None:
-                deadline.check()               # the build is part of the time limit
+            self._check()
             arcs: dict[tuple[str, str, str], cp_model.IntVar] = {}
             conv: dict[tuple[str, str, str], cp_model.IntVar] = {}
             blds: dict[Place, cp_model.IntVar] = {}
@@ -84,6 +83,11 @@ class FullModel:
             self.builds.append(blds)
             self.removals.append(rems)
         self._goal()
+
+    def _check(self) -> None:
+        """The build is part of the time limit: a few times a stage, look at the deadline."""
+        if self.deadline is not None:
+            self.deadline.check()
 
     # -- one unit per province ---------------------------------------------------------------
     def _stage(self, s: int, places: Iterable[Place]) -> dict[Place, Var]:
@@ -112,11 +116,14 @@ class FullModel:
                 arcs[(k, a, b)] = x
                 outflow[(k, a)].append(x)
                 inflow[(k, b)].append(x)
+        self._check()
         self._convoys(s, before, arcs, conv, outflow, inflow)
+        self._check()
         for pl, terms in outflow.items():
             md.add(sum(terms) == before[pl])
         for pl, terms in inflow.items():
             md.add(occ[pl] == sum(terms))
+        self._check()
         _no_swaps(md, po, ((a, b, x) for (_, a, b), x in arcs.items()))
         # centers: owned after a Fall
         here: dict[str, list[Var]] = {}
@@ -320,8 +327,8 @@ class PaperModel:
             for t in range(1, len(moving) + 1):
                 if deadline is not None:
                     deadline.check()           # the build is part of the time limit
-                now: dict[str, Var] = {b: md.new_bool_var(f"at{u}_{t}_{b}")
-                       for b in sorted(set(places[-1]).union(*(pb.moves_of(unit.kind, a) for a in places[-1])))}
+                near = set(places[-1]).union(*(pb.moves_of(unit.kind, a) for a in places[-1]))
+                now: dict[str, Var] = {b: md.new_bool_var(f"at{u}_{t}_{b}") for b in sorted(near)}
                 md.add_exactly_one(now.values())
                 into: dict[str, list[Term]] = {b: [] for b in now}
                 for a, here in places[-1].items():

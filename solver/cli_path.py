@@ -22,6 +22,7 @@ from .files import write_atomic
 from .map import POWERS, power_name
 from .path import ALGORITHM_NAMES, ALGORITHMS, GOAL_TESTS, ORDERS, SearchResult, search
 from .position import Position
+from .results import Deadline
 
 #: the paper's hand counts (Table 1: Germany from the 1901 start, 16 centers)
 PAPER_COUNTS = {"bfs": 33, "greedy": 41, "astar": 36}
@@ -70,8 +71,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--from", dest="from_file", metavar="FILE",
                    help="start from this position (.dip or DAIDE) instead of the 1901 start")
     p.add_argument("--time-limit", type=float, default=60.0, metavar="S",
-                   help="exact only: seconds for the whole solve (default 60); the best "
-                        "plan so far is returned when time runs out")
+                   help="seconds for the whole solve or search, its set-up included (default "
+                        "60); the best plan so far is returned when time runs out")
     p.add_argument("--workers", type=int, default=2, metavar="N",
                    help="exact only: CP-SAT worker threads (default 2)")
     p.add_argument("--order", choices=ORDERS, default=None,
@@ -141,7 +142,8 @@ def cmd_path(args: argparse.Namespace) -> int:
     if args.algorithm == "exact":
         return _exact(args, power, position)
     result = search(position, power, args.algorithm, args.target,
-                    order=args.order or "alphabetical", goal_test=args.goal_test or "insertion")
+                    order=args.order or "alphabetical", goal_test=args.goal_test or "insertion",
+                    deadline=Deadline(args.time_limit))
     if args.json:
         print(json.dumps(search_json(args, position, result)))
     else:
@@ -166,10 +168,10 @@ def search_json(args: argparse.Namespace, position: Position, r: SearchResult) -
         "algorithm": r.algorithm, "algorithm_name": ALGORITHM_NAMES[r.algorithm],
         "power": r.power, "target": r.target, "from": args.from_file, "start": position.phase.short,
         "order": r.order, "goal_test": r.goal_test,
-        "status": "reached" if r.reached else "not reached",
+        "status": "reached" if r.reached else "timed out" if r.status == "timed out" else "not reached",
         "nodes_expanded": r.nodes_expanded, "expansions": r.expansions,
         "paper_count": _paper_count(position, r),
-        "moves": r.moves, "years": None, "bound": None, "plan": None,
+        "moves": r.objective, "years": None, "bound": None, "plan": None,
         "centers": {"start": start,
                     "counted": [{"center": c, "depth": r.nodes[i].g - 1,
                                  "path": [str(n) for n in r.path_to(i)]} for c, i in r.counted]},
@@ -192,9 +194,12 @@ def search_text(args: argparse.Namespace, position: Position, r: SearchResult) -
         lines.append(f"  the paper's hand count (Table 1): {paper} ({same})")
     if r.reached:
         new = " ".join(c for c, _ in r.counted)
-        lines.append(f"  moves: {r.moves} (the depth of the deepest center counted, every unit "
+        lines.append(f"  moves: {r.objective} (the depth of the deepest center counted, every unit "
                      f"moving at once: a flood fill, not a plan)")
         lines.append(f"  centers: {r.start_count} held, then {len(r.counted)} counted: {new}")
+    elif r.status == "timed out":
+        lines.append(f"  the time limit came after {r.expansions} expansions, at "
+                     f"{r.start_count + len(r.counted)} centers")
     else:
         lines.append(f"  the search ran out of nodes at {r.start_count + len(r.counted)} centers: "
                      f"{r.target} are out of its reach")
