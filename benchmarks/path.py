@@ -42,7 +42,7 @@ def time_search(power: str, algorithm: str, target: int, repeat: int) -> tuple[f
         t0 = time.perf_counter()
         r = search(start, power, algorithm, target)
         times.append(time.perf_counter() - t0)
-    return statistics.median(times), r.nodes_expanded, r.moves
+    return statistics.median(times), r.nodes_expanded, r.objective
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
             searches = {a: time_search(power, a, target, args.repeat) for a in ("bfs", "greedy", "astar")}
             sol = solve_path(start, power, target, args.rules, time_limit=args.time_limit, workers=args.workers)
             row = {"power": power, "target": target, "rules": args.rules, "status": sol.status,
-                   "years": sol.years, "moves": sol.moves, "reached": sol.reached,
+                   "years": sol.years, "moves": sol.objective, "reached": sol.reached,
                    "bound": sol.bound_phase, "seconds": round(sol.seconds, 3),
                    "attempts": [(a.phase, a.status, round(a.seconds, 3)) for a in sol.attempts],
                    "searches": {a: {"seconds": s, "nodes_expanded": n, "moves": mv}
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
                    "ratio_to_astar": sol.seconds / searches["astar"][0]}
             rows.append(row)
             if not args.json:
-                print(f"{power:8} {target}  {sol.status:9} {sol.years} years ({sol.moves} phases, "
+                print(f"{power:8} {target}  {sol.status:9} {sol.years} years ({sol.objective} phases, "
                       f"{sol.reached})  {sol.seconds:6.2f} s  attempts {row['attempts']}", file=sys.stderr)
     machine = {"nproc": os.cpu_count(), "cpu": _cpu_model(), "python": platform.python_version(),
                "load_average": [round(x, 2) for x in os.getloadavg()],

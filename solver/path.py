@@ -32,9 +32,20 @@ queue, and all three counts are the paper's (33, 41, 36).  ``expansions`` counts
 nodes taken from the queue and expanded, the textbook measure.
 
 The search is a flood fill: a node's children inherit its unit, so one unit may "be" in
-many places at once.  ``moves`` (the depth of the deepest supply center counted) is the
-number of moves the search needed with every unit moving at once, not the length of
-any plan a power could follow; `dipsolve.models.path` computes the real answer exactly.
+many places at once.  Its answer, ``objective`` (the depth of the deepest supply center
+counted), is the number of moves the search needed with every unit moving at once, not
+the length of any plan a power could follow; `dipsolve.models.path` computes the real
+answer exactly.
+
+A `SearchResult` is a `dipsolve.results.Result`.  Its ``bound`` is what no flood can
+beat: the fewest moves after which the centers within reach of the power's units (each
+center at its distance from the nearest unit that can get there, `flood_bound`) number
+the target.  A search's moves are never fewer, and its status is **optimal** when they
+are equal, **feasible** when the search counted the target deeper (the visited list is
+shared, so a province one unit type claims first is closed to the other: to 16 centers
+from the 1901 start, breadth-first search meets the bound for five powers of seven,
+England and Turkey not, and A* and greedy search for none), **infeasible** when it ran out of nodes first
+(the target is out of this search's reach), and **timed out** when its deadline passed.
 
 Two points the paper leaves open are options:
 
@@ -53,13 +64,14 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import time
+import math
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from .map import Map
 from .position import Position
+from .results import Deadline, Result, Status
 
 ALGORITHMS = ("bfs", "greedy", "astar")
 ORDERS = ("alphabetical", "armies-first", "abbreviation", "reverse")
@@ -102,8 +114,12 @@ class Step:
     tree: int                    # nodes in the tree after this step
 
 
-@dataclass(frozen=True)
-class SearchResult:
+@dataclass(frozen=True, kw_only=True)
+class SearchResult(Result):
+    """One search: the `Result` fields (``objective``: the moves the search needed, None
+    when it did not reach the target; ``bound``: `flood_bound`; ``seconds``: its wall
+    time), then the search's own."""
+
     algorithm: str
     power: str
     target: int
@@ -114,15 +130,11 @@ class SearchResult:
     nodes_expanded: int
     #: nodes taken from the queue and expanded (the root not counted)
     expansions: int
-    #: the depth, in moves, of the deepest supply center counted: every unit moving at
-    #: once, the moves the search needed; None when the target was not reached
-    moves: int | None
     start_count: int             # supply centers held at the start
     #: supply centers counted by the search, in the order counted, each with its node
     counted: tuple[tuple[str, int], ...]
-    nodes: tuple[Node, ...]
-    steps: tuple[Step, ...]
-    seconds: float
+    nodes: tuple[Node, ...] = field(repr=False)
+    steps: tuple[Step, ...] = field(repr=False)
 
     def path_to(self, index: int) -> list[Node]:
         """The nodes from the first ply down to node ``index``."""
@@ -170,17 +182,49 @@ def _sort_key(game_map: Map, order: str) -> tuple[Callable[[str], tuple[str, str
     return (lambda loc: (name[prov[loc]].name, loc)), order == "reverse"
 
 
+def flood_bound(position: Position, power: str, target: int) -> int | None:
+    """The fewest moves after which the power's units, every one flooding the map at once
+    (each along the moves of its own type; coasts respected, no convoys), have had
+    ``target`` supply centers within reach, counting those held at the start; None when
+    they never do.  No search counts the target in fewer moves: every center it counts
+    at depth d is d - 1 moves of one unit's type from that unit."""
+    m = position.map
+    prov, centers = m.province_of, m.centers
+    units = position.units_of(power)
+    held = set(position.centers_of(power)) | {prov[u.location] for u in units if prov[u.location] in centers}
+    nearest: dict[str, int] = {}
+    for u in units:
+        moves = m.army_moves if u.kind == "A" else m.fleet_moves
+        depth, frontier, seen = 0, [u.location], {u.location}
+        while frontier:                      # breadth-first, by location (coasts apart)
+            for loc in frontier:
+                if prov[loc] in centers and depth < nearest.get(prov[loc], depth + 1):
+                    nearest[prov[loc]] = depth
+            frontier = list(dict.fromkeys(b for a in frontier for b in moves.get(a, ()) if b not in seen))
+            seen.update(frontier)
+            depth += 1
+    if len(held) >= target:
+        return 0
+    new = sorted(d for c, d in nearest.items() if c not in held)
+    need = target - len(held)
+    return new[need - 1] if len(new) >= need else None
+
+
 def search(position: Position, power: str, algorithm: str = "bfs", target: int = 16,
-           order: str = "alphabetical", goal_test: str = "insertion") -> SearchResult:
+           order: str = "alphabetical", goal_test: str = "insertion", *,
+           deadline: Deadline | None = None) -> SearchResult:
     """Run one of the paper's searches for ``power`` from ``position`` (the other powers'
-    units are ignored, as in the paper) and count the nodes it expands."""
+    units are ignored, as in the paper) and count the nodes it expands.  ``deadline``
+    (none by default: the searches take a millisecond) is looked at before each
+    expansion."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})")
     if order not in ORDERS:
         raise ValueError(f"unknown order {order!r} (expected one of {', '.join(ORDERS)})")
     if goal_test not in GOAL_TESTS:
         raise ValueError(f"unknown goal test {goal_test!r} (expected one of {', '.join(GOAL_TESTS)})")
-    started = time.perf_counter()
+    if deadline is None:
+        deadline = Deadline(math.inf)
     m = position.map
     prov, centers = m.province_of, m.centers
     key, backwards = _sort_key(m, order)
@@ -228,11 +272,20 @@ def search(position: Position, power: str, algorithm: str = "bfs", target: int =
             counted.append((p, len(nodes) - 1))
         return len(counted_set) >= target
 
-    def result(reached: bool) -> SearchResult:
+    def result(reached: bool, timed_out: bool = False) -> SearchResult:
         moves = max((nodes[i].g - 1 for _, i in counted), default=0) if reached else None
-        return SearchResult(algorithm, power, target, order, goal_test, reached, len(nodes),
-                            len(steps) - 1 if steps else 0, moves, start_count, tuple(counted),
-                            tuple(nodes), tuple(steps), time.perf_counter() - started)
+        bound = flood_bound(position, power, target)
+        if timed_out:
+            status = Status.TIMED_OUT
+        elif not reached:
+            status = Status.INFEASIBLE
+        else:
+            status = Status.OPTIMAL if moves == bound else Status.FEASIBLE
+        return SearchResult(
+            status=status, objective=moves, bound=bound, seconds=deadline.elapsed(),
+            algorithm=algorithm, power=power, target=target, order=order, goal_test=goal_test,
+            reached=reached, nodes_expanded=len(nodes), expansions=len(steps) - 1 if steps else 0,
+            start_count=start_count, counted=tuple(counted), nodes=tuple(nodes), steps=tuple(steps))
 
     if start_count >= target:
         return result(True)
@@ -243,6 +296,8 @@ def search(position: Position, power: str, algorithm: str = "bfs", target: int =
     steps.append(Step(0, None, tuple(range(len(nodes))), len(counted_set), len(nodes)))
 
     while True:
+        if deadline.expired():
+            return result(False, timed_out=True)
         i = pop()
         if i is None:
             return result(False)

@@ -14,8 +14,9 @@ import pytest
 
 from dipsolve.cli import main
 from dipsolve.map import POWERS, standard_map
-from dipsolve.path import initial_h, search
+from dipsolve.path import flood_bound, initial_h, search
 from dipsolve.position import Position
+from dipsolve.results import Deadline, Result, Status
 
 START = Position.initial()
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +48,7 @@ def test_the_textbook_goal_test_cannot_give_the_papers_counts():
 
 def test_the_seven_powers_table():
     """The table of docs/path.md (alphabetical order): nodes expanded and the moves found."""
-    table = {p: [(r.nodes_expanded, r.moves) for r in (search(START, p, a) for a in ("bfs", "greedy", "astar"))]
+    table = {p: [(r.nodes_expanded, r.objective) for r in (search(START, p, a) for a in ("bfs", "greedy", "astar"))]
              for p in POWERS}
     assert table == {
         "Austria": [(31, 3), (23, 6), (27, 5)],
@@ -72,7 +73,7 @@ def test_breadth_first_search_as_section_3_1_walks_through_it():
     # "and then Kiel will be removed from the queue for expansion"
     assert trace[2].startswith("2. F KIE ")
     assert trace[-1] == "16. A GAL  h=4 f=3  + BUD*  count 16, tree 33"
-    assert r.nodes_expanded == 33 and r.expansions == 16 and r.moves == 3
+    assert r.nodes_expanded == 33 and r.expansions == 16 and r.objective == 3
 
 
 def test_greedy_search_step_by_step_and_where_the_two_orders_part():
@@ -132,7 +133,7 @@ def test_every_node_is_a_legal_move_for_its_unit_and_each_province_is_visited_on
                 assert n.g == parent.g + 1 and n.h == parent.h - n.center
         assert r.reached and r.start_count + len(r.counted) == 18
         assert r.nodes[r.counted[-1][1]] == r.nodes[-1]            # stops at the 18th center
-        assert r.moves == max(r.nodes[i].g - 1 for _, i in r.counted)
+        assert r.objective == max(r.nodes[i].g - 1 for _, i in r.counted)
 
 
 def test_a_fleet_respects_coasts():
@@ -144,11 +145,39 @@ def test_a_fleet_respects_coasts():
 
 def test_a_target_already_held_needs_no_search_and_unreachable_runs_out():
     r = search(START, "Germany", "bfs", target=3)
-    assert r.reached and r.nodes_expanded == 0 and r.moves == 0
+    assert r.reached and r.nodes_expanded == 0 and r.objective == 0
     alone = Position.build("S1901M", START.units_of("England")[:1], {"LON": "England"})
     r = search(alone, "England", "bfs", target=34)      # an army on an island
     assert str(alone.units_of("England")[0]) == "A LVP"
-    assert not r.reached and r.moves is None
+    assert not r.reached and r.objective is None
+    assert r.status == "infeasible" and r.bound is None      # no flood gets off the island
+
+
+def test_a_search_is_a_result_optimal_only_when_it_meets_the_flood_bound():
+    """The flood bound: each center at its distance from the nearest unit that can get
+    there.  Breadth-first search meets it for Germany; for Turkey the shared visited
+    list costs it two moves (6 against 4), and A* finds 5, so neither is optimal."""
+    assert flood_bound(START, "Germany", 16) == 3 and flood_bound(START, "Turkey", 16) == 4
+    assert flood_bound(START, "Germany", 3) == 0 and flood_bound(START, "Germany", 35) is None
+    r = search(START, "Germany", "bfs")
+    assert isinstance(r, Result) and r.status is Status.OPTIMAL and r.proven
+    assert (r.objective, r.bound) == (3, 3) and r.to_json()["status"] == "optimal"
+    for algorithm, moves in (("bfs", 6), ("astar", 5), ("greedy", 8)):
+        r = search(START, "Turkey", algorithm)
+        assert (r.objective, r.bound, r.status) == (moves, 4, "feasible")
+    for power in POWERS:                                     # the bound is a bound
+        for algorithm in ("bfs", "greedy", "astar"):
+            for target in (16, 18):
+                r = search(START, power, algorithm, target)
+                assert r.bound is not None and r.objective >= r.bound
+
+
+def test_a_search_looks_at_its_deadline_before_each_expansion():
+    # the deadline is made at 0; three looks find time left, the fourth does not
+    clock = iter([0.0, 1.0, 2.0, 3.0, 9.0, 9.0]).__next__
+    r = search(START, "Germany", "bfs", deadline=Deadline(5.0, clock=clock))
+    assert r.status == "timed out" and not r.reached and r.objective is None
+    assert r.expansions == 3 and r.seconds == 9.0             # the first ply: BER, KIE, MUN
 
 
 # -- the command line --------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The exact fastest path (`dipsolve.models.path`): plans that replay, bounds that hold,
-answers that are proven, and the anytime behaviour under a time limit.
+answers that are proven, and the anytime behaviour under a time limit (the deadline's
+logic tested with a clock moved by hand, never the wall clock).
 
 The replays here go through `dipsolve.adjudicator.adjudicate` directly, not through the
 model's own `replay`, so a plan the model gets wrong cannot pass by agreeing with itself.
@@ -12,8 +13,10 @@ import dipsolve.models.path as path_model
 from dipsolve.adjudicator import adjudicate
 from dipsolve.map import POWERS
 from dipsolve.models.path import ReplayError, lower_bound, replay, schedule, solve_path
+from dipsolve.models.path_model import FullModel
 from dipsolve.orders import Hold, Move
 from dipsolve.position import Phase, Position, Unit
+from dipsolve.results import Deadline, Result, Status
 
 START = Position.initial()
 
@@ -44,7 +47,7 @@ def test_every_power_reaches_16_and_18_in_the_proven_fewest_years(power):
     for target, years in zip((16, 18), YEARS[power]):
         sol = solve_path(START, power, target, time_limit=60)
         assert sol.status == "optimal", (target, sol.explanation())
-        assert sol.years == years and sol.bound_years == years and sol.moves == 2 * years
+        assert sol.years == years and sol.bound_years == years and sol.objective == sol.bound == 2 * years
         assert sol.reached == f"F{1900 + years}M" and sol.plan[-1].phase.short == sol.reached
         end, _ = play(START, power, sol)
         assert len(end.centers_of(power)) >= target            # right after the Fall claimed
@@ -87,7 +90,7 @@ def test_the_paper_framing_beside_the_real_rules():
     full = solve_path(START, "Russia", 16, rules="full")
     paper = solve_path(START, "Russia", 16, rules="paper")
     assert (full.status, full.reached) == ("optimal", "F1903M")
-    assert (paper.status, paper.reached, paper.moves) == ("optimal", "F1902M", 4)
+    assert (paper.status, paper.reached, paper.objective) == ("optimal", "F1902M", 4)
     # the paper's count: centers stood on by the four starting units; no builds, no convoys
     end, stood = play(START, "Russia", paper)
     assert len(stood | set(START.centers_of("Russia"))) >= 16
@@ -135,7 +138,7 @@ def test_time_limit_without_a_plan_is_timed_out_with_the_bound():
 def test_a_plan_found_past_an_undecided_horizon_is_only_feasible(monkeypatch):
     """Anytime: when CP-SAT cannot decide 1903 in its time, the 1904 plan it finds is
     returned as feasible, with the bound still at 1903."""
-    real = path_model._solver
+    real = path_model.cp_solver
 
     def starved(seconds, workers, max_lp):
         solver = real(seconds, workers, max_lp)
@@ -144,7 +147,7 @@ def test_a_plan_found_past_an_undecided_horizon_is_only_feasible(monkeypatch):
         starved.calls += 1
         return solver
     starved.calls = 0
-    monkeypatch.setattr(path_model, "_solver", starved)
+    monkeypatch.setattr(path_model, "cp_solver", starved)
     sol = solve_path(START, "Germany", 18, time_limit=30)
     assert [(a.phase, a.status) for a in sol.attempts] == [("F1903M", "UNKNOWN"), ("F1904M", "OPTIMAL"),
                                                           ("F1903M", "UNKNOWN")]
@@ -157,3 +160,95 @@ def test_schedule_and_years():
         ["S1901M", "F1901M", "W1901A", "S1902M"]
     assert [p.short for p in schedule(Phase("Winter", 1901, "adjustment"), 1)] == ["W1901A", "S1902M"]
     assert path_model.years_between(Phase("Winter", 1901, "adjustment"), Phase("Fall", 1902, "movement")) == 1
+
+
+# -- the time limit: one deadline for the whole call (an injected clock, never the wall) -------
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def spy_solver(monkeypatch, clock: Clock | None = None, jump_to: float | None = None) -> list[float]:
+    """Record the seconds each CP-SAT solve is given; optionally move the clock to
+    ``jump_to`` as the solve starts (time spent solving)."""
+    real, given = path_model.cp_solver, []
+
+    def spy(seconds, workers, max_lp):
+        given.append(seconds)
+        if clock is not None and jump_to is not None:
+            clock.now = jump_to
+        return real(seconds, workers, max_lp)
+    monkeypatch.setattr(path_model, "cp_solver", spy)
+    return given
+
+
+def test_cp_sat_gets_the_time_that_remains_after_the_build(monkeypatch):
+    clock = Clock()
+    given = spy_solver(monkeypatch)
+    real = path_model.FullModel
+
+    def slow_build(pb, phases, deadline):
+        model = real(pb, phases, deadline)
+        clock.now += 3.0                                  # the build took 3 s
+        return model
+    monkeypatch.setattr(path_model, "FullModel", slow_build)
+    sol = solve_path(START, "Germany", 18, deadline=Deadline(4.0, clock=clock))
+    # F1903M is not the last horizon: half the time left (2 s) was its share, but only
+    # 1 s remained once its model was built (less CP-SAT's overrun)
+    assert given == [pytest.approx(1.0 - path_model.CP_SAT_OVERRUN)]
+    assert sol.status == "optimal" and sol.seconds == 3.0          # the deadline's own clock
+    assert sol.attempts[0].seconds == 3.0
+
+
+def test_time_running_out_in_a_build_stops_it(monkeypatch):
+    clock = Clock()
+    given = spy_solver(monkeypatch)
+    real = FullModel._movement
+
+    def movement(self, *args):
+        clock.now += 1.0                                  # each movement stage takes 1 s
+        return real(self, *args)
+    monkeypatch.setattr(FullModel, "_movement", movement)
+    sol = solve_path(START, "England", 18, deadline=Deadline(2.5, clock=clock))
+    assert given == [] and sol.attempts == () and sol.plan == ()
+    assert sol.status == "timed out" and sol.bound_phase == "F1903M" and sol.bound == 6
+    assert sol.notes == ("the time limit came while building the model of F1903M",)
+    assert sol.explanation()[-1] == sol.notes[0] and sol.seconds == 3.0
+
+
+def test_time_running_out_in_the_replay_returns_no_unchecked_plan(monkeypatch):
+    clock = Clock()
+    given = spy_solver(monkeypatch, clock, jump_to=10.0)
+    sol = solve_path(START, "Germany", 18, deadline=Deadline(10.0, clock=clock))
+    assert given == [5.0]                                 # half of the 10 s left
+    assert [(a.phase, a.status) for a in sol.attempts] == [("F1903M", "OPTIMAL")]
+    assert sol.status == "timed out" and sol.plan == () and sol.objective is None
+    assert sol.notes == ("the time limit came while replaying the plan of F1903M "
+                         "(a plan is never returned unreplayed)",)
+
+
+def test_work_before_the_call_counts_and_the_answer_still_has_its_bound(monkeypatch):
+    clock = Clock()
+    deadline = Deadline(1.0, clock=clock)
+    clock.now = 0.995                                     # reading files, say
+    given = spy_solver(monkeypatch)
+    sol = solve_path(START, "Russia", 16, deadline=deadline)
+    assert given == [] and sol.status == "timed out" and sol.bound_phase == "F1902M"
+    assert sol.notes == ("the time limit came before F1902M was tried",)
+    assert sol.seconds == 0.995
+
+
+def test_the_answer_is_a_result():
+    sol = solve_path(START, "Austria", 16)
+    assert isinstance(sol, Result) and sol.status is Status.OPTIMAL and sol.proven
+    assert (sol.objective, sol.bound, sol.years, sol.reached) == (6, 6, 3, "F1903M")
+    obj = sol.to_json()
+    assert obj["status"] == "optimal" and obj["objective"] == 6 and obj["bound"] == 6
+    assert "outcomes" not in obj and obj["plan"][-1]["centers"] >= 16
+    assert obj["lower_bound"]["phase"] == "F1903M" and obj["attempts"][0]["status"] == "OPTIMAL"

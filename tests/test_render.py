@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from dipsolve import render
+from dipsolve import render, render_board
 from dipsolve.adjudicator import adjudicate
 from dipsolve.cli import UserError, load
 from dipsolve.cli.options import add_render as add_render_argument, write_render
@@ -27,7 +27,7 @@ from dipsolve.cli.render import load_plan, register
 from dipsolve.grammar import parse_position
 from dipsolve.map import standard_map
 from dipsolve.orders import Build, Move
-from dipsolve.position import Position
+from dipsolve.position import Phase, Position
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").rglob("*.dip"))  # every example, subfolders too
@@ -99,7 +99,7 @@ def test_every_province_and_coast_has_a_place_and_the_layout_has_no_fault():
 
 def test_edges_are_the_moves_of_the_board():
     m = standard_map()
-    edges = {(a, b): kind for a, b, kind in render._edges(m)}
+    edges = {(a, b): kind for a, b, kind in render.board_edges(m)}
     assert edges[("BUR", "PAR")] == "army"
     assert edges[("BRE", "MAO")] == "fleet"
     assert edges[("BRE", "PIC")] == "both"
@@ -180,7 +180,7 @@ England: F NWG S A LON - NWY
     move = group_titled(svg, "England: A LON - NWY VIA: moved")
     d = move.find(f"{SVG}path").get("d")
     nth = render.coords()["NTH"]
-    assert f"{render._f(nth[0])},{render._f(nth[1])}" in d       # the arrow runs through NTH
+    assert f"{render_board.fmt(nth[0])},{render_board.fmt(nth[1])}" in d       # the arrow runs through NTH
     convoy = group_titled(svg, "England: F NTH C A LON - NWY: convoyed")
     assert convoy.find(f"{SVG}circle").get("stroke-dasharray")
 
@@ -241,12 +241,12 @@ def test_plan_orders_that_fail_in_the_replay_are_marked(tmp_path):
 def test_plan_skips_phases_it_leaves_out_and_refuses_a_past_phase():
     board = Position.initial()
     hold_spring = [(None, {})]
-    later = [(render.Phase.parse("F1901M"), {"Germany": [Move("A", "MUN", "RUH")]})]
+    later = [(Phase.parse("F1901M"), {"Germany": [Move("A", "MUN", "RUH")]})]
     out = render.replay_plan(board, later)
     assert out[0].position.phase.short == "F1901M"
     assert render.replay_plan(board, hold_spring)[0].position.phase.short == "S1901M"
     with pytest.raises(render.PlanError, match="already at"):
-        render.replay_plan(board, later + [(render.Phase.parse("S1901M"), {})])
+        render.replay_plan(board, later + [(Phase.parse("S1901M"), {})])
 
 
 # -- PNG ----------------------------------------------------------------------------------
@@ -260,6 +260,20 @@ def test_png_conversion_draws_the_picture_and_its_text():
     # its labels comes out different
     blank = re.sub(r"<text [^>]*>[^<]*</text>", "", svg)
     assert render.svg_to_png(blank) != data
+
+
+def test_render_draws_whatever_it_is_given_and_notebooks_see_the_same(tmp_path):
+    """`render` is the one call: a position (with orders), an outcome, or a plan; the
+    notebook hooks (`_repr_svg_`, drawn lazily) give the same pictures."""
+    position, orders = load(str(ROOT / "examples" / "s1902m.dip"))
+    outcome = adjudicate(position, orders)
+    assert render.render(position) == render.position_svg(position) == position._repr_svg_()
+    assert render.render(position, orders) == render.position_svg(position, orders)
+    assert render.render(outcome) == render.outcome_svg(outcome) == outcome._repr_svg_()
+    plan = render.replay_plan(Position.initial(), [(None, {"Germany": [Move("A", "MUN", "RUH")]})])
+    assert render.render(plan, title="one move") == render.plan_svg(plan, title="one move")
+    assert set(render.FORMATS) == {".svg", ".png"}
+    assert render.render_to(tmp_path / "o.svg", outcome) == len(render.render(outcome).encode())
 
 
 def test_unknown_format_is_refused_and_nothing_is_written(tmp_path):

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .options import (PATH_ALGORITHMS, PATH_GOAL_TESTS, PATH_ORDERS, UserError, add_json,
                       add_power, add_render, add_time_limit, load, write_file, write_render)
 from .progress import Progress
+from ..results import Deadline
 
 if TYPE_CHECKING:
     from ..path import SearchResult
@@ -69,8 +70,8 @@ def register(subparsers: Any) -> None:
                    help="exact only: the real rules (default) or the paper's framing")
     p.add_argument("--from", dest="from_file", metavar="FILE",
                    help="start from this position (.dip or DAIDE) instead of the 1901 start")
-    add_time_limit(p, 60.0, help="exact only: seconds for the whole solve (default 60); the best "
-                                 "plan so far is returned when time runs out")
+    add_time_limit(p, 60.0, help="seconds for the whole solve or search, its set-up included "
+                                 "(default 60); the best plan so far is returned when time runs out")
     p.add_argument("--workers", type=int, default=2, metavar="N",
                    help="exact only: CP-SAT worker threads (default 2)")
     p.add_argument("--order", choices=PATH_ORDERS, default=None,
@@ -137,7 +138,8 @@ def cmd_path(args: argparse.Namespace) -> int:
     if args.algorithm == "exact":
         return _exact(args, power, position)
     result = search(position, power, args.algorithm, args.target,
-                    order=args.order or "alphabetical", goal_test=args.goal_test or "insertion")
+                    order=args.order or "alphabetical", goal_test=args.goal_test or "insertion",
+                    deadline=Deadline(args.time_limit))
     if args.json:
         print(json.dumps(search_json(args, position, result)))
     else:
@@ -164,10 +166,10 @@ def search_json(args: argparse.Namespace, position: Position, r: SearchResult) -
         "algorithm": r.algorithm, "algorithm_name": ALGORITHM_NAMES[r.algorithm],
         "power": r.power, "target": r.target, "from": args.from_file, "start": position.phase.short,
         "order": r.order, "goal_test": r.goal_test,
-        "status": "reached" if r.reached else "not reached",
+        "status": "reached" if r.reached else "timed out" if r.status == "timed out" else "not reached",
         "nodes_expanded": r.nodes_expanded, "expansions": r.expansions,
         "paper_count": _paper_count(position, r),
-        "moves": r.moves, "years": None, "bound": None, "plan": None,
+        "moves": r.objective, "years": None, "bound": None, "plan": None,
         "centers": {"start": start,
                     "counted": [{"center": c, "depth": r.nodes[i].g - 1,
                                  "path": [str(n) for n in r.path_to(i)]} for c, i in r.counted]},
@@ -191,9 +193,12 @@ def search_text(args: argparse.Namespace, position: Position, r: SearchResult) -
         lines.append(f"  the paper's hand count (Table 1): {paper} ({same})")
     if r.reached:
         new = " ".join(c for c, _ in r.counted)
-        lines.append(f"  moves: {r.moves} (the depth of the deepest center counted, every unit "
+        lines.append(f"  moves: {r.objective} (the depth of the deepest center counted, every unit "
                      f"moving at once: a flood fill, not a plan)")
         lines.append(f"  centers: {r.start_count} held, then {len(r.counted)} counted: {new}")
+    elif r.status == "timed out":
+        lines.append(f"  the time limit came after {r.expansions} expansions, at "
+                     f"{r.start_count + len(r.counted)} centers")
     else:
         lines.append(f"  the search ran out of nodes at {r.start_count + len(r.counted)} centers: "
                      f"{r.target} are out of its reach")
@@ -219,7 +224,7 @@ def _exact(args: argparse.Namespace, power: str, position: Position) -> int:
     if args.plan_out:
         if sol.plan:
             write_file(args.plan_out, json.dumps(obj, indent=1) + "\n")
-        elif sol.moves == 0:
+        elif sol.objective == 0:
             print(f"dipsolve: nothing to plan ({power} already has {args.target} centers): "
                   f"{args.plan_out} not written", file=sys.stderr)
         else:
@@ -233,9 +238,9 @@ def exact_json(args: argparse.Namespace, sol: Any) -> dict[str, Any]:
     return {
         "algorithm": "exact", "power": sol.power, "target": sol.target, "rules": sol.rules,
         "from": args.from_file, "start": sol.start.short, "status": sol.status,
-        "years": sol.years, "moves": sol.moves, "reached": sol.reached,
+        "years": sol.years, "moves": sol.objective, "reached": sol.reached,
         "nodes_expanded": None,
-        "bound": {"years": sol.bound_years, "moves": sol.bound_moves, "phase": sol.bound_phase,
+        "bound": {"years": sol.bound_years, "moves": sol.bound, "phase": sol.bound_phase,
                   "explanation": sol.explanation()},
         "plan": [{"phase": p.phase.short, "orders": [str(o) for o in p.orders],
                   "centers": p.centers, "units": p.units} for p in sol.plan],
@@ -268,9 +273,9 @@ _RULES = {"full": "full rules: one unit per province, convoys, centers owned at 
 def exact_text(args: argparse.Namespace, sol: Any) -> str:
     source = args.from_file or "the 1901 start"
     what = "owns" if sol.rules == "full" else "has passed through"
-    if sol.plan or sol.moves == 0:
+    if sol.plan or sol.objective == 0:
         head = (f"{sol.power} {what} {sol.target} supply centers after {sol.reached}: "
-                f"{sol.years} game years, {sol.moves} movement phases from {source}")
+                f"{sol.years} game years, {sol.objective} movement phases from {source}")
     elif sol.status == "infeasible":
         head = f"{sol.power} cannot reach {sol.target} supply centers from {source}"
     else:
@@ -278,9 +283,9 @@ def exact_text(args: argparse.Namespace, sol: Any) -> str:
     lines = [head, f"  status: {sol.status} ({sol.seconds:.2f} s; time limit {args.time_limit:g} s, "
                    f"{args.workers} CP-SAT workers)",
              f"  rules: {_RULES[sol.rules]}"]
-    if sol.bound_moves and sol.status != "infeasible":
+    if sol.bound and sol.status != "infeasible":
         lines.append(f"  bound: no plan reaches {sol.target} before {sol.bound_phase} "
-                     f"({sol.bound_years} game years, {sol.bound_moves} movement phases), because")
+                     f"({sol.bound_years} game years, {sol.bound} movement phases), because")
     else:
         lines.append("  because")
     lines += [f"    {line}" for line in sol.explanation()]

@@ -1,0 +1,177 @@
+"""What a power alone on the board can do, and when: its phases and the places its units may stand.
+
+The problem of `dipsolve.models.path` read once from a position (`PathProblem`, made by
+`problem`): the power, its units, the centers it owns and its home centers; the phases
+it goes through with nobody in its way (`phases_from`, `schedule`, `years_between`);
+and an over-estimate of the places a unit may stand on after each phase (`PathProblem.reach`),
+which both the lower bound (`dipsolve.models.path_bound`) and the CP-SAT models
+(`dipsolve.models.path_model`) are built on.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Sequence
+
+from dipsolve.errors import DipsolveRuleError, DipsolveSyntaxError
+from dipsolve.map import Map
+from dipsolve.position import Phase, Position, Unit
+
+RULES = ("full", "paper")
+
+Place = tuple[str, str]          # (kind, location): ("A", "PAR"), ("F", "STP/SC")
+
+#: why a path cannot start in a retreat phase (the message of the error raised)
+RETREAT_START = "a path starts from a movement or adjustment phase, not a retreat phase"
+
+
+# -- phases ----------------------------------------------------------------------------------
+
+def phases_from(start: Phase) -> Iterator[Phase]:
+    """The phases a power alone on the board goes through: Spring and Fall movement,
+    Winter adjustment (no retreats: nobody dislodges anybody)."""
+    if start.kind == "retreat":
+        raise DipsolveRuleError(RETREAT_START, rule="path-start")
+    season, year = start.season, start.year
+    while True:
+        if season == "Winter":
+            yield Phase("Winter", year, "adjustment")
+            season, year = "Spring", year + 1
+        else:
+            yield Phase(season, year, "movement")
+            season = "Fall" if season == "Spring" else "Winter"
+
+
+def schedule(start: Phase, moves: int) -> list[Phase]:
+    """The phases up to and including the ``moves``-th movement phase."""
+    out: list[Phase] = []
+    n = 0
+    for ph in phases_from(start):
+        if n == moves:
+            return out
+        out.append(ph)
+        n += ph.kind == "movement"
+    raise AssertionError("unreachable")  # pragma: no cover  (phases_from never ends)
+
+
+def years_between(start: Phase, last: Phase) -> int:
+    """Game years from ``start`` to ``last`` inclusive, counted from the first movement
+    phase (a plan from Winter 1901 that ends in Fall 1902 takes one year)."""
+    first = start.year + 1 if start.kind == "adjustment" else start.year
+    return last.year - first + 1
+
+
+
+# -- the problem -----------------------------------------------------------------------------
+
+@dataclass
+class PathProblem:
+    """Everything the model and the bound need, read once from the position."""
+
+    m: Map
+    power: str
+    target: int
+    rules: str
+    start: Phase
+    units: tuple[Unit, ...]
+    owned: frozenset[str]                   # centers the power owns at the start
+    homes: tuple[str, ...]
+    coastal: frozenset[str] = field(init=False)
+    seas: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        t = self.m.terrain
+        self.coastal = frozenset(p for p, v in t.items() if v == "coast")
+        self.seas = frozenset(p for p, v in t.items() if v == "sea")
+
+    @property
+    def full(self) -> bool:
+        return self.rules == "full"
+
+    def counted_at_start(self) -> frozenset[str]:
+        """Centers that count at the start: owned (full rules); owned or occupied (paper)."""
+        if self.full:
+            return self.owned
+        po = self.m.province_of
+        return self.owned | {po[u.location] for u in self.units if po[u.location] in self.m.centers}
+
+    def can_reach_goal(self, phase: Phase) -> bool:
+        """Whether the count can first reach the target in this phase: after a Fall
+        (full rules: ownership changes only then) or any movement phase (paper)."""
+        return phase.kind == "movement" and (not self.full or phase.season == "Fall")
+
+    def moves_of(self, kind: str, loc: str) -> frozenset[str]:
+        return (self.m.army_moves if kind == "A" else self.m.fleet_moves).get(loc, frozenset())
+
+    def build_places(self, home: str) -> list[Place]:
+        """Where a unit may be built in this home center: an army (not at sea) and a
+        fleet on each coast (not inland)."""
+        out: list[Place] = []
+        if home in self.m.army_moves:
+            out.append(("A", home))
+        out += [("F", loc) for loc in self.m.fleet_locations.get(home, ())]
+        return out
+
+    def convoy_targets(self, army_at: Iterable[str], fleets_at_sea: set[str]) -> set[str]:
+        """Coastal provinces an army in any of ``army_at`` could be convoyed to through
+        fleets in ``fleets_at_sea`` (an over-estimate used to prune variables)."""
+        nb = self.m.neighbours
+        starts = [a for a in army_at if a in self.coastal]
+        frontier = deque({s for a in starts for s in nb[a] if s in fleets_at_sea})
+        seen = set(frontier)
+        out: set[str] = set()
+        while frontier:
+            s = frontier.popleft()
+            out |= {p for p in nb[s] if p in self.coastal}
+            for t in nb[s] & fleets_at_sea:
+                if t not in seen:
+                    seen.add(t)
+                    frontier.append(t)
+        return out
+
+    def buildable(self, cur: Iterable[Place]) -> list[str]:
+        """Home centers the power could own in a Winter when units could have stood on
+        ``cur`` by then: owned at the start, or within reach (to be taken in a Fall)."""
+        there = {self.m.province_of[loc] for _, loc in cur}
+        return [h for h in self.homes if h in self.owned or h in there]
+
+    def after(self, cur: frozenset[Place], phase: Phase) -> frozenset[Place]:
+        """The places a unit may stand on after ``phase`` when ``cur`` were possible before
+        (an over-estimate: units may split, every home it could own may build)."""
+        if phase.kind != "movement":
+            if not self.full:
+                return cur
+            return cur | {pl for h in self.buildable(cur) for pl in self.build_places(h)}
+        po = self.m.province_of
+        nxt = set(cur)
+        for k, loc in cur:
+            nxt |= {(k, b) for b in self.moves_of(k, loc)}
+        if self.full:
+            fleets = {loc for k, loc in cur if k == "F" and po[loc] in self.seas}
+            armies = [loc for k, loc in cur if k == "A"]
+            nxt |= {("A", b) for b in self.convoy_targets(armies, fleets)}
+        return frozenset(nxt)
+
+    def reach(self, phases: Sequence[Phase]) -> list[frozenset[Place]]:
+        """The places a unit may stand on after each phase (index 0 is the start): the
+        model's variables."""
+        out = [frozenset((u.kind, u.location) for u in self.units)]
+        for ph in phases:
+            out.append(self.after(out[-1], ph))
+        return out
+
+
+def problem(position: Position, power: str, target: int, rules: str) -> PathProblem:
+    """The problem of reaching ``target`` centers for ``power`` from ``position``."""
+    if rules not in RULES:
+        raise DipsolveSyntaxError(f"unknown rules {rules!r} (expected one of {', '.join(RULES)})",
+                                  found=rules, expected=" or ".join(RULES))
+    if position.phase.kind == "retreat":
+        raise DipsolveRuleError(RETREAT_START, rule="path-start")
+    m = position.map
+    return PathProblem(m=m, power=power, target=target, rules=rules, start=position.phase,
+                       units=tuple(position.units_of(power)),
+                       owned=frozenset(position.centers_of(power)),
+                       homes=tuple(sorted(m.homes.get(power, ()))))
+
