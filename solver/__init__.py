@@ -21,7 +21,8 @@ Questions
     `Limits` holds the time limit, seed and workers every solver takes.
 Text and pictures
     `parse_position` (a ``.dip`` or DAIDE ``NOW``/``SCO`` text and its orders),
-    `parse_press` (DAIDE press levels 0-130, DPP), `render` (SVG/PNG).
+    `parse_press` (DAIDE press levels 0-130, DPP), `render` (a position, an outcome or
+    a plan as SVG text), `render_to` (into an ``.svg`` or ``.png`` file).
 Errors
     `DipsolveError`, the root of `DipsolveSyntaxError` (not understood),
     `DipsolveRuleError` (not allowed), `DipsolveUnavailable` (a part not installed),
@@ -73,7 +74,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "solve_worst_case": ("dipsolve.models.worstcase", "solve_worst_case"),
     "count_adjustments": ("dipsolve.adjustments", "count_adjustments"),
     # pictures, play
-    "render": ("dipsolve.render", "render_to"),
+    "render": ("dipsolve.pictures", "render"),
+    "render_to": ("dipsolve.pictures", "render_to"),
     "play_game": ("dipsolve.play", "play_game"),
     "make_bot": ("dipsolve.bots", "make_bot"),
 }
@@ -128,7 +130,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .models.path import PathSolution, solve_path
     from .models.worstcase import solve_worst_case
     from .play import play_game
-    from .render import render_to as render
+    from .pictures import render_to as render
     from .search import Solution, solve
     from .search.legal import legal_orders
 

@@ -136,8 +136,8 @@ class Outcome:
         return f"<Outcome {self.position.phase.short} -> {self.next.phase.short}>"
 
     def _repr_svg_(self) -> str:
-        """The orders and their results as a picture, for notebooks (`dipsolve.render.outcome_svg`)."""
-        from .render import outcome_svg
+        """The orders and their results as a picture, for notebooks (`dipsolve.pictures.outcome_svg`)."""
+        from .pictures import outcome_svg
         return outcome_svg(self)
 
 

@@ -190,8 +190,8 @@ class Position:
         return cls.from_text(Path(path).read_text(encoding="utf-8"), str(path))
 
     def _repr_svg_(self) -> str:
-        """The board as a picture, for notebooks (`dipsolve.render.position_svg`)."""
-        from .render import position_svg
+        """The board as a picture, for notebooks (`dipsolve.pictures.position_svg`)."""
+        from .pictures import position_svg
         return position_svg(self)
 
     # -- lookups -------------------------------------------------------------

@@ -137,7 +137,7 @@ def test_render_option_rejects_an_unknown_format_before_any_work(capsys, tmp_pat
 def test_notebook_pictures():
     from dipsolve.adjudicator import adjudicate
     from dipsolve.position import Position
-    from dipsolve.render import outcome_svg, position_svg
+    from dipsolve.pictures import outcome_svg, position_svg
     start = Position.initial()
     assert start._repr_svg_() == position_svg(start)
     out = adjudicate(start, {})
@@ -155,7 +155,7 @@ def test_version_is_the_installed_packages(capsys):
 
 def test_the_names_the_parser_offers_are_the_librarys():
     """The parser is built without importing the library; its lists must agree with it."""
-    from dipsolve import bots, evaluation, path, render, search
+    from dipsolve import bots, evaluation, path, pictures, search
     from dipsolve.cli import options
     assert options.EVALUATIONS == evaluation.EVALUATORS
     assert options.METHODS == search.METHODS
@@ -163,7 +163,7 @@ def test_the_names_the_parser_offers_are_the_librarys():
     assert options.PATH_ALGORITHMS == path.ALGORITHMS
     assert options.PATH_ORDERS == path.ORDERS
     assert options.PATH_GOAL_TESTS == path.GOAL_TESTS
-    assert options.PICTURE_FORMATS == render.FORMATS
+    assert options.PICTURE_FORMATS == pictures.FORMATS
 
 
 def test_building_the_parser_imports_no_solver_grammar_or_model():
@@ -179,7 +179,7 @@ def test_building_the_parser_imports_no_solver_grammar_or_model():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = set(proc.stdout.splitlines()[-1].split())
     heavy = {"lark", "ortools", "numpy", "pulp", "constraint", "dipsolve.grammar",
-             "dipsolve.models", "dipsolve.search", "dipsolve.evaluation", "dipsolve.render",
+             "dipsolve.models", "dipsolve.search", "dipsolve.evaluation", "dipsolve.pictures",
              "dipsolve.bots", "dipsolve.play", "dipsolve.path"}
     assert not {m for m in loaded if m.split(".")[0] in heavy or ".".join(m.split(".")[:2]) in heavy}
 

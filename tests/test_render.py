@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from dipsolve import render, render_board
+from dipsolve import pictures as render, pictures_board
 from dipsolve.adjudicator import adjudicate
 from dipsolve.cli import UserError, load
 from dipsolve.cli.options import add_render as add_render_argument, write_render
@@ -180,7 +180,7 @@ England: F NWG S A LON - NWY
     move = group_titled(svg, "England: A LON - NWY VIA: moved")
     d = move.find(f"{SVG}path").get("d")
     nth = render.coords()["NTH"]
-    assert f"{render_board.fmt(nth[0])},{render_board.fmt(nth[1])}" in d       # the arrow runs through NTH
+    assert f"{pictures_board.fmt(nth[0])},{pictures_board.fmt(nth[1])}" in d       # the arrow runs through NTH
     convoy = group_titled(svg, "England: F NTH C A LON - NWY: convoyed")
     assert convoy.find(f"{SVG}circle").get("stroke-dasharray")
 
@@ -262,7 +262,7 @@ def test_png_conversion_draws_the_picture_and_its_text():
     assert render.svg_to_png(blank) != data
 
 
-def test_render_draws_whatever_it_is_given_and_notebooks_see_the_same(tmp_path):
+def test_pictures_svgs_whatever_it_is_given_and_notebooks_see_the_same(tmp_path):
     """`render` is the one call: a position (with orders), an outcome, or a plan; the
     notebook hooks (`_repr_svg_`, drawn lazily) give the same pictures."""
     position, orders = load(str(ROOT / "examples" / "s1902m.dip"))

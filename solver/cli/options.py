@@ -42,7 +42,7 @@ OPPONENT_MODELS = ("sampled", "worst", "expected", "hold")
 PATH_ALGORITHMS = ("bfs", "greedy", "astar")
 PATH_ORDERS = ("alphabetical", "armies-first", "abbreviation", "reverse")
 PATH_GOAL_TESTS = ("insertion", "removal")
-#: the picture formats (`dipsolve.render.FORMATS`)
+#: the picture formats (`dipsolve.pictures.FORMATS`)
 PICTURE_FORMATS = (".svg", ".png")
 
 
@@ -150,7 +150,7 @@ def write_render(args: argparse.Namespace, subject: Any,
     template = getattr(args, "render", None)
     if not template:
         return None
-    from ..render import render_to
+    from ..pictures import render_to
     path = (template.replace("{stem}", os.path.splitext(os.path.basename(source))[0])
             if source else template)
     try:

@@ -33,7 +33,7 @@ from .options import (UserError, add_json, check_render_path, load, load_orders,
 if TYPE_CHECKING:
     from ..orders import Order
     from ..position import Phase
-    from ..render import Subject
+    from ..pictures import Subject
 
 Steps = list[tuple["Phase | None", dict[str, list["Order"]]]]
 
@@ -210,7 +210,7 @@ def load_plan(path: str) -> Steps:
 def cmd_render(args: argparse.Namespace) -> int:
     from ..adjudicator import adjudicate
     from ..position import Position
-    from ..render import PlanError, picture_bytes, replay_plan, svg_for
+    from ..pictures import PlanError, picture_bytes, replay_plan, svg_for
     if args.output:
         check_render_path(args.output)
     if args.plan and (args.orders or args.orders_file or args.results):

@@ -56,7 +56,7 @@ def segment_distance(p, a, b) -> float:
 def faults(places: dict[str, tuple[float, float]]) -> list[tuple[float, str]]:
     """(how bad, what) for every fault of the layout; none for a good one."""
     from dipsolve.map import standard_map
-    from dipsolve.render_board import R, RC, board_edges as _edges
+    from dipsolve.pictures_board import R, RC, board_edges as _edges
     m = standard_map()
     nodes = {k: v for k, v in places.items() if k in m.province_of}
     prov = m.province_of

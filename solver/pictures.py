@@ -30,8 +30,8 @@ the same.  `svg_to_png` uses resvg (the ``resvg-py`` wheel, self-contained) with
 font faces kept in ``data/fonts`` so a PNG looks the same on every machine; cairosvg is
 used if resvg is not installed.
 
-The work is split by job: `dipsolve.render_board` (the look, the province layout, the
-geometry, the board graph and the units), `dipsolve.render_draw` (a position, orders,
+The work is split by job: `dipsolve.pictures_board` (the look, the province layout, the
+geometry, the board graph and the units), `dipsolve.pictures_svg` (a position, orders,
 results or a plan as SVG text) and this module, which is the place to import from
 (`render`, `render_to`, `picture_bytes`, `position_svg`, `outcome_svg`, `plan_svg`,
 `replay_plan`, `Subject`, `FORMATS` and the errors) and makes picture files (SVG, PNG).
@@ -47,9 +47,9 @@ from typing import Iterable, Mapping
 from .errors import DipsolveSyntaxError, DipsolveUnavailable
 from .files import write_atomic
 from .orders import Order
-from .render_board import (FAINT, HEIGHT, POWER_COLOURS, TERRAIN_COLOURS, WIDTH, board_edges,
+from .pictures_board import (FAINT, HEIGHT, POWER_COLOURS, TERRAIN_COLOURS, WIDTH, board_edges,
                            coords)
-from .render_draw import (PlanError, Subject, outcome_svg, plan_svg, position_svg, replay_plan,
+from .pictures_svg import (PlanError, Subject, outcome_svg, plan_svg, position_svg, replay_plan,
                           svg_for)
 
 __all__ = ["render", "render_to", "picture_bytes", "svg_to_png", "position_svg", "outcome_svg",

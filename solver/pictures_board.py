@@ -1,12 +1,12 @@
 """The board as a picture: its look, the province layout, the geometry, and the board graph with its units.
 
-The layer every picture of `dipsolve.render` is drawn on: the colours and sizes
+The layer every picture of `dipsolve.pictures` is drawn on: the colours and sizes
 (`TERRAIN_COLOURS`, `POWER_COLOURS`, `R`, ...), where each province's node is drawn
 (`coords`, from ``data/coords.tsv``), small helpers of plane geometry and SVG text, a
 `Drawing` with named layers and its primitives (lines, arrows, crosses, text), and the
 board itself: the edges of the map graph, the provinces with their owners
 (`draw_board`) and the units (`draw_units`).  Orders, results and legends are drawn on
-top of it by `dipsolve.render_draw`.
+top of it by `dipsolve.pictures_svg`.
 """
 
 from __future__ import annotations

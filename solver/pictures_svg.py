@@ -3,9 +3,9 @@
 `position_svg` (a position, with orders if given), `outcome_svg` (the orders of an
 `Outcome` with their results), `plan_svg` (a plan played out by `replay_plan`, each
 phase's orders numbered) and `svg_for`, which picks one by what it is given.  Each draws
-the board of `dipsolve.render_board`, then the orders as arrows, dashed lines, rings and
+the board of `dipsolve.pictures_board`, then the orders as arrows, dashed lines, rings and
 crosses (a failed order faint and marked), then a legend.  The public place to import
-them from is `dipsolve.render`.
+them from is `dipsolve.pictures`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from .map import POWERS
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                      SupportMove, Waive)
 from .position import SEASONS, Phase, Position, Unit
-from .render_board import (EDGE_COLOURS, FAIL_COLOUR, FAINT, HEIGHT, MAP_WIDTH, POWER_COLOURS, R,
+from .pictures_board import (EDGE_COLOURS, FAIL_COLOUR, FAINT, HEIGHT, MAP_WIDTH, POWER_COLOURS, R,
                            RU, TERRAIN_COLOURS, WIDTH, Drawing, Point, along, attr, colour, coords,
                            draw_board, draw_unit, draw_units, fmt, marker_at, shift, tooltip, trim,
                            unit_shape, unit_vec)
