@@ -8,8 +8,9 @@ The board
 Orders
     `Hold`, `Move`, `SupportHold`, `SupportMove`, `Convoy`, `Retreat`, `Disband`
     (`Remove`), `Build`, `Waive`; `Order` is any of them, `UnitOrder` the ones a unit
-    gives.  `parse_order`, `parse_orders`, `format_order` (short, long English, DAIDE);
-    `legal_orders`, `order_problems` (legality by named rules).
+    gives.  `parse_order`, `parse_order_line` (with its power), `parse_orders`,
+    `format_order` (short, long English, DAIDE); `legal_orders`, `order_problem` and
+    `order_problems` (legality by named rules).
 Adjudication
     `adjudicate(position, orders) -> Outcome` (`OrderResult`, `Reason`).
 Questions
@@ -57,6 +58,7 @@ from .results import Deadline, Limits, Result, Status
 _LAZY: dict[str, tuple[str, str]] = {
     # text
     "parse_order": ("dipsolve.grammar", "parse_order"),
+    "parse_order_line": ("dipsolve.grammar", "parse_order_line"),
     "parse_orders": ("dipsolve.grammar", "parse_orders"),
     "format_order": ("dipsolve.grammar", "format_order"),
     "parse_position": ("dipsolve.grammar", "parse_position_text"),
@@ -64,6 +66,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     # rules
     "legal_orders": ("dipsolve.search.legal", "legal_orders"),
     "order_problems": ("dipsolve.legality", "order_problems"),
+    "order_problem": ("dipsolve.legality", "order_problem"),
     # questions
     "solve": ("dipsolve.search", "solve"),
     "Solution": ("dipsolve.search", "Solution"),
@@ -122,10 +125,10 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .adjustments import count_adjustments
     from .bots import make_bot
-    from .grammar import format_order, parse_order, parse_orders
+    from .grammar import format_order, parse_order, parse_order_line, parse_orders
     from .grammar import parse_position_text as parse_position
     from .grammar.press import parse_press
-    from .legality import order_problems
+    from .legality import order_problem, order_problems
     from .models.equilibria import Equilibrium, solve_equilibrium
     from .models.path import PathSolution, solve_path
     from .models.worstcase import solve_worst_case
