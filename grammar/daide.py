@@ -25,6 +25,7 @@ from lark import Lark, Transformer, v_args
 from dipsolve.map import COAST_ALIASES, Map, power_name, standard_map
 from dipsolve.position import Dislodged, Phase, Position, Unit
 
+from .loading import lalr_parser
 from .errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span, lark_errors
 from .board import board_errors
 from .tokens import POWER_TOKEN_OF, POWER_TOKENS, SEASONS
@@ -35,8 +36,7 @@ __all__ = ["parse_daide", "SEASONS"]
 @cache
 def daide_parser() -> Lark:
     """The LALR parser for ``daide.lark``, built once per process."""
-    return Lark.open("daide.lark", rel_to=__file__, parser="lalr", lexer="contextual",
-                     propagate_positions=True)
+    return lalr_parser("daide.lark")
 
 
 _LABELS = {"_NOW": "'NOW'", "_SCO": "'SCO'", "_LPAR": "'('", "_RPAR": "')'",

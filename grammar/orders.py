@@ -53,6 +53,7 @@ from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat,
 from dipsolve.position import Position
 
 from .daide_order import parse_daide_order
+from .loading import lalr_parser
 from .errors import (DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span,
                      lark_errors, placed)
 from .notation import NOTATIONS, FormatError, format_order
@@ -65,8 +66,7 @@ __all__ = ["NOTATIONS", "FormatError", "OrderLine", "format_order", "parse_order
 @cache
 def orders_parser() -> Lark:
     """The LALR parser for ``orders.lark``, built once per process."""
-    return Lark.open("orders.lark", rel_to=__file__, parser="lalr", lexer="contextual",
-                     propagate_positions=True, start=["order_line", "single_order"])
+    return lalr_parser("orders.lark", start=["order_line", "single_order"])
 
 
 _UNIT = "a unit (A or F)"

@@ -38,6 +38,7 @@ from dipsolve.position import Dislodged, Phase, Position, Unit, retreat_options
 
 from .board import board_errors
 from .daide import parse_daide
+from .loading import lalr_parser
 from .errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span, lark_errors
 from .orders import (NameReader, OrderAt, OrderChecker, PlaceAt, UnitAt, parse_order,
                      parse_order_lines, parse_orders)
@@ -52,8 +53,7 @@ Orders = dict[str, list[Order]]
 @cache
 def position_parser() -> Lark:
     """The LALR parser for ``position.lark``, built once per process."""
-    return Lark.open("position.lark", rel_to=__file__, parser="lalr", lexer="contextual",
-                     propagate_positions=True)
+    return lalr_parser("position.lark")
 
 
 _UNIT = "a unit (A or F)"
