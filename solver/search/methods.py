@@ -110,10 +110,11 @@ class SolveSettings:
 
         >>> SolveSettings(method="minimax", limits=Limits(time_limit=2)).limits.time_limit
         2
-        >>> SolveSettings(method="chess")
-        Traceback (most recent call last):
-        ...
-        dipsolve.errors.DipsolveSyntaxError: unknown method 'chess' (expected one of agenda, minimax, expectimax, cpsat)
+        >>> try:
+        ...     SolveSettings(method="chess")
+        ... except DipsolveSyntaxError as e:
+        ...     print(e)
+        unknown method 'chess' (expected one of agenda, minimax, expectimax, cpsat)
     """
 
     method: str = "agenda"
