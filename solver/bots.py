@@ -3,7 +3,8 @@
 A bot is anything with ``name`` and ``orders(position, power, deadline_s, rng)``: the
 orders ``power`` gives in the position's phase (movement, retreat or adjustment),
 decided within ``deadline_s`` seconds, with every random choice drawn from ``rng`` so a
-seeded game replays exactly.  The Victorybot seed (``004_…``, "Experimental design")
+seeded game replays exactly; and, if it needs one, ``prepare()``, called once before a
+game outside the clock.  The Victorybot seed (``004_…``, "Experimental design")
 plays its configurations against each other and the DAIDE bots the same way: each of
 the seven seats gets one.
 
@@ -142,10 +143,15 @@ class DipsolveBot:
         from .evaluation import evaluator
         try:
             evaluator(self.evaluator)
-            api.check_method(self.method)
+            self.prepare()
             api.solve(Position.initial(), "Austria", self.settings(0.2))
         except (ValueError, api.MethodUnavailable) as e:
             raise BotUnavailable(str(e)) from None
+
+    def prepare(self) -> None:
+        """Load the method's model before a game (OR-Tools for ``cpsat``: about a second,
+        which a phase's time limit would otherwise have to cover)."""
+        api.check_method(self.method)
 
     def orders(self, position: Position, power: str, deadline_s: float,
                rng: random.Random) -> list[Order]:
