@@ -145,8 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         rng = random.Random(7)
         brute, exact, best, combos = _enumerate(position, power, linear, candidates, scenarios,
                                                 args.full, args.sample, rng)
-        if exact and sel.status == "optimal" and abs(best - sel.value) > 1e-6:
-            raise SystemExit(f"{label} {power}: enumeration found {best}, the model {sel.value}")
+        if exact and sel.status == "optimal" and abs(best - sel.objective) > 1e-6:
+            raise SystemExit(f"{label} {power}: enumeration found {best}, the model {sel.objective}")
         peer = _peer_seconds(position, power, candidates, scenarios, args.peer_sample, rng) \
             * combos * len(scenarios)
         model = statistics.median(times)
@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             "position": label, "phase": position.phase.short, "power": power,
             "units": len(position.units_of(power)), "board_units": len(position.units),
             "scenarios": len(scenarios), "combinations": combos,
-            "model_seconds": round(model, 4), "status": sel.status, "value": sel.value,
+            "model_seconds": round(model, 4), "status": str(sel.status), "value": sel.objective,
             "variables": sel.variables, "constraints": sel.constraints,
             "enumeration_seconds": brute, "enumeration_measured": exact,
             "peer_enumeration_seconds": peer,

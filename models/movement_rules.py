@@ -61,6 +61,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence, Union
 
 from ortools.sat.python import cp_model
+from ortools.sat.python.cp_model_helper import Literal as CpLiteral
 
 from dipsolve.adjudicator import (CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Reading, read_order,
                                   sea_route)
@@ -68,7 +69,14 @@ from dipsolve.orders import Hold, Order
 from dipsolve.position import Position, Unit
 
 #: a literal: a CP-SAT Boolean variable, its negation, or a Python constant
-Lit = Union[bool, cp_model.IntVar, "cp_model.cp_model_helper.NotBooleanVariable"]
+Lit = Union[bool, CpLiteral]
+
+
+def _dest(move: Reading) -> str:
+    """The destination location of a move's reading (a coast for a fleet)."""
+    if move.dest_loc is None:
+        raise ValueError(f"{move.order} is read as no move")
+    return move.dest_loc
 
 
 class ParadoxError(ValueError):
@@ -254,7 +262,8 @@ class Resolution:
                 self.via[i, d] = L.any(x if r.via else L.all((x, intent)) for x, r in opts)
                 self.plain[i, d] = L.any(L.all((x, L.neg(intent))) for x, r in opts if not r.via)
                 for x, r in opts:
-                    self.mv_loc[i, r.dest_loc] = L.any((self.mv_loc.get((i, r.dest_loc), False), x))  # type: ignore[index]
+                    loc = _dest(r)
+                    self.mv_loc[i, loc] = L.any((self.mv_loc.get((i, loc), False), x))
                 if self.mv[i, d] is not False:
                     self.movers_to.setdefault(d, []).append(i)
         self.moving = [L.any(self.mv.get((i, d), False) for d in self.moves[i]) for i in range(n)]
@@ -422,8 +431,8 @@ class Resolution:
             s = self.S.get((i, d), False)
             if s is False:
                 continue
-            locs = {r.dest_loc for _, r in opts}
-            for loc in sorted(locs):  # type: ignore[type-var]
+            locs = {_dest(r) for _, r in opts}
+            for loc in sorted(locs):
                 out[loc] = s if len(locs) == 1 else L.all((s, self.mv_loc[i, loc]))
         return out
 

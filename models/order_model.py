@@ -64,7 +64,6 @@ in ``excluded``; a cycle among a scenario's fixed orders alone raises `ParadoxEr
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence, Union
 
@@ -78,11 +77,12 @@ from dipsolve.evaluation import influence as influence_evaluation
 from dipsolve.evaluation import owned_centers, values_for
 from dipsolve.orders import Hold, Move, Order
 from dipsolve.position import Position, Unit
+from dipsolve.results import Deadline, Result, Status, TimeUp
 
 from .movement_rules import Lit, Logic, Model, ParadoxError, Resolution, convoy_cycles, fixed_orders
 
-OPTIMAL, FEASIBLE, TIMED_OUT = "optimal", "feasible", "timed out"
-OBJECTIVES = ("maxmin", "expected")
+#: how the scenarios' values make the objective: the worst of them, or their weighted mean
+AGGREGATES = ("maxmin", "expected")
 
 Evaluation = Callable[[Position, str], float]
 Scenario = Mapping[str, Sequence[Order]]
@@ -162,7 +162,8 @@ class LinearValue:
     @classmethod
     def first_order(cls, position: Position, power: str, evaluate: Evaluation,
                     name: str = "evaluation",
-                    places: Mapping[Unit, Iterable[str]] | None = None) -> "LinearValue":
+                    places: Mapping[Unit, Iterable[str]] | None = None,
+                    deadline: Deadline | None = None) -> "LinearValue":
         """Any evaluation, linearized around the board on which every unit holds
         (`dipsolve.adjudicator.adjudicate` with no orders): the value of that board, plus
         for each unit and each place it could end the phase (each destination of its
@@ -175,7 +176,8 @@ class LinearValue:
         alone.  With `dipsolve.evaluation.influence` it keeps what the occupation part
         leaves out: the shares of empty provinces.  ``places``: unit -> the destinations
         of the moves it may be ordered (default: its legal moves); a unit left out is
-        taken to hold."""
+        taken to hold.  ``deadline``: checked for every unit (`dipsolve.results.TimeUp`
+        when it has passed)."""
         from dipsolve.search.legal import legal_orders
         m = position.map
         po = m.province_of
@@ -214,6 +216,8 @@ class LinearValue:
                       for u in position.units}
         unit_at: dict[tuple[Unit, str | None], float] = {}
         for u, targets in places.items():
+            if deadline is not None:
+                deadline.check()
             for target in sorted(set(targets)):
                 loc = target if u.kind == "F" else po[target]
                 other = occupant.get(po[loc])
@@ -226,6 +230,8 @@ class LinearValue:
         # a unit can be dislodged only where some unit may move in
         for u in position.units:
             if u in alone or any(po[t] == po[u.location] for ts in places.values() for t in ts):
+                if deadline is not None:
+                    deadline.check()
                 unit_at[u, None] = gone(u)
         return cls(power, own={}, unit_at={k: v for k, v in unit_at.items() if v},
                    constant=base, name=f"{name} (first order)")
@@ -266,45 +272,45 @@ class ScenarioResult:
 
     weight: float
     predicted: Prediction
-    #: the `LinearValue` of the predicted outcome (the model's objective term)
-    value: float
+    #: the `LinearValue` of the predicted outcome (the model's objective term; None when
+    #: the time ran out before the evaluation was linearized)
+    value: float | None
     #: the real evaluator on the position the adjudicator makes of it
     score: float
 
 
-@dataclass(frozen=True)
-class OrderSelection:
-    """The model's answer: orders for every unit of ``power``."""
+@dataclass(frozen=True, kw_only=True)
+class OrderSelection(Result):
+    """The model's answer: orders for every unit of ``power``.
+
+    ``status``: "optimal" (proven best for the model's objective), "feasible" (the best
+    found when time ran out), "timed out" (no solution found: ``orders`` are the hint, or
+    holds); never "infeasible": every order set has an outcome, so a model without a
+    solution is a bug (`ModelError`).  ``objective``: the `LinearValue` of the outcome,
+    the minimum or the weighted mean over the scenarios (``aggregate``); None when the
+    time ran out before the evaluation was linearized.  ``bound``: no order set among the
+    candidates has a greater objective (CP-SAT's proven bound; None when it found no
+    solution).  ``seconds``: the wall time of the call, building and replay included."""
 
     power: str
     orders: tuple[Order, ...]
-    #: "optimal" (proven best for the model's objective), "feasible" (the best found when
-    #: time ran out), "timed out" (no solution found: ``orders`` are the hint, or holds).
-    #: Never "infeasible": every order set has an outcome, so a model without a solution
-    #: is a bug (`ModelError`)
-    status: str
-    objective: str                 # "maxmin" or "expected"
-    #: the objective: the `LinearValue` of the outcome, minimum or weighted mean over scenarios
-    value: float
-    #: no order set among the candidates has a greater value (CP-SAT's proven bound)
-    bound: float
+    aggregate: str                 # "maxmin" or "expected"
     #: the real evaluator aggregated the same way
     score: float
-    #: whether ``value`` and ``score`` are the same function (the evaluator is linear)
+    #: whether ``objective`` and ``score`` are the same function (the evaluator is linear)
     exact: bool
     value_name: str
     scenarios: tuple[ScenarioResult, ...]
     #: candidates left out because they could close a convoy paradox, with the reason
     excluded: tuple[tuple[Unit, Order, str], ...]
-    seconds: float
     variables: int
     constraints: int
-    #: the value the model maximized (``value`` is it, aggregated over the scenarios)
-    linear: LinearValue = field(repr=False)
+    #: the value the model maximized (``objective`` is it, aggregated over the scenarios)
+    linear: LinearValue | None = field(default=None, repr=False)
 
     @property
     def optimal(self) -> bool:
-        return self.status == OPTIMAL
+        return self.status == Status.OPTIMAL
 
 
 def _where_units_end(outcome: Outcome) -> dict[Unit, str | None]:
@@ -356,9 +362,9 @@ def select_orders(position: Position, power: str, *,
                   scenarios: Sequence[tuple[float, Scenario]] | None = None,
                   evaluate: Union[str, Evaluation, LinearValue, None] = None,
                   linear: LinearValue | None = None,
-                  objective: str = "maxmin", time_limit: float = 10.0,
+                  aggregate: str = "maxmin", time_limit: float = 10.0,
                   hint: Mapping[Unit, Order] | Iterable[Order] | None = None,
-                  num_workers: int = 2) -> OrderSelection:
+                  num_workers: int = 2, deadline: Deadline | None = None) -> OrderSelection:
     """The orders for ``power``'s units that maximize the value of the outcome.
 
     ``candidates``: unit -> the orders it may be given (default: `useful_orders`); a
@@ -368,16 +374,18 @@ def select_orders(position: Position, power: str, *,
     ``"centers"``, a `LinearValue`, or any ``(position, power) -> float``.  ``linear``:
     the `LinearValue` the model maximizes (default: ``evaluate`` itself when it is one,
     `LinearValue.centers` for centers, else `LinearValue.first_order` of ``evaluate``
-    over the moves the candidates and scenarios hold).  ``objective``: ``"maxmin"`` (the worst scenario) or ``"expected"`` (the
-    weighted mean).  ``hint``: orders to start from (the agenda search's best); hinted
+    over the moves the candidates and scenarios hold).  ``aggregate``: ``"maxmin"`` (the
+    worst scenario) or ``"expected"`` (the weighted mean).  ``hint``: orders to start from (the agenda search's best); hinted
     orders missing from the candidates are added to them.  ``time_limit`` in seconds
-    covers building, solving and the replay.
+    covers linearizing, building, solving and the replay; ``deadline`` replaces it when
+    the clock started before this call (the caller's set-up counts) or is a test's.
     """
-    start = time.monotonic()
+    call = deadline if deadline is not None else Deadline(time_limit)
+    began = call.clock()
     if position.phase.kind != "movement":
         raise ValueError(f"select_orders needs a movement phase, not {position.phase}")
-    if objective not in OBJECTIVES:
-        raise ValueError(f"unknown objective {objective!r} (expected one of {', '.join(OBJECTIVES)})")
+    if aggregate not in AGGREGATES:
+        raise ValueError(f"unknown aggregate {aggregate!r} (expected one of {', '.join(AGGREGATES)})")
     score_of, make_linear, exact = _evaluators(position, power, evaluate, linear)
     scenarios = list(scenarios) if scenarios is not None else [(1.0, {})]
     if not scenarios:
@@ -386,7 +394,7 @@ def select_orders(position: Position, power: str, *,
         if power in sc and list(sc[power]):
             raise ValueError(f"a scenario gives orders to {power}, the power being solved for")
     weights = [float(w) for w, _ in scenarios]
-    if objective == "expected" and (sum(weights) <= 0 or any(w < 0 for w in weights)):
+    if aggregate == "expected" and (sum(weights) <= 0 or any(w < 0 for w in weights)):
         raise ValueError("scenario weights must be non-negative and not all zero")
     units = position.units_of(power)
     options = _candidates(position, power, units, candidates, hint)
@@ -397,33 +405,40 @@ def select_orders(position: Position, power: str, *,
     places: dict[Unit, set[str]] = {}
     for u, rs in list(options.items()) + [(u, [r]) for fx in fixed for u, r in fx.items()]:
         places.setdefault(u, set()).update(r.dest_loc for r in rs if r.kind == MOVE)  # type: ignore[misc]
-    linear = make_linear(places)
-
-    # build (giving up if that alone takes the time), then solve in the time left; the
-    # replay needs a moment per scenario
-    deadline = start + 0.95 * time_limit - min(0.01 * len(scenarios), 0.2 * time_limit)
-    built = _OrderModel(position, power, options, fixed, linear, objective, weights, hinted, deadline)
+    # linearize and build (giving up if that alone takes the time), then solve in the
+    # time left; the replay needs a moment per scenario
+    left = call.remaining()
+    build_by = Deadline(0.95 * left - min(0.01 * len(scenarios), 0.2 * left), clock=call.clock)
+    try:
+        maximized: LinearValue | None = make_linear(places, build_by)
+    except TimeUp:
+        maximized = None
+    built = None
     code = cp_model.UNKNOWN
     solver = cp_model.CpSolver()
-    if built.complete:
-        solver.parameters.num_workers = max(1, num_workers)
-        solver.parameters.max_time_in_seconds = max(0.005, deadline - time.monotonic())
-        code = solver.solve(built.model)
+    if maximized is not None:
+        built = _OrderModel(position, power, options, fixed, maximized, aggregate, weights, hinted,
+                            build_by)
+        if built.complete:
+            solver.parameters.num_workers = max(1, num_workers)
+            solver.parameters.max_time_in_seconds = max(0.005, build_by.remaining())
+            code = solver.solve(built.model)
     if code == cp_model.INFEASIBLE or code == cp_model.MODEL_INVALID:
         raise ModelError(f"the order model has no solution ({solver.status_name(code)}) for "
                          f"{power} in {position.phase}")
-    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        status = OPTIMAL if code == cp_model.OPTIMAL else FEASIBLE
+    predicted: list[Prediction] = []
+    model_values: list[float] = []
+    bound: float | None = None
+    if built is not None and code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.FEASIBLE
         chosen = {u: next(r.order for x, r in opts if built.logic.value(solver, x))
                   for u, opts in built.choice.items()}
         predicted = [Prediction(*r.outcome(solver)) for r in built.resolutions]
         model_values = [solver.value(e) / built.scale for e in built.values]
         bound = solver.best_objective_bound / built.objective_scale
     else:
-        status = TIMED_OUT
+        status = Status.TIMED_OUT
         chosen = {u: hinted.get(u, Hold(u.kind, u.location)) for u in units}
-        predicted, model_values = [], []
-        bound = math.inf
     orders = tuple(chosen[u] for u in units)
 
     # replay against every scenario: the model's prediction must be the adjudicator's
@@ -431,24 +446,32 @@ def select_orders(position: Position, power: str, *,
     for k, (w, sc) in enumerate(scenarios):
         outcome = adjudicate(position, {**{p: list(os) for p, os in sc.items()}, power: list(orders)})
         actual = Prediction.of(outcome)
-        value = linear(outcome)
-        if predicted:
+        value = maximized(outcome) if maximized is not None else None
+        if predicted and built is not None and value is not None:
             if actual != predicted[k]:
                 raise ModelError(_disagreement(position, power, orders, k, predicted[k], actual))
             if abs(value - model_values[k]) > 1e-6 * max(1.0, abs(value)) + built.rounding[k]:
                 raise ModelError(f"scenario {k}: the model valued the outcome {model_values[k]}, "
                                  f"the adjudicated position is worth {value}")
         results.append(ScenarioResult(w, actual, value, score_of(outcome)))
-    if objective == "maxmin":
-        value = min(r.value for r in results)
+    shares = _shares(weights) if aggregate == "expected" else weights
+    objective: float | None = None
+    if aggregate == "maxmin":
         score = min(r.score for r in results)
+        if maximized is not None:
+            objective = min(r.value for r in results if r.value is not None)
     else:
-        value = sum(w * r.value for w, r in zip(built.weights, results))
-        score = sum(w * r.score for w, r in zip(built.weights, results))
-    return OrderSelection(power, orders, status, objective, value, bound, score, exact,
-                          linear.name, tuple(results), tuple(excluded), time.monotonic() - start,
-                          len(built.model.proto.variables), len(built.model.proto.constraints),
-                          linear)
+        score = sum(w * r.score for w, r in zip(shares, results))
+        if maximized is not None:
+            objective = sum(w * r.value for w, r in zip(shares, results) if r.value is not None)
+    return OrderSelection(
+        status=status, objective=objective, bound=bound, seconds=call.clock() - began,
+        power=power, orders=orders, aggregate=aggregate, score=score, exact=exact,
+        value_name=maximized.name if maximized is not None else "(not linearized: no time)",
+        scenarios=tuple(results), excluded=tuple(excluded),
+        variables=len(built.model.proto.variables) if built is not None else 0,
+        constraints=len(built.model.proto.constraints) if built is not None else 0,
+        linear=maximized)
 
 
 # -- the pieces of select_orders -----------------------------------------------------------------
@@ -458,16 +481,12 @@ class _OrderModel:
     the objective and the hint.  ``complete`` is False when the deadline came first."""
 
     def __init__(self, position: Position, power: str, options: dict[Unit, list[Reading]],
-                 fixed: list[dict[Unit, Reading]], linear: LinearValue, objective: str,
-                 weights: list[float], hinted: Mapping[Unit, Order], deadline: float) -> None:
+                 fixed: list[dict[Unit, Reading]], linear: LinearValue, aggregate: str,
+                 weights: list[float], hinted: Mapping[Unit, Order], deadline: Deadline) -> None:
         model = self.model = Model()
         logic = self.logic = Logic(model)
         # integer weights for CP-SAT (exact for weights with up to six decimals)
         int_weights = [round(w * _scale(weights)) for w in weights]
-        if objective == "expected":
-            self.weights = [w / sum(int_weights) for w in int_weights]
-        else:
-            self.weights = [float(w) for w in weights]
         self.complete = False
         self.choice: dict[Unit, list[tuple[Lit, Reading]]] = {}
         for u in position.units_of(power):
@@ -483,7 +502,7 @@ class _OrderModel:
                     model.add_hint(x, r.order == hinted[u])
         self.resolutions: list[Resolution] = []
         for k, fx in enumerate(fixed):
-            if time.monotonic() > deadline:
+            if deadline.expired():
                 return
             opts: dict[Unit, Sequence[tuple[Lit, Reading]]] = dict(self.choice)
             opts.update({u: [(True, r)] for u, r in fx.items()})
@@ -493,7 +512,7 @@ class _OrderModel:
         #: each scenario's value, scaled to integers; the most its rounding can be off
         self.values = [sum(round(c * scale) * lit for c, lit in t[0]) + round(t[1] * scale) for t in terms]
         self.rounding = [len(t[0]) / scale for t in terms]
-        if objective == "maxmin":
+        if aggregate == "maxmin":
             reach = sum(abs(round(c * scale)) for t in terms for c, _ in t[0]) + \
                 sum(abs(round(t[1] * scale)) for t in terms)
             worst = model.new_int_var(-reach, reach, "worst")
@@ -504,11 +523,15 @@ class _OrderModel:
         else:
             model.maximize(sum(w * e for w, e in zip(int_weights, self.values)))
             self.objective_scale = scale * sum(int_weights)
-        self.complete = time.monotonic() <= deadline
+        self.complete = not deadline.expired()
 
 
-def _evaluators(position: Position, power: str, evaluate, linear: LinearValue | None
-                ) -> tuple[Callable[[Outcome], float], Callable[[dict], LinearValue], bool]:
+#: the linear value the model maximizes, given the places units may move to and a deadline
+LinearMaker = Callable[[Mapping[Unit, Iterable[str]], Deadline], LinearValue]
+
+
+def _evaluators(position: Position, power: str, evaluate: Union[str, Evaluation, LinearValue, None],
+                linear: LinearValue | None) -> tuple[Callable[[Outcome], float], LinearMaker, bool]:
     """(what scores an adjudicated outcome; the linear value the model maximizes, given
     the places units may move to; whether the two are the same function)."""
     if evaluate is None or evaluate == "influence":
@@ -524,18 +547,20 @@ def _evaluators(position: Position, power: str, evaluate, linear: LinearValue | 
         if evaluate.power != power:
             raise ValueError(f"the linear value is {evaluate.power}'s, not {power}'s")
         lin = linear or evaluate
-        return evaluate, (lambda places: lin), lin is evaluate
+        return evaluate, (lambda places, deadline: lin), lin is evaluate
     fn = evaluate
 
     def score(outcome: Outcome) -> float:
         return float(fn(outcome.next, power))
     if linear is not None:
-        return score, (lambda places: linear), False
+        given = linear
+        return score, (lambda places, deadline: given), False
     if evaluate is centers_evaluation:
-        return score, (lambda places: LinearValue.centers(power)), True
+        return score, (lambda places, deadline: LinearValue.centers(power)), True
     name = getattr(evaluate, "__name__", "evaluate")
     name = "evaluation" if name in ("evaluate", "<lambda>") else name
-    return score, (lambda places: LinearValue.first_order(position, power, fn, name, places)), False
+    return score, (lambda places, deadline: LinearValue.first_order(position, power, fn, name, places,
+                                                                   deadline)), False
 
 
 def _candidates(position: Position, power: str, units: list[Unit],
@@ -643,13 +668,20 @@ def _value_terms(position: Position, linear: LinearValue, res: Resolution
         else:
             terms += [(v, lit) for p, lit in ends_in.get(c, ()) if p == linear.power]
     merged: dict = {}
-    for c, lit in terms:
+    for coef, lit in terms:
         if lit is True:
-            constant += c
+            constant += coef
         elif lit is not False:
             key = lit.index
-            merged[key] = (merged.get(key, (0.0, lit))[0] + c, lit)
-    return [(c, lit) for c, lit in merged.values() if c], constant
+            merged[key] = (merged.get(key, (0.0, lit))[0] + coef, lit)
+    return [(coef, lit) for coef, lit in merged.values() if coef], constant
+
+
+def _shares(weights: Sequence[float]) -> list[float]:
+    """The scenarios' weights as the model counts them (as integers, exact up to six
+    decimals: `_scale`), summing to 1."""
+    int_weights = [round(w * _scale(weights)) for w in weights]
+    return [w / sum(int_weights) for w in int_weights]
 
 
 def _scale(numbers: Sequence[float]) -> int:

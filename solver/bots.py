@@ -3,13 +3,14 @@
 A bot is anything with ``name`` and ``orders(position, power, deadline_s, rng)``: the
 orders ``power`` gives in the position's phase (movement, retreat or adjustment),
 decided within ``deadline_s`` seconds, with every random choice drawn from ``rng`` so a
-seeded game replays exactly.  The Victorybot seed (``004_…``, "Experimental design")
+seeded game replays exactly; and, if it needs one, ``prepare()``, called once before a
+game outside the clock.  The Victorybot seed (``004_…``, "Experimental design")
 plays its configurations against each other and the DAIDE bots the same way: each of
 the seven seats gets one.
 
 * `RandomBot` — a legal order for each unit, at random (`dipsolve.search.legal`);
 * `DumbBotPlayer` — David Norman's DumbBot (`dipsolve.dumbbot`);
-* `DipsolveBot` — dipsolve's own search, ``dipsolve.search.solve`` with one of its
+* `DipsolveBot` — dipsolve's own search, `dipsolve.api.solve` with one of its
   methods.
 
 `make_bot` reads a bot's name as the command line spells it: ``random``, ``dumbbot``,
@@ -18,11 +19,12 @@ the seven seats gets one.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from . import dumbbot
+from . import api, dumbbot
 from .errors import DipsolveUnavailable
 from .orders import Build, Disband, Order, Waive
 from .position import Position
@@ -32,7 +34,8 @@ from .search.legal import build_orders, legal_orders
 class Bot(Protocol):
     """A player: ``name`` for the results table, ``orders`` for each phase."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def orders(self, position: Position, power: str, deadline_s: float,
                rng: random.Random) -> list[Order]:
@@ -100,26 +103,17 @@ class DumbBotPlayer:
         return dumbbot.orders(position, power, rng, self.weights)
 
 
-#: the search methods of ``dipsolve.search.solve`` (issue 6)
-DIPSOLVE_METHODS = ("agenda", "minimax", "expectimax", "cpsat")
-
-
-def _solver():
-    """``dipsolve.search.solve``, or `BotUnavailable` while it is not written."""
-    from . import search
-    solve = getattr(search, "solve", None)
-    if solve is None:  # pragma: no cover - depends on the installation
-        raise BotUnavailable("it needs dipsolve.search.solve, which is not in this "
-                             "installation yet (issue 6)")
-    return solve
+#: the search methods of `dipsolve.api.solve`
+DIPSOLVE_METHODS = api.METHODS
 
 
 @dataclass(frozen=True)
 class DipsolveBot:
-    """dipsolve's search, ``dipsolve.search.solve(position, power, method=...,
-    time_limit=S, evaluator=...)``, given the whole deadline, in every phase (``solve``
-    answers retreats and adjustments too).  Its games are reproducible only as far as the
-    search is: an anytime search stopped by the clock may answer differently."""
+    """dipsolve's search, `dipsolve.api.solve` with this method, evaluation and opponent
+    model, given the whole deadline and a seed drawn from the seat's stream, in every
+    phase (``solve`` answers retreats and adjustments too).  Its games are reproducible
+    only as far as the search is: an anytime search stopped by the clock may answer
+    differently."""
 
     method: str = "agenda"
     #: the position evaluation the search maximises (`dipsolve.evaluation.evaluator`)
@@ -135,28 +129,33 @@ class DipsolveBot:
         model = "" if self.opponents == "sampled" else f"[{self.opponents}]"
         return f"dipsolve:{self.method}{tail}{model}"
 
+    def settings(self, time_limit: float, seed: int = 0) -> api.SolveSettings:
+        """What the bot asks of `dipsolve.api.solve` with ``time_limit`` seconds."""
+        return api.SolveSettings(method=self.method, evaluation=self.evaluator,
+                                 opponents=self.opponents,
+                                 limits=dataclasses.replace(api.DEFAULT_LIMITS, time_limit=time_limit,
+                                                            seed=seed))
+
     def check(self) -> None:
         """Raise `BotUnavailable` unless the search can answer with this method and this
-        evaluation: one short search of the 1901 start, which also reports a method
-        whose model is not installed (``MethodUnavailable``)."""
-        solve = _solver()
+        evaluation: the method's model is loaded (OR-Tools for ``cpsat``: before the
+        game, not in its first phase), then one short search of the 1901 start."""
         from .evaluation import evaluator
-        from .search import MethodUnavailable
         try:
             evaluator(self.evaluator)
-        except ValueError as e:
+            self.prepare()
+            api.solve(Position.initial(), "Austria", self.settings(0.2))
+        except (ValueError, api.MethodUnavailable) as e:
             raise BotUnavailable(str(e)) from None
-        try:
-            solve(Position.initial(), "Austria", method=self.method, time_limit=0.2,
-                  evaluator=self.evaluator, opponents=self.opponents)
-        except MethodUnavailable as e:
-            raise BotUnavailable(str(e)) from None
+
+    def prepare(self) -> None:
+        """Load the method's model before a game (OR-Tools for ``cpsat``: about a second,
+        which a phase's time limit would otherwise have to cover)."""
+        api.check_method(self.method)
 
     def orders(self, position: Position, power: str, deadline_s: float,
                rng: random.Random) -> list[Order]:
-        solution = _solver()(position, power, method=self.method, time_limit=deadline_s,
-                             evaluator=self.evaluator, opponents=self.opponents,
-                             seed=rng.randrange(1 << 30))
+        solution = api.solve(position, power, self.settings(deadline_s, rng.randrange(1 << 30)))
         return list(solution.orders)
 
 

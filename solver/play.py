@@ -129,7 +129,9 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
 
     Each phase, every power with something to order (units to move, units to retreat,
     builds or removals owed) is asked for its orders with ``time_limit`` seconds; the
-    phase is adjudicated and the next begins.  ``on_phase`` is called with each position
+    phase is adjudicated and the next begins.  A bot with a ``prepare()`` method is
+    prepared once before the game, outside its clock (a dipsolve seat loads its method's
+    model there, in every process that plays).  ``on_phase`` is called with each position
     before it is played (for a progress bar).
     """
     missing = [p for p in POWERS if p not in seats]
@@ -138,6 +140,10 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
     position = start or Position.initial()
     if until < position.phase.year:
         raise ValueError(f"the game starts in {position.phase.year}, after the last year {until}")
+    for bot in {id(b): b for b in seats.values()}.values():
+        prepare = getattr(bot, "prepare", None)
+        if prepare is not None:
+            prepare()
     rngs = {p: seat_rng(seed, p) for p in POWERS}
     thinking = {p: 0.0 for p in POWERS}
     longest = {p: 0.0 for p in POWERS}

@@ -134,7 +134,7 @@ def test_select_orders_on_datc_cases_each_power_choosing() -> None:
             _check(position, power, sel, [(1.0, scenario)])
             if not sel.excluded:
                 real = linear(adjudicate(position, {**scenario, power: list(own.values())}))
-                assert sel.value >= real
+                assert sel.objective >= real
             solved += 1
     assert solved > 250
 
@@ -176,7 +176,7 @@ def test_select_orders_finds_the_brute_force_optimum() -> None:
                   LinearValue.first_order(position, power, influence))[k % 3]
         try:
             sel = select_orders(position, power, candidates=cands, scenarios=scenarios,
-                                evaluate=linear, objective=objective, time_limit=20)
+                                evaluate=linear, aggregate=objective, time_limit=20)
         except ParadoxError:
             continue
         _check(position, power, sel, scenarios)
@@ -190,7 +190,7 @@ def test_select_orders_finds_the_brute_force_optimum() -> None:
             v = min(vals) if objective == "maxmin" else sum(w * x for w, x in zip(weights, vals)) / sum(weights)
             best = max(best, v)
         assert sel.status == "optimal"
-        assert sel.value == pytest.approx(best), f"seed {seed}"
+        assert sel.objective == pytest.approx(best), f"seed {seed}"
         assert sel.bound == pytest.approx(best)
         compared += 1
     assert compared >= 30
@@ -241,8 +241,8 @@ def test_centers_selection_is_exact_and_rescored() -> None:
                  for s in range(3)]
     sel = select_orders(position, power, scenarios=scenarios, evaluate="centers", time_limit=20)
     assert sel.exact and sel.status == "optimal"
-    assert sel.value == sel.score == min(r.score for r in sel.scenarios)
-    sel = select_orders(position, power, scenarios=scenarios, objective="expected", time_limit=20)
+    assert sel.objective == sel.score == min(r.score for r in sel.scenarios)
+    sel = select_orders(position, power, scenarios=scenarios, aggregate="expected", time_limit=20)
     assert not sel.exact
     assert sel.score == pytest.approx(sum(r.score for r in sel.scenarios) / 3)
     nxt = adjudicate(position, {**scenarios[0][1], power: list(sel.orders)}).next
@@ -259,7 +259,7 @@ def test_a_hinted_order_joins_the_candidates() -> None:
     sel = select_orders(position, "Germany", candidates=hold_only, hint=hint, evaluate="centers",
                         time_limit=10)
     assert Move("F", "KIE", "DEN") in sel.orders           # a fourth center
-    assert sel.status == "optimal" and sel.value == 4
+    assert sel.status == "optimal" and sel.objective == 4
 
 
 def test_every_time_limit_returns_orders() -> None:
@@ -275,6 +275,39 @@ def test_every_time_limit_returns_orders() -> None:
         if sel.status == "timed out":
             assert list(sel.orders) == hint
         _check(position, power, sel, scenarios)
+
+
+def test_out_of_time_while_linearizing_gives_the_hint_unproven() -> None:
+    # a clock that moves on 0.1 s at every look: the deadline passes while the evaluation
+    # is being linearized, before any model exists
+    import itertools
+    import json
+
+    from dipsolve.results import Deadline
+    position = random_position(11, 34)
+    power = max(position.powers(), key=lambda p: len(position.units_of(p)))
+    hint = [Hold(u.kind, u.location) for u in position.units_of(power)]
+    sel = select_orders(position, power, hint=hint,
+                        deadline=Deadline(1.0, clock=itertools.count(0.0, 0.1).__next__))
+    assert sel.status == "timed out" and list(sel.orders) == hint
+    assert sel.objective is None and sel.bound is None and sel.variables == 0
+    assert sel.score == influence(adjudicate(position, {power: hint}).next, power)
+    obj = json.loads(json.dumps(sel.to_json()))
+    assert obj["status"] == "timed out" and obj["aggregate"] == "maxmin" and "linear" not in obj
+
+
+def test_the_selection_is_a_result() -> None:
+    import json
+
+    from dipsolve.results import Result, Status
+    start = Position.initial()
+    position = Position.build("F1901M", start.units, start.centers)
+    sel = select_orders(position, "Germany", evaluate="centers", time_limit=10)
+    assert isinstance(sel, Result) and sel.status is Status.OPTIMAL and sel.proven
+    assert sel.objective == sel.bound == sel.score == 4 and sel.seconds > 0   # Kiel takes a fourth
+    obj = json.loads(json.dumps(sel.to_json()))
+    assert list(obj)[:4] == ["status", "objective", "bound", "seconds"]
+    assert obj["orders"] == [str(o) for o in sel.orders] and obj["exact"] is True
 
 
 def _pandin() -> tuple[Position, dict]:
@@ -308,8 +341,8 @@ def test_a_paradox_among_the_fixed_orders_is_an_error() -> None:
 
 def test_mistakes_are_value_errors() -> None:
     position = Position.initial()
-    with pytest.raises(ValueError, match="objective"):
-        select_orders(position, "France", objective="best")
+    with pytest.raises(ValueError, match="aggregate"):
+        select_orders(position, "France", aggregate="best")
     with pytest.raises(ValueError, match="gives orders to France"):
         select_orders(position, "France", scenarios=[(1.0, {"France": [Hold("A", "PAR")]})])
     with pytest.raises(ValueError, match="not a unit of France"):

@@ -100,6 +100,34 @@ def test_make_bot_names():
         make_bot("dipsolve:alphabeta")
 
 
+class _Prepared:
+    """DumbBot that counts how often it was prepared, and plays only once prepared."""
+
+    name = "prepared"
+
+    def __init__(self) -> None:
+        self.prepared = 0
+
+    def prepare(self) -> None:
+        self.prepared += 1
+
+    def orders(self, position, power, deadline_s, rng):
+        assert self.prepared == 1
+        return DUMB.orders(position, power, deadline_s, rng)
+
+
+def test_a_bot_is_prepared_once_before_the_game():
+    bot = _Prepared()
+    record = play_game({p: bot for p in POWERS}, until=1901)
+    assert bot.prepared == 1 and record.phases
+
+
+def test_a_cpsat_seat_loads_its_model_before_the_game():
+    from dipsolve.models import order_method
+    make_bot("dipsolve:cpsat").prepare()
+    assert order_method.loaded()
+
+
 # -- the command line --------------------------------------------------------------------------
 
 def run(capsys, *argv):

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import itertools
-import time
 from pathlib import Path
 
 import pytest
@@ -14,10 +13,10 @@ from dipsolve.evaluation import influence, load_values
 from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, SupportHold, SupportMove,
                              Waive)
 from dipsolve.position import Dislodged, Position, Unit
-from dipsolve.search import METHODS, MethodUnavailable, solve
+from dipsolve.results import Deadline, Limits
 from dipsolve.search.agenda import AgendaSearch, agenda_search
 from dipsolve.search.legal import build_orders, legal_orders, useful_orders, useless
-from dipsolve.search.methods import STATUSES
+from dipsolve.search.methods import METHODS, STATUSES, MethodUnavailable, SolveSettings, solve
 from dipsolve.search.opponents import Judge, build_model, relevant_powers
 from dipsolve.testing import random_position
 
@@ -31,6 +30,14 @@ def turkish(position: Position, power: str) -> float:
 
 def strs(orders) -> list[str]:
     return sorted(str(o) for o in orders)
+
+
+def settings(time_limit: float = 5.0, seed: int = 0, **options) -> SolveSettings:
+    return SolveSettings(limits=Limits(time_limit=time_limit, seed=seed), **options)
+
+
+def soon(seconds: float = 10.0) -> Deadline:
+    return Deadline(seconds)
 
 
 # -- legal orders --------------------------------------------------------------------------
@@ -173,12 +180,12 @@ def test_the_turkish_example_solved_as_the_seed_says():
     """Tested against the neighbours' orders (Russia's F Sevastopol and A Moscow,
     Austria's A Budapest) and judged by the worst outcome, the agenda search chooses the
     seed's opening: F Ankara - Constantinople scores better only while Russia holds."""
-    s = solve(Position.initial(), "Turkey", "agenda", time_limit=5, values={"Turkey": TURKEY})
+    s = solve(Position.initial(), "Turkey", settings(5, values={"Turkey": TURKEY}))
     assert strs(s.orders) == ["A CON - BUL", "A SMY - ARM", "F ANK - BLA"]
-    assert s.status == "optimal" and s.bound == s.value
+    assert s.status == "optimal" and s.bound == s.objective
     assert s.plain_value == pytest.approx(985)
     assert set(s.opponents) == {"Russia", "Austria"}
-    assert s.value < s.plain_value                      # points knocked off by the test
+    assert s.objective < s.plain_value                  # points knocked off by the test
 
 
 def test_massive_support_goes_on_the_agenda_as_one_step():
@@ -253,7 +260,7 @@ def test_beam_width_bounds_the_agenda():
 
 
 def test_anytime_an_answer_even_with_no_time():
-    r = agenda_search(Position.initial(), "Turkey", turkish, deadline=time.monotonic() - 1)
+    r = agenda_search(Position.initial(), "Turkey", turkish, deadline=Deadline(0))
     assert r.timed_out and len(r.best.orders) == 3
 
 
@@ -266,7 +273,7 @@ def test_seeds_are_tested():
     assert r.exhausted and strs(r.best.orders) == ["A CON - BUL", "A SMY - ARM", "F ANK - CON"]
     # a seed is there from the start: with no time at all, the best seed is the answer
     quick = agenda_search(Position.initial(), "Turkey", turkish, seeds=[good],
-                          deadline=time.monotonic() - 1)
+                          deadline=Deadline(0))
     assert quick.timed_out and strs(quick.best.orders) == strs(good)
 
 
@@ -288,7 +295,7 @@ def test_relevance():
 
 def test_factorized_equals_joint_with_one_opponent():
     start = Position.initial()
-    model = build_model(start, "Turkey", turkish, deadline=time.monotonic() + 10, likely=2, hostile=2)
+    model = build_model(start, "Turkey", turkish, deadline=soon(10), likely=2, hostile=2)
     assert list(model.candidates) == ["Russia"]
     judge = Judge(start, "Turkey", turkish, model)
     for orders in ([Move("A", "CON", "BUL"), Move("F", "ANK", "BLA"), Move("A", "SMY", "ARM")],
@@ -302,7 +309,7 @@ def test_agenda_with_a_test_finds_the_best_tested_set():
     """With every useful set examined, the answer is the best of all of them under the
     test (checked against every combination of the three units' useful orders)."""
     start = Position.initial()
-    model = build_model(start, "Turkey", turkish, deadline=time.monotonic() + 10,
+    model = build_model(start, "Turkey", turkish, deadline=soon(10),
                         likely=2, hostile=2, radius=2)
     judge = Judge(start, "Turkey", turkish, model)
     r = agenda_search(start, "Turkey", turkish, test=judge.test("worst"))
@@ -316,7 +323,7 @@ def test_agenda_with_a_test_finds_the_best_tested_set():
 def test_a_predictor_adds_its_guess_and_sets_are_not_repeated():
     start = Position.initial()
     guess = [Move("F", "SEV", "BLA"), Move("A", "MOS", "UKR"), Hold("A", "WAR")]
-    model = build_model(start, "Turkey", turkish, deadline=time.monotonic() + 10, likely=2,
+    model = build_model(start, "Turkey", turkish, deadline=soon(10), likely=2,
                         hostile=2, radius=2, predictor=lambda pos, power: guess if power == "Russia" else [])
     russia = [os for os, _ in model.candidates["Russia"]]
     assert russia[0] == (Move("A", "MOS", "UKR"), Move("F", "SEV", "BLA"))   # relevant units only
@@ -326,7 +333,7 @@ def test_a_predictor_adds_its_guess_and_sets_are_not_repeated():
 
 def test_too_many_scenarios_are_replaced_by_a_stand_in():
     position = random_position(3, n_units=30)
-    model = build_model(position, "Germany", influence, deadline=time.monotonic() + 2, likely=2,
+    model = build_model(position, "Germany", influence, deadline=soon(2), likely=2,
                         hostile=2, radius=2)
     full = model.joint_size
     assert full > 50
@@ -343,7 +350,7 @@ def test_too_many_scenarios_are_replaced_by_a_stand_in():
 def test_every_method_returns_orders_for_every_unit(method):
     position = random_position(7, n_units=26)
     for power in ("France", "Russia"):
-        s = solve(position, power, method, time_limit=0.4)
+        s = solve(position, power, settings(0.4, method=method))
         assert s.status in STATUSES and s.method == method
         units = {(u.kind, u.location) for u in position.units_of(power)}
         assert {(o.kind, o.location) for o in s.orders} == units
@@ -351,13 +358,26 @@ def test_every_method_returns_orders_for_every_unit(method):
         assert all(r.reason is not Reason.ILLEGAL for r in out.results if r.power == power)
 
 
-def test_cpsat_is_the_order_model_or_says_it_is_missing():
-    try:
-        s = solve(Position.initial(), "Turkey", "cpsat", time_limit=2)
-    except MethodUnavailable as e:
-        assert "order_model" in str(e)
-    else:
-        assert len(s.orders) == 3 and s.status in STATUSES
+def test_the_search_leaves_cpsat_to_the_application_layer():
+    # dipsolve.search sits below dipsolve.models: asked for "cpsat" without the method
+    # handed in, it says where the method is wired
+    with pytest.raises(MethodUnavailable, match="dipsolve.solve"):
+        solve(Position.initial(), "Turkey", settings(2, method="cpsat"))
+
+
+def test_a_method_handed_in_runs_on_the_task():
+    from dipsolve.search.methods import Task, run_agenda
+    seen: list[Task] = []
+
+    def method(task: Task):
+        seen.append(task)
+        return run_agenda(task)
+    s = solve(Position.initial(), "Turkey", settings(1, method="cpsat", opponents="hold"), method=method)
+    (task,) = seen
+    assert task.power == "Turkey" and task.how == "hold" and task.method == "cpsat"
+    assert s.method == "cpsat" and len(s.orders) == 3
+    # the method's deadline ends before the call's: a slice is kept for the replay
+    assert task.deadline.end < task.call.end
 
 
 def test_solve_a_retreat():
@@ -365,40 +385,45 @@ def test_solve_a_retreat():
     position = Position.build("F1901R", [Unit("Austria", "A", "RUM"), Unit("Russia", "A", "MOS")],
                               {"SEV": "Russia", "MOS": "Russia", "RUM": "Austria"},
                               [Dislodged(Unit("Russia", "F", "RUM"), "SER", ("BLA", "BUL/EC"))])
-    s = solve(position, "Russia", time_limit=1)
+    s = solve(position, "Russia", settings(1))
     assert strs(s.orders) == ["F RUM R BUL/EC"] and s.status == "optimal"
     best = max(influence(adjudicate(position, {"Russia": [o]}).next, "Russia")
                for o in legal_orders(position, Unit("Russia", "F", "RUM")))
-    assert s.value == pytest.approx(best)
+    assert s.objective == pytest.approx(best)
 
 
 def test_solve_builds_and_removals():
     winter = Position.build("W1901A", [Unit("Russia", "A", "MOS"), Unit("Turkey", "A", "UKR")],
                             {"MOS": "Russia", "STP": "Russia", "SEV": "Russia", "WAR": "Russia"})
-    s = solve(winter, "Russia", time_limit=2)
+    s = solve(winter, "Russia", settings(2))
     assert len([o for o in s.orders if isinstance(o, Build)]) == 3 and s.status == "optimal"
     crowded = Position.build("W1901A", [Unit("Russia", "A", "MOS"), Unit("Russia", "A", "WAR"),
                                         Unit("Russia", "A", "UKR"), Unit("Russia", "F", "SEV")],
                              {"MOS": "Russia", "SEV": "Russia"})
-    s = solve(crowded, "Russia", time_limit=2)
+    s = solve(crowded, "Russia", settings(2))
     assert len(s.orders) == 2 and all(isinstance(o, Disband) for o in s.orders)
     best = max(influence(adjudicate(crowded, {"Russia": [Disband(u.kind, u.location) for u in pair]}).next,
                          "Russia")
                for pair in itertools.combinations(crowded.units_of("Russia"), 2))
-    assert s.value == pytest.approx(best)
+    assert s.objective == pytest.approx(best)
 
 
 def test_nothing_to_order():
     s = solve(Position.build("S1905M", [Unit("Russia", "A", "MOS")], {"MOS": "Russia"}), "Turkey",
-              time_limit=1)
+              settings(1))
     assert s.orders == () and s.status == "optimal"
 
 
-def test_bad_arguments():
-    with pytest.raises(ValueError, match="unknown method"):
-        solve(Position.initial(), "Turkey", "chess")
+def test_bad_settings():
+    from dipsolve.errors import DipsolveRuleError, DipsolveSyntaxError
+    with pytest.raises(DipsolveSyntaxError, match="unknown method"):
+        SolveSettings(method="chess")
     with pytest.raises(ValueError, match="time limit"):
-        solve(Position.initial(), "Turkey", time_limit=0)
+        settings(0)
+    with pytest.raises(DipsolveSyntaxError, match="beam"):
+        SolveSettings(beam=0)
+    with pytest.raises(DipsolveRuleError, match="background"):
+        SolveSettings(method="cpsat", background={"Russia": [Hold("A", "MOS")]})
 
 
 # -- the sampled opponent model -----------------------------------------------------------------
@@ -429,14 +454,14 @@ def test_sampled_solve_reports_the_mean_over_the_draws_it_was_judged_against():
     from dipsolve.search.opponents import sample_model
     position = random_position(5, n_units=24)
     for power in ("Germany", "Turkey"):
-        s = solve(position, power, time_limit=0.8, opponents="sampled", samples=5, seed=9)
+        s = solve(position, power, settings(0.8, seed=9, opponents="sampled", samples=5))
         model = sample_model(position, power, dumbbot.orders, samples=5, seed=9)
         values = []
         for w, draw in model.scenarios():
             orders = {p: list(os) for p, os in draw.items()}
             orders[power] = list(s.orders)
             values.append(w * influence(adjudicate(position, orders).next, power))
-        assert s.value == pytest.approx(sum(values))
+        assert s.objective == pytest.approx(sum(values))
         assert set(s.opponents) == {u.power for u in position.units} - {power}
 
 
@@ -447,23 +472,20 @@ def test_sampled_best_response_beats_holding_against_the_policy():
     from dipsolve.search.opponents import Judge, sample_model
     position = random_position(21, n_units=26)
     power = "Italy"
-    s = solve(position, power, time_limit=1.0, opponents="sampled", samples=4, seed=1)
+    s = solve(position, power, settings(1.0, seed=1, opponents="sampled", samples=4))
     model = sample_model(position, power, dumbbot.orders, samples=4, seed=1)
     judge = Judge(position, power, influence, model)
     hold = tuple(Hold(u.kind, u.location) for u in position.units_of(power))
-    assert s.value >= judge.joint(hold, "expected") - 1e-9
+    assert s.objective >= judge.joint(hold, "expected") - 1e-9
     import random
     own = tuple(dumbbot.orders(position, power, random.Random("dipsolve-seed:1:0")))
-    assert s.value >= judge.joint(own, "expected") - 1e-9
+    assert s.objective >= judge.joint(own, "expected") - 1e-9
 
 
-@pytest.mark.parametrize("method", ["minimax", "expectimax", "cpsat"])
+@pytest.mark.parametrize("method", ["minimax", "expectimax"])
 def test_every_method_takes_the_sampled_model(method):
     position = random_position(8, n_units=22)
-    try:
-        s = solve(position, "England", method, time_limit=1.0, samples=4)
-    except MethodUnavailable:
-        pytest.skip("the CP-SAT order model is not installed")
+    s = solve(position, "England", settings(1.0, method=method, samples=4))
     assert s.status in STATUSES and sum(s.opponents.values()) >= 1
     assert {(o.kind, o.location) for o in s.orders} == \
         {(u.kind, u.location) for u in position.units_of("England")}
@@ -471,6 +493,109 @@ def test_every_method_takes_the_sampled_model(method):
 
 def test_sampled_arguments():
     with pytest.raises(ValueError, match="samples"):
-        solve(Position.initial(), "Turkey", opponents="sampled", samples=-1)
+        SolveSettings(opponents="sampled", samples=-1)
     with pytest.raises(ValueError, match="worst, expected, sampled or hold"):
-        solve(Position.initial(), "Turkey", opponents="paranoid")
+        SolveSettings(opponents="paranoid")
+
+
+# -- one deadline, set-up included ----------------------------------------------------------
+
+def ticking(step: float = 1.0):
+    """A clock that moves on ``step`` seconds every time it is read: a solve on it runs out
+    of time after a handful of looks at the clock, wherever they are."""
+    return itertools.count(0.0, step).__next__
+
+
+def _retreat() -> Position:
+    return Position.build("F1901R", [Unit("Austria", "A", "RUM"), Unit("Russia", "A", "MOS")],
+                          {"SEV": "Russia", "MOS": "Russia", "RUM": "Austria"},
+                          [Dislodged(Unit("Russia", "F", "RUM"), "SER", ("BLA", "BUL/EC", "UKR"))])
+
+
+@pytest.mark.parametrize("method, opponents", [("agenda", None), ("agenda", "expected"),
+                                               ("agenda", "sampled"), ("minimax", None),
+                                               ("expectimax", None), ("minimax", "sampled")])
+def test_out_of_time_in_set_up_still_orders_every_unit(method, opponents):
+    # the clock passes the deadline while the opponent model is being built (or
+    # sampled): every later step sees it, and the answer is every unit's order, unproven
+    position = random_position(4, n_units=28)
+    full = solve(position, "France", settings(0.5, method=method, opponents=opponents))
+    s = solve(position, "France", settings(3, method=method, opponents=opponents),
+              deadline=Deadline(3, clock=ticking()))
+    assert s.status == "timed out" and s.bound is None
+    assert {(o.kind, o.location) for o in s.orders} == \
+        {(u.kind, u.location) for u in position.units_of("France")}
+    assert s.nodes < full.nodes and s.nodes <= 12
+    out = adjudicate(position, {"France": list(s.orders)})
+    assert all(r.reason is not Reason.ILLEGAL for r in out.results if r.power == "France")
+
+
+def test_out_of_time_in_retreats_and_adjustments_still_answers():
+    retreat = solve(_retreat(), "Russia", settings(3), deadline=Deadline(1, clock=ticking()))
+    assert len(retreat.orders) == 1 and retreat.status == "timed out"
+    crowded = Position.build("W1901A", [Unit("Russia", "A", "MOS"), Unit("Russia", "A", "WAR"),
+                                        Unit("Russia", "A", "UKR"), Unit("Russia", "F", "SEV")],
+                             {"MOS": "Russia", "SEV": "Russia"})
+    removals = solve(crowded, "Russia", settings(3), deadline=Deadline(1, clock=ticking()))
+    assert len(removals.orders) == 2 and all(isinstance(o, Disband) for o in removals.orders)
+    assert removals.status == "timed out"
+
+
+def test_the_seconds_are_the_whole_call_on_the_callers_clock():
+    # a clock that stands still: the search runs to the end and took no time on it
+    s = solve(Position.initial(), "Turkey", settings(opponents="hold"),
+              deadline=Deadline(5, clock=lambda: 7.0))
+    assert s.seconds == 0.0 and s.status == "optimal"
+
+
+def test_a_solution_is_a_result():
+    from dipsolve.results import Result, Status
+    s = solve(Position.initial(), "Turkey", settings(2, values={"Turkey": TURKEY}, opponents="hold"))
+    assert isinstance(s, Result) and s.status is Status.OPTIMAL and s.proven
+    obj = s.to_json()
+    assert list(obj)[:4] == ["status", "objective", "bound", "seconds"]
+    # everybody else holding, F Ankara - Constantinople is worth most (see the seed's example)
+    assert obj["status"] == "optimal" and obj["objective"] == pytest.approx(1001 + 2 / 3)
+    assert obj["orders"] == ["A CON - BUL", "A SMY - ARM", "F ANK - CON"]
+    assert obj["power"] == "Turkey" and obj["phase"] == "S1901M" and obj["method"] == "agenda"
+    assert {"nodes", "plain_value", "opponents", "trace"} <= set(obj)
+
+
+# -- the application layer: dipsolve.api --------------------------------------------------------
+
+def test_cpsat_through_the_application_layer():
+    from dipsolve import api
+    s = api.solve(Position.initial(), "Turkey", settings(4, method="cpsat", trace=True))
+    assert s.method == "cpsat" and len(s.orders) == 3 and s.status in STATUSES
+    assert any(line.startswith("CP-SAT over") for line in s.trace)
+
+
+def test_cpsat_without_time_to_load_ortools_gives_the_agenda_answer_timed_out(monkeypatch):
+    from dipsolve import api
+    from dipsolve.models import order_method
+    monkeypatch.setattr(order_method, "loaded", lambda: False)
+    monkeypatch.setattr(order_method, "load", lambda: pytest.fail("OR-Tools was loaded"))
+    # 1 s on a clock that stands still: less than OR-Tools needs to load, all of it for
+    # the agenda search
+    s = api.solve(Position.initial(), "Turkey",
+                  settings(1, method="cpsat", opponents="hold", values={"Turkey": TURKEY}, trace=True),
+                  deadline=Deadline(1, clock=lambda: 0.0))
+    assert strs(s.orders) == ["A CON - BUL", "A SMY - ARM", "F ANK - CON"]
+    assert s.status == "timed out" and s.bound is None and s.method == "cpsat"
+    assert "no time to load OR-Tools" in s.trace[-1]
+
+
+def test_the_search_imports_no_model():
+    # the layering: dipsolve.search and dipsolve.evaluation sit below dipsolve.models
+    import subprocess
+    import sys
+    code = ("import sys\n"
+            "from dipsolve.position import Position\n"
+            "from dipsolve.results import Limits\n"
+            "from dipsolve.search import SolveSettings, solve\n"
+            "for method in ('agenda', 'minimax'):\n"
+            "    solve(Position.initial(), 'Turkey', SolveSettings(method=method, opponents='sampled',"
+            " limits=Limits(time_limit=0.3)))\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('dipsolve.models', 'ortools'))))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -13,10 +13,11 @@ wall time as ``#`` comments, so it can be handed to ``dipsolve adjudicate --orde
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from typing import TYPE_CHECKING, Any
 
-from .options import (METHODS, UserError, add_evaluation, add_json, add_power, add_render,
+from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_power, add_render,
                       add_time_limit, load, read_text, write_render)
 from .progress import Progress
 
@@ -40,7 +41,9 @@ Movement phases, by --method:
   minimax     Victorybot's paranoid search: candidates scored against each opponent
               alone (factorized pruning), the best five against every combination
   expectimax  the same, with equally likely opponent order sets and the mean
-  cpsat       the rules as a CP-SAT model (dipsolve.models.order_model)
+  cpsat       the rules as a CP-SAT model (dipsolve.models.order_model); OR-Tools
+              loads in about a second, within --time-limit: with less than 2.5 s
+              the agenda answer is printed, 'timed out'
 Retreat and adjustment phases: every choice of retreats, builds or removals is judged.
 
 Positions are judged by --evaluation: 'influence' (Hall & Loeb 4.1: the province
@@ -67,7 +70,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--values", action="append", default=[], metavar="FILE",
                    help="province values for the influence evaluation (one file per power; "
                         "may be given again for other powers)")
-    p.add_argument("--opponents", choices=("worst", "expected", "sampled", "hold"),
+    p.add_argument("--opponents", choices=OPPONENT_MODELS,
                    help="agenda method: judge a set by its worst outcome against the opponents' "
                         "orders (default), its mean, its mean over draws of DumbBot's policy "
                         "for every other power (sampled), or with everybody else holding")
@@ -111,7 +114,7 @@ def _powers(position: Position, only: str | None) -> list[str]:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from ..search import solve
+    from ..api import DEFAULT_LIMITS, SolveSettings, solve
     power = args.power                  # a power's name or None (options.check)
     if args.beam is not None and args.beam < 1:
         raise UserError(f"--beam must be at least 1, not {args.beam}")
@@ -126,13 +129,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
         powers = _powers(position, power)
         share = args.time_limit / max(1, len(powers))
         solutions: list[Solution] = []
+        settings = SolveSettings(method=args.method, evaluation=args.evaluation,
+                                 values=values or None, trace=args.trace, opponents=args.opponents,
+                                 beam=args.beam, predictor=args.predictor, samples=args.samples or 0,
+                                 limits=dataclasses.replace(DEFAULT_LIMITS, time_limit=share))
         with Progress(enabled=args.time_limit >= 2) as progress:
             for i, p in enumerate(powers, 1):
                 progress.show(f"{path}: solving {p} ({i}/{len(powers)}, {share:.1f} s)")
-                solutions.append(solve(position, p, args.method, share, args.evaluation,
-                                       values=values or None, trace=args.trace,
-                                       opponents=args.opponents, beam_width=args.beam,
-                                       predictor=args.predictor, samples=args.samples or 0))
+                solutions.append(solve(position, p, settings))
         if args.json:
             print(json.dumps(_as_json(path, position, solutions, args.trace)))
         else:
@@ -142,12 +146,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _as_json(path: str, position: Position, solutions: list[Solution], trace: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {"file": path, "phase": position.phase.short,
-                           "solutions": [s.as_json() for s in solutions]}
-    if trace:
-        for obj, s in zip(out["solutions"], solutions):
-            obj["trace"] = list(s.trace)
-    return out
+    out = []
+    for s in solutions:
+        obj = s.to_json()
+        if not trace:
+            del obj["trace"]
+        out.append(obj)
+    return {"file": path, "phase": position.phase.short, "solutions": out}
 
 
 def _as_text(path: str, position: Position, solutions: list[Solution], args: argparse.Namespace) -> str:
@@ -158,8 +163,9 @@ def _as_text(path: str, position: Position, solutions: list[Solution], args: arg
             lines += [f"#   {t}" for t in s.trace]
         lines += [f"{s.power}: {o}" for o in s.orders] or [f"# {s.power}: no orders"]
         bound = f", bound {s.bound:g}" if s.bound is not None else ""
+        value = s.objective if s.objective is not None else float("nan")
         plain = (f" ({s.plain_value:g} if everybody else holds)"
-                 if s.plain_value is not None and abs(s.plain_value - s.value) > 1e-9 else "")
-        lines.append(f"# {s.power}: value {s.value:g}{plain}, {s.status}{bound}, "
-                     f"{s.wall_time:.2f} s, {s.nodes} positions")
+                 if s.plain_value is not None and abs(s.plain_value - value) > 1e-9 else "")
+        lines.append(f"# {s.power}: value {value:g}{plain}, {s.status}{bound}, "
+                     f"{s.seconds:.2f} s, {s.nodes} positions")
     return "\n".join(lines)

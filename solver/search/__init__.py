@@ -1,12 +1,18 @@
-"""Searching for the best orders: ``dipsolve.search.solve(position, power, ...)``.
+"""Searching for the best orders: ``dipsolve.search.solve(position, power, settings)``.
 
 - `legal`: every legal order of a unit, and the useful ones (Hall & Loeb 3.2, footnote 5);
 - `agenda`: the best-first agenda search of Hall & Loeb (seed ``002_…``, 3.2–3.4, 4.3.1);
 - `opponents`: relevance, opponents' candidate order sets, paranoid and expected tests,
   Victorybot's factorized pruning (seed ``004_…``);
-- `methods`: `solve`, which picks the search by ``method`` and returns a `Solution`.
+- `methods`: `solve`, which picks the search by ``settings.method`` (or runs a method
+  handed in from above: ``dipsolve.solve`` hands in the CP-SAT one) and returns a
+  `Solution`.
+
+The search sits below `dipsolve.models`: nothing here imports it.
 """
 
-from .methods import METHODS, MethodUnavailable, Solution, solve
+from .methods import (METHODS, SEARCH_METHODS, Method, MethodUnavailable, Solution, SolveSettings,
+                      Task, solve)
 
-__all__ = ["METHODS", "MethodUnavailable", "Solution", "solve"]
+__all__ = ["METHODS", "SEARCH_METHODS", "Method", "MethodUnavailable", "Solution", "SolveSettings",
+           "Task", "solve"]

@@ -28,22 +28,24 @@ permutation of a set already seen is never evaluated again.  Beam search (3.3): 
 ``beam_width`` the agenda keeps only its best entries.  Order sets that break a maxim
 of footnote 5 (`legal.useless`) are never put on the agenda.
 
-Everything stops at the ``deadline`` (``time.monotonic()`` seconds): the best tested
-set so far is returned, and whether the agenda ran empty (every useful order set was
-looked at: the answer is then optimal for this evaluation and test).
+Everything stops at the ``deadline`` (a `dipsolve.results.Deadline`, checked before every
+step and every child; the ``test`` checks it too): the best tested set so far is returned, and
+whether the agenda ran empty (every useful order set was looked at: the answer is then
+optimal for this evaluation and test).
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
-import time
+import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
 from ..adjudicator import adjudicate
 from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from ..position import Position, Unit
+from ..results import Deadline
 from ..testing import convoy_routes
 from .legal import useful_orders, useless
 
@@ -102,7 +104,7 @@ class AgendaSearch:
                  background: Mapping[str, Sequence[Order]] | None = None,
                  defaults: Iterable[Order] = (), seeds: Iterable[Iterable[Order]] = (),
                  test: Test | None = None, beam_width: int | None = None,
-                 deadline: float | None = None, trace: bool = False,
+                 deadline: Deadline | None = None, trace: bool = False,
                  foreign: bool = False, units: Iterable[Unit] | None = None) -> None:
         if position.phase.kind != "movement":
             raise ValueError(f"the agenda search orders a movement phase, not {position.phase}")
@@ -124,7 +126,7 @@ class AgendaSearch:
         self.seeds = [tuple(s) for s in seeds]
         self.test = test or self._plain_test
         self.beam_width = beam_width
-        self.deadline = deadline if deadline is not None else float("inf")
+        self.deadline = deadline if deadline is not None else Deadline(math.inf)
         self.tracing = trace
         self.trace: list[str] = []
         self.values: dict[frozenset, float] = {}
@@ -173,29 +175,27 @@ class AgendaSearch:
         out: list[frozenset] = []
         for u in free:
             for o in self.options[u]:
-                t = type(o)
-                if t is Hold:
-                    continue
-                if t is Convoy:
+                if isinstance(o, Convoy):
                     # a fleet joins a convoy of a move already decided
                     if moving.get(po[o.convoyed_location]) == po[o.target]:
                         out.append(partial | {o})
-                elif t is SupportMove:
+                elif isinstance(o, SupportMove):
                     sprov = po[o.supported_location]
                     if moving.get(sprov) != po[o.target]:
                         continue
                     out.append(partial | {o})
-                elif t is SupportHold:
+                elif isinstance(o, SupportHold):
                     sprov = po[o.supported_location]
                     if sprov in moving or sprov not in self.unit_at:
                         continue
                     if sprov in free_provs and type(self.defaults[self.unit_at[sprov]]) is Move:
                         continue
                     out.append(partial | {o})
-                elif o.via_convoy:
-                    out += self._convoyed(partial, u, o, free)
-                else:
-                    out += self._supported(partial, u, o, free)
+                elif isinstance(o, Move):
+                    if o.via_convoy:
+                        out += self._convoyed(partial, u, o, free)
+                    else:
+                        out += self._supported(partial, u, o, free)
         return out
 
     def _supported(self, partial: frozenset, u: Unit, move: Move, free: list[Unit]) -> list[frozenset]:
@@ -271,7 +271,7 @@ class AgendaSearch:
         self.expansions += 1
         kids = []
         for child in self.children(node.orders):
-            if time.monotonic() >= self.deadline:
+            if self.deadline.expired():
                 break
             k = self._add(child, False)
             if k is not None:
@@ -332,7 +332,7 @@ class AgendaSearch:
                 verdict = "the best so far" if best is t else f"not better than {best.value:g}"
                 self.trace.append(f"  tested {self._describe(node)}: {v:g} ({verdict})")
 
-        root = frozenset()
+        root: frozenset[Order] = frozenset()
         self.seen.add(root)
         start = _Node(root, self.value(root), False, next(self.seq))
         self._push(start)
@@ -343,7 +343,7 @@ class AgendaSearch:
         # depth-first until a complete order set exists (3.3)
         current: _Node | None = None
         while current is None or not current.complete:
-            if time.monotonic() >= self.deadline:
+            if self.deadline.expired():
                 timed_out = True
                 break
             if current is None:
@@ -368,7 +368,7 @@ class AgendaSearch:
             run_test(current)
         # then best-first (3.2)
         while self.agenda and not timed_out:
-            if time.monotonic() >= self.deadline:
+            if self.deadline.expired():
                 timed_out = True
                 break
             node = heapq.heappop(self.agenda)[1]

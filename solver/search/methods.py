@@ -1,7 +1,7 @@
-"""``solve(position, power, method=..., time_limit=...)``: the best orders for one power in
-any phase, with their value, status, wall time and (optionally) the search's trace.
+"""``solve(position, power, settings)``: the best orders for one power in any phase, by the
+search's own methods, with their value, status and wall time as a `Solution`.
 
-Movement phases, by ``method``:
+Movement phases, by ``settings.method``:
 
 ``agenda`` (default)
     Hall & Loeb's best-first agenda search (`agenda.AgendaSearch`, seed ``002_…`` 3.2–3.4)
@@ -18,11 +18,10 @@ Movement phases, by ``method``:
     ``keep`` of them are then judged against every combination of the opponents' sets
     (paranoid min, or expectation).
 ``cpsat``
-    `dipsolve.models.order_model.select_orders`: the rules as a CP-SAT model, over the
-    same opponent scenarios (max-min, or expected), warm-started from a short agenda
-    search.  The model maximises a linear value of the outcome (for the influence
-    evaluation, its occupation part); unless that is the evaluation itself, its answer
-    is re-scored with the evaluation and the warm start is kept when it scores better.
+    the rules as a CP-SAT model.  It lives in `dipsolve.models.order_method` (the models
+    sit above the search), so this module does not run it by itself: ``dipsolve.solve``
+    (`dipsolve.api`) hands it in as a `Method`, a function of a `Task`, and any caller may
+    hand in a method of its own the same way.
 
 Opponent models (movement): the seeds' models are built by search (`opponents.build_model`:
 each relevant opponent's likely and hostile sets and holding, equally weighted);
@@ -36,76 +35,156 @@ units, the others' dislodged units disbanding; adjustment phases: every choice o
 builds (or waives) or removals; each judged by the evaluation of the position that
 follows.  So `solve` always answers, whatever the phase.
 
-The clock: every search stops at ``time_limit`` seconds after the call (a small slice
-is kept to replay the answer through the adjudicator) and returns the best set found so
-far: ``status`` is ``"optimal"`` when every useful order set was judged (the answer is
-then the best there is for this evaluation and opponent model, over the order sets the
-searches consider: no supports or convoys of foreign units, no set that breaks a maxim
-of `legal.useless`), ``"feasible"`` when a beam or the factorized pruning left some
-out, ``"timed out"`` when the clock stopped it.
+The clock: one `dipsolve.results.Deadline` for the whole call (``settings.limits.time_limit``
+seconds from the call, or the one handed in), checked while the opponent model is built
+or sampled, in every step of the agenda, in every test against the opponents and in
+every choice of a retreat or adjustment; a small slice of it is kept to replay the
+answer through the adjudicator.  The best set found so far is returned: ``status`` is
+``optimal`` when every useful order set was judged (the answer is then the best there is
+for this evaluation and opponent model, over the order sets the searches consider: no
+supports or convoys of foreign units, no set that breaks a maxim of `legal.useless`),
+``feasible`` when a beam or the factorized pruning left some out, ``timed out`` when the
+clock stopped it.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
-import importlib
-import importlib.util
 import itertools
 import random
-import sys
-import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..adjudicator import REFUSED, adjudicate
-from ..errors import DipsolveUnavailable
+from ..errors import DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError, DipsolveUnavailable
 from ..evaluation import Evaluation, ProvinceValues, evaluator as named_evaluator
 from ..orders import Build, Disband, Order, Waive
 from ..position import Position
+from ..results import Deadline, Limits, Result, Status
 from .agenda import AgendaSearch
 from .legal import build_orders, useful_orders
-from .opponents import (MAX_JOINT, MAX_SCENARIOS, Judge, OpponentModel, SampledModel, build_model,
+from .opponents import (MAX_SCENARIOS, Judge, OpponentModel, Opponents, SampledModel, build_model,
                         sample_model)
 
+#: every method `dipsolve.solve` knows (``cpsat`` is wired by `dipsolve.api`)
 METHODS = ("agenda", "minimax", "expectimax", "cpsat")
-STATUSES = ("optimal", "feasible", "infeasible", "timed out")
-#: the part of the time limit spent building the opponent model
+#: how a set is judged against the opponents' orders
+OPPONENT_MODELS = ("worst", "expected", "sampled", "hold")
+PREDICTORS = ("dumbbot",)
+STATUSES = tuple(Status)
+#: the part of the time left spent building the opponent model
 MODEL_SHARE = 0.25
 #: Victorybot's k: candidates kept by factorized pruning for the joint test
 KEEP = 5
 #: joint draws of the predictor for ``opponents="sampled"``
 SAMPLES = 8
+#: the limits of `SolveSettings` unless told otherwise: 5 s, seed 0, and two CP-SAT
+#: workers (one worker takes 10-30 times longer to prove the Turkish example optimal)
+DEFAULT_LIMITS = Limits(time_limit=5.0, seed=0, workers=2)
 
 
 class MethodUnavailable(DipsolveUnavailable):
-    """The method's model is not installed (``cpsat`` without `dipsolve.models.order_model`)."""
+    """The method cannot run here: ``cpsat`` asked of `dipsolve.search.solve` (which leaves
+    it to `dipsolve.solve`), or its model could not be imported."""
 
 
-@dataclass(frozen=True)
-class Solution:
-    """The answer of `solve`: orders for one power, how good they are, how they were found."""
+@dataclass(frozen=True, kw_only=True)
+class SolveSettings:
+    """How `solve` looks for the orders; every field has a default.
+
+    ``method``: one of `METHODS`.  ``evaluation``: "influence" (default), "centers",
+    "dumbbot" or a function ``(position, power) -> float``; ``values``: power -> province
+    values for the influence evaluation.  ``opponents`` (movement): "worst" or "expected"
+    — how the agenda method judges a set against the opponents' orders ("worst" by
+    default; minimax is always "worst", expectimax "expected"), "sampled" (the mean over
+    ``samples`` joint draws of the predictor, `SAMPLES` by default: a best response to a
+    model of how the others play), or "hold" to assume everybody else holds.
+    ``samples``: instead of candidate sets from searches, the opponent model is that many
+    joint draws of the predictor (DumbBot unless told otherwise) for every other power,
+    each drawn with its own random stream (``limits.seed`` varies them):
+    `opponents.SampledModel`.  ``predictor``: "dumbbot" adds DumbBot's guess of each
+    opponent's orders to the opponent model.  ``beam``: keep at most this many entries on
+    the agenda.  ``keep``: Victorybot's k.  ``trace``: keep the search's trace.
+    ``background``: orders assumed for the other powers (default: they hold); ``seeds``:
+    complete order sets to start from (last turn's orders, suggestions).  ``limits``: the
+    time limit of the whole call, the seed, and CP-SAT's workers (`DEFAULT_LIMITS`).
+
+        >>> SolveSettings(method="minimax", limits=Limits(time_limit=2)).limits.time_limit
+        2
+        >>> try:
+        ...     SolveSettings(method="chess")
+        ... except DipsolveSyntaxError as e:
+        ...     print(e)
+        unknown method 'chess' (expected one of agenda, minimax, expectimax, cpsat)
+    """
+
+    method: str = "agenda"
+    evaluation: str | Evaluation = "influence"
+    values: Mapping[str, Mapping[str, float] | ProvinceValues] | None = None
+    opponents: str | None = None
+    samples: int = 0
+    predictor: str | None = None
+    beam: int | None = None
+    keep: int = KEEP
+    trace: bool = False
+    background: Mapping[str, Sequence[Order]] | None = None
+    seeds: tuple[tuple[Order, ...], ...] = ()
+    limits: Limits = DEFAULT_LIMITS
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise DipsolveSyntaxError(f"unknown method {self.method!r} (expected one of "
+                                      f"{', '.join(METHODS)})", found=str(self.method),
+                                      expected="a method")
+        if self.opponents is not None and self.opponents not in OPPONENT_MODELS:
+            raise DipsolveSyntaxError(f"opponents must be worst, expected, sampled or hold, "
+                                      f"not {self.opponents!r}", found=str(self.opponents))
+        if self.predictor is not None and self.predictor not in PREDICTORS:
+            raise DipsolveSyntaxError(f"unknown predictor {self.predictor!r} (expected dumbbot)",
+                                      found=str(self.predictor))
+        for name, least in (("samples", 0), ("keep", 1), ("beam", 1)):
+            n = getattr(self, name)
+            if n is not None and (not isinstance(n, int) or n < least):
+                raise DipsolveSyntaxError(f"{name} must be a whole number of at least {least}, "
+                                          f"not {n!r}", found=str(n))
+        if self.method == "cpsat" and self.background:
+            raise DipsolveRuleError("method 'cpsat' takes the opponents' orders from its "
+                                    "scenarios, not a background", rule="cpsat-background")
+        object.__setattr__(self, "seeds", tuple(tuple(s) for s in self.seeds))
+
+    @property
+    def draws(self) -> int:
+        """Joint draws of the predictor in the opponent model (0: a searched model)."""
+        return self.samples or (SAMPLES if self.opponents == "sampled" else 0)
+
+    @property
+    def judged_by(self) -> str:
+        """How a set is judged against the opponents: "worst", "expected" or "hold"."""
+        how = {"minimax": "worst", "expectimax": "expected"}.get(self.method, self.opponents or "worst")
+        return "expected" if how == "sampled" else how
+
+
+@dataclass(frozen=True, kw_only=True)
+class Solution(Result):
+    """The answer of `solve`: orders for one power, how good they are, how they were found.
+
+    ``objective`` is the value the method maximised (after its test against the
+    opponents), ``bound`` an upper bound on it when one was proven (the value itself when
+    ``optimal``), ``seconds`` the wall time of the whole call."""
 
     power: str
     phase: str                      # "S1901M"
-    orders: tuple[Order, ...]
-    value: float                    # the evaluation the method maximised (after its test)
-    bound: float | None             # an upper bound on it, when one was proven
-    status: str                     # optimal / feasible / infeasible / timed out
     method: str
-    wall_time: float                # seconds
+    orders: tuple[Order, ...]
     nodes: int                      # positions evaluated
-    trace: tuple[str, ...] = ()
-    #: value of the chosen orders with every other power holding (the agenda's value)
+    #: value of the chosen orders with every other power holding (movement phases)
     plain_value: float | None = None
     #: the opponents considered and how many order sets each (movement phases)
     opponents: Mapping[str, int] = field(default_factory=dict)
+    trace: tuple[str, ...] = ()
 
-    def as_json(self) -> dict[str, Any]:
-        return {"power": self.power, "phase": self.phase, "method": self.method,
-                "orders": [str(o) for o in self.orders], "value": self.value,
-                "bound": self.bound, "status": self.status, "wall_time": round(self.wall_time, 4),
-                "nodes": self.nodes, "plain_value": self.plain_value,
-                "opponents": dict(self.opponents)}
+
+#: a movement method: the orders for a `Task`
+Method = Callable[["Task"], Solution]
 
 
 def resolve_evaluator(evaluator: str | Evaluation = "influence",
@@ -117,97 +196,138 @@ def resolve_evaluator(evaluator: str | Evaluation = "influence",
     return named_evaluator(evaluator, values)
 
 
-def solve(position: Position, power: str, method: str = "agenda", time_limit: float = 5.0,
-          evaluator: str | Evaluation = "influence", *,
-          values: Mapping[str, Mapping[str, float] | ProvinceValues] | None = None,
-          trace: bool = False, opponents: str | None = None,
-          background: Mapping[str, Sequence[Order]] | None = None,
-          seeds: Iterable[Iterable[Order]] = (), beam_width: int | None = None,
-          keep: int = KEEP, predictor: str | None = None, samples: int = 0,
-          seed: int = 0) -> Solution:
-    """The best orders for ``power`` in ``position`` within ``time_limit`` seconds.
+def _ending_before(deadline: Deadline, seconds: float) -> Deadline:
+    """A deadline on the same clock that ends ``seconds`` before ``deadline`` does."""
+    return Deadline(deadline.end - deadline.start - seconds, clock=deadline.clock,
+                    start=deadline.start)
 
-    ``evaluator``: "influence" (default), "centers", "dumbbot" or a function
-    ``(position, power) -> float``; ``values``: power -> province values for the influence
-    evaluation.  ``opponents`` (movement): "worst" or "expected" — how the agenda method
-    judges a set against the opponents' orders ("worst" by default; minimax is always
-    "worst", expectimax "expected"), "sampled" (the mean over ``samples`` joint draws
-    of the predictor, `SAMPLES` by default: a best response to a model of how the
-    others play), or "hold" to assume everybody else holds.
-    ``background``: orders assumed for the other powers (default: they hold);
-    ``seeds``: complete order sets to start from (last turn's orders, suggestions).
-    ``predictor``: "dumbbot" adds DumbBot's guess of each opponent's orders to the
-    opponent model.  ``samples``: instead of candidate sets from searches, the opponent
-    model is that many joint draws of the predictor (DumbBot unless told otherwise) for
-    every other power, each drawn with its own random stream (``seed`` varies them):
-    `opponents.SampledModel`.
+
+@dataclass(frozen=True)
+class Task:
+    """One power's orders to find in one position, as `solve` hands it to a method:
+    the settings, the evaluation resolved, how sets are judged (``how``), the call's
+    deadline (``call``: its elapsed time is the answer's ``seconds``) and the method's
+    own (``deadline``: the call's less the slice kept for the replay)."""
+
+    position: Position
+    power: str
+    settings: SolveSettings
+    evaluate: Evaluation
+    how: str
+    call: Deadline
+    deadline: Deadline
+
+    @property
+    def method(self) -> str:
+        return self.settings.method
+
+    def opponent_model(self) -> Opponents:
+        """The opponent model the settings ask for, built within `MODEL_SHARE` of the
+        time left: everybody holding, joint draws of the predictor, or the searched
+        candidates of `opponents.build_model`."""
+        s = self.settings
+        if self.how == "hold":
+            return OpponentModel(self.power, {})
+        part = self.deadline.part(MODEL_SHARE)
+        if s.draws:
+            return sample_model(self.position, self.power, _sampler(s.predictor or "dumbbot"),
+                                samples=s.draws, seed=s.limits.seed, deadline=part)
+        guess = _predictor(s.predictor)
+        likely, hostile = (2, 2) if self.how == "worst" else (3, 1)
+        return build_model(self.position, self.power, self.evaluate, deadline=part,
+                           likely=likely, hostile=hostile, radius=2, predictor=guess)
+
+    def guidance(self, model: Opponents) -> tuple[Mapping[str, Sequence[Order]] | None,
+                                                  list[tuple[Order, ...]]]:
+        """The agenda's background and seeds.  With a sampled opponent model
+        (`opponents.SampledModel`) the agenda values its partial sets against the first
+        sample, not against everybody holding (its order follows what the others are
+        likely to do), and two draws of the predictor's own orders for the power join
+        the seeds.  Otherwise the background and seeds of the settings."""
+        s = self.settings
+        seeds = list(s.seeds)
+        if not isinstance(model, SampledModel) or not model.samples:
+            return s.background, seeds
+        guide = dict(s.background or {})
+        for p, orders in model.samples[0].items():
+            guide.setdefault(p, orders)
+        draw = _sampler(s.predictor or "dumbbot")
+        for i in range(2):
+            mine = tuple(draw(self.position, self.power,
+                              random.Random(f"dipsolve-seed:{s.limits.seed}:{i}")))
+            if mine and mine not in seeds:
+                seeds.append(mine)
+        return guide, seeds
+
+    def finish(self, orders: Sequence[Order], value: float, status: Status, nodes: int,
+               lines: Sequence[str] = (), model: Opponents | None = None, *,
+               bound: float | None = None) -> Solution:
+        """Replay the orders through the adjudicator (every one must be accepted as
+        given: `dipsolve.errors.DipsolveInternalError` otherwise) and wrap them up."""
+        orders = tuple(orders)
+        check = {p: list(os) for p, os in (self.settings.background or {}).items()}
+        check[self.power] = list(orders)
+        outcome = adjudicate(self.position, check)
+        bad = [r for r in outcome.results if r.power == self.power and r.order in orders
+               and r.reason in REFUSED]
+        if bad:
+            raise DipsolveInternalError(f"solve produced an order the adjudicator rejects: {bad[0]}")
+        plain = None
+        if orders and self.position.phase.kind == "movement":
+            plain = self.evaluate(outcome.next, self.power)
+        if status == Status.OPTIMAL and bound is None:
+            bound = value
+        return Solution(status=status, objective=value, bound=bound, seconds=self.call.elapsed(),
+                        power=self.power, phase=self.position.phase.short, method=self.method,
+                        orders=orders, nodes=nodes, plain_value=plain,
+                        opponents=describe_sizes(model), trace=tuple(lines))
+
+
+def solve(position: Position, power: str, settings: SolveSettings | None = None, *,
+          method: Method | None = None, deadline: Deadline | None = None) -> Solution:
+    """The best orders for ``power`` in ``position`` within ``settings.limits.time_limit``
+    seconds (default `SolveSettings`).
+
+    ``method``: the function that orders a movement phase when ``settings.method`` is
+    not one of this module's (``cpsat``: `dipsolve.solve` hands in
+    `dipsolve.models.order_method.cpsat`); otherwise `MethodUnavailable`.
+    ``deadline``: the call's deadline when it began earlier than this function (the
+    caller's set-up counts), or runs on a clock of the caller's (a test's).
     """
-    start = time.monotonic()
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r} (expected one of {', '.join(METHODS)})")
-    if time_limit <= 0:
-        raise ValueError(f"time limit must be positive, not {time_limit}")
-    evaluate = resolve_evaluator(evaluator, values)
-    deadline = start + time_limit
+    settings = settings if settings is not None else SolveSettings()
+    call = deadline if deadline is not None else settings.limits.deadline()
+    run = method if method is not None else SEARCH_METHODS.get(settings.method)
+    if run is None:
+        raise MethodUnavailable(f"method {settings.method!r} is the CP-SAT order model of "
+                                f"dipsolve.models: call dipsolve.solve (dipsolve.api.solve), "
+                                f"which wires it, not dipsolve.search.solve")
+    evaluate = resolve_evaluator(settings.evaluation, settings.values)
+    total = call.end - call.start
     # keep a slice for the replay and the bookkeeping after the search
-    end = deadline - min(0.05 * time_limit, 0.25)
+    task = Task(position, power, settings, evaluate, settings.judged_by, call,
+                _ending_before(call, min(0.05 * total, 0.25)))
     kind = position.phase.kind
     if kind == "retreat":
-        return _finish(position, power, method, start, *_retreats(position, power, evaluate, end, trace))
+        return _retreats(task)
     if kind == "adjustment":
-        return _finish(position, power, method, start, *_adjustments(position, power, evaluate, end, trace))
+        return _adjustments(task)
     if not position.units_of(power):
-        return _finish(position, power, method, start, (), evaluate(position, power), "optimal", 0, [], {})
-    if opponents == "sampled":           # minimax: the worst draw; the others: the mean
-        samples = samples or SAMPLES
-    how = {"minimax": "worst", "expectimax": "expected"}.get(method, opponents or "worst")
-    if how == "sampled":
-        how = "expected"
-    if how not in ("worst", "expected", "hold"):
-        raise ValueError(f"opponents must be worst, expected, sampled or hold, not {how!r}")
-    if samples < 0:
-        raise ValueError(f"samples must be 0 or more, not {samples}")
-    predict = (predictor, samples, seed)
-    if method == "cpsat":
-        return _cpsat(position, power, evaluate, start, end, how, trace,
-                      background, seeds, beam_width, predict)
-    if method == "agenda":
-        return _agenda(position, power, evaluate, start, end, how, trace, background, seeds,
-                       beam_width, predict)
-    return _victorybot(position, power, evaluate, start, end, how, trace, background, seeds,
-                       beam_width, keep, method, predict)
+        return task.finish((), evaluate(position, power), Status.OPTIMAL, 0)
+    return run(task)
 
 
 # -- movement ------------------------------------------------------------------------------
 
-def _model(position: Position, power: str, evaluate: Evaluation, start: float, end: float,
-           how: str, predict: tuple = (None, 0, 0)) -> OpponentModel | SampledModel:
-    if how == "hold":
-        return OpponentModel(power, {})
-    predictor, samples, seed = predict
-    now = time.monotonic()
-    model_end = now + MODEL_SHARE * max(0.0, end - now)
-    if samples:
-        return sample_model(position, power, _sampler(predictor or "dumbbot"), samples=samples,
-                            seed=seed, deadline=model_end)
-    guess = _predictor(predictor)
-    if how == "worst":
-        return build_model(position, power, evaluate, deadline=model_end, likely=2, hostile=2,
-                           radius=2, predictor=guess)
-    return build_model(position, power, evaluate, deadline=model_end, likely=3, hostile=1,
-                       radius=2, predictor=guess)
-
-
-def _sampler(name: str):
+def _sampler(name: str) -> Callable[[Position, str, random.Random], Sequence[Order]]:
     """A predictor that draws its chance from a given stream, by name: ``"dumbbot"`` is
     DumbBot's order generator (`dipsolve.dumbbot.orders`)."""
     if name == "dumbbot":
         from .. import dumbbot
         return dumbbot.orders
-    raise ValueError(f"unknown predictor {name!r} (expected dumbbot)")
+    raise DipsolveSyntaxError(f"unknown predictor {name!r} (expected dumbbot)", found=name)
 
 
-def _predictor(name: str | None):
+def _predictor(name: str | None) -> Callable[[Position, str], Sequence[Order]] | None:
     """The same predictor with a fixed random seed, as one guess (None for no name)."""
     if name is None:
         return None
@@ -215,39 +335,42 @@ def _predictor(name: str | None):
     return lambda position, power: draw(position, power, random.Random(0))
 
 
-def _agenda(position: Position, power: str, evaluate: Evaluation, start: float, end: float,
-            how: str, trace: bool, background, seeds, beam_width, predictor) -> Solution:
-    model = _model(position, power, evaluate, start, end, how, predictor)
-    judge = Judge(position, power, evaluate, model, background=background, deadline=end)
-    guide, seeds = _guidance(position, power, model, background, seeds, predictor)
-    search = AgendaSearch(position, power, evaluate, background=guide, seeds=seeds,
-                          test=None if how == "hold" else judge.test(how), beam_width=beam_width,
-                          deadline=end, trace=trace)
+def run_agenda(task: Task) -> Solution:
+    """The ``agenda`` method: the agenda search, its complete sets tested against the
+    opponent model (or everybody holding)."""
+    model = task.opponent_model()
+    judge = Judge(task.position, task.power, task.evaluate, model,
+                  background=task.settings.background, deadline=task.deadline)
+    guide, seeds = task.guidance(model)
+    search = AgendaSearch(task.position, task.power, task.evaluate, background=guide, seeds=seeds,
+                          test=None if task.how == "hold" else judge.test(task.how),
+                          beam_width=task.settings.beam, deadline=task.deadline,
+                          trace=task.settings.trace)
     r = search.run()
-    lines = _model_lines(model, how) + r.trace if trace else []
-    status = "timed out" if r.timed_out else ("optimal" if r.exhausted else "feasible")
+    lines = describe_model(model, task.how) + r.trace if task.settings.trace else []
+    status = Status.TIMED_OUT if r.timed_out else (Status.OPTIMAL if r.exhausted else Status.FEASIBLE)
     assert r.best is not None
-    return _finish(position, power, "agenda", start, r.best.orders, r.best.value, status,
-                   r.evaluations + judge.evaluations, lines, _sizes(model),
-                   evaluate=evaluate, background=background)
+    return task.finish(r.best.orders, r.best.value, status, r.evaluations + judge.evaluations,
+                       lines, model)
 
 
-def _victorybot(position: Position, power: str, evaluate: Evaluation, start: float, end: float,
-                how: str, trace: bool, background, seeds, beam_width, keep: int,
-                method: str, predictor) -> Solution:
-    model = _model(position, power, evaluate, start, end, how, predictor)
-    judge = Judge(position, power, evaluate, model, background=background, deadline=end)
-    guide, seeds = _guidance(position, power, model, background, seeds, predictor)
-    # factorized pruning while the agenda proposes candidates, then the joint test
-    search_end = time.monotonic() + 0.7 * max(0.0, end - time.monotonic())
-    search = AgendaSearch(position, power, evaluate, background=guide, seeds=seeds,
+def run_victorybot(task: Task) -> Solution:
+    """The ``minimax`` and ``expectimax`` methods: factorized pruning while the agenda
+    proposes candidates, then the joint test of the best ``keep``."""
+    model = task.opponent_model()
+    judge = Judge(task.position, task.power, task.evaluate, model,
+                  background=task.settings.background, deadline=task.deadline)
+    guide, seeds = task.guidance(model)
+    how, trace = task.how, task.settings.trace
+    search = AgendaSearch(task.position, task.power, task.evaluate, background=guide, seeds=seeds,
                           test=lambda ours: judge.factorized(ours, how),
-                          beam_width=beam_width, deadline=search_end, trace=trace)
+                          beam_width=task.settings.beam, deadline=task.deadline.part(0.7),
+                          trace=trace)
     r = search.run()
-    lines = _model_lines(model, how) + r.trace if trace else []
+    lines = describe_model(model, how) + r.trace if trace else []
     assert r.best is not None
     best_orders, best_value = r.best.orders, r.best.value
-    kept = r.tested[:keep]
+    kept = r.tested[:task.settings.keep]
     judged = 0
     if kept:
         if trace:
@@ -268,37 +391,27 @@ def _victorybot(position: Position, power: str, evaluate: Evaluation, start: flo
         if best_joint is not None:
             best_value = best_joint
     timed_out = r.timed_out or judged < len(kept)
-    complete = r.exhausted and len(r.tested) <= keep and model.joint_size <= MAX_SCENARIOS
-    status = "timed out" if timed_out else ("optimal" if complete else "feasible")
-    return _finish(position, power, method, start, best_orders, best_value, status,
-                   r.evaluations + judge.evaluations, lines, _sizes(model),
-                   evaluate=evaluate, background=background)
+    complete = (r.exhausted and len(r.tested) <= task.settings.keep
+                and model.joint_size <= MAX_SCENARIOS)
+    status = Status.TIMED_OUT if timed_out else (Status.OPTIMAL if complete else Status.FEASIBLE)
+    return task.finish(best_orders, best_value, status, r.evaluations + judge.evaluations,
+                       lines, model)
 
 
-def _guidance(position: Position, power: str, model, background, seeds, predict):
-    """With a sampled opponent model (`opponents.SampledModel`) the agenda values its
-    partial sets against the first sample, not against everybody holding (its order
-    follows what the others are likely to do), and two draws of the predictor's own
-    orders for ``power`` join the seeds.  Otherwise the background and seeds as given."""
-    seeds = [tuple(s) for s in seeds]
-    if not isinstance(model, SampledModel) or not model.samples:
-        return background, seeds
-    guide = dict(background or {})
-    for p, orders in model.samples[0].items():
-        guide.setdefault(p, orders)
-    draw = _sampler(predict[0] or "dumbbot")
-    for i in range(2):
-        mine = tuple(draw(position, power, random.Random(f"dipsolve-seed:{predict[2]}:{i}")))
-        if mine and mine not in seeds:
-            seeds.append(mine)
-    return guide, seeds
+#: the methods of this module, by name
+SEARCH_METHODS: dict[str, Method] = {"agenda": run_agenda, "minimax": run_victorybot,
+                                     "expectimax": run_victorybot}
 
 
-def _sizes(model: OpponentModel) -> dict[str, int]:
+def describe_sizes(model: Opponents | None) -> dict[str, int]:
+    """Opponent -> how many order sets the model gives it."""
+    if model is None:
+        return {}
     return {p: len(c) for p, c in sorted(model.candidates.items())}
 
 
-def _model_lines(model: OpponentModel, how: str) -> list[str]:
+def describe_model(model: Opponents, how: str) -> list[str]:
+    """The opponent model as trace lines."""
     if not model.candidates:
         return ["opponents: everybody else holds"]
     lines = [f"opponents ({how} case over {model.joint_size} scenarios):"]
@@ -308,112 +421,13 @@ def _model_lines(model: OpponentModel, how: str) -> list[str]:
     return lines
 
 
-_LOADING: list[concurrent.futures.Future] = []
-
-
-def _order_model() -> concurrent.futures.Future:
-    """`dipsolve.models.order_model`, imported in a background thread (OR-Tools takes a
-    second or more to load, which must not break a short time limit): the future of the
-    module.  Raises `MethodUnavailable` at once when the module is not installed."""
-    name = "dipsolve.models.order_model"
-    if _LOADING:                     # loading, or loaded, by our own thread
-        return _LOADING[0]
-    if name in sys.modules:          # imported by the program itself
-        done: concurrent.futures.Future = concurrent.futures.Future()
-        done.set_result(sys.modules[name])
-        return done
-    if importlib.util.find_spec(name) is None:
-        raise MethodUnavailable(f"method 'cpsat' is not available: {name} is not installed")
-    if not _LOADING:
-        pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="dipsolve-load")
-        _LOADING.append(pool.submit(importlib.import_module, name))
-        pool.shutdown(wait=False)
-    return _LOADING[0]
-
-
-def _cpsat(position: Position, power: str, evaluate: Evaluation, start: float,
-           end: float, how: str, trace: bool, background, seeds, beam_width, predictor) -> Solution:
-    """The CP-SAT order model (`dipsolve.models.order_model.select_orders`) over the
-    opponent model's scenarios, warm-started from a short agenda search's best set."""
-    if background:
-        raise ValueError("method 'cpsat' takes the opponents' orders from its scenarios, not a background")
-    loading = _order_model()
-    model = _model(position, power, evaluate, start, end, how, predictor)
-    judge = Judge(position, power, evaluate, model, deadline=end)
-    guide, seeds = _guidance(position, power, model, None, seeds, predictor)
-    # a quarter of what is left warm-starts the model with the agenda search's best set
-    hint_end = time.monotonic() + 0.25 * max(0.0, end - time.monotonic())
-    search = AgendaSearch(position, power, evaluate, background=guide, seeds=seeds, beam_width=beam_width,
-                          test=None if how == "hold" else judge.test(how), deadline=hint_end)
-    hint = search.run().best
-    try:
-        module = loading.result(timeout=max(0.0, end - time.monotonic() - 0.05))
-    except concurrent.futures.TimeoutError:
-        module = None
-    if hint is not None and (module is None or end - time.monotonic() < 0.05):
-        # no time left for the model (loading OR-Tools alone can take a second or two)
-        lines = _model_lines(model, how) + ["no time left for the CP-SAT model: the warm start stands"] \
-            if trace else []
-        return _finish(position, power, "cpsat", start, hint.orders, hint.value, "timed out",
-                       search.expansions + judge.evaluations, lines, _sizes(model),
-                       evaluate=evaluate)
-    scenarios = model.scenarios(MAX_JOINT) if model.candidates else [(1.0, {})]
-    # the model linearizes `evaluate` itself (first order around the all-hold board,
-    # exact for one moving unit), values file included
-    try:
-        sel = module.select_orders(
-            position, power, scenarios=[(w, {p: list(os) for p, os in sc.items()}) for w, sc in scenarios],
-            evaluate=evaluate, objective="expected" if how == "expected" else "maxmin",
-            time_limit=max(0.01, end - time.monotonic()), hint=list(hint.orders) if hint else None)
-    except module.ParadoxError as e:
-        if hint is None:
-            raise
-        # the opponents' orders alone may make a convoy paradox, which the model does not
-        # encode: the agenda search's answer stands
-        lines = _model_lines(model, how) + [f"the CP-SAT model cannot take these scenarios ({e}): "
-                                            f"the warm start stands"] if trace else []
-        return _finish(position, power, "cpsat", start, hint.orders, hint.value, "feasible",
-                       search.expansions + judge.evaluations, lines, _sizes(model),
-                       evaluate=evaluate)
-    # the model proves its bound for the value it optimizes; that is the evaluation
-    # itself only when the evaluation is linear (``exact``).  Otherwise the model's
-    # answer is one candidate: the warm start is kept when the evaluation, aggregated
-    # over the same scenarios, says it is better.
-    orders, value = tuple(sel.orders), float(sel.score)
-    kept_hint = False
-    if not sel.exact and hint is not None:
-        outcomes = [(w, judge.outcome(tuple(hint.orders), {p: tuple(os) for p, os in sc.items()}))
-                    for w, sc in scenarios]
-        hint_value = (sum(w * v for w, v in outcomes) / sum(w for w, _ in outcomes)
-                      if how == "expected" else min(v for _, v in outcomes))
-        if hint_value > value + 1e-9:
-            orders, value, kept_hint = tuple(hint.orders), hint_value, True
-    status = sel.status if sel.exact or sel.status != "optimal" else "feasible"
-    lines: list[str] = []
-    if trace:
-        lines = _model_lines(model, how)
-        if hint is not None:
-            lines.append(f"agenda search (warm start): {{{', '.join(map(str, hint.orders))}}} "
-                         f"= {hint.value:g}")
-        lines.append(f"CP-SAT over {len(scenarios)} scenarios: {sel.value_name} {sel.value:g} "
-                     f"({sel.objective}), bound {sel.bound:g}, {sel.status}; "
-                     f"{sel.variables} variables, {sel.constraints} constraints, {sel.seconds:.2f} s")
-        lines += [f"  left out: {u} {o}: {why}" for u, o, why in sel.excluded]
-        lines.append(f"evaluation of the model's answer ({'exact' if sel.exact else 'rescored'}): "
-                     f"{sel.score:g}" + (f"; the warm start is better ({value:g}) and is kept"
-                                         if kept_hint else ""))
-    return _finish(position, power, "cpsat", start, orders, value, status,
-                   search.expansions + judge.evaluations, lines, _sizes(model),
-                   bound=float(sel.bound) if sel.exact and sel.status == "optimal" else None,
-                   evaluate=evaluate)
-
-
 # -- retreats and adjustments --------------------------------------------------------------
 
-def _best_of(position: Position, power: str, evaluate: Evaluation, end: float, trace: bool,
-             choices: Iterable[Sequence[Order]], first: Sequence[Order] | None = None):
-    """The best of ``choices`` (each a complete order set for ``power``) by the
+def _best_of(task: Task, choices: Iterable[Sequence[Order]],
+             first: Sequence[Order] | None = None) -> Solution:
+    """The best of ``choices`` (each a complete order set for the power) by the
     evaluation of the position that follows; anytime."""
+    position, power, evaluate = task.position, task.power, task.evaluate
     best: tuple[Order, ...] | None = None
     best_v = float("-inf")
     n = 0
@@ -425,7 +439,7 @@ def _best_of(position: Position, power: str, evaluate: Evaluation, end: float, t
         key = frozenset(orders)
         if key in seen:
             continue
-        if n and time.monotonic() >= end:
+        if n and task.deadline.expired():
             timed_out = True
             break
         seen.add(key)
@@ -435,32 +449,33 @@ def _best_of(position: Position, power: str, evaluate: Evaluation, end: float, t
         if v > best_v:
             best, best_v = tuple(orders), v
     lines = []
-    if trace:
+    if task.settings.trace:
         lines.append(f"{n} order sets judged{' (stopped by the time limit)' if timed_out else ''}:")
         for v, os in sorted(scored, key=lambda x: -x[0])[:20]:
             lines.append(f"  {{{', '.join(map(str, os)) or 'no orders'}}} = {v:g}")
-    return (best or (), best_v, "timed out" if timed_out else "optimal", n, lines, {})
+    return task.finish(best or (), best_v, Status.TIMED_OUT if timed_out else Status.OPTIMAL,
+                       n, lines)
 
 
-def _retreats(position: Position, power: str, evaluate: Evaluation, end: float, trace: bool):
-    options = list(useful_orders(position, power).values())
+def _retreats(task: Task) -> Solution:
+    options = list(useful_orders(task.position, task.power).values())
     if not options:
-        return ((), evaluate(position, power), "optimal", 0, [], {})
-    choices = (list(c) for c in itertools.product(*options))
-    return _best_of(position, power, evaluate, end, trace, choices)
+        return task.finish((), task.evaluate(task.position, task.power), Status.OPTIMAL, 0)
+    return _best_of(task, (list(c) for c in itertools.product(*options)))
 
 
-def _adjustments(position: Position, power: str, evaluate: Evaluation, end: float, trace: bool):
+def _adjustments(task: Task) -> Solution:
+    position, power = task.position, task.power
     n = position.adjustment(power)
     if n < 0:
         units = position.units_of(power)
         k = min(-n, len(units))
-        greedy = _greedy_removals(position, power, evaluate, k, end)
-        choices = ([Disband(u.kind, u.location) for u in c] for c in itertools.combinations(units, k))
-        return _best_of(position, power, evaluate, end, trace, choices, first=greedy)
+        greedy = _greedy_removals(task, k)
+        removals = ([Disband(u.kind, u.location) for u in c] for c in itertools.combinations(units, k))
+        return _best_of(task, removals, first=greedy)
     builds = [o for o in build_orders(position, power) if isinstance(o, Build)]
     if n == 0 or not builds:
-        return ((), evaluate(adjudicate(position, {}).next, power), "optimal", 0, [], {})
+        return task.finish((), task.evaluate(adjudicate(position, {}).next, power), Status.OPTIMAL, 0)
     m = position.map
     by_prov: dict[str, list[Order]] = {}
     for b in builds:
@@ -468,59 +483,33 @@ def _adjustments(position: Position, power: str, evaluate: Evaluation, end: floa
     provs = sorted(by_prov)
     k = min(n, len(provs))
 
-    def choices():
+    def choices() -> Iterator[list[Order]]:
         for size in range(k, -1, -1):
             for ps in itertools.combinations(provs, size):
                 for bs in itertools.product(*(by_prov[p] for p in ps)):
                     yield list(bs) + [Waive()] * (n - size)
-    return _best_of(position, power, evaluate, end, trace, choices())
+    return _best_of(task, choices())
 
 
-def _greedy_removals(position: Position, power: str, evaluate: Evaluation, k: int,
-                     end: float) -> list[Order]:
+def _greedy_removals(task: Task, k: int) -> list[Order]:
     """Remove the least valuable unit, one at a time (an answer at once, before the
     whole choice of C(n, k) is looked at)."""
+    position, power = task.position, task.power
     chosen: list[Order] = []
     units = position.units_of(power)
     for _ in range(k):
-        best, best_v = None, float("-inf")
+        best: Order | None = None
+        best_v = float("-inf")
         for u in units:
             o = Disband(u.kind, u.location)
             if o in chosen:
                 continue
-            if best is not None and time.monotonic() >= end:
+            if best is not None and task.deadline.expired():
                 break
-            v = evaluate(adjudicate(position, {power: chosen + [o]}).next, power)
+            v = task.evaluate(adjudicate(position, {power: chosen + [o]}).next, power)
             if v > best_v:
                 best, best_v = o, v
         if best is None:
             break
         chosen.append(best)
     return chosen
-
-
-# -- the answer ----------------------------------------------------------------------------
-
-def _finish(position: Position, power: str, method: str, start: float, orders: Sequence[Order],
-            value: float, status: str, nodes: int, lines: list[str], sizes: Mapping[str, int], *,
-            plain: float | None = None, bound: float | None = None,
-            background: Mapping[str, Sequence[Order]] | None = None,
-            evaluate: Evaluation | None = None) -> Solution:
-    """Replay the orders through the adjudicator (every one must be accepted as given)
-    and wrap them up."""
-    orders = tuple(orders)
-    check = dict(background or {})
-    check[power] = list(orders)
-    outcome = adjudicate(position, check)
-    bad = [r for r in outcome.results if r.power == power and r.order in orders
-           and r.reason in REFUSED]
-    if bad:
-        raise AssertionError(f"solve produced an order the adjudicator rejects: {bad[0]}")
-    if plain is None and evaluate is not None and position.phase.kind == "movement":
-        plain = evaluate(outcome.next, power)
-    if status == "optimal" and bound is None:
-        bound = value
-    return Solution(power=power, phase=position.phase.short, orders=orders, value=value,
-                    bound=bound, status=status, method=method,
-                    wall_time=time.monotonic() - start, nodes=nodes, trace=tuple(lines),
-                    plain_value=plain, opponents=dict(sizes))

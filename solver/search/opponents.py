@@ -25,14 +25,15 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import random
-import time
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence, Union
 
 from ..adjudicator import adjudicate
 from ..orders import Hold, Order
 from ..position import Position, Unit
+from ..results import Deadline
 from ..testing import reachable_provinces
 from .agenda import Evaluation, agenda_search
 
@@ -81,7 +82,7 @@ def _holds(units: Sequence[Unit]) -> tuple[Order, ...]:
 
 
 def candidate_orders(position: Position, opponent: str, evaluate: Evaluation, *,
-                     units: Sequence[Unit], k: int, deadline: float,
+                     units: Sequence[Unit], k: int, deadline: Deadline,
                      against: str | None = None) -> list[tuple[Order, ...]]:
     """Up to ``k`` distinct complete order sets for ``opponent``'s ``units`` (its other
     units hold), best first: by its own evaluation, or (``against``) by how little they
@@ -147,21 +148,24 @@ class OpponentModel:
 Predictor = Callable[[Position, str], Sequence[Order]]
 
 
-def build_model(position: Position, power: str, evaluate: Evaluation, *, deadline: float,
+def build_model(position: Position, power: str, evaluate: Evaluation, *, deadline: Deadline,
                 likely: int = 2, hostile: int = 0, radius: int = 1,
                 predictor: Predictor | None = None) -> OpponentModel:
     """The opponent model of ``power``: for each relevant opponent its ``likely`` best
     sets by its own evaluation, its ``hostile`` sets worst for ``power``, and all hold,
     equally weighted (Victorybot's uniform distribution over the arcs).  A
     ``predictor`` (``(position, power) -> orders``, e.g. DumbBot's move generator, which
-    Victorybot's authors wished to pair with their search) adds its guess first."""
+    Victorybot's authors wished to pair with their search) adds its guess first.
+
+    The ``deadline`` is shared out among the opponents, each getting an equal part of
+    what is left when its turn comes (half for its likely sets, half for its hostile
+    ones); past it every opponent still gets its predicted set and all hold."""
     relevant = relevant_units(position, power, radius)
     cands: dict[str, tuple[tuple[tuple[Order, ...], float], ...]] = {}
     powers = sorted(relevant)
     for i, opp in enumerate(powers):
         units = relevant[opp]
-        now = time.monotonic()
-        share = max(0.0, (deadline - now) / (len(powers) - i))
+        mine = deadline.part(1.0 / (len(powers) - i))
         sets: list[tuple[Order, ...]] = []
         if predictor is not None:
             keep = {(u.kind, u.location) for u in units}
@@ -172,10 +176,10 @@ def build_model(position: Position, power: str, evaluate: Evaluation, *, deadlin
                 sets.append(guess)
         if likely:
             sets += candidate_orders(position, opp, evaluate, units=units, k=likely,
-                                     deadline=now + share / (2 if hostile else 1))
+                                     deadline=mine.part(0.5) if hostile else mine)
         if hostile:
             sets += candidate_orders(position, opp, evaluate, units=units, k=hostile,
-                                     deadline=now + share, against=power)
+                                     deadline=mine, against=power)
         sets.append(_holds(units))
         sets = list(dict.fromkeys(sets))
         cands[opp] = tuple((s, 1.0 / len(sets)) for s in sets)
@@ -219,22 +223,23 @@ class SampledModel:
         return [(w, dict(key)) for key, w in merged.items()]
 
 
+#: either kind of opponent model: searched candidates, or joint samples of a policy
+Opponents = Union[OpponentModel, SampledModel]
+
 SampledPredictor = Callable[[Position, str, random.Random], Sequence[Order]]
 
 
 def sample_model(position: Position, power: str, predictor: SampledPredictor, *,
-                 samples: int, seed: int = 0, deadline: float = float("inf")) -> SampledModel:
+                 samples: int, seed: int = 0, deadline: Deadline | None = None) -> SampledModel:
     """``samples`` joint draws of ``predictor`` for every other power with units (fewer
     if the deadline comes first; at least one)."""
-    import random
-
     others = sorted({u.power for u in position.units if u.power != power})
     out: list[dict[str, tuple[Order, ...]]] = []
     for i in range(samples):
-        if out and time.monotonic() >= deadline:
+        if out and deadline is not None and deadline.expired():
             break
         rng = random.Random(f"dipsolve-sample:{seed}:{i}")
-        draw = {}
+        draw: dict[str, tuple[Order, ...]] = {}
         for opp in others:
             os = tuple(sorted(predictor(position, opp, rng),
                               key=lambda o: (getattr(o, "kind", ""), getattr(o, "location", ""))))
@@ -250,11 +255,12 @@ class Judge:
     ``"expected"`` (weighted mean) or ``"worst"`` (paranoid min)."""
 
     def __init__(self, position: Position, power: str, evaluate: Evaluation,
-                 model: OpponentModel, *, background: Mapping[str, Sequence[Order]] | None = None,
-                 deadline: float = float("inf")) -> None:
+                 model: Opponents, *,
+                 background: Mapping[str, Sequence[Order]] | None = None,
+                 deadline: Deadline | None = None) -> None:
         self.position, self.power, self.evaluate, self.model = position, power, evaluate, model
         self.background = {p: tuple(os) for p, os in (background or {}).items() if p != power}
-        self.deadline = deadline
+        self.deadline = deadline if deadline is not None else Deadline(math.inf)
         self.cache: dict[tuple, float] = {}
         self.evaluations = 0
         self._scenarios: list[tuple[float, dict[str, tuple[Order, ...]]]] | None = None
@@ -278,7 +284,7 @@ class Judge:
         for opp, cands in self.model.candidates.items():
             vals = []
             for os, w in cands:
-                if time.monotonic() >= self.deadline:
+                if self.deadline.expired():
                     return None
                 vals.append((self.outcome(ours, {opp: os}), w))
             agg = min(v for v, _ in vals) if how == "worst" else sum(v * w for v, w in vals)
@@ -293,7 +299,7 @@ class Judge:
             self._scenarios = self.model.scenarios(MAX_SCENARIOS)
         vals = []
         for w, others in self._scenarios:
-            if time.monotonic() >= self.deadline:
+            if self.deadline.expired():
                 return None
             vals.append((self.outcome(ours, others), w))
         if not vals:

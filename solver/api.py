@@ -1,0 +1,57 @@
+"""The application layer: `solve` with every method, the CP-SAT one of `dipsolve.models`
+included, for the bots, the command line and users.
+
+The search (`dipsolve.search`) sits below the models and runs its own methods (agenda,
+minimax, expectimax); the CP-SAT method lives with the order model
+(`dipsolve.models.order_method`).  This module ties the two together: it starts the
+call's deadline, imports the CP-SAT method when it is asked for (a light import:
+OR-Tools itself is loaded by the method, within the deadline, only when there is time
+for it) and hands it to the search.
+
+    >>> from dipsolve.position import Position
+    >>> from dipsolve.results import Limits
+    >>> s = solve(Position.initial(), "Turkey", SolveSettings(opponents="hold", limits=Limits(time_limit=2)))
+    >>> sorted(str(o) for o in s.orders), s.status
+    (['A CON - BUL', 'A SMY - ARM', 'F ANK - CON'], <Status.OPTIMAL: 'optimal'>)
+"""
+
+from __future__ import annotations
+
+from .position import Position
+from .results import Deadline
+from .search import methods as search
+from .search.methods import (DEFAULT_LIMITS, METHODS, OPPONENT_MODELS, Method, MethodUnavailable,
+                             Solution, SolveSettings)
+
+__all__ = ["DEFAULT_LIMITS", "METHODS", "OPPONENT_MODELS", "MethodUnavailable", "Solution",
+           "SolveSettings", "check_method", "solve"]
+
+
+def _method(name: str) -> Method | None:
+    """The function that runs method ``name`` on a movement phase, when the search does
+    not know it by itself (None: the search's own)."""
+    if name == "cpsat":
+        from .models import order_method
+        return order_method.cpsat
+    return None
+
+
+def solve(position: Position, power: str, settings: SolveSettings | None = None, *,
+          deadline: Deadline | None = None) -> Solution:
+    """The best orders for ``power`` in ``position``, by ``settings.method``, within
+    ``settings.limits.time_limit`` seconds of this call (`SolveSettings`, `Solution`:
+    see `dipsolve.search.methods`).  ``deadline`` replaces the time limit when the clock
+    started earlier or is a test's."""
+    settings = settings if settings is not None else SolveSettings()
+    call = deadline if deadline is not None else settings.limits.deadline()
+    return search.solve(position, power, settings, method=_method(settings.method), deadline=call)
+
+
+def check_method(name: str) -> None:
+    """Raise `MethodUnavailable` unless method ``name`` can run in this installation
+    (for ``cpsat``: imports OR-Tools now, which takes about a second the first time)."""
+    if name == "cpsat":
+        from .models import order_method
+        order_method.load()
+    elif name not in METHODS:
+        raise MethodUnavailable(f"unknown method {name!r} (expected one of {', '.join(METHODS)})")
