@@ -14,12 +14,17 @@ Orders
 Adjudication
     `adjudicate(position, orders) -> Outcome` (`OrderResult`, `Reason`).
 Questions
-    `solve` (best orders for a power; `SolveSettings`, `Solution`), `solve_path`
+    `solve` (best orders for a power; `SolveSettings`, `Solution`; `influence` and
+    `load_values` for the evaluation; `select_orders` and `predict`, the CP-SAT model of
+    the movement rules), `solve_path`
     (fastest path to 16 or 18 centers; `PathSolution`), `solve_equilibrium`
     (adjustment equilibria with certificates; `Equilibrium`), `solve_worst_case`
     (Loeb's open problem), `count_adjustments`.  Every answer is a `Result`: a `Status`
     (optimal, feasible, infeasible, timed out), ``objective``, ``bound``, ``seconds``.
     `Limits` holds the time limit, seed and workers every solver takes.
+Play
+    `play_game`, `play_series`, `results_table`, `format_table`; bots `DipsolveBot`,
+    `DumbBotPlayer`, `RandomBot`, `make_bot`; `dumbbot_orders` (DumbBot's orders).
 Text and pictures
     `parse_position` (a ``.dip`` or DAIDE ``NOW``/``SCO`` text and its orders),
     `parse_press` (DAIDE press levels 0-130, DPP), `render` (a position, an outcome or
@@ -68,8 +73,13 @@ _LAZY: dict[str, tuple[str, str]] = {
     "order_problems": ("dipsolve.legality", "order_problems"),
     "order_problem": ("dipsolve.legality", "order_problem"),
     # questions
-    "solve": ("dipsolve.search", "solve"),
-    "Solution": ("dipsolve.search", "Solution"),
+    "solve": ("dipsolve.api", "solve"),
+    "SolveSettings": ("dipsolve.api", "SolveSettings"),
+    "Solution": ("dipsolve.api", "Solution"),
+    "select_orders": ("dipsolve.models.order_model", "select_orders"),
+    "predict": ("dipsolve.models.order_model", "predict"),
+    "influence": ("dipsolve.evaluation", "influence"),
+    "load_values": ("dipsolve.evaluation", "load_values"),
     "solve_path": ("dipsolve.models.path", "solve_path"),
     "PathSolution": ("dipsolve.models.path", "PathSolution"),
     "solve_equilibrium": ("dipsolve.models.equilibria", "solve_equilibrium"),
@@ -80,7 +90,14 @@ _LAZY: dict[str, tuple[str, str]] = {
     "render": ("dipsolve.pictures", "render"),
     "render_to": ("dipsolve.pictures", "render_to"),
     "play_game": ("dipsolve.play", "play_game"),
+    "play_series": ("dipsolve.play", "play_series"),
+    "results_table": ("dipsolve.play", "results_table"),
+    "format_table": ("dipsolve.play", "format_table"),
     "make_bot": ("dipsolve.bots", "make_bot"),
+    "DipsolveBot": ("dipsolve.bots", "DipsolveBot"),
+    "DumbBotPlayer": ("dipsolve.bots", "DumbBotPlayer"),
+    "RandomBot": ("dipsolve.bots", "RandomBot"),
+    "dumbbot_orders": ("dipsolve.dumbbot", "orders"),
 }
 
 __all__ = sorted([
@@ -124,7 +141,10 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .adjustments import count_adjustments
-    from .bots import make_bot
+    from .api import Solution, SolveSettings, solve
+    from .bots import DipsolveBot, DumbBotPlayer, RandomBot, make_bot
+    from .dumbbot import orders as dumbbot_orders
+    from .evaluation import influence, load_values
     from .grammar import format_order, parse_order, parse_order_line, parse_orders
     from .grammar import parse_position_text as parse_position
     from .grammar.press import parse_press
@@ -132,9 +152,9 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .models.equilibria import Equilibrium, solve_equilibrium
     from .models.path import PathSolution, solve_path
     from .models.worstcase import solve_worst_case
-    from .play import play_game
+    from .models.order_model import predict, select_orders
+    from .play import format_table, play_game, play_series, results_table
     from .pictures import render_to as render
-    from .search import Solution, solve
     from .search.legal import legal_orders
 
     __version__: str
