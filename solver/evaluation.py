@@ -299,9 +299,9 @@ def _merged(parts: list[tuple[tuple[frozenset[str], ...], int]]) -> tuple[frozen
     out: list[frozenset[str]] = []
     seen: set[str] = set()
     for d in range(max(levels) + 1 if levels else 0):
-        ring = levels.get(d, set()) - seen
-        seen |= ring
-        out.append(frozenset(ring))
+        fresh = levels.get(d, set()) - seen
+        seen |= fresh
+        out.append(frozenset(fresh))
     return tuple(out)
 
 
