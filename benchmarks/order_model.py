@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from dipsolve.evaluation import influence
     from dipsolve.models.order_model import select_orders
-    from dipsolve.search.legal import useful_orders
+    from dipsolve.legal import useful_orders
 
     rows = []
     for label, position, power, scenarios in _instances([int(x) for x in args.scenarios.split(",")]):

@@ -7,7 +7,7 @@ seeded game replays exactly.  The Victorybot seed (``004_…``, "Experimental de
 plays its configurations against each other and the DAIDE bots the same way: each of
 the seven seats gets one.
 
-* `RandomBot` — a legal order for each unit, at random (`dipsolve.search.legal`);
+* `RandomBot` — a legal order for each unit, at random (`dipsolve.legal`);
 * `DumbBotPlayer` — David Norman's DumbBot (`dipsolve.dumbbot`);
 * `DipsolveBot` — dipsolve's own search, ``dipsolve.search.solve`` with one of its
   methods.
@@ -26,7 +26,7 @@ from . import dumbbot
 from .errors import DipsolveUnavailable
 from .orders import Build, Disband, Order, Waive
 from .position import Position
-from .search.legal import build_orders, legal_orders
+from .legal import build_orders, legal_orders
 
 
 class Bot(Protocol):

@@ -347,9 +347,9 @@ def _daide_reading(order):
 def _has_sea_route(src: str, dst: str) -> bool:
     """Whether any chain of seas joins the two places (the adjudicator's own test, with a
     fleet on every sea)."""
-    from dipsolve.adjudicator import _sea_route
+    from dipsolve.graph import sea_route
     po = M.province_of
-    return _sea_route(M, po[src], po[dst], frozenset(p for p in M.provinces if M.is_sea(p)))
+    return sea_route(M, po[src], po[dst], frozenset(p for p in M.provinces if M.is_sea(p)))
 
 
 LOCATIONS = sorted(M.province_of)
@@ -480,7 +480,7 @@ def test_every_datc_order_round_trips_in_every_notation():
 # ---------------------------------------------------------------- the examples in docstrings
 def test_docstring_examples():
     import dipsolve.grammar.orders
-    import dipsolve.legality
-    for module in (dipsolve.grammar.orders, dipsolve.legality):
+    import dipsolve.rules
+    for module in (dipsolve.grammar.orders, dipsolve.rules):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__

@@ -63,7 +63,7 @@ from ..evaluation import Evaluation, ProvinceValues, evaluator as named_evaluato
 from ..orders import Build, Disband, Order, Waive
 from ..position import Position
 from .agenda import AgendaSearch
-from .legal import build_orders, useful_orders
+from ..legal import build_orders, useful_orders
 from .opponents import (MAX_JOINT, MAX_SCENARIOS, Judge, OpponentModel, SampledModel, build_model,
                         sample_model)
 
