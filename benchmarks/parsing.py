@@ -156,7 +156,7 @@ def dipsolve_validate(phases, phase_texts):
 
 def peer_validate(phases, phase_texts):
     """``Game.set_orders`` per power on a game set to the position (not timed)."""
-    from dipsolve.peer import PEER_POWER, to_peer_game
+    from dipsolve.testing.peer import PEER_POWER, to_peer_game
 
     def once() -> float:
         total = 0.0

@@ -27,11 +27,11 @@ import math
 import random
 from typing import Callable, Iterator, Sequence, TypeVar
 
-from .graph import convoy_routes, reachable, reachable_provinces, steps
-from .map import POWERS, Map, standard_map
-from .orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
+from ..graph import convoy_routes, reachable, reachable_provinces, steps
+from ..map import POWERS, Map, standard_map
+from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                       SupportMove, Waive)
-from .position import Dislodged, Phase, Position, Unit, retreat_options
+from ..position import Dislodged, Phase, Position, Unit, retreat_options
 
 Orders = dict[str, list[Order]]
 T = TypeVar("T")
