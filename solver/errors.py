@@ -129,7 +129,7 @@ class DipsolveError(Exception):
         return combined
 
 
-def _rebuild(cls: type, state: dict) -> DipsolveError:
+def _rebuild(cls: type[DipsolveError], state: dict) -> DipsolveError:
     err = cls.__new__(cls)
     err.__dict__.update(state)
     if err.errors is None:
