@@ -38,7 +38,7 @@ from .orders import Disband, Hold, Order
 from .position import UNITS, Dislodged, Phase, Position, Unit, unit
 from .rules import REFUSED, T_CONVOY as _CONVOY, T_HOLD as _HOLD, T_MOVE as _MOVE
 from .rules import T_SUPPORT_HOLD as _SUPH, T_SUPPORT_MOVE as _SUPM
-from .rules import (Matching, MovementTable, OrderResult, Reason, match_adjustments, match_movement,
+from .rules import (Matching, OrderResult, Reason, match_adjustments, match_movement,
                     match_retreats, movement_table)
 
 __all__ = ["REFUSED", "OrderResult", "Outcome", "Reason", "adjudicate"]
@@ -190,14 +190,11 @@ class _Movement(Matching):
     #: by unit: the unit its move meets head to head, the unit standing in its destination
     h2h: list[int]
     occ: list[int]
-
-    def __init__(self, position: Position, static: MovementTable):
-        Matching.__init__(self, position, static)
-        n = self.n
-        # decisions: 0..n-1 move of unit i; n..2n-1 convoy path of unit i
-        self.res = [False] * (2 * n)
-        self.state = [_UNRESOLVED] * (2 * n)
-        self.deps: list[int] = []
+    #: the decisions (0..n-1: the move of unit i; n..2n-1: the convoy path of unit i), their
+    #: state (unresolved, guessing, resolved) and the guesses they depend on
+    res: list[bool]
+    state: list[int]
+    deps: list[int]
 
 
 def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
@@ -205,6 +202,9 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outc
     static = movement_table(position)
     st = _Movement(position, static)
     n = st.n
+    st.res = [False] * (2 * n)
+    st.state = [_UNRESOLVED] * (2 * n)
+    st.deps = []
     # 1. match orders to units and check them (DATC 4.E.1)
     results = match_movement(st, position, orders)
     prov_of_unit, unit_power, _, at, _, _, _, _ = static

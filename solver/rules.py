@@ -245,14 +245,19 @@ class Matching:
     position's units (the adjudicator resolves on the same lists).  Unset places are
     ``""``."""
 
-    __slots__ = ("m", "n", "units", "prov", "power", "kind", "reach", "otype", "dest",
+    __slots__ = ("m", "n", "units", "static", "prov", "power", "kind", "reach", "otype", "dest",
                  "dest_loc", "via", "sup_prov", "sup_dest", "orders", "why", "at", "seas",
                  "moving", "others")
+    #: the units ordered to move, and those ordered to support or convoy (sorted), as
+    #: `match_movement` leaves them
+    moving: list[int]
+    others: list[int]
 
     def __init__(self, position: Position, static: MovementTable):
         self.m: Map = position.map
         self.units: tuple[Unit, ...] = position.units
         n = self.n = len(self.units)
+        self.static = static                   # `movement_table(position)`
         self.prov, self.power, self.kind, self.at, _, self.seas, _, self.reach = static
         self.otype = [_HOLD] * n
         self.dest: list[str] = [""] * n        # move: destination province
@@ -263,9 +268,6 @@ class Matching:
         self.orders: list[UnitOrder | None] = [None] * n    # the order as given (None: unordered)
         #: set aside: the reason, its detail and the rule broken (`RULES`)
         self.why: list[tuple[Reason, str, str] | None] = [None] * n
-        #: the units ordered to move, and those ordered to support or convoy (sorted)
-        self.moving: list[int] = []
-        self.others: list[int] = []
 
 
 def match_movement(st: Matching, position: Position,
@@ -278,7 +280,7 @@ def match_movement(st: Matching, position: Position,
     m = st.m
     po = m.province_of
     results: list[OrderResult] = []
-    prov_of_unit, unit_power, unit_kind, at, at_loc, seas, moveset, _ = movement_table(position)
+    prov_of_unit, unit_power, unit_kind, at, at_loc, seas, moveset, _ = st.static
     given = st.orders
     otype, dest, dest_loc, via = st.otype, st.dest, st.dest_loc, st.via
     sup_prov, sup_dest, reach = st.sup_prov, st.sup_dest, st.reach
