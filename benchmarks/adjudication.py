@@ -62,7 +62,7 @@ def time_dipsolve(phases, with_results: bool) -> float:
 
 
 def time_peer(phases) -> float:
-    from dipsolve.peer import set_peer_orders, to_peer_game
+    from dipsolve.testing.peer import set_peer_orders, to_peer_game
 
     total = 0.0
     for pos, orders in phases:

@@ -95,7 +95,7 @@ def _enumerate(position, power, linear, candidates, scenarios, full: int, sample
 
 def _peer_seconds(position, power, candidates, scenarios, sample: int, rng) -> float:
     """Seconds per adjudication of one order set by the diplomacy package."""
-    from dipsolve.peer import set_peer_orders, to_peer_game
+    from dipsolve.testing.peer import set_peer_orders, to_peer_game
 
     units = list(candidates)
     total = 0.0
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from dipsolve.evaluation import influence
     from dipsolve.models.order_model import select_orders
-    from dipsolve.search.legal import useful_orders
+    from dipsolve.legal import useful_orders
 
     rows = []
     for label, position, power, scenarios in _instances([int(x) for x in args.scenarios.split(",")]):

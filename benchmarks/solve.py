@@ -116,7 +116,7 @@ def speed(positions, seconds: float = 2.0):
     """Positions judged per second: adjudicate + influence, on fresh order sets."""
     from dipsolve.adjudicator import adjudicate
     from dipsolve.evaluation import influence
-    from dipsolve.search.legal import useful_orders
+    from dipsolve.legal import useful_orders
     jobs = []
     for _, position in positions:
         for power in position.powers():
@@ -140,7 +140,7 @@ def best_first(positions, max_units: int):
     from dipsolve.adjudicator import adjudicate
     from dipsolve.evaluation import influence
     from dipsolve.search.agenda import AgendaSearch
-    from dipsolve.search.legal import useful_orders, useless
+    from dipsolve.legal import useful_orders, useless
     rows = []
     for name, position in positions:
         for power in position.powers():

@@ -32,8 +32,8 @@ importable from here).
 Errors are `DipsolveSyntaxError` (not understood: ``expected '-', found end of line``,
 ``unknown province 'Pariss'``, ``unknown power 'Frence'``) or, for an order checked
 against a position, `DipsolveRuleError` (understood, but its unit is not there: the
-rule ``"unit"`` of `dipsolve.legality`), each at its line and column with a caret.
-Whether an understood order is *legal* in a position is `dipsolve.legality`'s
+rule ``"unit"`` of `dipsolve.rules`), each at its line and column with a caret.
+Whether an understood order is *legal* in a position is `dipsolve.rules`'s
 question, not the grammar's.
 """
 
@@ -457,7 +457,7 @@ class OrderChecker:
     retreat.  The unit may be another power's (DATC 6.A.6: the adjudicator ignores such
     an order), and a removal of a unit that is not there is let through too (DATC 6.J.1:
     the adjudicator ignores it); a build names no standing unit.  Whether the order is
-    legal is `dipsolve.legality`'s question."""
+    legal is `dipsolve.rules`'s question."""
 
     def __init__(self, position: Position) -> None:
         prov = position.map.province_of

@@ -63,8 +63,8 @@ from typing import Iterable, Mapping, Sequence, Union
 from ortools.sat.python import cp_model
 from ortools.sat.python.cp_model_helper import Literal as CpLiteral
 
-from dipsolve.adjudicator import (CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Reading, read_order,
-                                  sea_route)
+from dipsolve.graph import sea_route
+from dipsolve.rules import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Reading, read_order
 from dipsolve.orders import Hold, Order
 from dipsolve.position import Position, Unit
 

@@ -10,7 +10,7 @@ in the worst (max-min) or on average (expected) over these opponent scenarios?*
 The model
 ---------
 * one choice per unit of the power: exactly one of its candidate orders (by default
-  `dipsolve.search.legal.useful_orders`: every legal order less supports and convoys of
+  `dipsolve.legal.useful_orders`: every legal order less supports and convoys of
   other powers' units);
 * each opponent scenario is a fixed order set for the other powers (units without an
   order hold) with a weight;
@@ -69,8 +69,8 @@ from typing import Callable, Iterable, Mapping, Sequence, Union
 
 from ortools.sat.python import cp_model
 
-from dipsolve.adjudicator import (CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Outcome, Reading, Reason,
-                                  adjudicate, read_order)
+from dipsolve.adjudicator import Outcome, Reason, adjudicate
+from dipsolve.rules import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Reading, read_order
 from dipsolve.errors import DipsolveInternalError
 from dipsolve.evaluation import centers as centers_evaluation
 from dipsolve.evaluation import influence as influence_evaluation
@@ -178,7 +178,7 @@ class LinearValue:
         of the moves it may be ordered (default: its legal moves); a unit left out is
         taken to hold.  ``deadline``: checked for every unit (`dipsolve.results.TimeUp`
         when it has passed)."""
-        from dipsolve.search.legal import legal_orders
+        from dipsolve.legal import legal_orders
         m = position.map
         po = m.province_of
         still = adjudicate(position, {}).next       # everybody holds
@@ -568,7 +568,7 @@ def _candidates(position: Position, power: str, units: list[Unit],
     """Unit -> the readings of its distinct candidate orders (hinted orders added; a
     unit without candidates holds)."""
     if candidates is None:
-        from dipsolve.search.legal import useful_orders
+        from dipsolve.legal import useful_orders
         candidates = useful_orders(position, power)
     for u in candidates:
         if u not in position.units or u.power != power:

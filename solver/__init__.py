@@ -69,9 +69,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "parse_position": ("dipsolve.grammar", "parse_position_text"),
     "parse_press": ("dipsolve.grammar.press", "parse_press"),
     # rules
-    "legal_orders": ("dipsolve.search.legal", "legal_orders"),
-    "order_problems": ("dipsolve.legality", "order_problems"),
-    "order_problem": ("dipsolve.legality", "order_problem"),
+    "legal_orders": ("dipsolve.legal", "legal_orders"),
+    "order_problems": ("dipsolve.rules", "order_problems"),
+    "order_problem": ("dipsolve.rules", "order_problem"),
     # questions
     "solve": ("dipsolve.api", "solve"),
     "SolveSettings": ("dipsolve.api", "SolveSettings"),
@@ -148,13 +148,13 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .grammar import format_order, parse_order, parse_order_line, parse_orders
     from .grammar import parse_position_text as parse_position
     from .grammar.press import parse_press
-    from .legality import order_problem, order_problems
+    from .rules import order_problem, order_problems
     from .models.equilibria import Equilibrium, solve_equilibrium
     from .models.path import PathSolution, solve_path
     from .models.worstcase import solve_worst_case
     from .models.order_model import predict, select_orders
     from .play import format_table, play_game, play_series, results_table
     from .pictures import render_to as render
-    from .search.legal import legal_orders
+    from .legal import legal_orders
 
     __version__: str

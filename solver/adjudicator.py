@@ -3,9 +3,9 @@
 A pipeline you can read top to bottom, one function a phase kind:
 
 movement
-    1. match each order to its unit; an order for a missing unit, another power's unit,
-       or a unit ordered twice is set aside (DATC 4.C, 4.D.3), an illegal order becomes
-       a hold with its reason (DATC 4.E.1);
+    1. match each order to its unit (`dipsolve.rules.match_movement`): an order for a
+       missing unit, another power's unit, or a unit ordered twice is set aside (DATC
+       4.C, 4.D.3), an illegal order becomes a hold with its reason (DATC 4.E.1);
     2. decide which army moves go by convoy (DATC 3.0, 4.A.3: ``via convoy`` or a
        convoy order from a fleet of the army's own power; no fallback to land);
     3. resolve every move with Kruijswijk's guess algorithm ("The Math of
@@ -16,10 +16,11 @@ movement
     4. execute: moves, dislodgements, retreat options (attacker origin, standoffs),
        destruction of units that cannot retreat, the next phase.
 retreat
-    retreats to the same place all fail; unordered units disband.
+    the orders matched (`dipsolve.rules.match_retreats`); retreats to the same place all
+    fail; unordered units disband.
 adjustment
-    builds in owned, empty home centers, first legal orders first (DATC 4.D.4–4.D.6);
-    missing removals by civil disorder, 2023 rule (DATC 4.D.8): the unit farthest from
+    builds in owned, empty home centers, first legal orders first (DATC 4.D.4–4.D.6,
+    `dipsolve.rules.match_adjustments`); missing removals by civil disorder, 2023 rule (DATC 4.D.8): the unit farthest from
     the power's nearest owned center (any unit over land and sea) goes first, fleets
     before armies, then in alphabetical order of the province's English name.
 
@@ -29,69 +30,21 @@ nothing is parsed and nothing deep-copied.
 
 from __future__ import annotations
 
-from collections import deque
-from dataclasses import dataclass
-from itertools import compress
-from enum import Enum
-from typing import Iterable, Mapping, NamedTuple
+from typing import Callable, Iterable, Mapping
 
+from .graph import sea_route, steps
 from .map import Map
-from .orders import (MOVEMENT_ORDERS, RETREAT_ORDERS, Build, Convoy, Disband, Hold, Move, Order,
-                     Retreat, SupportHold, SupportMove, Waive)
-from .position import _UNITS, Dislodged, Phase, Position, Unit, unit
+from .orders import Disband, Hold, Order
+from .position import UNITS, Dislodged, Phase, Position, Unit, unit
+from .rules import REFUSED, T_CONVOY as _CONVOY, T_HOLD as _HOLD, T_MOVE as _MOVE
+from .rules import T_SUPPORT_HOLD as _SUPH, T_SUPPORT_MOVE as _SUPM
+from .rules import (Matching, OrderResult, Reason, match_adjustments, match_movement,
+                    match_retreats, movement_table)
 
-
-class Reason(str, Enum):
-    """Why an order succeeded or failed.  ``str`` values are stable for ``--json``."""
-
-    # success
-    MOVED = "moved"
-    HELD = "held"
-    SUPPORTED = "supported"        # the support was given (not cut)
-    CONVOYED = "convoyed"          # the convoy took effect
-    RETREATED = "retreated"
-    DISBANDED = "disbanded"
-    BUILT = "built"
-    REMOVED = "removed"
-    WAIVED = "waived"
-    # failure
-    BOUNCED = "bounced"            # the move was not strong enough
-    DISLODGED = "dislodged"        # the unit was dislodged (whatever it was ordered)
-    CUT = "cut"                    # the support was cut
-    VOID = "void"                  # a support or convoy of an order that was not given
-    NO_CONVOY = "no convoy"        # an army's convoy route was not there or was disrupted
-    DISRUPTED = "disrupted"        # a convoying fleet was dislodged, or its convoy failed
-    ILLEGAL = "illegal"            # not allowed by the rules; the unit held instead
-    NOT_YOUR_UNIT = "not your unit"
-    NO_UNIT = "no such unit"
-    DUPLICATE = "ordered twice"    # a unit with two different orders holds (DATC 4.D.3)
-    RETREAT_BOUNCED = "retreat bounced"
-    CIVIL_DISORDER = "civil disorder"
-    DESTROYED = "destroyed"        # dislodged with nowhere to retreat
-
+__all__ = ["REFUSED", "OrderResult", "Outcome", "Reason", "adjudicate"]
 
 #: reasons for an order that was set aside without being tied to a unit's action
 _SET_ASIDE = {Reason.NOT_YOUR_UNIT, Reason.NO_UNIT}
-#: reasons that mean an order broke a rule (the adjudicator refused it), rather than
-#: failed in play
-REFUSED = frozenset({Reason.ILLEGAL, Reason.NO_UNIT, Reason.NOT_YOUR_UNIT, Reason.DUPLICATE})
-
-
-class OrderResult(NamedTuple):
-    """One order's result: whether it succeeded, and why (``reason``, ``detail``); for
-    an order that breaks a rule of play (illegal, no such unit, not your unit, ordered
-    twice), the ``rule`` it breaks (one of `dipsolve.legality.RULES`)."""
-
-    power: str
-    order: Order
-    success: bool
-    reason: Reason
-    detail: str = ""
-    rule: str = ""
-
-    def __str__(self) -> str:
-        tail = f" ({self.detail})" if self.detail else ""
-        return f"{self.power}: {self.order}: {self.reason.value}{tail}"
 
 
 class Outcome:
@@ -103,8 +56,9 @@ class Outcome:
 
     __slots__ = ("position", "next", "destroyed", "_results", "_make")
 
-    def __init__(self, position: Position, results: "tuple[OrderResult, ...] | None", next: Position,
-                 destroyed: tuple[Unit, ...] = (), make=None):
+    def __init__(self, position: Position, results: tuple[OrderResult, ...] | None, next: Position,
+                 destroyed: tuple[Unit, ...] = (),
+                 make: Callable[[], Iterable[OrderResult]] | None = None):
         self.position = position
         self.next = next
         #: units dislodged with no retreat open to them, disbanded at once (movement), or
@@ -118,6 +72,7 @@ class Outcome:
     def results(self) -> tuple[OrderResult, ...]:
         """One result per order given (and per unordered unit), in board order."""
         if self._results is None:
+            assert self._make is not None
             self._results = tuple(self._make())
             self._make = None
         return self._results
@@ -214,209 +169,53 @@ def _after_fall(position: Position, units: tuple[Unit, ...], year: int) -> Posit
     return Position._canonical(phase, units, centers, (), (), m)
 
 
-def _units_by_province(position: Position, units: Iterable[Unit]) -> dict[str, Unit]:
-    po = position.map.province_of
-    return {po[u.location]: u for u in units}
-
-
-def _find_unit(position: Position, by_prov: Mapping[str, Unit], power: str, order: Order,
-               results: list[OrderResult]) -> Unit | None:
-    """The unit an order is for, or None after recording why it is not."""
-    prov = position.map.province_of.get(order.location)  # type: ignore[union-attr]
-    unit = by_prov.get(prov) if prov else None
-    if unit is None:
-        results.append(OrderResult(power, order, False, Reason.NO_UNIT,
-                                   f"no unit in {order.location}", "unit"))  # type: ignore[union-attr]
-        return None
-    if unit.kind != order.kind:  # type: ignore[union-attr]
-        name = "army" if order.kind == "A" else "fleet"  # type: ignore[union-attr]
-        results.append(OrderResult(power, order, False, Reason.NO_UNIT,
-                                   f"no {name} in {prov}: {unit} stands there", "unit"))
-        return None
-    if unit.power != power:
-        results.append(OrderResult(power, order, False, Reason.NOT_YOUR_UNIT,
-                                   f"{unit} belongs to {unit.power}", "owner"))
-        return None
-    return unit
-
 
 # -- movement -----------------------------------------------------------------------------
 
-_HOLD, _MOVE, _SUPH, _SUPM, _CONVOY = range(5)
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 
 
-def _static(position: Position) -> tuple:
-    """What a movement adjudication needs of the position alone, built once per
-    position (``Position.memo``): a search that tries many order sets in one position
-    pays for it once."""
-    static = position.memo.get("movement")
-    if static is None:
-        units = position.units
-        table = position.map.unit_table
-        army, fleet = table["A"], table["F"]
-        powers, kinds, locs = zip(*units) if units else ((), (), ())
-        info = [(army if k == "A" else fleet)[loc] for k, loc in zip(kinds, locs)]
-        prov, moveset, reach, at_sea = zip(*info) if info else ((), (), (), ())
-        n = len(units)
-        static = position.memo["movement"] = (
-            prov, powers, kinds, dict(zip(prov, range(n))), dict(zip(locs, range(n))),
-            frozenset(compress(prov, at_sea)), moveset, reach)
-    return static
+class _Movement(Matching):
+    """The state of one movement adjudication: the orders matched (`Matching`), then the
+    moves indexed and every decision resolved, on int-indexed lists over the units."""
+
+    __slots__ = ("movers_to", "hold_sups", "move_sups", "convoyers", "res", "state", "deps",
+                 "h2h", "occ")
+    #: destination province -> the units moving there
+    movers_to: dict[str, list[int]]
+    #: by unit: the supports of its hold, of its move, the fleets convoying it (() for none)
+    hold_sups: list
+    move_sups: list
+    convoyers: list
+    #: by unit: the unit its move meets head to head, the unit standing in its destination
+    h2h: list[int]
+    occ: list[int]
+    #: the decisions (0..n-1: the move of unit i; n..2n-1: the convoy path of unit i), their
+    #: state (unresolved, guessing, resolved) and the guesses they depend on
+    res: list[bool]
+    state: list[int]
+    deps: list[int]
 
 
-class _Movement:
-    """The state of one movement adjudication: int-indexed lists over the units."""
-
-    __slots__ = ("m", "n", "units", "prov", "power", "kind", "reach", "otype", "dest",
-                 "dest_loc", "via", "sup_prov", "sup_dest", "orders", "why", "at",
-                 "movers_to", "hold_sups", "move_sups", "convoyers", "res", "state", "deps",
-                 "h2h", "seas", "moving", "occ")
-
-    def __init__(self, position: Position, static: tuple):
-        self.m = position.map
-        self.units = position.units
-        n = self.n = len(self.units)
-        self.prov, self.power, self.kind, self.at, _, self.seas, _, self.reach = static
-        self.otype = [_HOLD] * n
-        self.dest: list[str | None] = [None] * n       # move: destination province
-        self.dest_loc: list[str | None] = [None] * n   # move: destination location
-        self.via = [False] * n                           # move goes by convoy
-        self.sup_prov: list[str | None] = [None] * n   # support/convoy: the supported unit's province
-        self.sup_dest: list[str | None] = [None] * n   # support-move/convoy: its destination
-        self.orders: list[Order | None] = [None] * n    # the order as given (None: unordered)
-        #: set aside: the reason, its detail and the rule broken (`dipsolve.legality.RULES`)
-        self.why: list[tuple[Reason, str, str] | None] = [None] * n
-        # decisions: 0..n-1 move of unit i; n..2n-1 convoy path of unit i
-        self.res = [False] * (2 * n)
-        self.state = [_UNRESOLVED] * (2 * n)
-        self.deps: list[int] = []
-
-
-def _sea_route(m: Map, src: str, dst: str, seas: set[str] | frozenset[str]) -> bool:
-    """Whether an army in ``src`` can be convoyed to ``dst`` through fleets in ``seas``."""
-    if not seas:
-        return False
-    nb = m.neighbours
-    frontier = [s for s in nb[src] if s in seas]
-    seen = set(frontier)
-    while frontier:
-        s = frontier.pop()
-        if dst in nb[s]:
-            return True
-        for t in nb[s]:
-            if t in seas and t not in seen:
-                seen.add(t)
-                frontier.append(t)
-    return False
-
-
-def _movement(position: Position, orders: Mapping[str, Iterable[Order]],
-              check_only: bool = False) -> Outcome:
-    """A movement phase, steps 1 to 4 of the module's pipeline.  With ``check_only`` it
-    stops after step 1 and returns the state and the results so far instead: each
-    order matched to its unit and checked, and why each one set aside was (all that
-    `dipsolve.legality` asks)."""
-    static = _static(position)
+def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
+    """A movement phase, steps 1 to 4 of the module's pipeline."""
+    static = movement_table(position)
     st = _Movement(position, static)
-    m, units, n = st.m, st.units, st.n
-    po = m.province_of
-    results: list[OrderResult] = []
-    prov_of_unit, unit_power, unit_kind, at, at_loc, seas, moveset, _ = static
-
-    # 1. match orders to units and check them (DATC 4.E.1): plain moves to an adjacent
-    #    place and plain supports take a fast path, the rest `_classify`
-    given = st.orders
+    n = st.n
+    st.res = [False] * (2 * n)
+    st.state = [_UNRESOLVED] * (2 * n)
+    st.deps = []
+    # 1. match orders to units and check them (DATC 4.E.1)
+    results = match_movement(st, position, orders)
+    prov_of_unit, unit_power, _, at, _, _, _, _ = static
     otype, dest, dest_loc, via = st.otype, st.dest, st.dest_loc, st.via
-    sup_prov, sup_dest, reach = st.sup_prov, st.sup_dest, st.reach
-    moving: list[int] = []
-    others: list[int] = []
-    extra: dict[int, list[Order]] | None = None
-    for power, os in orders.items():
-        for o in os:
-            try:
-                loc = o.location  # type: ignore[union-attr]
-            except AttributeError:
-                results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                           _not_for_phase("movement", o), "phase"))
-                continue
-            i = at_loc.get(loc)
-            if i is None:
-                prov = po.get(loc)
-                i = at.get(prov) if prov is not None else None
-            if i is None or unit_kind[i] != o.kind or unit_power[i] != power:  # type: ignore[union-attr]
-                if not isinstance(o, MOVEMENT_ORDERS):
-                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                               _not_for_phase("movement", o), "phase"))
-                else:
-                    _find_unit(position, position.unit_in, power, o, results)
-                continue
-            g = given[i]
-            if g is not None:
-                # a repeated identical order is harmless; two different ones: see below
-                if g != o:
-                    if extra is None:
-                        extra = {}
-                    more = extra.setdefault(i, [])
-                    if o not in more:
-                        more.append(o)
-                continue
-            given[i] = o
-            t = type(o)
-            if t is Move:
-                target = o.target  # type: ignore[union-attr]
-                if not o.via_convoy and target in moveset[i]:  # type: ignore[union-attr]
-                    otype[i], dest[i], dest_loc[i] = _MOVE, po[target], target
-                    moving.append(i)
-                    continue
-            elif t is Hold:
-                continue
-            elif t is SupportHold:
-                sprov = po.get(o.supported_location)  # type: ignore[union-attr]
-                if sprov in reach[i] and sprov in at:
-                    otype[i], sup_prov[i] = _SUPH, sprov
-                    others.append(i)
-                    continue
-            elif t is SupportMove:
-                target = o.target  # type: ignore[union-attr]
-                tprov = po.get(target)
-                if tprov in reach[i]:
-                    j = at.get(po.get(o.supported_location))  # type: ignore[union-attr, arg-type]
-                    if j is not None and j != i and tprov in reach[j]:
-                        otype[i], sup_prov[i], sup_dest[i] = _SUPM, prov_of_unit[j], tprov
-                        dest_loc[i] = target if target != tprov and unit_kind[j] == "F" else None
-                        others.append(i)
-                        continue
-            _classify(st, i, o, seas)
-            t = otype[i]
-            if t == _MOVE:
-                moving.append(i)
-            elif t != _HOLD:
-                others.append(i)
-    if extra is not None:
-        # two different orders for one unit: it holds (DATC 4.D.3)
-        for i, more in extra.items():
-            g = [given[i]] + more
-            otype[i], via[i] = _HOLD, False
-            dest[i] = dest_loc[i] = sup_prov[i] = sup_dest[i] = None
-            st.why[i] = (Reason.DUPLICATE, "two different orders: " + "; ".join(map(str, g)),
-                         "one order")
-            for e in more:
-                results.append(OrderResult(unit_power[i], e, False, Reason.DUPLICATE,
-                                           "the unit holds", "one order"))
-        moving = [i for i in moving if i not in extra]
-        others = [i for i in others if i not in extra]
-    moving.sort()
-    others.sort()
-    if check_only:
-        return st, results  # type: ignore[return-value]
-    st.moving = moving
-
+    sup_prov, sup_dest = st.sup_prov, st.sup_dest
+    moving, others = st.moving, st.others
     # 3. convoy intent for adjacent army moves (DATC 3.0 4.A.3): a fleet of the army's
     #    own power ordered to convoy it; then index supports and convoys by their unit
     for i in others:
         if otype[i] == _CONVOY:
-            a = at[sup_prov[i]]  # type: ignore[index]
+            a = at[sup_prov[i]]
             if otype[a] == _MOVE and dest[a] == sup_dest[i] and unit_power[a] == unit_power[i]:
                 via[a] = True
     movers_to: dict[str, list[int]] = {}
@@ -424,12 +223,12 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]],
     occ = [-1] * n     # the unit standing in a move's destination
     for i in moving:
         d = dest[i]
-        lst = movers_to.get(d)  # type: ignore[arg-type]
+        lst = movers_to.get(d)
         if lst is None:
-            movers_to[d] = [i]  # type: ignore[index]
+            movers_to[d] = [i]
         else:
             lst.append(i)
-        j = at.get(d)  # type: ignore[arg-type]
+        j = at.get(d)
         if j is not None:
             occ[i] = j
             if otype[j] == _MOVE and dest[j] == prov_of_unit[i] and not via[i] and not via[j]:
@@ -440,7 +239,7 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]],
     convoyers: list = [()] * n
     for i in others:
         t = otype[i]
-        j = at[sup_prov[i]]  # type: ignore[index]
+        j = at[sup_prov[i]]
         if t == _SUPH:
             if otype[j] != _MOVE:
                 if hold_sups[j]:
@@ -451,7 +250,7 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]],
             if otype[j] == _MOVE and dest[j] == sup_dest[i]:
                 # a support that names a coast must name the coast moved to (DATC 4.B.4)
                 want = dest_loc[i]
-                if want is None or want == dest_loc[j]:
+                if not want or want == dest_loc[j]:
                     if move_sups[j]:
                         move_sups[j].append(i)
                     else:
@@ -467,7 +266,7 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]],
     # 4. resolve every move; one alone into an empty province, not by convoy, succeeds
     res, state = st.res, st.state
     for i in moving:
-        if occ[i] < 0 and not via[i] and len(movers_to[dest[i]]) == 1:  # type: ignore[index]
+        if occ[i] < 0 and not via[i] and len(movers_to[dest[i]]) == 1:
             res[i] = True
             state[i] = _RESOLVED
     for i in moving:
@@ -475,142 +274,6 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]],
             _resolve(st, i)
 
     return _execute_movement(position, st, results)
-
-
-def _classify(st: _Movement, i: int, o: Order, seas: frozenset[str]) -> None:
-    """Check one order's legality (DATC 4.E.1) and record what it asks for."""
-    m, unit, prov = st.m, st.units[i], st.prov[i]
-    po = m.province_of
-    t = type(o)
-
-    def illegal(rule: str, why: str) -> None:
-        st.why[i] = (Reason.ILLEGAL, why, rule)
-
-    if t is SupportHold or t is SupportMove:
-        sprov = po.get(o.supported_location)  # type: ignore[union-attr]
-        if sprov is None:
-            return illegal("location", f"unknown location {o.supported_location}")  # type: ignore[union-attr]
-        if sprov == prov:
-            return illegal("support", "a unit cannot support itself")
-        supported = st.at.get(sprov)
-        if t is SupportHold:
-            if sprov not in st.reach[i]:
-                return illegal("support",
-                               f"{unit} cannot reach {sprov}, so cannot support a unit there")
-            if supported is None:
-                return illegal("support", f"no unit in {sprov} to support")
-            st.otype[i], st.sup_prov[i] = _SUPH, sprov
-            return
-        target = o.target  # type: ignore[union-attr]
-        tprov = po.get(target)
-        if tprov is None:
-            return illegal("location", f"unknown destination {target}")
-        if tprov == prov:
-            return illegal("support", "a unit cannot support a move into its own province")
-        if tprov not in st.reach[i]:
-            return illegal("support", f"{unit} cannot reach {tprov}, so cannot support a move there")
-        if supported is None:
-            return illegal("support", f"no unit in {sprov} to support")
-        # the supported move must be one that could be ordered (DATC 6.D.31 and 4.E.1)
-        if tprov not in st.reach[supported] and not (
-                st.kind[supported] == "A" and not m.is_land(sprov) and not m.is_land(tprov)
-                and not m.is_sea(tprov) and _sea_route(m, sprov, tprov, seas)):
-            return illegal("support", f"{st.units[supported]} cannot move to {tprov}")
-        coast = target if target != tprov and st.kind[supported] == "F" else None
-        st.otype[i], st.sup_prov[i], st.sup_dest[i], st.dest_loc[i] = _SUPM, sprov, tprov, coast
-        return
-    if t is Hold:
-        return
-    if t is Move or t is Retreat:
-        if t is Retreat:
-            return illegal("phase", _not_for_phase("movement", o))
-        target = o.target  # type: ignore[union-attr]
-        tprov = po.get(target)
-        if tprov is None:
-            return illegal("location", f"unknown destination {target}")
-        if tprov == prov:
-            return illegal("adjacency", "a unit cannot move to its own province")
-        if unit.kind == "A":
-            if m.is_sea(tprov):
-                return illegal("terrain", f"an army cannot enter {m.provinces[tprov].name} (a sea)")
-            adjacent = tprov in st.reach[i]
-            if o.via_convoy or not adjacent:  # type: ignore[union-attr]
-                if not (not m.is_land(prov) and not m.is_land(tprov)
-                        and _sea_route(m, prov, tprov, seas)):
-                    if not adjacent:
-                        return illegal("adjacency", f"{prov} is not adjacent to {tprov} "
-                                                    "and no convoy route is possible")
-                    return illegal("convoy route", f"no convoy route from {prov} to {tprov} is possible")
-                st.via[i] = True
-            st.otype[i], st.dest[i], st.dest_loc[i] = _MOVE, tprov, tprov
-            return
-        # fleet
-        if m.is_land(tprov):
-            return illegal("terrain", f"a fleet cannot enter {m.provinces[tprov].name} (inland)")
-        moves = m.fleet_moves[unit.location]
-        if target == tprov and m.provinces[tprov].coasts:
-            reach = [l for l in m.fleet_locations[tprov] if l in moves]
-            if len(reach) != 1:
-                if not reach:
-                    return illegal("adjacency", f"{unit.location} is not adjacent to {tprov}")
-                return illegal("coast", f"the coast of {tprov} must be given ({' or '.join(reach)})")
-            target = reach[0]
-        elif target not in moves:
-            if tprov in st.reach[i]:
-                return illegal("coast", f"{unit.location} cannot reach {target} (wrong coast)")
-            return illegal("adjacency", f"{unit.location} is not adjacent to {target}")
-        st.otype[i], st.dest[i], st.dest_loc[i] = _MOVE, tprov, target
-        return
-    if t is Convoy:
-        if unit.kind != "F" or not m.is_sea(prov):
-            return illegal("convoy", "only a fleet at sea can convoy")
-        aprov, tprov = po.get(o.convoyed_location), po.get(o.target)  # type: ignore[union-attr]
-        if aprov is None or tprov is None:
-            return illegal("location", "unknown location in convoy order")
-        a = st.at.get(aprov)
-        if a is None:
-            return illegal("convoy", f"no unit in {aprov} to convoy")
-        if st.kind[a] != "A" or o.convoyed_kind != "A":  # type: ignore[union-attr]
-            return illegal("convoy", "only an army can be convoyed")
-        if m.is_land(aprov) or m.is_land(tprov) or m.is_sea(tprov) or aprov == tprov:
-            return illegal("convoy", f"no convoy from {aprov} to {tprov} is possible")
-        # the fleet must be on some possible route (DATC 4.E.1, 6.G.19)
-        if not _on_route(m, aprov, tprov, prov, seas):
-            return illegal("convoy", f"{prov} is on no convoy route from {aprov} to {tprov}")
-        st.otype[i], st.sup_prov[i], st.sup_dest[i] = _CONVOY, aprov, tprov
-        return
-    illegal("phase", _not_for_phase("movement", o))
-
-
-def _on_route(m: Map, src: str, dst: str, sea: str, seas: frozenset[str]) -> bool:
-    """Whether the fleet in ``sea`` is necessary for some convoy route from ``src`` to ``dst``.
-
-    A route is a chain of fleet-held seas; the fleet is necessary for it when the chain
-    has no shortcut (no two non-consecutive places on it are adjacent), so that leaving
-    the fleet out breaks it.  DATC 4.E.1 calls a convoy order illegal when its fleet is
-    necessary for no route (test case 6.G.19).
-    """
-    nb = m.neighbours
-    if src not in nb or dst not in nb:
-        return False
-
-    def extend(path: list[str]) -> bool:
-        last = path[-1]
-        if dst in nb[last] and len(path) > 1:
-            return sea in path
-        for t in nb[last]:
-            if t not in seas or t in path:
-                continue
-            # no shortcut: t touches only its predecessor on the path (and not dst early)
-            if any(t in nb[p] for p in path[:-1]):
-                continue
-            path.append(t)
-            if extend(path):
-                return True
-            path.pop()
-        return False
-
-    return extend([src])
 
 
 # -- the resolver (Kruijswijk's guess algorithm) ----------------------------------------
@@ -683,7 +346,7 @@ def _decide_path(st: _Movement, i: int) -> bool:
     fleets = [f for f in st.convoyers[i] if not _dislodged(st, f)]
     if not fleets:
         return False
-    return _sea_route(st.m, st.prov[i], st.dest[i], {st.prov[f] for f in fleets})  # type: ignore[arg-type]
+    return sea_route(st.m, st.prov[i], st.dest[i], {st.prov[f] for f in fleets})
 
 
 def _path_ok(st: _Movement, i: int) -> bool:
@@ -752,7 +415,7 @@ def _decide_move(st: _Movement, i: int) -> bool:
             hold = 1 + _given(st, hs) if hs else 1
         if att <= hold:
             return False
-    movers = st.movers_to[st.dest[i]]  # type: ignore[index]
+    movers = st.movers_to[st.dest[i]]
     if len(movers) > 1:
         # prevent strength of every other move to the same place
         for k in movers:
@@ -778,9 +441,9 @@ def _execute_movement(position: Position, st: _Movement, results: list[OrderResu
         moved[i] = True
     dislodged_by: dict[int, int] = {}
     for mv in moved_units:
-        i = at.get(dest[mv])  # type: ignore[arg-type]
-        if i is not None and not moved[i]:
-            dislodged_by[i] = mv
+        j = at.get(dest[mv])
+        if j is not None and not moved[j]:
+            dislodged_by[j] = mv
 
     # the board after movement
     new_units = list(units)
@@ -788,8 +451,8 @@ def _execute_movement(position: Position, st: _Movement, results: list[OrderResu
     for i in moved_units:
         u = units[i]
         key = (u.power, u.kind, dest_loc[i])
-        nu = _UNITS.get(key)
-        new_units[i] = nu if nu is not None else unit(*key)  # type: ignore[arg-type]
+        nu = UNITS.get(key)
+        new_units[i] = nu if nu is not None else unit(*key)
     if dislodged_by:
         new_units = [u for i, u in enumerate(new_units) if i not in dislodged_by]
     if moved_units:
@@ -848,8 +511,9 @@ def _movement_results(st: _Movement, results: list[OrderResult], moved: list[boo
         power, given = st.power[i], st.orders[i]
         order = given if given is not None else Hold(units[i].kind, units[i].location)
         t = st.otype[i]
-        if st.why[i] is not None:
-            reason, detail, rule = st.why[i]  # type: ignore[misc]
+        why = st.why[i]
+        if why is not None:
+            reason, detail, rule = why
             if i in dislodged_by:
                 detail = f"{detail}; dislodged by {units[dislodged_by[i]]}"
             out.append(OrderResult(power, order, False, reason, detail, rule))
@@ -869,7 +533,7 @@ def _movement_results(st: _Movement, results: list[OrderResult], moved: list[boo
             else:
                 out.append(OrderResult(power, order, False, Reason.BOUNCED))
         elif t in (_SUPH, _SUPM):
-            j = st.at[st.sup_prov[i]]  # type: ignore[index]
+            j = st.at[st.sup_prov[i]]
             valid = i in (st.hold_sups[j] if t == _SUPH else st.move_sups[j])
             if not valid:
                 if t == _SUPH:
@@ -882,7 +546,7 @@ def _movement_results(st: _Movement, results: list[OrderResult], moved: list[boo
             else:
                 out.append(OrderResult(power, order, False, Reason.CUT))
         else:  # convoy
-            j = st.at[st.sup_prov[i]]  # type: ignore[index]
+            j = st.at[st.sup_prov[i]]
             if i not in st.convoyers[j]:
                 out.append(OrderResult(power, order, False, Reason.VOID,
                                        f"{units[j]} was not ordered to {st.sup_dest[i]} by convoy"))
@@ -893,40 +557,13 @@ def _movement_results(st: _Movement, results: list[OrderResult], moved: list[boo
     return out + results
 
 
+
 # -- retreats -------------------------------------------------------------------------------
 
 def _retreat(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
     m = position.map
     po = m.province_of
-    results: list[OrderResult] = []
-    by_prov = {po[d.unit.location]: d.unit for d in position.dislodged}
-    info = {d.unit: d for d in position.dislodged}
-    chosen: dict[Unit, tuple[str, Order]] = {}
-    for power, os in orders.items():
-        for o in os:
-            if isinstance(o, Move):
-                o = Retreat(o.kind, o.location, o.target)
-            if not isinstance(o, RETREAT_ORDERS):
-                results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                           _not_for_phase("retreat", o), "phase"))
-                continue
-            u = _find_unit(position, by_prov, power, o, results)
-            if u is None:
-                continue
-            if u in chosen and chosen[u][1] != o:
-                results.append(OrderResult(power, o, False, Reason.DUPLICATE,
-                                           f"{u} already ordered: {chosen[u][1]}", "one order"))
-                continue
-            chosen[u] = (power, o)
-
-    targets: dict[Unit, str] = {}
-    for u, (power, o) in chosen.items():
-        if isinstance(o, Retreat):
-            t, why = _retreat_target(m, info[u], o.target)
-            if t is not None:
-                targets[u] = t
-            else:
-                results.append(OrderResult(power, o, False, Reason.ILLEGAL, why, "retreat"))
+    results, chosen, targets = match_retreats(position, orders)
     count: dict[str, int] = {}
     for t in targets.values():
         count[po[t]] = count.get(po[t], 0) + 1
@@ -938,11 +575,12 @@ def _retreat(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outco
         entry = chosen.get(u)
         if u in targets:
             t = targets[u]
+            order = chosen[u][1]
             if count[po[t]] == 1:
                 new_units.append(Unit(u.power, u.kind, t))
-                results.append(OrderResult(u.power, entry[1], True, Reason.RETREATED))  # type: ignore[index]
+                results.append(OrderResult(u.power, order, True, Reason.RETREATED))
                 continue
-            results.append(OrderResult(u.power, entry[1], False, Reason.RETREAT_BOUNCED,  # type: ignore[index]
+            results.append(OrderResult(u.power, order, False, Reason.RETREAT_BOUNCED,
                                        f"another unit retreated to {po[t]}"))
         elif entry is None:
             results.append(OrderResult(u.power, Disband(u.kind, u.location), True, Reason.DISBANDED,
@@ -959,214 +597,35 @@ def _retreat(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outco
     return Outcome(position, tuple(results), nxt, tuple(destroyed))
 
 
-def _retreat_target(m: Map, d: Dislodged, target: str) -> tuple[str | None, str]:
-    """Where a retreat order to ``target`` takes the dislodged unit (an army's coast
-    dropped, a fleet's one reachable coast filled in), or None and why it may not go."""
-    opts, po = d.retreats, m.province_of
-    t = target
-    if t not in opts and po.get(t) is not None:
-        tprov = po[t]
-        same = [l for l in opts if po[l] == tprov]
-        if d.unit.kind == "A" or (t == tprov and len(same) == 1):
-            t = same[0] if same else t
-    if t in opts:
-        return t, ""
-    return None, f"{t} is not open to {d.unit} (open: {', '.join(opts) or 'nothing'})"
-
-
-def _not_for_phase(kind: str, o: Order) -> str:
-    """Why an order is not one for a phase of this kind."""
-    if kind == "movement":
-        if isinstance(o, Retreat):
-            return "a retreat order in a movement phase"
-        return f"{type(o).__name__} is not an order for a movement phase"
-    if kind == "retreat":
-        return "only retreats and disbands are ordered in a retreat phase"
-    return "only builds, removals and waives in an adjustment phase"
-
-
 # -- adjustments ----------------------------------------------------------------------------
 
 def _adjustment(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
     m = position.map
-    po = m.province_of
+    groups, built, removed = match_adjustments(position, orders)
     results: list[OrderResult] = []
-    units = list(position.units)
-    owner = position.owner
-    by_prov = position.unit_in
-    removed: set[Unit] = set()
-    built: list[Unit] = []
-    ordered_powers = set(orders)
-    for power in position.powers() + sorted(set(orders) - set(position.powers())):
-        delta = position.adjustment(power)
-        used = 0
-        for o in orders.get(power, ()):
-            if isinstance(o, (Build, Waive)):
-                if delta <= 0:
-                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                               f"{power} has no builds ({delta:+d})", "builds left"))
-                    continue
-                if used >= delta:
-                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                               f"{power} may build only {delta}", "builds left"))
-                    continue
-                if isinstance(o, Waive):
-                    used += 1
-                    results.append(OrderResult(power, o, True, Reason.WAIVED))
-                    continue
-                why = _build_problem(position, power, o, built)
-                if why:
-                    results.append(OrderResult(power, o, False, Reason.ILLEGAL, why, "build"))
-                    continue
-                loc = po[o.location] if o.kind == "A" else o.location
-                built.append(Unit(power, o.kind, loc))
-                used += 1
-                results.append(OrderResult(power, o, True, Reason.BUILT))
-            elif isinstance(o, Disband):
-                if delta >= 0:
-                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                               f"{power} has no removals to make ({delta:+d})",
-                                               "removals"))
-                    continue
-                u = _find_unit(position, by_prov, power, o, results)
-                if u is None:
-                    continue
-                if u in removed:
-                    results.append(OrderResult(power, o, False, Reason.DUPLICATE,
-                                               f"{u} already removed", "one order"))
-                    continue
-                if used >= -delta:
-                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                               f"{power} must remove only {-delta}", "removals"))
-                    continue
-                removed.add(u)
-                used += 1
-                results.append(OrderResult(power, o, True, Reason.REMOVED))
-            else:
-                results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                           _not_for_phase("adjustment", o), "phase"))
-        if delta < 0 and used < -delta:
-            for u in _civil_disorder(position, power, removed, -delta - used):
+    for power, verdicts, owed in groups:
+        results += verdicts
+        if owed > 0:
+            for u in _civil_disorder(position, power, removed, owed):
                 removed.add(u)
                 results.append(OrderResult(power, Disband(u.kind, u.location), True,
                                            Reason.CIVIL_DISORDER, "too few removals ordered"))
-        elif delta > 0 and used < delta and power not in ordered_powers:
-            pass  # unused builds are simply waived
-    new_units = [u for u in units if u not in removed] + built
+    new_units = [u for u in position.units if u not in removed] + built
     phase = position.phase
-    nxt = Position.build(Phase("Spring", phase.year + 1, "movement"), new_units, owner, game_map=m)
+    nxt = Position.build(Phase("Spring", phase.year + 1, "movement"), new_units, position.owner,
+                         game_map=m)
     return Outcome(position, tuple(results), nxt, tuple(sorted(removed)))
 
 
-def _build_problem(position: Position, power: str, o: Build, built: list[Unit]) -> str:
-    m = position.map
-    prov = m.province_of.get(o.location)
-    if prov is None:
-        return f"unknown location {o.location}"
-    if prov not in m.homes.get(power, ()):
-        return f"{prov} is not a home center of {power}"
-    if position.owner.get(prov) != power:
-        return f"{power} does not own {prov}"
-    if prov in position.unit_in or any(m.province_of[b.location] == prov for b in built):
-        return f"{prov} is occupied"
-    if o.kind == "A":
-        if m.is_sea(prov):
-            return f"an army cannot be built at sea"
-        return ""
-    if m.is_land(prov):
-        return f"a fleet cannot be built in {m.provinces[prov].name} (inland)"
-    if m.provinces[prov].coasts and o.location == prov:
-        return f"the coast must be given for a fleet built in {m.provinces[prov].name}"
-    if o.location not in m.fleet_moves:
-        return f"unknown coast {o.location}"
-    return ""
-
-
 def _civil_disorder(position: Position, power: str, removed: set[Unit], count: int) -> list[Unit]:
-    """The units removed when a power orders too few removals (2023 rule, DATC 4.D.8)."""
+    """The units removed when a power orders too few removals (2023 rule, DATC 4.D.8):
+    the farthest from the power's nearest owned center (steps over land and sea) first,
+    fleets before armies, then by the province's English name."""
     m = position.map
     po = m.province_of
-    owned = set(position.centers_of(power))
+    dist = steps(m, position.centers_of(power))
     candidates = [u for u in position.units_of(power) if u not in removed]
-
-    def distance(u: Unit) -> int:
-        start = po[u.location]
-        if not owned:
-            return 1 << 20
-        seen = {start}
-        frontier = deque([(start, 0)])
-        while frontier:
-            p, dist = frontier.popleft()
-            if p in owned:
-                return dist
-            for q in m.neighbours[p]:
-                if q not in seen:
-                    seen.add(q)
-                    frontier.append((q, dist + 1))
-        return 1 << 20
-
-    key = {u: (-distance(u), 0 if u.kind == "F" else 1, m.provinces[po[u.location]].name)
+    key = {u: (-dist.get(po[u.location], 1 << 20), 0 if u.kind == "F" else 1,
+               m.provinces[po[u.location]].name)
            for u in candidates}
     return sorted(candidates, key=key.__getitem__)[:count]
-
-
-# -- the adjudicator's reading of one order, for the models and the searches ----------------
-
-#: the kinds of order a `Reading` reports
-HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = "hold", "move", "support hold", "support move", "convoy"
-_KIND_NAMES = {_HOLD: HOLD, _MOVE: MOVE, _SUPH: SUPPORT_HOLD, _SUPM: SUPPORT_MOVE, _CONVOY: CONVOY}
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """What one order asks for, as the adjudicator reads it (DATC 4.E.1: an illegal
-    order is a hold, ``illegal`` says why)."""
-
-    order: Order
-    kind: str                    # HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE or CONVOY
-    dest: str | None = None      # move: the destination province
-    dest_loc: str | None = None  # move: the destination location (a coast for a fleet)
-    via: bool = False            # move: by convoy whatever fleets are ordered (VIA, or not adjacent)
-    supported: str | None = None  # support or convoy: the province of the unit helped
-    target: str | None = None    # support of a move, convoy: its destination province
-    coast: str | None = None     # support of a fleet's move: the coast it names
-    illegal: str | None = None
-
-
-def read_order(position: Position, unit: Unit, order: Order) -> Reading:
-    """The adjudicator's reading of ``order`` given to ``unit`` (a unit of ``position``,
-    in a movement phase), by the very check step 1 of the movement pipeline applies, so
-    that legality, coasts and convoy routes mean the same to a model of the rules as to
-    the adjudicator.  ``ValueError`` when the order is not for that unit."""
-    st = position.memo.get("adjudicator.reader")
-    if st is None:
-        st = position.memo["adjudicator.reader"] = _Movement(position, _static(position))
-    po = position.map.province_of
-    loc = getattr(order, "location", None)
-    if getattr(order, "kind", None) != unit.kind or loc is None or po.get(loc) != po[unit.location]:
-        raise ValueError(f"{order} is not an order for {unit} ({unit.power})")
-    i = st.at[po[unit.location]]
-    try:
-        _classify(st, i, order, st.seas)
-        why = st.why[i]
-        return Reading(order, _KIND_NAMES[st.otype[i]], st.dest[i],
-                       st.dest_loc[i] if st.otype[i] == _MOVE else None, st.via[i],
-                       st.sup_prov[i], st.sup_dest[i],
-                       st.dest_loc[i] if st.otype[i] == _SUPM else None,
-                       why[1] if why else None)
-    finally:
-        st.otype[i], st.via[i], st.why[i] = _HOLD, False, None
-        st.dest[i] = st.dest_loc[i] = st.sup_prov[i] = st.sup_dest[i] = None
-
-
-def sea_route(game_map: Map, src: str, dst: str, seas: set[str] | frozenset[str]) -> bool:
-    """Whether an army in province ``src`` can be convoyed to ``dst`` through fleets
-    standing in the sea provinces ``seas`` (the adjudicator's own test)."""
-    return _sea_route(game_map, src, dst, seas)
-
-
-def on_route(game_map: Map, src: str, dst: str, sea: str, seas: frozenset[str]) -> bool:
-    """Whether the fleet in ``sea`` is necessary for some convoy route from ``src`` to
-    ``dst`` through ``seas`` (DATC 4.E.1: otherwise its convoy order is illegal; the
-    adjudicator's own test)."""
-    return _on_route(game_map, src, dst, sea, seas)

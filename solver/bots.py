@@ -8,7 +8,7 @@ game outside the clock.  The Victorybot seed (``004_…``, "Experimental design"
 plays its configurations against each other and the DAIDE bots the same way: each of
 the seven seats gets one.
 
-* `RandomBot` — a legal order for each unit, at random (`dipsolve.search.legal`);
+* `RandomBot` — a legal order for each unit, at random (`dipsolve.legal`);
 * `DumbBotPlayer` — David Norman's DumbBot (`dipsolve.dumbbot`);
 * `DipsolveBot` — dipsolve's own search, `dipsolve.api.solve` with one of its
   methods.
@@ -28,7 +28,7 @@ from . import api, dumbbot
 from .errors import DipsolveUnavailable
 from .orders import Build, Disband, Order, Waive
 from .position import Position
-from .search.legal import build_orders, legal_orders
+from .legal import build_orders, legal_orders
 
 
 class Bot(Protocol):

@@ -123,16 +123,12 @@ class _Board:
     several: tuple[tuple[tuple[int, ...], ...], ...]
 
 
-_BOARDS: dict[int, tuple[Map, _Board]] = {}
-
-
 def _board(game_map: Map) -> _Board:
-    """The map's `_Board`, built on first use (maps are not hashable: keyed by id, the
-    map kept alive beside it so the id cannot be reused)."""
-    hit = _BOARDS.get(id(game_map))
-    if hit is None:
-        hit = _BOARDS[id(game_map)] = (game_map, _build_board(game_map))
-    return hit[1]
+    """The map's `_Board`, built on first use and kept in `Map.memo`."""
+    board = game_map.memo.get("dumbbot.board")
+    if board is None:
+        board = game_map.memo["dumbbot.board"] = _build_board(game_map)
+    return board
 
 
 def _build_board(game_map: Map) -> _Board:
@@ -487,7 +483,8 @@ def _use_wasted_holds(position: Position, power: str, given: dict[Unit, Order],
     for u in sorted(given):
         if not isinstance(given[u], Hold):
             continue
-        best, choice = 0, None
+        best = 0
+        choice: SupportHold | SupportMove | None = None
         for group in board.moves[(u.kind, u.location)]:
             for c in group:
                 prov = po[c[1]]

@@ -59,6 +59,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from .errors import DipsolveSyntaxError
+from .graph import distances, rings, steps
 from .map import POWERS, Map, power_name
 from .position import Position, Unit
 from .results import Deadline
@@ -112,22 +113,6 @@ def default_values() -> dict[str, dict[str, float]]:
     return table
 
 
-def steps_from(game_map: Map, provinces: Iterable[str]) -> dict[str, int]:
-    """Province -> the fewest steps (any unit type, between neighbouring provinces) from
-    the nearest of ``provinces`` (0 for themselves)."""
-    dist = {p: 0 for p in sorted(set(provinces))}
-    frontier = sorted(dist)
-    while frontier:
-        nxt = []
-        for p in frontier:
-            for q in sorted(game_map.neighbours[p]):
-                if q not in dist:
-                    dist[q] = dist[p] + 1
-                    nxt.append(q)
-        frontier = nxt
-    return dist
-
-
 def mountain(game_map: Map, peaks: Iterable[str], centers: Iterable[str] = ()) -> dict[str, float]:
     """Hall & Loeb's mountain by the rule ``data/values.tsv`` was made with, peaking on
     ``peaks`` (a power's home centers there): ``centers`` (and the peaks) are worth 100;
@@ -137,7 +122,7 @@ def mountain(game_map: Map, peaks: Iterable[str], centers: Iterable[str] = ()) -
     With a power's *owned* centers as peaks, the mountain moves with the power as it
     grows (`moving_values`)."""
     top = set(centers) | set(peaks)
-    dist = steps_from(game_map, peaks)
+    dist = steps(game_map, peaks)
     out = {}
     for p in game_map.provinces:
         d = dist.get(p, 99)
@@ -228,56 +213,10 @@ def load_values(path: str | Path, game_map: Map | None = None) -> ProvinceValues
     return parse_values(p.read_text(encoding="utf-8"), str(path), game_map)
 
 
-# -- distances ----------------------------------------------------------------------------
-
-_DISTANCES: dict[tuple[int, str, str], dict[str, int]] = {}
-
-
-def distances(game_map: Map, kind: str, location: str) -> dict[str, int]:
-    """Province -> fewest moves a unit of ``kind`` at ``location`` needs to reach it
-    (0 for its own province; provinces it can never reach are absent).  Computed once
-    per map and location; convoys are not counted (seed, footnote 7)."""
-    key = (id(game_map), kind, location)
-    table = _DISTANCES.get(key)
-    if table is None:
-        moves = game_map.army_moves if kind == "A" else game_map.fleet_moves
-        po = game_map.province_of
-        seen = {location: 0}
-        frontier = [location]
-        while frontier:
-            nxt = []
-            for loc in frontier:
-                for dst in moves.get(loc, ()):
-                    if dst not in seen:
-                        seen[dst] = seen[loc] + 1
-                        nxt.append(dst)
-            frontier = nxt
-        table = {}
-        for loc, d in seen.items():
-            p = po[loc]
-            if d < table.get(p, _FAR):
-                table[p] = d
-        _DISTANCES[key] = table
-    return table
-
-
 # -- the influence model ------------------------------------------------------------------
-
-_RINGS: dict[tuple[int, str, str], tuple[frozenset[str], ...]] = {}
-
-
-def rings(game_map: Map, kind: str, location: str) -> tuple[frozenset[str], ...]:
-    """The provinces a unit of ``kind`` at ``location`` reaches in exactly 0, 1, 2, …
-    moves (`distances` by level): the nearest-unit race of `control` runs level by
-    level on these with set operations."""
-    key = (id(game_map), kind, location)
-    r = _RINGS.get(key)
-    if r is None:
-        by_level: dict[int, set[str]] = {}
-        for p, d in distances(game_map, kind, location).items():
-            by_level.setdefault(d, set()).add(p)
-        r = _RINGS[key] = tuple(frozenset(by_level.get(d, ())) for d in range(max(by_level) + 1))
-    return r
+# distances (fewest moves of a unit, convoys not counted: seed, footnote 7) and rings (the
+# same by level: the nearest-unit race of `control` runs level by level on these with set
+# operations) are `dipsolve.graph`'s, computed once per map
 
 
 @dataclass(frozen=True)

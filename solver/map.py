@@ -80,6 +80,9 @@ class Map:
     #: whether it is a fleet at sea): one lookup per unit for the adjudicator
     unit_table: dict[str, dict[str, tuple[str, frozenset[str], frozenset[str], bool]]] = \
         field(default_factory=dict)
+    #: tables derived from the map alone, built on first use and kept as long as the map
+    #: (`dipsolve.graph`'s distances and routes, the bots' boards): never part of equality
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     # -- lookups -------------------------------------------------------------
     def province(self, text: str) -> str | None:
@@ -93,7 +96,7 @@ class Map:
         no coast was given, or None when the text names no province or an unknown coast.
         """
         t = text.strip()
-        coast = None
+        coast: str | None = None
         for sep in ("/", "("):
             if sep in t:
                 t, _, c = t.partition(sep)
@@ -104,10 +107,10 @@ class Map:
             return None
         if coast is None:
             return prov
-        c = COAST_ALIASES.get(coast.upper())
-        if c is None or c not in self.provinces[prov].coasts:
+        code = COAST_ALIASES.get(coast.upper())
+        if code is None or code not in self.provinces[prov].coasts:
             return None
-        return f"{prov}/{c}"
+        return f"{prov}/{code}"
 
     def is_sea(self, prov: str) -> bool:
         return self.provinces[prov].terrain == "sea"
@@ -183,10 +186,10 @@ def standard_map() -> Map:
             fleet_locations[p] = (p,)
 
     neighbours: dict[str, set[str]] = {p: set() for p in provinces}
-    for src, dsts in army.items():
-        neighbours[src] |= dsts
-    for src, dsts in fleet.items():
-        neighbours[province_of[src]] |= {province_of[d] for d in dsts}
+    for src, moves in army.items():
+        neighbours[src] |= moves
+    for src, moves in fleet.items():
+        neighbours[province_of[src]] |= {province_of[d] for d in moves}
 
     homes: dict[str, set[str]] = {p: set() for p in POWERS}
     for p, prov in provinces.items():

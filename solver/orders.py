@@ -12,18 +12,39 @@ the key it is filed under (``{"France": [Move(...)]}``).  Locations are canonica
 locations (``"STP/SC"``) or, where a player left the coast out, the bare province
 (``"SPA"``): the adjudicator decides what a coastless order means, as the DATC asks.
 
-``Disband`` serves both the retreat phase (disband a dislodged unit) and the adjustment
-phase (remove a unit); ``Remove`` is the same class under its adjustment-phase name.
+Every order is an `Order`; every order but ``Waive`` is a `UnitOrder`, which names its
+unit (``kind`` and ``location``).  ``Disband`` serves both the retreat phase (disband a
+dislodged unit) and the adjustment phase (remove a unit); ``Remove`` is the same class
+under its adjustment-phase name.
+
+    >>> isinstance(Move("A", "PAR", "BUR"), UnitOrder), isinstance(Waive(), UnitOrder)
+    (True, False)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, ClassVar
+
+
+class Order:
+    """The base of every order (no fields of its own: equality, hashing and ``str()``
+    are each order class's own).  Every order class is a frozen dataclass."""
+
+    __slots__ = ()
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+class UnitOrder(Order):
+    """An order to one unit: its ``kind`` (``"A"`` or ``"F"``) and ``location``."""
+
+    __slots__ = ()
+    kind: str
+    location: str
 
 
 @dataclass(frozen=True, slots=True)
-class Hold:
+class Hold(UnitOrder):
     kind: str
     location: str
 
@@ -32,7 +53,7 @@ class Hold:
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class Move(UnitOrder):
     kind: str
     location: str
     target: str
@@ -43,7 +64,7 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
-class SupportHold:
+class SupportHold(UnitOrder):
     kind: str
     location: str
     supported_kind: str
@@ -54,7 +75,7 @@ class SupportHold:
 
 
 @dataclass(frozen=True, slots=True)
-class SupportMove:
+class SupportMove(UnitOrder):
     kind: str
     location: str
     supported_kind: str
@@ -67,7 +88,7 @@ class SupportMove:
 
 
 @dataclass(frozen=True, slots=True)
-class Convoy:
+class Convoy(UnitOrder):
     location: str
     convoyed_kind: str
     convoyed_location: str
@@ -80,7 +101,7 @@ class Convoy:
 
 
 @dataclass(frozen=True, slots=True)
-class Retreat:
+class Retreat(UnitOrder):
     kind: str
     location: str
     target: str
@@ -90,7 +111,7 @@ class Retreat:
 
 
 @dataclass(frozen=True, slots=True)
-class Disband:
+class Disband(UnitOrder):
     kind: str
     location: str
 
@@ -102,7 +123,7 @@ Remove = Disband
 
 
 @dataclass(frozen=True, slots=True)
-class Build:
+class Build(UnitOrder):
     kind: str
     location: str
 
@@ -111,12 +132,10 @@ class Build:
 
 
 @dataclass(frozen=True, slots=True)
-class Waive:
+class Waive(Order):
     def __str__(self) -> str:
         return "WAIVE"
 
-
-Order = Union[Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Waive]
 
 MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
 RETREAT_ORDERS = (Retreat, Disband)

@@ -62,12 +62,14 @@ class Phase:
             kind = {"M": "movement", "R": "retreat", "A": "adjustment"}[t[-1].upper()]
             return cls(season, int(t[1:-1]), kind)
         if len(parts) == 3:
-            season = {"spring": "Spring", "fall": "Fall", "autumn": "Fall", "winter": "Winter"}.get(parts[0].lower())
-            kind = {"movement": "movement", "moves": "movement", "move": "movement",
-                    "retreat": "retreat", "retreats": "retreat", "adjustment": "adjustment",
-                    "adjustments": "adjustment", "builds": "adjustment", "build": "adjustment"}.get(parts[2].lower())
-            if season and kind and parts[1].isdigit():
-                return cls(season, int(parts[1]), kind)
+            named_season = {"spring": "Spring", "fall": "Fall", "autumn": "Fall",
+                            "winter": "Winter"}.get(parts[0].lower())
+            named_kind = {"movement": "movement", "moves": "movement", "move": "movement",
+                          "retreat": "retreat", "retreats": "retreat", "adjustment": "adjustment",
+                          "adjustments": "adjustment", "builds": "adjustment",
+                          "build": "adjustment"}.get(parts[2].lower())
+            if named_season and named_kind and parts[1].isdigit():
+                return cls(named_season, int(parts[1]), named_kind)
         raise ValueError(f"not a phase: {text!r} (expected e.g. 'S1901M' or 'Spring 1901 Movement')")
 
 
@@ -86,16 +88,17 @@ class Dislodged:
         return f"{self.unit} (retreats: {' '.join(self.retreats) or 'none'})"
 
 
-_UNITS: dict[tuple[str, str, str], Unit] = {}
+#: the shared ``Unit`` objects by (power, kind, location), as `unit` makes them
+UNITS: dict[tuple[str, str, str], Unit] = {}
 
 
 def unit(power: str, kind: str, location: str) -> Unit:
     """The shared ``Unit`` object for these values (units are values; sharing them
     saves building the same one again, which the adjudicator does for every move)."""
     key = (power, kind, location)
-    u = _UNITS.get(key)
+    u = UNITS.get(key)
     if u is None:
-        u = _UNITS[key] = Unit(power, kind, location)
+        u = UNITS[key] = Unit(power, kind, location)
     return u
 
 
@@ -121,9 +124,9 @@ class Position:
     #: provinces left vacant by a standoff in the movement phase before (retreat phases)
     standoffs: tuple[str, ...] = ()
     map: Map = field(default_factory=standard_map, compare=False, repr=False)
-    _unit_in: dict = field(default=None, compare=False, repr=False, hash=False)  # type: ignore[assignment]
-    _owner: dict = field(default=None, compare=False, repr=False, hash=False)  # type: ignore[assignment]
-    _memo: dict = field(default=None, compare=False, repr=False, hash=False)  # type: ignore[assignment]
+    _unit_in: dict[str, Unit] | None = field(default=None, compare=False, repr=False, hash=False)
+    _owner: dict[str, str] | None = field(default=None, compare=False, repr=False, hash=False)
+    _memo: dict | None = field(default=None, compare=False, repr=False, hash=False)
 
     # -- construction --------------------------------------------------------
     @classmethod
@@ -198,25 +201,31 @@ class Position:
     @property
     def unit_in(self) -> dict[str, Unit]:
         """Province -> the (not dislodged) unit standing there."""
-        if self._unit_in is None:
+        table = self._unit_in
+        if table is None:
             po = self.map.province_of
-            object.__setattr__(self, "_unit_in", {po[u.location]: u for u in self.units})
-        return self._unit_in
+            table = {po[u.location]: u for u in self.units}
+            object.__setattr__(self, "_unit_in", table)
+        return table
 
     @property
     def owner(self) -> dict[str, str]:
         """Supply center -> owning power (unowned centers are absent)."""
-        if self._owner is None:
-            object.__setattr__(self, "_owner", dict(self.centers))
-        return self._owner
+        table = self._owner
+        if table is None:
+            table = dict(self.centers)
+            object.__setattr__(self, "_owner", table)
+        return table
 
     @property
     def memo(self) -> dict:
         """A per-position scratch dict for derived tables (the position never changes, so
         whatever is derived from it once stays true)."""
-        if self._memo is None:
-            object.__setattr__(self, "_memo", {})
-        return self._memo
+        memo = self._memo
+        if memo is None:
+            memo = {}
+            object.__setattr__(self, "_memo", memo)
+        return memo
 
     def units_of(self, power: str) -> list[Unit]:
         return [u for u in self.units if u.power == power]
@@ -274,24 +283,24 @@ class Position:
             elif u.kind == "A" and u.location != prov:
                 out.append((f"an army stands in a province, not on a coast: {prov}", u))
         for u in self.units:
-            prov = m.province_of.get(u.location)
-            if prov is None:
+            where = m.province_of.get(u.location)
+            if where is None:
                 continue
-            if prov in seen:
-                out.append((f"two units in {m.provinces[prov].name}: {seen[prov]} ({seen[prov].power}) and {u} ({u.power})", u))
+            if where in seen:
+                out.append((f"two units in {m.provinces[where].name}: {seen[where]} ({seen[where].power}) and {u} ({u.power})", u))
             else:
-                seen[prov] = u
+                seen[where] = u
         dislodged_in: dict[str, Unit] = {}
         for d in self.dislodged:
-            prov = m.province_of.get(d.unit.location)
-            if prov is None:
+            where = m.province_of.get(d.unit.location)
+            if where is None:
                 continue
-            if prov in dislodged_in:
-                first = dislodged_in[prov]
-                out.append((f"two dislodged units in {m.provinces[prov].name}: "
+            if where in dislodged_in:
+                first = dislodged_in[where]
+                out.append((f"two dislodged units in {m.provinces[where].name}: "
                             f"{first} ({first.power}) and {d.unit} ({d.unit.power})", d.unit))
             else:
-                dislodged_in[prov] = d.unit
+                dislodged_in[where] = d.unit
         owned: dict[str, str] = {}
         for prov, power in self.centers:
             if prov not in m.centers:

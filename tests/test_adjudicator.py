@@ -195,8 +195,8 @@ def test_read_order_is_what_adjudicate_does_with_the_order(seed):
     # every legal order of every unit reads as legal, with the kind and destination the
     # adjudicator acts on; an order the adjudicator sets aside as illegal reads as a hold
     # with the same reason
-    from dipsolve.adjudicator import HOLD, MOVE, SUPPORT_MOVE, read_order
-    from dipsolve.search.legal import legal_orders
+    from dipsolve.rules import HOLD, MOVE, SUPPORT_MOVE, read_order
+    from dipsolve.legal import legal_orders
     from dipsolve.testing import random_position
     position = random_position(seed, n_units=22)
     po = position.map.province_of
@@ -217,3 +217,48 @@ def test_read_order_is_what_adjudicate_does_with_the_order(seed):
     with pytest.raises(ValueError, match="not an order for"):
         u = position.units[0]
         read_order(position, u, Hold("F" if u.kind == "A" else "A", u.location))
+    with pytest.raises(ValueError, match="not an order for"):
+        read_order(position, position.units[0], Waive())
+
+
+def test_read_order_fields_of_a_support_and_a_convoy():
+    from dipsolve.rules import CONVOY, SUPPORT_HOLD, SUPPORT_MOVE, read_order
+    p = pos("S1901M", {"England": "F NTH A LON F ENG", "France": "F MAO A BRE"})
+    u = {x.location: x for x in p.units}
+    r = read_order(p, u["ENG"], SupportMove("F", "ENG", "F", "MAO", "BRE"))
+    assert (r.kind, r.supported, r.target, r.coast, r.dest, r.illegal) == (SUPPORT_MOVE, "MAO", "BRE", None, None, None)
+    r = read_order(p, u["MAO"], SupportHold("F", "MAO", "A", "BRE"))
+    assert (r.kind, r.supported, r.target) == (SUPPORT_HOLD, "BRE", None)
+    r = read_order(p, u["NTH"], Convoy("NTH", "A", "LON", "NWY"))
+    assert (r.kind, r.supported, r.target, r.via) == (CONVOY, "LON", "NWY", False)
+    # a support naming the coast of a fleet's move carries it
+    q = pos("S1901M", {"France": "F MAO F GAS"})
+    r = read_order(q, q.units[0], SupportMove("F", "GAS", "F", "MAO", "SPA/NC"))
+    assert (r.kind, r.target, r.coast) == (SUPPORT_MOVE, "SPA", "SPA/NC")
+
+
+# -- the orders: one base class, and values as before ---------------------------------------------
+
+def test_orders_share_a_base_and_stay_frozen_hashable_values():
+    import dataclasses
+    from dipsolve.orders import Order, UnitOrder
+    orders = [Hold("A", "PAR"), Move("A", "PAR", "BUR"), Move("A", "LON", "NWY", via_convoy=True),
+              SupportHold("A", "MUN", "A", "BER"), SupportMove("A", "MUN", "A", "BER", "KIE"),
+              Convoy("NTH", "A", "LON", "NWY"), Retreat("A", "PAR", "BUR"), Disband("A", "PAR"),
+              Build("F", "STP/NC"), Waive()]
+    assert [str(o) for o in orders] == [
+        "A PAR H", "A PAR - BUR", "A LON - NWY VIA", "A MUN S A BER", "A MUN S A BER - KIE",
+        "F NTH C A LON - NWY", "A PAR R BUR", "A PAR D", "F STP/NC B", "WAIVE"]
+    assert all(isinstance(o, Order) for o in orders)
+    assert [isinstance(o, UnitOrder) for o in orders] == [True] * 9 + [False]
+    for o in orders:
+        twin = type(o)(**{f.name: getattr(o, f.name) for f in dataclasses.fields(o)})
+        assert twin == o and hash(twin) == hash(o) and twin is not o
+        assert not hasattr(o, "__dict__")                       # slots
+        if isinstance(o, UnitOrder):
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                setattr(o, "location", "BUR")
+    # same fields, another order: not equal
+    assert Move("A", "PAR", "BUR") != Retreat("A", "PAR", "BUR")
+    assert len({Move("A", "PAR", "BUR"), Move("A", "PAR", "BUR"), Retreat("A", "PAR", "BUR")}) == 2
+    assert Convoy("NTH", "A", "LON", "NWY").kind == "F"

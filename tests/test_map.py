@@ -73,3 +73,58 @@ def test_every_adjacency_matches_the_peer():
     assert {p.upper() for p in peer_map.scs} == set(M.centers)
     for power in POWERS:
         assert set(peer_map.homes[power.upper()]) == set(M.homes[power])
+
+
+# ---------------------------------------------------------------- distances and routes (graph)
+def test_graph_examples_and_symmetry():
+    import doctest
+    import dipsolve.graph as graph
+    result = doctest.testmod(graph)
+    assert result.attempted > 0 and result.failed == 0
+    # the plain adjacency is symmetric: the steps from A to B are the steps from B to A
+    # (so civil disorder may measure from the owned centers instead of from each unit)
+    for p in sorted(M.provinces):
+        for q, d in graph.steps(M, [p]).items():
+            assert graph.steps(M, [q])[p] == d
+    # several sources: the nearest counts
+    assert graph.steps(M, ["LON", "MOS"])["STP"] == 1
+    assert graph.steps(M, []) == {}
+
+
+def test_graph_distances_by_unit_kind():
+    from dipsolve.graph import distances, reachable, reachable_provinces, rings
+    from dipsolve.position import Unit
+    assert "ION" not in distances(M, "A", "GRE")            # an army never crosses the sea
+    assert distances(M, "F", "GRE")["ION"] == 1
+    assert distances(M, "F", "STP/NC")["BAR"] == 1 and distances(M, "F", "STP/NC")["BOT"] > 1
+    assert [sorted(r) for r in rings(M, "A", "PAR")[:2]] == [["PAR"], ["BRE", "BUR", "GAS", "PIC"]]
+    fleet = Unit("Russia", "F", "STP/SC")
+    assert reachable(M, fleet) == ("BOT", "FIN", "LVN")
+    assert reachable_provinces(M, Unit("France", "F", "MAO"))[-2:] == ("SPA", "WES")
+    assert "SPA/NC" in reachable(M, Unit("France", "F", "MAO"))
+
+
+def test_graph_tables_are_kept_by_the_map_itself():
+    import dataclasses
+    from dipsolve.graph import distances
+    other = dataclasses.replace(M, memo={})       # the same board, another map object
+    assert distances(other, "A", "PAR") == distances(M, "A", "PAR")
+    assert distances(other, "A", "PAR") is not distances(M, "A", "PAR")
+    assert distances(M, "A", "PAR") is distances(M, "A", "PAR")   # built once per map
+    assert other == M                               # the cache is not part of equality
+
+
+def test_convoy_routes_and_the_fleet_a_convoy_needs():
+    from dipsolve.graph import convoy_routes, on_route, sea_component, sea_route
+    from dipsolve.position import Position, Unit
+    army = Unit("England", "A", "LON")
+    fleets = [Unit("England", "F", "NTH"), Unit("England", "F", "NWG")]
+    p = Position.build("S1901M", [army, *fleets])
+    routes = convoy_routes(p, army, fleets)
+    assert sorted(routes) == ["BEL", "CLY", "DEN", "EDI", "HOL", "NWY", "YOR"]
+    assert routes["NWY"] == [fleets[0]] and routes["CLY"] == fleets
+    assert sea_route(M, "LON", "CLY", {"NTH", "NWG"}) and not sea_route(M, "LON", "CLY", {"NTH"})
+    assert sea_component(M, "LON", {"NTH", "NWG", "MAO"}) == {"NTH", "NWG"}
+    # DATC 6.G.19's shape: NWG is needed for LON -> CLY, but not for LON -> NWY
+    assert on_route(M, "LON", "CLY", "NWG", frozenset({"NTH", "NWG"}))
+    assert not on_route(M, "LON", "NWY", "NWG", frozenset({"NTH", "NWG"}))

@@ -32,7 +32,7 @@ from dipsolve.models.order_model import (LinearValue, ParadoxError, Prediction, 
                                          select_orders)
 from dipsolve.orders import Convoy, Hold, Move, SupportMove
 from dipsolve.position import Phase, Position, Unit
-from dipsolve.search.legal import legal_orders, useful_orders
+from dipsolve.legal import legal_orders, useful_orders
 from dipsolve.testing import opening_position, random_orders, random_position
 
 #: DATC movement cases whose orders may form a convoy paradox (DATC 4.A.2): the model

@@ -351,9 +351,9 @@ def _daide_reading(order):
 def _has_sea_route(src: str, dst: str) -> bool:
     """Whether any chain of seas joins the two places (the adjudicator's own test, with a
     fleet on every sea)."""
-    from dipsolve.adjudicator import _sea_route
+    from dipsolve.graph import sea_route
     po = M.province_of
-    return _sea_route(M, po[src], po[dst], frozenset(p for p in M.provinces if M.is_sea(p)))
+    return sea_route(M, po[src], po[dst], frozenset(p for p in M.provinces if M.is_sea(p)))
 
 
 LOCATIONS = sorted(M.province_of)
@@ -483,7 +483,7 @@ def test_every_datc_order_round_trips_in_every_notation():
 
 # ---------------------------------------------------------------- the examples in docstrings
 @pytest.mark.parametrize("name", [
-    "dipsolve.legality", "dipsolve.grammar.orders", "dipsolve.grammar.notation",
+    "dipsolve.rules", "dipsolve.grammar.orders", "dipsolve.grammar.notation",
     "dipsolve.grammar.position",
     "dipsolve.grammar.daide", "dipsolve.grammar.board", "dipsolve.grammar.tokens",
     "dipsolve.grammar.daide_order", "dipsolve.grammar.levels", "dipsolve.grammar.tree",

@@ -3,7 +3,7 @@
 A few hundred random legal positions and order sets (fixed seeds, `dipsolve.testing`)
 are adjudicated by both engines, and every resulting unit, dislodged unit with its
 retreat options, unit destroyed for want of a retreat, center owner and next phase is
-compared (`dipsolve.peer.compare`).  Movement phases are followed through the retreat
+compared (`dipsolve.testing.peer.compare`).  Movement phases are followed through the retreat
 and adjustment phases they lead to; random retreat and Winter positions are checked too.
 
 Where the engines disagree and the DATC says the peer is wrong, the case is a documented
@@ -40,7 +40,7 @@ pytest.importorskip("diplomacy")
 
 from dipsolve.adjudicator import Reason  # noqa: E402
 from dipsolve.orders import Convoy, Disband, Move, SupportMove  # noqa: E402
-from dipsolve.peer import (Crosscheck, crosscheck, from_peer_game,  # noqa: E402
+from dipsolve.testing.peer import (Crosscheck, crosscheck, from_peer_game,  # noqa: E402
                            peer_adjudicate, process_peer, to_peer_game)
 from dipsolve.position import Position, Unit  # noqa: E402
 from dipsolve.testing import (opening_position, random_orders, random_position,  # noqa: E402

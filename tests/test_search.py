@@ -15,7 +15,7 @@ from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, SupportHold, Su
 from dipsolve.position import Dislodged, Position, Unit
 from dipsolve.results import Deadline, Limits
 from dipsolve.search.agenda import AgendaSearch, agenda_search
-from dipsolve.search.legal import build_orders, legal_orders, useful_orders, useless
+from dipsolve.legal import build_orders, legal_orders, useful_orders, useless
 from dipsolve.search.methods import METHODS, STATUSES, MethodUnavailable, SolveSettings, solve
 from dipsolve.search.opponents import Judge, build_model, relevant_powers
 from dipsolve.testing import random_position

@@ -14,8 +14,9 @@ from dipsolve.map import POWERS, standard_map
 from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Retreat, SupportHold,
                              SupportMove, Waive)
 from dipsolve.position import Position, Unit, retreat_options
-from dipsolve.testing import (benchmark_phases, convoy_routes, opening_position, play_forward,
-                              random_orders, random_position, reachable_provinces, shrink_case)
+from dipsolve.graph import convoy_routes, reachable_provinces
+from dipsolve.testing import (benchmark_phases, opening_position, play_forward, random_orders,
+                              random_position, shrink_case)
 
 M = standard_map()
 KINDS = ("movement", "retreat", "adjustment")

@@ -1,5 +1,5 @@
 """Legality: an order that is understood can still be illegal, and each rejection names
-the rule it breaks (`dipsolve.legality`, the adjudicator's own rules)."""
+the rule it breaks (`dipsolve.rules`, the adjudicator's own rules)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 from dipsolve.adjudicator import Reason, adjudicate
 from dipsolve.grammar import parse_order, parse_position
-from dipsolve.legality import RULES, Problem, order_problem, order_problems, validate_orders
+from dipsolve.rules import RULES, Problem, order_problem, order_problems, validate_orders
 from dipsolve.orders import Move, SupportMove
 from dipsolve.position import Dislodged, Position, Unit
 from dipsolve.testing import random_orders, random_position

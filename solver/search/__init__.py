@@ -1,6 +1,5 @@
 """Searching for the best orders: ``dipsolve.search.solve(position, power, settings)``.
 
-- `legal`: every legal order of a unit, and the useful ones (Hall & Loeb 3.2, footnote 5);
 - `agenda`: the best-first agenda search of Hall & Loeb (seed ``002_…``, 3.2–3.4, 4.3.1);
 - `opponents`: relevance, opponents' candidate order sets, paranoid and expected tests,
   Victorybot's factorized pruning (seed ``004_…``);

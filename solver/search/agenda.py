@@ -46,8 +46,8 @@ from ..adjudicator import adjudicate
 from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from ..position import Position, Unit
 from ..results import Deadline
-from ..testing import convoy_routes
-from .legal import useful_orders, useless
+from ..graph import convoy_routes
+from ..legal import useful_orders, useless
 
 Evaluation = Callable[[Position, str], float]
 #: complete order set -> its tested value, or None when the deadline cut the test short

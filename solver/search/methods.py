@@ -61,7 +61,7 @@ from ..orders import Build, Disband, Order, Waive
 from ..position import Position
 from ..results import Deadline, Limits, Result, Status
 from .agenda import AgendaSearch
-from .legal import build_orders, useful_orders
+from ..legal import build_orders, useful_orders
 from .opponents import (MAX_SCENARIOS, Judge, OpponentModel, Opponents, SampledModel, build_model,
                         sample_model)
 

@@ -34,7 +34,7 @@ from ..adjudicator import adjudicate
 from ..orders import Hold, Order
 from ..position import Position, Unit
 from ..results import Deadline
-from ..testing import reachable_provinces
+from ..graph import reachable_provinces
 from .agenda import Evaluation, agenda_search
 
 #: the agenda's test enumerates every combination of the opponents' order sets up to

@@ -28,19 +28,21 @@ maxims such as "never cut your own support".  So:
     was not ordered to do what is supported, is never worth adjudicating.
 
 Moves, supports and convoy routes come from one table per position (``Position.memo``),
-built on the helpers of `dipsolve.testing` (`reachable`, `convoy_routes`) and the
-adjudicator's own test of a convoy route.
+built on the routes of `dipsolve.graph` (`reachable`, `convoy_routes`, and `on_route`, the
+adjudicator's own test of a convoy order).  Whether a given order is legal is
+`dipsolve.rules`' question; every order generated here passes it.
 """
 
 from __future__ import annotations
 
 from typing import Iterable, Mapping
 
-from ..adjudicator import on_route
-from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
-                      SupportMove, Waive)
-from ..position import Position, Unit
-from ..testing import convoy_routes, reachable, reachable_provinces
+from .graph import convoy_routes, on_route, reachable, reachable_provinces, sea_component
+from .orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
+                     SupportMove, UnitOrder, Waive)
+from .position import Position, Unit
+
+__all__ = ["build_orders", "legal_orders", "orders_by_unit", "useful_orders", "useless"]
 
 
 # -- the per-position tables ----------------------------------------------------------------
@@ -129,18 +131,8 @@ def _convoy_component(position: Position, army: Unit) -> frozenset[str]:
     memo = position.memo.setdefault("legal.component", {})
     comp = memo.get(army)
     if comp is None:
-        m = position.map
-        seas = _tables(position)["seas"]
-        start = m.province_of[army.location]
-        frontier = [s for s in m.neighbours[start] if s in seas]
-        seen = set(frontier)
-        while frontier:
-            s = frontier.pop()
-            for q in m.neighbours[s]:
-                if q in seas and q not in seen:
-                    seen.add(q)
-                    frontier.append(q)
-        comp = memo[army] = frozenset(seen)
+        comp = memo[army] = sea_component(position.map, position.map.province_of[army.location],
+                                          _tables(position)["seas"])
     return comp
 
 
@@ -171,11 +163,10 @@ def build_orders(position: Position, power: str) -> list[Order]:
 
 def _helps_foreign(order: Order, position: Position, power: str) -> bool:
     """Whether the order supports or convoys another power's unit."""
-    t = type(order)
-    if t is SupportHold or t is SupportMove:
-        loc = order.supported_location  # type: ignore[union-attr]
-    elif t is Convoy:
-        loc = order.convoyed_location  # type: ignore[union-attr]
+    if type(order) is SupportHold or type(order) is SupportMove:
+        loc = order.supported_location
+    elif type(order) is Convoy:
+        loc = order.convoyed_location
     else:
         return False
     other = position.unit_in.get(position.map.province_of[loc])
@@ -217,8 +208,8 @@ def useless(position: Position, orders: Iterable[Order], *, complete: bool = Tru
     ordered to move, so only a unit *ordered* to stay counts as staying."""
     m = position.map
     po = m.province_of
-    by_prov: dict[str, Order] = {po[o.location]: o for o in orders  # type: ignore[union-attr]
-                                 if hasattr(o, "location")}
+    by_prov: dict[str, UnitOrder] = {po[o.location]: o for o in orders
+                                     if isinstance(o, UnitOrder)}
     unit_in = position.unit_in
     power = None
     for prov in by_prov:
@@ -226,34 +217,33 @@ def useless(position: Position, orders: Iterable[Order], *, complete: bool = Tru
         if u is not None:
             power = u.power
             break
-    convoyed = {(po[o.convoyed_location], po[o.target]) for o in by_prov.values()  # type: ignore[union-attr]
+    convoyed = {(po[o.convoyed_location], po[o.target]) for o in by_prov.values()
                 if type(o) is Convoy}
     for prov, o in by_prov.items():
-        t = type(o)
-        if t is Move:
-            dest = po[o.target]  # type: ignore[union-attr]
-            if complete and o.via_convoy and (prov, dest) not in convoyed:  # type: ignore[union-attr]
+        if type(o) is Move:
+            dest = po[o.target]
+            if complete and o.via_convoy and (prov, dest) not in convoyed:
                 return f"{o} goes by convoy, and no fleet of ours convoys it"
             occupant = unit_in.get(dest)
             if occupant is not None and occupant.power == power:
                 other = by_prov.get(dest)
                 if (other is None and complete) or (other is not None and type(other) is not Move):
                     return f"{o} attacks its own unit {occupant}, which stays"
-        elif t is SupportHold or t is SupportMove or t is Convoy:
-            sloc = o.convoyed_location if t is Convoy else o.supported_location  # type: ignore[union-attr]
+        elif type(o) is SupportHold or type(o) is SupportMove or type(o) is Convoy:
+            sloc = o.convoyed_location if isinstance(o, Convoy) else o.supported_location
             sprov = po[sloc]
             supported = unit_in.get(sprov)
             if supported is None or supported.power != power:
                 continue
             given = by_prov.get(sprov)
-            if t is SupportHold:
+            if type(o) is SupportHold:
                 if given is not None and type(given) is Move:
                     return f"{o} supports a unit that moves ({given})"
             elif given is None and not complete:
                 continue
-            else:
-                dest = po[o.target]  # type: ignore[union-attr]
-                if given is None or type(given) is not Move or po[given.target] != dest:  # type: ignore[union-attr]
+            elif type(o) is SupportMove or type(o) is Convoy:
+                dest = po[o.target]
+                if type(given) is not Move or po[given.target] != dest:
                     return f"{o} supports or convoys a move that was not ordered"
     return None
 

@@ -35,11 +35,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
-from .map import POWERS, standard_map
-from .orders import Order
-from .position import Dislodged, Phase, Position, Unit
+from ..map import POWERS, standard_map
+from ..orders import Order
+from ..position import Dislodged, Phase, Position, Unit
+
+if TYPE_CHECKING:
+    from ..adjudicator import Outcome
 
 #: our power name -> the peer's
 PEER_POWER = {p: p.upper() for p in POWERS}
@@ -157,8 +160,9 @@ def set_peer_orders(game, orders: Mapping[str, Iterable[Order]]) -> dict[str, li
 class PeerOutcome:
     """What the peer made of one phase."""
 
-    #: the position after the phase (the next phase's position), read back from the peer
-    next: Position
+    #: the position after the phase (the next phase's position), read back from the peer;
+    #: None when the peer's game ended
+    next: Position | None
     #: units dislodged with no retreat option, destroyed at once (movement phases)
     destroyed: tuple[Unit, ...]
     #: the peer's result codes per unit (``{"A PAR": ["bounce"], ...}``), by our power
@@ -266,7 +270,7 @@ class Crosscheck:
 
     position: Position
     orders: Mapping[str, list[Order]]
-    ours: object                 # dipsolve.adjudicator.Outcome
+    ours: Outcome
     peer: PeerOutcome
     diffs: list[str]
 
@@ -292,7 +296,7 @@ def crosscheck(position: Position, orders: Mapping[str, list[Order]], game=None)
     Pass ``game`` (a peer game already standing at ``position``, as `Crosscheck.peer.game`
     is after the phase before) to chain phases without pushing the position again.
     """
-    from .adjudicator import adjudicate
+    from ..adjudicator import adjudicate
 
     ours = adjudicate(position, orders)
     if game is None:

@@ -17,21 +17,24 @@ ever made from sorted sequences, never from sets.
   ``benchmarks/adjudication.py`` times.
 * `play_forward` — random orders through any adjudicate function, phase after phase.
 
-Pure: it imports only the solver core (no peer, no adjudicator).
+Pure: it imports only the solver core (no peer, no adjudicator); the routes it walks are
+`dipsolve.graph`'s.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterator, Sequence, TypeVar
 
-from .map import POWERS, Map, standard_map
-from .orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
-                     SupportMove, Waive)
-from .position import Dislodged, Phase, Position, Unit, retreat_options
+from ..graph import convoy_routes, reachable, reachable_provinces, steps
+from ..map import POWERS, Map, standard_map
+from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
+                      SupportMove, Waive)
+from ..position import Dislodged, Phase, Position, Unit, retreat_options
 
 Orders = dict[str, list[Order]]
+T = TypeVar("T")
 
 #: how often a power puts a fleet (rather than an army) on a coastal province
 FLEET_BIAS = {"Austria": 0.2, "England": 0.7, "France": 0.4, "Germany": 0.35,
@@ -47,63 +50,14 @@ def as_rng(rng: random.Random | int | None) -> random.Random:
 
 # -- map helpers ---------------------------------------------------------------
 
-_DIST_CACHE: dict[tuple[int, str], dict[str, int]] = {}
-
-
 def _home_distance(m: Map, power: str) -> dict[str, int]:
     """Province -> steps (any unit type) from the nearest home center of ``power``."""
-    key = (id(m), power)
-    if key not in _DIST_CACHE:
-        from .evaluation import steps_from
-        _DIST_CACHE[key] = steps_from(m, m.homes[power])
-    return _DIST_CACHE[key]
-
-
-def reachable(m: Map, unit: Unit) -> list[str]:
-    """Locations the unit can move to without a convoy (fleets: coasts named), sorted."""
-    if unit.kind == "A":
-        return sorted(m.army_moves.get(unit.location, ()))
-    return sorted(m.fleet_moves.get(unit.location, ()))
-
-
-def reachable_provinces(m: Map, unit: Unit) -> list[str]:
-    """Provinces the unit can move to (and so support into) without a convoy, sorted."""
-    return sorted({m.province_of[loc] for loc in reachable(m, unit)})
-
-
-def convoy_routes(position: Position, army: Unit, fleets: Iterable[Unit]) -> dict[str, list[Unit]]:
-    """Destination province -> a shortest chain of the given fleets (each in a sea) that
-    can carry ``army`` there.  Only coastal destinations other than its own province."""
-    m = position.map
-    start = m.province_of[army.location]
-    if m.provinces[start].terrain != "coast":
-        return {}
-    at_sea = {m.province_of[f.location]: f for f in fleets
-              if f.kind == "F" and m.is_sea(m.province_of[f.location])}
-    path: dict[str, list[Unit]] = {}
-    frontier = []
-    for s in sorted(m.neighbours[start]):
-        if s in at_sea:
-            path[s] = [at_sea[s]]
-            frontier.append(s)
-    routes: dict[str, list[Unit]] = {}
-    while frontier:
-        nxt = []
-        for s in frontier:
-            for q in sorted(m.neighbours[s]):
-                terrain = m.provinces[q].terrain
-                if terrain == "coast" and q != start and q not in routes:
-                    routes[q] = path[s]
-                elif q in at_sea and q not in path:
-                    path[q] = path[s] + [at_sea[q]]
-                    nxt.append(q)
-        frontier = nxt
-    return routes
+    return steps(m, m.homes[power])
 
 
 # -- positions -----------------------------------------------------------------
 
-def _weighted(rng: random.Random, items: list, weights: list[float]):
+def _weighted(rng: random.Random, items: Sequence[T], weights: Sequence[float]) -> T:
     return rng.choices(items, weights=weights, k=1)[0]
 
 
