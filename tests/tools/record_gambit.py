@@ -169,6 +169,19 @@ def record(name: str) -> dict[str, Any]:
     return out
 
 
+def dumps(value: Any, indent: str = "") -> str:
+    """JSON with one key a line and every list of numbers on one line (payoff tables are
+    long: a number a line would make a data file of thousands of lines)."""
+    inner = indent + " "
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k)}: {dumps(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}" if items else "{}"
+    if isinstance(value, list) and any(isinstance(v, (list, dict)) for v in value):
+        items = [inner + dumps(v, inner) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + indent + "]"
+    return json.dumps(value)
+
+
 def load(name: str) -> dict[str, Any]:
     """A recorded game (for the tests)."""
     return json.loads((OUT / f"{name}.json").read_text(encoding="utf-8"))
@@ -182,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     differ = []
     for name in GAMES:
-        text = json.dumps(record(name), indent=1) + "\n"
+        text = dumps(record(name)) + "\n"
         path = OUT / f"{name}.json"
         if args.check:
             if not path.exists() or path.read_text(encoding="utf-8") != text:
