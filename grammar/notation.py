@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import deque
 
 from dipsolve.map import POWERS, Map, power_name, standard_map
-from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
+from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, UnitOrder,
                              SupportMove, Waive)
 from dipsolve.position import Position
 
@@ -121,7 +121,7 @@ def _written(o: Order, notation: str, power: str | None, m: Map, position: Posit
         return u.power if u is not None else None
 
     fields: dict[str, str] = {"power": own}
-    if isinstance(o, Waive):
+    if not isinstance(o, UnitOrder):              # a waive names no unit
         return template.format(**fields)
     fields["unit"] = unit(o.kind, o.location)
     other = ((o.supported_kind, o.supported_location) if isinstance(o, (SupportHold, SupportMove))

@@ -49,7 +49,7 @@ from lark import Lark, Token
 
 from dipsolve.map import COAST_ALIASES, POWERS, Map, power_name, standard_map
 from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
-                             SupportMove, Waive)
+                             SupportMove, UnitOrder, Waive)
 from dipsolve.position import Position
 
 from .daide_order import parse_daide_order
@@ -312,7 +312,7 @@ def _daide_order(line: str, source: Source, game_map: Map) -> tuple[PowerAt, Ord
         raise _moved(e, source) from None
     column = len(body) - len(body.lstrip()) + 1
     at = Span(1, column, body.strip())   # in the line read alone, as Lark's spans are
-    unit = None if isinstance(order, Waive) else UnitAt(order.kind, order.location, at)
+    unit = UnitAt(order.kind, order.location, at) if isinstance(order, UnitOrder) else None
     return PowerAt(power, at), OrderAt(order, unit, at)
 
 

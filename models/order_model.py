@@ -75,7 +75,7 @@ from dipsolve.errors import DipsolveInternalError
 from dipsolve.evaluation import centers as centers_evaluation
 from dipsolve.evaluation import influence as influence_evaluation
 from dipsolve.evaluation import owned_centers, values_for
-from dipsolve.orders import Hold, Move, Order
+from dipsolve.orders import Hold, Move, Order, unit_key
 from dipsolve.position import Position, Unit
 from dipsolve.results import Deadline, Result, Status, TimeUp
 
@@ -254,7 +254,7 @@ class Prediction:
         position = outcome.position
         po = position.map.province_of
         unit_in = position.unit_in
-        moved = frozenset(unit_in[po[r.order.location]] for r in outcome.results  # type: ignore[union-attr]
+        moved = frozenset(unit_in[po[unit_key(r.order)[1]]] for r in outcome.results
                           if r.reason == Reason.MOVED)
         dislodged = frozenset([d.unit for d in outcome.next.dislodged] + list(outcome.destroyed))
         return cls(moved, dislodged, tuple(outcome.next.units))
@@ -320,9 +320,9 @@ def _where_units_end(outcome: Outcome) -> dict[Unit, str | None]:
     po = position.map.province_of
     out: dict[Unit, str | None] = {u: u.location for u in position.units}
     for r in outcome.results:
-        if r.reason == Reason.MOVED:
-            u = position.unit_in[po[r.order.location]]  # type: ignore[union-attr]
-            out[u] = nxt.unit_in[po[r.order.target]].location  # type: ignore[union-attr]
+        if r.reason == Reason.MOVED and isinstance(r.order, Move):    # only moves move
+            u = position.unit_in[po[r.order.location]]
+            out[u] = nxt.unit_in[po[r.order.target]].location
     for u in [d.unit for d in nxt.dislodged] + list(outcome.destroyed):
         out[u] = None
     return out

@@ -43,6 +43,18 @@ class UnitOrder(Order):
     location: str
 
 
+def unit_key(order: Order) -> tuple[str, str]:
+    """``(kind, location)`` of the unit an order is for: the key orders are sorted and
+    matched by.  A `Waive` is for no unit (`ValueError`).
+
+        >>> unit_key(Move("A", "PAR", "BUR"))
+        ('A', 'PAR')
+    """
+    if isinstance(order, UnitOrder):
+        return (order.kind, order.location)
+    raise ValueError(f"{order} is for no unit")
+
+
 @dataclass(frozen=True, slots=True)
 class Hold(UnitOrder):
     kind: str

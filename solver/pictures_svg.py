@@ -92,8 +92,8 @@ def _draw_orders(d: Drawing, position: Position, marks: Sequence[_Mark]) -> None
     m = d.game_map
     po = m.province_of
     moves = [k for k in marks if isinstance(k.order, (Move, Retreat))]
-    pairs = {(po.get(k.order.location, k.order.location), po.get(k.order.target, k.order.target))  # type: ignore[union-attr]
-             for k in moves}
+    pairs = {(po.get(o.location, o.location), po.get(o.target, o.target))
+             for o in (k.order for k in moves) if isinstance(o, (Move, Retreat))}
     convoys: dict[tuple[str, str], list[str]] = {}
     for k in marks:
         if isinstance(k.order, Convoy):

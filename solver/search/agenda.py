@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
 from ..adjudicator import adjudicate
-from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
+from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, unit_key
 from ..position import Position, Unit
 from ..results import Deadline
 from ..graph import convoy_routes
@@ -149,7 +149,7 @@ class AgendaSearch:
 
     def _in_board_order(self, orders: Iterable[Order]) -> tuple[Order, ...]:
         """Orders sorted as their units are on the board (armies, then fleets)."""
-        return tuple(sorted(orders, key=lambda o: (o.kind, o.location)))  # type: ignore[union-attr]
+        return tuple(sorted(orders, key=unit_key))
 
     def value(self, partial: frozenset) -> float:
         """The evaluation of the position this (partial) order set leads to."""

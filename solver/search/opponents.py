@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence, Union
 
 from ..adjudicator import adjudicate
-from ..orders import Hold, Order
+from ..orders import Hold, Order, unit_key
 from ..position import Position, Unit
 from ..results import Deadline
 from ..graph import reachable_provinces
@@ -97,7 +97,7 @@ def candidate_orders(position: Position, opponent: str, evaluate: Evaluation, *,
     out: list[tuple[Order, ...]] = []
     keep = {(u.kind, u.location) for u in units}
     for _, orders in r.complete:
-        mine = tuple(o for o in orders if (o.kind, o.location) in keep)  # type: ignore[union-attr]
+        mine = tuple(o for o in orders if unit_key(o) in keep)
         if mine not in out:
             out.append(mine)
         if len(out) >= k:
@@ -171,7 +171,7 @@ def build_model(position: Position, power: str, evaluate: Evaluation, *, deadlin
             keep = {(u.kind, u.location) for u in units}
             guess = tuple(sorted((o for o in predictor(position, opp)
                                   if (getattr(o, "kind", None), getattr(o, "location", None)) in keep),
-                                 key=lambda o: (o.kind, o.location)))  # type: ignore[union-attr]
+                                 key=unit_key))
             if guess:
                 sets.append(guess)
         if likely:
