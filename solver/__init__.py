@@ -55,7 +55,7 @@ from .errors import (DipsolveError, DipsolveInternalError, DipsolveRuleError, Di
                      DipsolveUnavailable)
 from .map import POWERS, Map, standard_map
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
-                     SupportMove, Waive)
+                     SupportMove, UnitOrder, Waive, unit_key)
 from .position import Dislodged, Phase, Position, Unit
 from .results import Deadline, Limits, Result, Status
 
@@ -103,7 +103,7 @@ _LAZY: dict[str, tuple[str, str]] = {
 __all__ = sorted([
     "Map", "standard_map", "POWERS", "Position", "Phase", "Unit", "Dislodged",
     "Order", "Hold", "Move", "SupportHold", "SupportMove", "Convoy", "Retreat", "Disband",
-    "Remove", "Build", "Waive", "adjudicate", "Outcome", "OrderResult", "Reason",
+    "Remove", "Build", "Waive", "UnitOrder", "unit_key", "adjudicate", "Outcome", "OrderResult", "Reason",
     "DipsolveError", "DipsolveSyntaxError", "DipsolveRuleError", "DipsolveUnavailable",
     "DipsolveInternalError", "Status", "Result", "Limits", "Deadline", "example", "__version__",
     *_LAZY])
