@@ -40,8 +40,8 @@ Errors
     >>> outcome.next.phase.short
     'F1901M'
 
-The heavy parts (Lark, OR-Tools, numpy) load on first use of a name that needs them, so
-``import dipsolve`` and ``dipsolve --help`` stay fast.
+Every name loads its module on first use (the heavy parts, Lark, OR-Tools and numpy, only
+when a name needs them), so ``import dipsolve`` and ``dipsolve --help`` stay fast.
 """
 
 from __future__ import annotations
@@ -49,18 +49,22 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-# -- the core: plain Python, imported at once ------------------------------------------
-from .adjudicator import OrderResult, Outcome, Reason, adjudicate
+# -- the errors and the result types: a few small classes, imported at once -------------
 from .errors import (DipsolveError, DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError,
                      DipsolveUnavailable)
-from .map import POWERS, Map, standard_map
-from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
-                     SupportMove, UnitOrder, Waive, unit_key)
-from .position import Dislodged, Phase, Position, Unit
 from .results import Deadline, Limits, Result, Status
 
-# -- the rest, loaded on first use: name -> (module, attribute) ------------------------
+# -- everything else, loaded on first use: name -> (module, attribute) ----------------
+# (even the core: `dipsolve --help` must not pay for the map and the adjudicator)
+_CORE = {
+    "dipsolve.adjudicator": ("OrderResult", "Outcome", "Reason", "adjudicate"),
+    "dipsolve.map": ("POWERS", "Map", "standard_map"),
+    "dipsolve.orders": ("Build", "Convoy", "Disband", "Hold", "Move", "Order", "Remove", "Retreat",
+                        "SupportHold", "SupportMove", "UnitOrder", "Waive", "unit_key"),
+    "dipsolve.position": ("Dislodged", "Phase", "Position", "Unit"),
+}
 _LAZY: dict[str, tuple[str, str]] = {
+    **{name: (module, name) for module, names in _CORE.items() for name in names},
     # text
     "parse_order": ("dipsolve.grammar", "parse_order"),
     "parse_order_line": ("dipsolve.grammar", "parse_order_line"),
@@ -140,6 +144,11 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
+    from .adjudicator import OrderResult, Outcome, Reason, adjudicate
+    from .map import POWERS, Map, standard_map
+    from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
+                         SupportMove, UnitOrder, Waive, unit_key)
+    from .position import Dislodged, Phase, Position, Unit
     from .adjustments import count_adjustments
     from .api import Solution, SolveSettings, solve
     from .bots import DipsolveBot, DumbBotPlayer, RandomBot, make_bot
