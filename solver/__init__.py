@@ -14,8 +14,8 @@ Orders
 Adjudication
     `adjudicate(position, orders) -> Outcome` (`OrderResult`, `Reason`).
 Questions
-    `solve` (best orders for a power; `SolveSettings`, `Solution`; `influence` and
-    `load_values` for the evaluation; `select_orders` and `predict`, the CP-SAT model of
+    `solve` (best orders for a power; `SolveSettings`, `Solution`; `evaluator`,
+    `influence` and `load_values` for the evaluation; `select_orders` and `predict`, the CP-SAT model of
     the movement rules), `solve_path`
     (fastest path to 16 or 18 centers; `PathSolution`), `solve_equilibrium`
     (adjustment equilibria with certificates; `Equilibrium`), `solve_worst_case`
@@ -83,6 +83,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "select_orders": ("dipsolve.models.order_model", "select_orders"),
     "predict": ("dipsolve.models.order_model", "predict"),
     "influence": ("dipsolve.evaluation", "influence"),
+    "evaluator": ("dipsolve.evaluation", "evaluator"),
     "load_values": ("dipsolve.evaluation", "load_values"),
     "solve_path": ("dipsolve.models.path", "solve_path"),
     "PathSolution": ("dipsolve.models.path", "PathSolution"),
@@ -153,7 +154,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .api import Solution, SolveSettings, solve
     from .bots import DipsolveBot, DumbBotPlayer, RandomBot, make_bot
     from .dumbbot import orders as dumbbot_orders
-    from .evaluation import influence, load_values
+    from .evaluation import evaluator, influence, load_values
     from .grammar import format_order, parse_order, parse_order_line, parse_orders
     from .grammar import parse_position_text as parse_position
     from .grammar.press import parse_press

@@ -637,7 +637,7 @@ def evaluator(name: str, values: Mapping[str, Mapping[str, float] | ProvinceValu
         if fn is None:
             raise ValueError("dipsolve.dumbbot offers no evaluate(position, power) function")
         return fn
-    raise ValueError(f"unknown evaluation {name!r} (expected one of {', '.join(EVALUATORS)})")
+    raise DipsolveSyntaxError(f"unknown evaluation {name!r} (expected one of {', '.join(EVALUATORS)})")
 
 
 EVALUATORS = ("influence", "centers", "dumbbot")
