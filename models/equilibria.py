@@ -55,6 +55,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from dipsolve.adjudicator import adjudicate
 from dipsolve.adjustments import OrderSet, count_adjustments, joint_count
 from dipsolve.errors import DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError
 from dipsolve.position import Position
@@ -499,6 +500,7 @@ class _Solver:
         gains: dict[str, float] = {}
         values: dict[str, float] = {}
         try:
+            self.deadline.check()        # no time left: no certificate begun, none reported
             if self.kind == "correlated":
                 correlated_gains(g, groups, joint, self.deadline, gains, values)
             elif certificate_cost(g, mixed) > CERTIFICATE_LIMIT:
@@ -531,7 +533,6 @@ class _Solver:
         pure_orders: dict[str, OrderSet] = {}
         if all(len(m) == 1 for m in mixed):
             # a pure answer is replayed through the adjudicator before it is reported
-            from dipsolve.adjudicator import adjudicate
             profile = tuple(next(iter(m)) for m in mixed)
             pure_orders = g.orders(profile)
             out = adjudicate(g.position, pure_orders)

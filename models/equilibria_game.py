@@ -44,7 +44,7 @@ __all__ = ["AdjustmentGame", "Evaluator", "Mixed", "Profile", "certificate_cost"
 Evaluator = Callable[[Position, str], float]
 
 #: steps of a long loop between two looks at the clock
-_EVERY = 512
+_EVERY = 64
 
 
 def _check(deadline: Deadline | None, k: int = _EVERY - 1) -> None:

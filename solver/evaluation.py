@@ -466,7 +466,7 @@ class InfluenceBatch:
     """
 
     #: positions valued together (the batch's arrays are rows x units x provinces)
-    CHUNK = 1024
+    CHUNK = 256
 
     def __init__(self, position: Position, units: Sequence[Unit]) -> None:
         m = position.map

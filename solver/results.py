@@ -123,6 +123,11 @@ class TimeUp(Exception):
     catches it and returns its best answer so far (never reaches a caller)."""
 
 
+#: when the first `Deadline` of this process started (`time.perf_counter`), None before:
+#: where a command's time limit starts counting (``DIPSOLVE_TIMINGS``, benchmarks/time_limits.py)
+first_start: float | None = None
+
+
 class Deadline:
     """One clock for a whole call.  ``clock`` is injectable, so tests never depend on
     the machine being idle.
@@ -135,9 +140,12 @@ class Deadline:
 
     def __init__(self, seconds: float, *, clock: Callable[[], float] = time.perf_counter,
                  start: float | None = None) -> None:
+        global first_start
         self.clock = clock
         self.start = clock() if start is None else start
         self.end = self.start + seconds
+        if first_start is None and clock is time.perf_counter:
+            first_start = self.start
 
     def elapsed(self) -> float:
         return self.clock() - self.start

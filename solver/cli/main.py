@@ -17,6 +17,7 @@ object on stdout instead, ``{"error", "file", "line", "col", "message", ...}``
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any, NoReturn, Sequence
 
@@ -96,6 +97,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:
         return 0
+    finally:
+        if os.environ.get("DIPSOLVE_TIMINGS"):
+            _timings()
+
+
+def _timings() -> None:
+    """``DIPSOLVE_TIMINGS=1``: how long the command ran from the moment its time limit
+    started counting (its first `Deadline`) to its last output, one JSON line on stderr,
+    for benchmarks/time_limits.py; start-up (Python, imports, reading the input) is the
+    rest of the process's wall time."""
+    import json
+    import time
+
+    from .. import results
+    start = results.first_start
+    work = None if start is None else round(time.perf_counter() - start, 4)
+    sys.stderr.write("dipsolve-timings: " + json.dumps({"work": work}) + "\n")
 
 
 def report_error(e: DipsolveError, as_json: bool = False) -> None:
