@@ -251,7 +251,7 @@ def solve_equilibrium(position: Position, evaluator: Evaluator, kind: str = "pur
                       time_limit: float = 30.0, waives: bool = True,
                       tolerance: float = TOLERANCE, game: AdjustmentGame | None = None,
                       progress: Callable[[int, str], None] | None = None, *,
-                      deadline: Deadline | None = None) -> Equilibrium:
+                      deadline: Deadline | None = None, limits: Limits | None = None) -> Equilibrium:
     """An equilibrium of the adjustment phase of ``position`` with its certificate.
 
     ``kind``: ``pure`` (the combined search; a group whose search cycles falls back to
@@ -260,8 +260,11 @@ def solve_equilibrium(position: Position, evaluator: Evaluator, kind: str = "pur
     (seconds, set-up included) or a ``deadline`` (whose clock may be injected) bounds
     the whole call: at the deadline the best answer so far is returned, ``timed out``
     unless its certificate proves it an equilibrium.  ``tolerance`` may only tighten
-    what ``optimal`` means (never beyond 1e-6).
+    what ``optimal`` means (never beyond 1e-6).  ``limits`` (`dipsolve.Limits`), when
+    given, sets the time limit instead of ``time_limit``.
     """
+    if limits is not None:
+        time_limit = limits.time_limit
     if kind not in KINDS:
         raise DipsolveSyntaxError(f"unknown equilibrium kind {kind!r} "
                                   f"(expected one of {', '.join(KINDS)})")

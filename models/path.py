@@ -55,7 +55,7 @@ from ortools.sat.python import cp_model
 
 from dipsolve.adjudicator import Outcome
 from dipsolve.position import Phase, Position
-from dipsolve.results import Deadline, Result, Status, TimeUp
+from dipsolve.results import Deadline, Limits, Result, Status, TimeUp
 
 from .path_bound import LowerBound, lower_bound
 from .path_model import FullModel, PaperModel, cp_solver
@@ -138,7 +138,7 @@ class PathSolution(Result):
 def solve_path(position: Position, power: str, target: int = 16, rules: str = "full",
                time_limit: float = 60.0, workers: int = 2, max_moves: int = 40,
                progress: Callable[[Attempt], None] | None = None, *,
-               deadline: Deadline | None = None) -> PathSolution:
+               deadline: Deadline | None = None, limits: Limits | None = None) -> PathSolution:
     """The fewest movement phases (hence game years) until ``power``, alone on the board
     from ``position``, has ``target`` centers; with a replayed plan and its proof.
 
@@ -147,10 +147,14 @@ def solve_path(position: Position, power: str, target: int = 16, rules: str = "f
     and the time left after a later plan is found goes back to it.  ``progress`` is
     called after each CP-SAT attempt.  ``deadline`` (default: ``time_limit`` seconds from
     now) is the one clock of the whole call; pass one to count work done before the
-    call, or to test with a clock of your own.
+    call, or to test with a clock of your own.  ``limits`` (`dipsolve.Limits`), when
+    given, sets the time limit and the CP-SAT workers instead of ``time_limit`` and
+    ``workers``.
     """
+    if limits is not None:
+        time_limit, workers = limits.time_limit, limits.workers
     if deadline is None:
-        deadline = Deadline(time_limit)
+        deadline = Limits(time_limit=time_limit).deadline()
     pb = problem(position, power, target, rules)
     attempts: list[Attempt] = []
     notes: list[str] = []

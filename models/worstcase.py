@@ -231,11 +231,15 @@ class _Model:
 
 
 def solve_worst_case(waives: bool = True, time_limit: float = 120.0,
-                     game_map: Map | None = None, *, deadline: Deadline | None = None) -> WorstCase:
+                     game_map: Map | None = None, *, deadline: Deadline | None = None,
+                     limits: Limits | None = None) -> WorstCase:
     """The largest joint number of adjustment choices of a position that can occur.
 
     ``time_limit`` (seconds) or a ``deadline`` bounds the whole call; at the deadline
-    the best plans so far are returned (`home_plans` before CBC has found any)."""
+    the best plans so far are returned (`home_plans` before CBC has found any).
+    ``limits`` (`dipsolve.Limits`), when given, sets the time limit instead."""
+    if limits is not None:
+        time_limit = limits.time_limit
     if deadline is None:
         deadline = Limits(time_limit=time_limit).deadline()
     m = game_map or standard_map()

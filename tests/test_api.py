@@ -41,3 +41,21 @@ def test_import_dipsolve_loads_no_heavy_library():
 def test_version_comes_from_the_package_metadata():
     from importlib.metadata import version
     assert dipsolve.__version__ == version("dipsolve")
+
+
+def test_every_solver_takes_the_one_limits_object():
+    start = dipsolve.Position.initial()
+    tiny = dipsolve.Limits(time_limit=0.001)
+    path = dipsolve.solve_path(start, "England", 18, limits=tiny)
+    assert path.status == "timed out" and path.plan == ()
+    winter = dipsolve.Position.from_file(dipsolve.example("adjustments/trieste.dip"))
+    eq = dipsolve.solve_equilibrium(winter, dipsolve.evaluator("influence"),
+                                    limits=dipsolve.Limits(time_limit=30))
+    assert eq.status == "optimal" and eq.epsilon <= 1e-6
+    worst = dipsolve.solve_worst_case(limits=tiny)
+    assert worst.status == "timed out"
+    s = dipsolve.solve(start, "France", dipsolve.SolveSettings(limits=dipsolve.Limits(time_limit=0.3)))
+    assert len(s.orders) == 3 and s.status in ("optimal", "feasible", "timed out")
+    for answer in (path, eq, worst, s):
+        assert isinstance(answer, dipsolve.Result)
+        assert set(answer.to_json()) >= {"status", "objective", "bound", "seconds"}
