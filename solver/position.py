@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, NamedTuple
 
-from .errors import DipsolveRuleError
+from .errors import DipsolveRuleError, DipsolveSyntaxError
 from .map import POWERS, Map, standard_map
 
 SEASONS = ("Spring", "Fall", "Winter")
@@ -42,7 +42,7 @@ class Phase:
 
     def __post_init__(self) -> None:
         if self.season not in SEASONS or self.kind not in KINDS:
-            raise ValueError(f"not a phase: {self.season} {self.year} {self.kind}")
+            raise DipsolveSyntaxError(f"not a phase: {self.season} {self.year} {self.kind}")
 
     def __str__(self) -> str:
         return f"{self.season} {self.year} {self.kind.capitalize()}"
@@ -70,7 +70,7 @@ class Phase:
                           "build": "adjustment"}.get(parts[2].lower())
             if named_season and named_kind and parts[1].isdigit():
                 return cls(named_season, int(parts[1]), named_kind)
-        raise ValueError(f"not a phase: {text!r} (expected e.g. 'S1901M' or 'Spring 1901 Movement')")
+        raise DipsolveSyntaxError(f"not a phase: {text!r} (expected e.g. 'S1901M' or 'Spring 1901 Movement')")
 
 
 @dataclass(frozen=True, slots=True)

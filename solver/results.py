@@ -32,6 +32,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .errors import DipsolveSyntaxError
+
 __all__ = ["Status", "Result", "Limits", "Deadline", "TimeUp", "jsonable"]
 
 
@@ -108,10 +110,10 @@ class Limits:
     def __post_init__(self) -> None:
         if not (isinstance(self.time_limit, (int, float)) and math.isfinite(self.time_limit)
                 and self.time_limit > 0):
-            raise ValueError(f"time limit must be a positive number of seconds, "
+            raise DipsolveSyntaxError(f"time limit must be a positive number of seconds, "
                              f"not {self.time_limit!r}")
         if self.workers < 1:
-            raise ValueError(f"workers must be at least 1, not {self.workers!r}")
+            raise DipsolveSyntaxError(f"workers must be at least 1, not {self.workers!r}")
 
     def deadline(self, clock: Callable[[], float] = time.perf_counter) -> "Deadline":
         """A deadline ``time_limit`` seconds from now."""

@@ -119,7 +119,7 @@ def check_time_limit(seconds: float) -> None:
     from ..results import Limits
     try:
         Limits(time_limit=seconds)
-    except ValueError:          # Limits' own refusal (the only error it raises)
+    except DipsolveSyntaxError:   # Limits' own refusal
         raise UserError(f"--time-limit must be positive and finite, not {seconds:g}") from None
 
 

@@ -111,7 +111,8 @@ class _Cursor:
 
 def load_plan(path: str) -> Steps:
     """A plan file (see the module's docstring) as ``[(phase or None, {power: [Order]})]``."""
-    from ..grammar import DipsolveError, parse_order
+    from ..errors import DipsolveError, DipsolveSyntaxError
+    from ..grammar import parse_order
     from ..map import power_name
     from ..position import Phase
     text = read_text(path)
@@ -168,7 +169,7 @@ def load_plan(path: str) -> Steps:
                                     f"expected e.g. \"S1901M\"", filename=path)
                 try:
                     phase = Phase.parse(step["phase"])
-                except ValueError:     # Phase.parse's one refusal: not a phase
+                except DipsolveSyntaxError:     # Phase.parse's one refusal: not a phase
                     raise cur.error(step["phase"], f"{step['phase']!r} is not a phase, expected e.g. "
                                                    f"\"S1901M\" or \"Spring 1901 Movement\"") from None
             if isinstance(step.get("power"), str):
