@@ -132,7 +132,7 @@ class _Build(Transformer):
 
 def parse_daide(text: str, filename: str = "<string>", *, game_map: Map | None = None) -> Position:
     """A position from DAIDE ``NOW`` and ``SCO`` messages (in either order, each once)."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     m = game_map or standard_map()
     source = Source(text, filename)
     with lark_errors(source, _LABELS):

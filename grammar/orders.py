@@ -328,7 +328,8 @@ def _moved(e: DipsolveError, source: Source) -> DipsolveError:
 
 # ---------------------------------------------------------------- reading
 def _normalise(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    """LF line ends, and no byte-order mark (a Windows editor's UTF-8 starts with one)."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _parse(line: str, start: str, source: Source, game_map: Map) -> tuple[PowerAt | None, OrderAt]:

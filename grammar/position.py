@@ -178,7 +178,8 @@ def _parse(text: str, source: Source, game_map: Map):
 
 
 def _normalise(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    """LF line ends, and no byte-order mark (a Windows editor's UTF-8 starts with one)."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def parse_position(text: str, filename: str = "<string>", *,
@@ -203,7 +204,7 @@ def parse_position_file(path: str | PathLike[str], *,
                         game_map: Map | None = None) -> tuple[Position, Orders]:
     """Read a ``.dip`` file, or a file of DAIDE ``NOW``/``SCO`` messages (detected by its
     first token; such a file has no orders, so the orders are ``{}``)."""
-    return parse_position_text(Path(path).read_text(encoding="utf-8"), str(path),
+    return parse_position_text(Path(path).read_text(encoding="utf-8-sig"), str(path),
                                game_map=game_map)
 
 
@@ -211,6 +212,7 @@ def parse_position_text(text: str, filename: str = "<string>", *,
                         game_map: Map | None = None) -> tuple[Position, Orders]:
     """`parse_position_file` for text already read: ``.dip``, or DAIDE ``NOW``/``SCO``
     when the first token (after blank lines and ``#`` comments) is NOW or SCO."""
+    text = text.removeprefix("\ufeff")          # a byte-order mark is not text
     if _DAIDE_START.match(text):
         return parse_daide(text, filename, game_map=game_map), {}
     return parse_position(text, filename, game_map=game_map)

@@ -168,7 +168,7 @@ def parse_values(text: str, filename: str = "<string>", game_map: Map | None = N
     values: dict[str, float] = {}
     power: str | None = None
     default = 0.0
-    for n, raw in enumerate(text.splitlines(), 1):
+    for n, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         line = raw.split("#", 1)[0].rstrip()
         if not line.strip():
             continue
@@ -210,7 +210,7 @@ def parse_values(text: str, filename: str = "<string>", game_map: Map | None = N
 def load_values(path: str | Path, game_map: Map | None = None) -> ProvinceValues:
     """A values file from disk (see `parse_values`)."""
     p = Path(path)
-    return parse_values(p.read_text(encoding="utf-8"), str(path), game_map)
+    return parse_values(p.read_text(encoding="utf-8-sig"), str(path), game_map)
 
 
 # -- the influence model ------------------------------------------------------------------

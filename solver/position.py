@@ -190,7 +190,7 @@ class Position:
     def from_file(cls, path: str) -> "Position":
         """The position in the file at ``path`` (see `from_text`)."""
         from pathlib import Path
-        return cls.from_text(Path(path).read_text(encoding="utf-8"), str(path))
+        return cls.from_text(Path(path).read_text(encoding="utf-8-sig"), str(path))
 
     def _repr_svg_(self) -> str:
         """The board as a picture, for notebooks (`dipsolve.pictures.position_svg`)."""

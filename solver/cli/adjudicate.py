@@ -73,12 +73,33 @@ def outcome_text(path: str, outcome: "Outcome") -> str:
     return "\n".join(lines)
 
 
+def _next_name(path: str) -> str:
+    """The file ``--out-dir`` writes the next position of ``path`` to: ``x.next.dip``."""
+    stem = "stdin" if path == "-" else os.path.splitext(os.path.basename(path))[0]
+    return stem + ".next.dip"
+
+
+def _distinct_outputs(paths: list[str]) -> None:
+    """Refuse, before anything is read or written, inputs whose next positions would be
+    written to the same file of ``--out-dir`` (``a/x.dip`` and ``b/x.dip``): the first
+    result would be lost."""
+    seen: dict[str, str] = {}
+    for path in paths:
+        name = _next_name(path)
+        if name in seen:
+            raise UserError(f"--out-dir: {seen[name]} and {path} would both be written to "
+                            f"{name}; adjudicate them into different folders")
+        seen[name] = path
+
+
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     from ..adjudicator import adjudicate
     if args.output and len(args.files) > 1:
         raise UserError("-o/--output takes one FILE; use --out-dir DIR for several")
     if args.render and len(args.files) > 1 and "{stem}" not in args.render:
         raise UserError("--render takes one FILE; put '{stem}' in OUT to draw several")
+    if args.out_dir:
+        _distinct_outputs(args.files)
     jobs: list[tuple[str, Position, Mapping[str, Iterable[Order]]]] = []
     for path in args.files:
         position, orders = load(path)
@@ -101,8 +122,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
         write_file(args.output, rendered[0][1].next.to_text())
     if args.out_dir:
         for path, outcome in rendered:
-            stem = os.path.splitext(os.path.basename(path))[0]
-            write_file(os.path.join(args.out_dir, stem + ".next.dip"), outcome.next.to_text())
+            write_file(os.path.join(args.out_dir, _next_name(path)), outcome.next.to_text())
     for path, outcome in rendered:
         write_render(args, outcome, source=path)
     return 0

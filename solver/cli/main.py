@@ -80,6 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     A usage error (unknown option, missing argument) exits through `SystemExit` with
     status 2, as argparse's own do; ``--help`` and ``--version`` with status 0."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    options._STDIN_READ.clear()          # one run, one read of standard input
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

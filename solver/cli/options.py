@@ -172,10 +172,33 @@ def write_file(path: str, data: str | bytes) -> None:
 
 # -- reading ----------------------------------------------------------------------------
 
+#: standard input is read at most once a run (a second ``-`` would find it empty)
+_STDIN_READ: list[bool] = []
+
+
+def source_name(path: str) -> str:
+    """The name errors give the input ``path``: ``<stdin>`` for ``-``."""
+    return "<stdin>" if path == "-" else path
+
+
 def read_text(path: str) -> str:
-    """The text of the file at ``path`` (UTF-8), or a `UserError` that names it."""
+    """The text of the file at ``path``, or of standard input for ``-``: UTF-8 with or
+    without a byte-order mark, any line ends (LF, CRLF, CR: read as LF); a `FileError`
+    that names it when it cannot be read."""
+    if path == "-":
+        if _STDIN_READ:
+            raise FileError("standard input can be read once: give '-' for one input only",
+                            filename="<stdin>")
+        _STDIN_READ.append(True)
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise FileError(f"not a text file (byte {e.start} is not UTF-8)",
+                            filename="<stdin>") from None
+        return text.replace("\r\n", "\n").replace("\r", "\n")
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:
             return f.read()
     except FileNotFoundError:
         raise FileError("no such file", filename=path) from None
@@ -189,21 +212,19 @@ def read_text(path: str) -> str:
 
 def read_input(path: str) -> tuple[str, str]:
     """The text of a file, or of stdin for ``-``, and the name errors give it."""
-    if path == "-":
-        return sys.stdin.read(), "<stdin>"
-    return read_text(path), path
+    return read_text(path), source_name(path)
 
 
 def load(path: str) -> tuple["Position", dict[str, list["Order"]]]:
     """A position file (``.dip`` or DAIDE ``NOW``/``SCO``) and the orders it holds."""
     from ..grammar import parse_position_text
-    return parse_position_text(read_text(path), path)
+    return parse_position_text(read_text(path), source_name(path))
 
 
 def load_orders(path: str, position: "Position") -> dict[str, list["Order"]]:
     """An orders file (one ``Power: order`` a line), checked against ``position``."""
     from ..grammar import parse_orders
-    pairs = parse_orders(read_text(path), path, position=position)
+    pairs = parse_orders(read_text(path), source_name(path), position=position)
     orders: dict[str, list[Order]] = {}
     for power_, order in pairs:
         orders.setdefault(power_, []).append(order)
