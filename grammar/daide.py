@@ -22,11 +22,13 @@ from functools import cache
 
 from lark import Lark, Transformer, v_args
 
+from dipsolve.bounds import parse_int
 from dipsolve.map import COAST_ALIASES, Map, power_name, standard_map
 from dipsolve.position import Dislodged, Phase, Position, Unit
 
 from .loading import lalr_parser
-from .errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span, lark_errors
+from .errors import (DipsolveError, DipsolveLimitError, DipsolveRuleError, DipsolveSyntaxError,
+                     Source, Span, check_units, lark_errors, placed_at)
 from .board import board_errors
 from .tokens import POWER_TOKEN_OF, POWER_TOKENS, SEASONS
 
@@ -90,7 +92,10 @@ class _Build(Transformer):
             raise self._error(DipsolveSyntaxError, f"expected a season ({expected}), found "
                               f"{season.value!r}", self._at(season), expected)
         name, kind = SEASONS[season.value.upper()]
-        return Phase(name, int(year), kind)
+        try:
+            return Phase(name, parse_int(year.value, "year", "max_year"), kind)
+        except DipsolveLimitError as e:
+            raise placed_at(e, self.source, self._at(year)) from None
 
     def kind(self, meta, c) -> str:
         return "A" if c[0].type == "AMY" else "F"
@@ -154,6 +159,7 @@ def parse_daide(text: str, filename: str = "<string>", *, game_map: Map | None =
     units = [(u, at) for u, at, mrt in entries if mrt is None]
     dislodged = [(u, at, mrt) for u, at, mrt in entries if mrt is not None]
     centers = [(p, o, at) for p, o, at in (sco[2] if sco else []) if o is not None]
+    check_units([at for _, at, _ in entries], source)
 
     errors: list[DipsolveError] = []
     if phase.kind != "retreat":

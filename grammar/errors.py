@@ -38,11 +38,13 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import Token
 
-from dipsolve.errors import (DipsolveError, DipsolveInternalError, DipsolveRuleError,
-                             DipsolveSyntaxError, DipsolveUnavailable)
+from dipsolve.bounds import LIMITS, limit_error
+from dipsolve.errors import (DipsolveError, DipsolveInternalError, DipsolveLimitError,
+                             DipsolveRuleError, DipsolveSyntaxError, DipsolveUnavailable)
 
-__all__ = ["DipsolveError", "DipsolveSyntaxError", "DipsolveRuleError", "DipsolveUnavailable",
-           "DipsolveInternalError", "Source", "Span", "lark_errors", "placed"]
+__all__ = ["DipsolveError", "DipsolveSyntaxError", "DipsolveLimitError", "DipsolveRuleError",
+           "DipsolveUnavailable", "DipsolveInternalError", "Source", "Span", "check_units",
+           "lark_errors", "placed", "placed_at"]
 
 E = TypeVar("E", bound=DipsolveError)
 
@@ -103,6 +105,24 @@ def placed(e: E, **where: Any) -> E:
     moved.errors = [moved]
     Exception.__init__(moved, str(moved))
     return moved
+
+
+def placed_at(e: E, source: Source, span: Span) -> E:
+    """The error ``e`` (raised where the place was not known: a bound of the core) at
+    ``span`` of ``source``."""
+    line = span.line + source.line_offset
+    return placed(e, filename=source.filename, line=line, column=span.column,
+                  source_line=source.line_text(line), width=max(1, len(span.text)))
+
+
+def check_units(spans: list[Span], source: Source) -> None:
+    """Raise `DipsolveLimitError` at the first unit past ``max_units`` (``spans``: where
+    each unit of a position was written, dislodged ones too)."""
+    limit = int(LIMITS["max_units"].value)
+    if len(spans) > limit:
+        first = sorted(spans, key=lambda s: (s.line, s.column))[limit]
+        raise placed_at(limit_error("max_units", f"a position of {len(spans)} units"),
+                        source, first)
 
 
 # ------------------------------------------------------------ from Lark, in one place

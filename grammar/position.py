@@ -29,9 +29,9 @@ from __future__ import annotations
 import re
 from functools import cache
 from os import PathLike
-from pathlib import Path
 from lark import Lark, Token, Transformer, v_args
 
+from dipsolve.bounds import read_text
 from dipsolve.map import Map, standard_map
 from dipsolve.orders import Order
 from dipsolve.position import Dislodged, Phase, Position, Unit, retreat_options
@@ -39,7 +39,8 @@ from dipsolve.position import Dislodged, Phase, Position, Unit, retreat_options
 from .board import board_errors
 from .daide import parse_daide
 from .loading import lalr_parser
-from .errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span, lark_errors
+from .errors import (DipsolveError, DipsolveLimitError, DipsolveRuleError, DipsolveSyntaxError,
+                     Source, Span, check_units, lark_errors, placed_at)
 from .orders import (NameReader, OrderAt, OrderChecker, PlaceAt, UnitAt, parse_order,
                      parse_order_lines, parse_orders)
 
@@ -118,6 +119,8 @@ class _Build(NameReader, Transformer):
         at = self._at(meta)
         try:
             return Phase.parse(at.text)
+        except DipsolveLimitError as e:
+            raise placed_at(e, self.source, at) from None
         except ValueError:
             expected = "a phase such as 'Spring 1901 Movement' or 'F1901R'"
             raise self.source.error(DipsolveSyntaxError, f"expected {expected}, found {at.text!r}",
@@ -204,8 +207,7 @@ def parse_position_file(path: str | PathLike[str], *,
                         game_map: Map | None = None) -> tuple[Position, Orders]:
     """Read a ``.dip`` file, or a file of DAIDE ``NOW``/``SCO`` messages (detected by its
     first token; such a file has no orders, so the orders are ``{}``)."""
-    return parse_position_text(Path(path).read_text(encoding="utf-8-sig"), str(path),
-                               game_map=game_map)
+    return parse_position_text(read_text(path), str(path), game_map=game_map)
 
 
 def parse_position_text(text: str, filename: str = "<string>", *,
@@ -244,6 +246,7 @@ def _assemble(phase: Phase, sections, source: Source, game_map: Map) -> tuple[Po
         else:
             order_refs += [(power.name, ref, line) for line, power, ref in section[1]]
 
+    check_units([at for _, at in units] + [d[3] for d in dislodged], source)
     errors: list[DipsolveError] = []
 
     def err(message: str, at: Span, expected: str) -> None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
+from dipsolve.bounds import LIMITS, check_int, check_nesting, limit_error
 from dipsolve.map import standard_map
 
 from .daide_order import ORDER_RULES, parse_daide_order, read_location, read_order, read_unit
@@ -62,6 +63,8 @@ def parse_press(text: str, *, level: int = DAIDE_TOP, dialect: str = "daide",
     if dialect not in DIALECTS:
         raise DipsolveSyntaxError(f"unknown dialect {dialect!r} (expected daide or dpp)",
                                   found=dialect, expected="daide or dpp")
+    check_int(level, "press level", "press_levels")
+    _check_bounds(text, source, line)
     src = Source(text, source)
     try:
         return _parse_press(text, src, level, dialect, line)
@@ -69,6 +72,15 @@ def parse_press(text: str, *, level: int = DAIDE_TOP, dialect: str = "daide",
         if line == 1:
             raise
         raise placed(e, line=(e.line or 1) + line - 1) from None
+
+
+def _check_bounds(text: str, source: str, line: int) -> None:
+    """The message's length and bracket depth within `dipsolve.bounds` (before the
+    parser, and the walks of its tree, descend into it)."""
+    if len(text) > LIMITS["max_press_length"].value:
+        raise limit_error("max_press_length", f"a message of {len(text):,} characters",
+                          filename=source, line=line, column=1, source_line=text[:80])
+    check_nesting(text, source, line_offset=line - 1)
 
 
 def _parse_press(text: str, src: Source, level: int, dialect: str, line: int) -> Press:

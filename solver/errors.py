@@ -5,7 +5,8 @@ Every error dipsolve raises for a reason of the caller's (or of the installation
 python-chess and godip tell "invalid" from "illegal":
 
 - `DipsolveSyntaxError`: not understood (a stray character, an unknown province or
-  power, a phase that is not a phase, a number past a limit);
+  power, a phase that is not a phase), and its `DipsolveLimitError`: past one of the
+  bounds of `dipsolve.bounds` (a year of 5,000 digits, press nested 3,000 deep);
 - `DipsolveRuleError`: understood but not allowed (an army at sea, two units in one
   province, an order for a unit that is not there); ``rule`` names the rule broken;
 - `DipsolveUnavailable`: an optional part is not installed or cannot run here (a bot
@@ -40,8 +41,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-__all__ = ["DipsolveError", "DipsolveSyntaxError", "DipsolveRuleError", "DipsolveUnavailable",
-           "DipsolveInternalError"]
+__all__ = ["DipsolveError", "DipsolveSyntaxError", "DipsolveLimitError", "DipsolveRuleError",
+           "DipsolveUnavailable", "DipsolveInternalError"]
 
 
 class DipsolveError(Exception):
@@ -97,9 +98,10 @@ class DipsolveError(Exception):
         out: dict[str, Any] = {"error": self.kind, "file": self.filename, "line": self.line,
                                "col": self.column, "message": self.message,
                                "found": self.found, "expected": self.expected}
-        rule = getattr(self, "rule", None)
-        if rule is not None:
-            out["rule"] = rule
+        for extra in ("rule", "limit"):
+            value = getattr(self, extra, None)
+            if value is not None:
+                out[extra] = value
         if len(self.errors) > 1:
             out["errors"] = [e.to_json() for e in self.errors]
         return out
@@ -142,6 +144,17 @@ class DipsolveSyntaxError(DipsolveError, ValueError):
     """Not understood: the text is not in the language (or names what does not exist)."""
 
     kind = "syntax"
+
+
+class DipsolveLimitError(DipsolveSyntaxError):
+    """Past one of dipsolve's bounds (`dipsolve.bounds.LIMITS`: the largest year, the
+    deepest nesting, the largest file, ...): ``limit`` names the bound."""
+
+    kind = "limit"
+
+    def __init__(self, message: str, *, limit: str | None = None, **where: Any) -> None:
+        self.limit = limit
+        super().__init__(message, **where)
 
 
 class DipsolveRuleError(DipsolveError, ValueError):

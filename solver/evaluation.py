@@ -58,6 +58,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from .bounds import check_float
 from .errors import DipsolveSyntaxError
 from .graph import distances, rings, steps
 from .map import POWERS, Map, power_name
@@ -88,6 +89,13 @@ class ProvinceValues:
     values: Mapping[str, float]
     power: str | None = None
     default: float = 0.0
+
+    def __post_init__(self) -> None:
+        # every value finite and bounded (`dipsolve.bounds`): a NaN or an infinity would
+        # make every sum the search compares equal to nothing
+        for province, value in self.values.items():
+            check_float(value, f"the value of {province}", "max_value")
+        check_float(self.default, "the default value", "max_value")
 
     def table(self, game_map: Map) -> dict[str, float]:
         """Province -> value for every province of the map."""
@@ -190,11 +198,13 @@ def parse_values(text: str, filename: str = "<string>", game_map: Map | None = N
                 raise ValuesError(filename, n, raw.index(number) + 1,
                                   f"unknown power {number!r} (expected one of {', '.join(POWERS)})")
             continue
+        where = raw.find(number) + 1 if number else len(raw) + 1
         try:
             value = float(number)
         except ValueError:
-            where = raw.find(number) + 1 if number else len(raw) + 1
             raise ValuesError(filename, n, where, f"found {number or 'end of line'!r}, expected a number") from None
+        check_float(value, "value", "max_value", shown=number, filename=filename, line=n,
+                    column=where, source_line=raw, width=len(number))
         if key == "default":
             default = value
             continue
@@ -209,8 +219,8 @@ def parse_values(text: str, filename: str = "<string>", game_map: Map | None = N
 
 def load_values(path: str | Path, game_map: Map | None = None) -> ProvinceValues:
     """A values file from disk (see `parse_values`)."""
-    p = Path(path)
-    return parse_values(p.read_text(encoding="utf-8-sig"), str(path), game_map)
+    from .bounds import read_text
+    return parse_values(read_text(path), str(path), game_map)
 
 
 # -- the influence model ------------------------------------------------------------------

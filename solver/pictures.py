@@ -44,6 +44,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from .bounds import check_picture
 from .errors import DipsolveSyntaxError, DipsolveUnavailable
 from .files import write_atomic
 from .orders import Order
@@ -95,8 +96,7 @@ def _font_files() -> list[str]:
 def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
     """PNG bytes of an SVG: resvg (``pip install resvg-py``) with dipsolve's own fonts,
     else cairosvg; `RenderUnavailable` if neither is installed."""
-    if not scale > 0:
-        raise RenderError(f"scale must be positive, not {scale}")
+    check_picture(WIDTH, HEIGHT, scale)      # refused before anything is drawn
     try:
         import resvg_py
     except ImportError:

@@ -11,10 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, NamedTuple
 
+from .bounds import LIMITS, check_int, parse_int
 from .errors import DipsolveRuleError, DipsolveSyntaxError
 from .map import POWERS, Map, standard_map
 
 SEASONS = ("Spring", "Fall", "Winter")
+MAX_YEAR = int(LIMITS["max_year"].value)
 KINDS = ("movement", "retreat", "adjustment")
 
 
@@ -43,6 +45,8 @@ class Phase:
     def __post_init__(self) -> None:
         if self.season not in SEASONS or self.kind not in KINDS:
             raise DipsolveSyntaxError(f"not a phase: {self.season} {self.year} {self.kind}")
+        if not 1 <= self.year <= MAX_YEAR:
+            check_int(self.year, "year", "max_year")
 
     def __str__(self) -> str:
         return f"{self.season} {self.year} {self.kind.capitalize()}"
@@ -54,13 +58,17 @@ class Phase:
 
     @classmethod
     def parse(cls, text: str) -> "Phase":
-        """Read ``S1901M`` or ``Spring 1901 Movement`` (``Fall 1901 Retreats``, ``Winter 1901 Builds``…)."""
+        """Read ``S1901M`` or ``Spring 1901 Movement`` (``Fall 1901 Retreats``, ``Winter 1901 Builds``…).
+
+        A year past ``max_year`` (`dipsolve.bounds`) raises `DipsolveLimitError`, its
+        digits counted before it is converted."""
         t = text.strip()
         parts = t.replace(",", " ").split()
-        if len(parts) == 1 and len(t) >= 6 and t[0].upper() in "SFW" and t[-1].upper() in "MRA":
+        if (len(parts) == 1 and len(t) >= 6 and t[0].upper() in "SFW" and t[-1].upper() in "MRA"
+                and t[1:-1].isdigit() and t[1:-1].isascii()):
             season = {"S": "Spring", "F": "Fall", "W": "Winter"}[t[0].upper()]
             kind = {"M": "movement", "R": "retreat", "A": "adjustment"}[t[-1].upper()]
-            return cls(season, int(t[1:-1]), kind)
+            return cls(season, parse_int(t[1:-1], "year", "max_year"), kind)
         if len(parts) == 3:
             named_season = {"spring": "Spring", "fall": "Fall", "autumn": "Fall",
                             "winter": "Winter"}.get(parts[0].lower())
@@ -68,8 +76,8 @@ class Phase:
                           "retreat": "retreat", "retreats": "retreat", "adjustment": "adjustment",
                           "adjustments": "adjustment", "builds": "adjustment",
                           "build": "adjustment"}.get(parts[2].lower())
-            if named_season and named_kind and parts[1].isdigit():
-                return cls(named_season, int(parts[1]), named_kind)
+            if named_season and named_kind and parts[1].isdigit() and parts[1].isascii():
+                return cls(named_season, parse_int(parts[1], "year", "max_year"), named_kind)
         raise DipsolveSyntaxError(f"not a phase: {text!r} (expected e.g. 'S1901M' or 'Spring 1901 Movement')")
 
 
@@ -189,8 +197,8 @@ class Position:
     @classmethod
     def from_file(cls, path: str) -> "Position":
         """The position in the file at ``path`` (see `from_text`)."""
-        from pathlib import Path
-        return cls.from_text(Path(path).read_text(encoding="utf-8-sig"), str(path))
+        from .bounds import read_text
+        return cls.from_text(read_text(path), str(path))
 
     def _repr_svg_(self) -> str:
         """The board as a picture, for notebooks (`dipsolve.pictures.position_svg`)."""

@@ -32,6 +32,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .bounds import check_float, check_int
 from .errors import DipsolveSyntaxError
 
 __all__ = ["Status", "Result", "Limits", "Deadline", "TimeUp", "jsonable"]
@@ -108,12 +109,12 @@ class Limits:
     workers: int = 1
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.time_limit, (int, float)) and math.isfinite(self.time_limit)
-                and self.time_limit > 0):
-            raise DipsolveSyntaxError(f"time limit must be a positive number of seconds, "
-                             f"not {self.time_limit!r}")
-        if self.workers < 1:
-            raise DipsolveSyntaxError(f"workers must be at least 1, not {self.workers!r}")
+        # the bounds of `dipsolve.bounds` (a DipsolveLimitError, a DipsolveSyntaxError):
+        # positive, finite, at most max_seconds; 1 to max_workers workers
+        check_float(self.time_limit, "time limit", "max_seconds")
+        if not isinstance(self.workers, int) or isinstance(self.workers, bool):
+            raise DipsolveSyntaxError(f"workers must be a whole number, not {self.workers!r}")
+        check_int(self.workers, "workers", "max_workers")
 
     def deadline(self, clock: Callable[[], float] = time.perf_counter) -> "Deadline":
         """A deadline ``time_limit`` seconds from now."""

@@ -265,7 +265,7 @@ def test_cli_time_limit_returns_what_it_has(capsys):
     (["--power", "GER", "--algorithm", "exact", "--order", "reverse"], "--order applies to the searches"),
     (["--power", "GER", "--algorithm", "bfs", "--render", "x.svg"], "--render applies to --algorithm exact"),
     (["--power", "GER", "--algorithm", "bfs", "--rules", "full"], "--rules applies to --algorithm exact"),
-    (["--power", "GER", "--time-limit", "0"], "--time-limit must be positive"),
+    (["--power", "GER", "--time-limit", "0"], "past the limit max_seconds"),
     (["--power", "GER", "--render", "x.gif"], "unknown picture format '.gif'"),
 ])
 def test_cli_mistakes_exit_2_with_one_line(capsys, argv, message):

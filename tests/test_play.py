@@ -174,8 +174,8 @@ def test_cli_json_is_the_same_game_as_the_library(capsys):
     (["--bots", ",".join(["dumbbot"] * 8)], "names 8 bots"),
     (["--games", "0"], "--games 0"),
     (["--until", "1899"], "--until 1899"),
-    (["--time-limit", "0"], "--time-limit must be positive and finite, not 0"),
-    (["--time-limit", "inf"], "--time-limit must be positive and finite, not inf"),
+    (["--time-limit", "0"], "--time-limit 0: past the limit max_seconds"),
+    (["--time-limit", "inf"], "--time-limit inf is not finite: past the limit max_seconds"),
     (["--history"], "--history goes with --json"),
     (["--evaluation", "mountain"], "--evaluation 'mountain': unknown evaluation"),
 ])

@@ -94,8 +94,8 @@ def test_render(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["--power", "Prussia"], "unknown power 'Prussia'"),
-    (["--time-limit", "0"], "--time-limit must be positive"),
-    (["--beam", "0"], "--beam must be at least 1"),
+    (["--time-limit", "0"], "--time-limit 0: past the limit max_seconds"),
+    (["--beam", "0"], "--beam 0: past the limit max_beam (a beam keeps 1 to 1,000,000 entries)"),
     (["--values", "nope.values"], "nope.values: no such file"),
     (["--render", "out.gif"], "unknown picture format"),
 ])

@@ -6,8 +6,10 @@ Each ``add_*`` function adds one option to a command's parser; `check` validates
 shared option once, after parsing and before any work (`dipsolve.cli.main` calls it), so
 that each is checked the same way, with the same message, in every command:
 
-- ``--time-limit S``: positive and finite (`dipsolve.results.Limits` decides; NaN and
-  infinity are refused);
+- every number (``--time-limit``, ``--scale``, ``--level``, ``--workers``, ``--jobs``,
+  ``--games``, ``--samples``, ``--beam``, ``--seed``; `NUMBERS`): within its bound of
+  `dipsolve.bounds` (one validator: finite, in range; NaN and infinity refused), its
+  digits counted before it is converted (`integer`, `number`);
 - ``--power P``: a power's name or DAIDE token, replaced by the power's name;
 - ``--evaluation NAME``: one of `EVALUATIONS` (``--evaluator`` is its old spelling);
 - ``--render OUT``: a picture format dipsolve writes (``.svg`` or ``.png``).
@@ -24,7 +26,9 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from ..errors import DipsolveSyntaxError
+from ..bounds import (LIMITS, check_float, check_int, decode_text, help_range, limit_error,
+                      read_bytes)
+from ..errors import DipsolveLimitError, DipsolveSyntaxError
 
 if TYPE_CHECKING:
     from ..orders import Order
@@ -69,6 +73,71 @@ class UsageError(UserError):
         self.usage = usage
 
 
+# -- numbers ----------------------------------------------------------------------------
+
+#: the numeric options of the commands: dest -> (option, bound in `dipsolve.bounds.LIMITS`);
+#: `check` validates each one a command has, with the one validator of `dipsolve.bounds`
+NUMBERS = {
+    "time_limit": ("--time-limit", "max_seconds"),
+    "scale": ("--scale", "max_pixels"),
+    "level": ("--level", "press_levels"),
+    "workers": ("--workers", "max_workers"),
+    "jobs": ("--jobs", "max_jobs"),
+    "games": ("--games", "max_games"),
+    "samples": ("--samples", "max_samples"),
+    "beam": ("--beam", "max_beam"),
+    "seed": ("--seed", "max_seed"),
+}
+
+
+def _shortened(text: str) -> str:
+    return text if len(text) <= 24 else f"{text[:8]}…{text[-4:]} ({len(text)} characters)"
+
+
+def integer(text: str) -> int:
+    """argparse type of the integer options: an integer, its digits counted before it is
+    converted (its bound is checked by `check`)."""
+    t = text.strip()
+    digits = t.lstrip("+-")
+    if digits.isdigit() and len(digits) > LIMITS["max_digits"].value:
+        raise argparse.ArgumentTypeError(f"{_shortened(t)}: more than "
+                                         f"{LIMITS['max_digits'].value} digits")
+    return int(t)          # argparse says "invalid integer value: 'many'" for a ValueError
+
+
+def number(text: str) -> float:
+    """argparse type of the float options: a number (NaN, infinity and its bound are
+    checked by `check`, so that every float option says the same)."""
+    return float(text)     # argparse says "invalid number value: 'x'" for a ValueError
+
+
+def range_help(dest: str) -> str:
+    """The range of a numeric option, for its ``--help``."""
+    option, bound = NUMBERS[dest]
+    if bound == "max_pixels":
+        return f"positive, finite, at most {LIMITS[bound].value:,} pixels in all"
+    return help_range(bound) + ("; nan and inf refused" if dest in ("time_limit",) else "")
+
+
+def check_numbers(args: argparse.Namespace) -> None:
+    """Every numeric option of ``args`` within its bound, or a one-line `UserError`."""
+    for dest, (option, bound) in NUMBERS.items():
+        value = getattr(args, dest, None)
+        if value is None:
+            continue
+        try:
+            if bound == "max_pixels":
+                from ..pictures_board import HEIGHT, WIDTH
+                from ..bounds import check_picture
+                check_picture(WIDTH, HEIGHT, value, option)
+            elif isinstance(value, float):
+                check_float(value, option, bound)
+            else:
+                check_int(value, option, bound)
+        except DipsolveLimitError as e:
+            raise UserError(e.message) from None
+
+
 # -- options ----------------------------------------------------------------------------
 
 def add_json(parser: argparse.ArgumentParser,
@@ -79,7 +148,8 @@ def add_json(parser: argparse.ArgumentParser,
 
 def add_time_limit(parser: argparse.ArgumentParser, default: float | None, help: str) -> None:
     """``--time-limit S``: seconds of wall time (checked by `check`)."""
-    parser.add_argument("--time-limit", type=float, default=default, metavar="S", help=help)
+    parser.add_argument("--time-limit", type=number, default=default, metavar="S",
+                        help=f"{help} ({range_help('time_limit')})")
 
 
 def add_power(parser: argparse.ArgumentParser, help: str, required: bool = False) -> None:
@@ -104,23 +174,13 @@ def add_render(parser: argparse.ArgumentParser) -> None:
 
 def check(args: argparse.Namespace) -> None:
     """Validate the shared options in ``args`` (those its command has), before any work."""
-    if getattr(args, "time_limit", None) is not None:
-        check_time_limit(args.time_limit)
+    check_numbers(args)
     if getattr(args, "power", None) is not None:
         args.power = power(args.power)
     if getattr(args, "evaluation", None) is not None and args.evaluation not in EVALUATIONS:
         raise UserError(f"--evaluation {args.evaluation!r}: unknown evaluation "
                         f"(expected one of {', '.join(EVALUATIONS)})")
     check_render_path(getattr(args, "render", None))
-
-
-def check_time_limit(seconds: float) -> None:
-    """Raise `UserError` unless ``seconds`` is a time limit `dipsolve.results.Limits` takes."""
-    from ..results import Limits
-    try:
-        Limits(time_limit=seconds)
-    except DipsolveSyntaxError:   # Limits' own refusal
-        raise UserError(f"--time-limit must be positive and finite, not {seconds:g}") from None
 
 
 def power(text: str, option: str = "--power") -> str:
@@ -183,23 +243,26 @@ def source_name(path: str) -> str:
 
 def read_text(path: str) -> str:
     """The text of the file at ``path``, or of standard input for ``-``: UTF-8 with or
-    without a byte-order mark, any line ends (LF, CRLF, CR: read as LF); a `FileError`
-    that names it when it cannot be read."""
+    without a byte-order mark, any line ends (LF, CRLF, CR: read as LF), at most
+    ``max_file_bytes`` of it (`dipsolve.bounds`); a `FileError` that names it when it
+    cannot be read."""
     if path == "-":
         if _STDIN_READ:
             raise FileError("standard input can be read once: give '-' for one input only",
                             filename="<stdin>")
         _STDIN_READ.append(True)
-        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        limit = int(LIMITS["max_file_bytes"].value)
+        data = (sys.stdin.buffer.read(limit + 1) if hasattr(sys.stdin, "buffer")
+                else sys.stdin.read(limit + 1).encode())
+        if len(data) > limit:
+            raise limit_error("max_file_bytes", f"more than {limit:,} bytes", filename="<stdin>")
         try:
-            text = data.decode("utf-8-sig")
+            return decode_text(data)
         except UnicodeDecodeError as e:
             raise FileError(f"not a text file (byte {e.start} is not UTF-8)",
                             filename="<stdin>") from None
-        return text.replace("\r\n", "\n").replace("\r", "\n")
     try:
-        with open(path, encoding="utf-8-sig") as f:
-            return f.read()
+        return decode_text(read_bytes(path))     # at most max_file_bytes
     except FileNotFoundError:
         raise FileError("no such file", filename=path) from None
     except IsADirectoryError:

@@ -18,7 +18,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from .options import (PATH_ALGORITHMS, PATH_GOAL_TESTS, PATH_ORDERS, UserError, add_json,
-                      add_power, add_render, add_time_limit, load, write_file, write_render)
+                      add_power, add_render, add_time_limit, integer, load, range_help, write_file,
+                      write_render)
 from .progress import Progress
 from ..results import Deadline
 
@@ -62,7 +63,7 @@ def register(subparsers: Any) -> None:
         "path", help="fastest path to N supply centers for an unopposed power (searches, exact CP-SAT)",
         description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_power(p, help="the power: a name or DAIDE token (GER, Germany, …)", required=True)
-    p.add_argument("--target", type=int, default=16, metavar="N",
+    p.add_argument("--target", type=integer, default=16, metavar="N",
                    help="supply centers to reach (default 16, as in the paper; 18 wins)")
     p.add_argument("--algorithm", choices=("exact",) + PATH_ALGORITHMS, default="exact",
                    help="exact (CP-SAT, default) or one of the seed's searches")
@@ -72,8 +73,8 @@ def register(subparsers: Any) -> None:
                    help="start from this position (.dip or DAIDE) instead of the 1901 start")
     add_time_limit(p, 60.0, help="seconds for the whole solve or search, its set-up included "
                                  "(default 60); the best plan so far is returned when time runs out")
-    p.add_argument("--workers", type=int, default=2, metavar="N",
-                   help="exact only: CP-SAT worker threads (default 2)")
+    p.add_argument("--workers", type=integer, default=2, metavar="N",
+                   help=f"exact only: CP-SAT worker threads (default 2; {range_help('workers')})")
     p.add_argument("--order", choices=PATH_ORDERS, default=None,
                    help="searches only: the order nodes enter the queue: alphabetical by "
                         "name (default, §3.1), armies-first (the first ply as §3 names the "
@@ -110,8 +111,6 @@ def _check(args: argparse.Namespace) -> str:
     if not exact and given:
         raise UserError(f"{given[0]} applies to --algorithm exact only: the searches flood the "
                         f"map graph and make no plan a unit could follow")
-    if args.workers < 1:
-        raise UserError(f"--workers must be at least 1, not {args.workers}")
     return power
 
 

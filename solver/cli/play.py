@@ -16,7 +16,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json,
-                      add_time_limit, power)
+                      add_time_limit, integer, power, range_help)
 from .progress import Progress
 
 if TYPE_CHECKING:
@@ -61,8 +61,9 @@ def register(subparsers: Any) -> None:
                    help="the bots in power order, the last one repeated (default: dumbbot)")
     p.add_argument("--seat", metavar="POWER=BOT", action="append", default=[],
                    help="seat BOT at POWER (repeatable); overrides --bots for that power")
-    p.add_argument("--games", type=int, default=1, metavar="N", help="games to play (default 1)")
-    p.add_argument("--until", type=int, default=1910, metavar="YEAR",
+    p.add_argument("--games", type=integer, default=1, metavar="N",
+                   help=f"games to play (default 1; {range_help('games')})")
+    p.add_argument("--until", type=integer, default=1910, metavar="YEAR",
                    help="the last year played (default 1910)")
     add_time_limit(p, 2.0, help="seconds a bot may think per phase (default 2; DumbBot and "
                                 "random need none)")
@@ -71,11 +72,12 @@ def register(subparsers: Any) -> None:
                    help="the opponent model of dipsolve seats: sampled (default: a best "
                         "response to 8 draws of DumbBot's policy for the others), worst, "
                         "expected or hold (see dipsolve solve --help)")
-    p.add_argument("--seed", type=int, default=0, metavar="K", help="seed of the first game (default 0)")
+    p.add_argument("--seed", type=integer, default=0, metavar="K",
+                   help=f"seed of the first game (default 0; {range_help('seed')})")
     p.add_argument("--rotate", action="store_true", help="move every bot one seat on in each game")
-    p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="games played at once, one process each (default 1; at most one a core, "
-                        "or the bots that think against the clock think less)")
+    p.add_argument("--jobs", type=integer, default=1, metavar="N",
+                   help=f"games played at once, one process each (default 1; {range_help('jobs')}; "
+                        f"at most one a core, or the bots that think against the clock think less)")
     add_json(p, help="one JSON object: the games and the table")
     p.add_argument("--history", action="store_true", help="with --json: every phase's orders too")
     p.set_defaults(func=cmd_play)

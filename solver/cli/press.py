@@ -25,7 +25,7 @@ import json
 import sys
 from typing import Any
 
-from .options import UserError, load, read_input
+from .options import UserError, integer, load, range_help, read_input
 
 EXIT_PROBLEMS = 2
 
@@ -51,9 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("press", _PRESS_HELP)
     g.add_argument("--press", action="store_true",
                    help="read DAIDE (or DPP) messages instead of orders")
-    g.add_argument("--level", type=int, default=130, metavar="N",
-                   help="the press level allowed, DAIDE only (0-130 as in DAIDE; 140-160 are daidepp's "
-                        "extensions, 8000 free text; default 130)")
+    g.add_argument("--level", type=integer, default=130, metavar="N",
+                   help=f"the press level allowed, DAIDE only (0-130 as in DAIDE; 140-160 are "
+                        f"daidepp's extensions, 8000 free text; {range_help('level')}; default 130)")
     g.add_argument("--dialect", choices=("daide", "dpp"), default="daide",
                    help="DAIDE message syntax (default) or the 1995 DPP language")
     g.add_argument("--english", action="store_true", help="also say each message in English")
@@ -81,8 +81,6 @@ def run(args: argparse.Namespace) -> int:
     from ..grammar.errors import DipsolveError, DipsolveRuleError
     from ..grammar.press import PressLevelError, parse_press
 
-    if args.level < 0:
-        raise UserError(f"--level {args.level}: a press level is 0 or more (DAIDE: 0-130)")
     position = None
     if args.position:
         from ..rules import order_problem

@@ -27,8 +27,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from .options import (UserError, add_json, check_render_path, load, load_orders, read_text,
-                      write_file)
+from .options import (UserError, add_json, check_render_path, load, load_orders, number,
+                      range_help, read_text, source_name, write_file)
 
 if TYPE_CHECKING:
     from ..orders import Order
@@ -78,7 +78,9 @@ def register(subparsers: Any) -> None:
                         "(as `dipsolve path` plans)")
     p.add_argument("--title", help="the picture's title (default: the phase)")
     p.add_argument("--no-edges", action="store_true", help="leave out the adjacency edges")
-    p.add_argument("--scale", type=float, default=1.0, help="PNG size factor (default 1: 1260x900 px)")
+    p.add_argument("--scale", type=number, default=1.0,
+                   help=f"PNG size factor (default 1: 1260x900 px; {range_help('scale')}, so at "
+                        f"most 5.9)")
     add_json(p, help="print one JSON object describing the picture (with the SVG text "
                      "itself when there is no -o)")
     p.set_defaults(func=cmd_render)
@@ -111,13 +113,18 @@ class _Cursor:
 
 def load_plan(path: str) -> Steps:
     """A plan file (see the module's docstring) as ``[(phase or None, {power: [Order]})]``."""
+    return parse_plan(read_text(path), source_name(path))
+
+
+def parse_plan(text: str, path: str = "<plan>") -> Steps:
+    """`load_plan` for a plan's text already read (``path``: the name errors give)."""
+    from ..bounds import loads_json
     from ..errors import DipsolveError, DipsolveSyntaxError
     from ..grammar import parse_order
     from ..map import power_name
     from ..position import Phase
-    text = read_text(path)
     try:
-        doc = json.loads(text)
+        doc = loads_json(text, path)      # nesting and numbers within dipsolve.bounds
     except json.JSONDecodeError as e:
         raise UserError(f"not JSON: {e.msg}", filename=path, line=e.lineno, column=e.colno) from None
     cur = _Cursor(path, text)
@@ -220,8 +227,6 @@ def cmd_render(args: argparse.Namespace) -> int:
         raise UserError("--alone applies to --plan only")
     if not args.file and not args.plan:
         raise UserError("render needs a FILE (a .dip or DAIDE file), or --plan PLAN.json")
-    if not args.scale > 0:
-        raise UserError(f"--scale must be positive, not {args.scale}")
 
     if args.file:
         position, file_orders = load(args.file)

@@ -18,7 +18,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_power, add_render,
-                      add_time_limit, load, read_text, write_render)
+                      add_time_limit, integer, load, range_help, read_text, write_render)
 from .progress import Progress
 
 if TYPE_CHECKING:
@@ -74,11 +74,13 @@ def register(subparsers: Any) -> None:
                    help="agenda method: judge a set by its worst outcome against the opponents' "
                         "orders (default), its mean, its mean over draws of DumbBot's policy "
                         "for every other power (sampled), or with everybody else holding")
-    p.add_argument("--samples", type=int, metavar="K",
-                   help="with --opponents sampled: how many joint draws (default 8)")
+    p.add_argument("--samples", type=integer, metavar="K",
+                   help=f"with --opponents sampled: how many joint draws (default 8; "
+                        f"{range_help('samples')})")
     p.add_argument("--predictor", choices=("dumbbot",),
                    help="also expect each opponent to give the orders DumbBot would give")
-    p.add_argument("--beam", type=int, metavar="N", help="keep at most N entries on the agenda")
+    p.add_argument("--beam", type=integer, metavar="N",
+                   help=f"keep at most N entries on the agenda ({range_help('beam')})")
     p.add_argument("--trace", action="store_true",
                    help="print the search: the opponents' order sets and the agenda at every step")
     add_json(p)
@@ -116,8 +118,6 @@ def _powers(position: Position, only: str | None) -> list[str]:
 def cmd_solve(args: argparse.Namespace) -> int:
     from ..api import DEFAULT_LIMITS, SolveSettings, solve
     power = args.power                  # a power's name or None (options.check)
-    if args.beam is not None and args.beam < 1:
-        raise UserError(f"--beam must be at least 1, not {args.beam}")
     if args.render and len(args.files) > 1 and "{stem}" not in args.render:
         raise UserError("--render takes one FILE; put '{stem}' in OUT to draw several")
     values = _values(args)

@@ -1,0 +1,24 @@
+"""The test suite's shared set-up: the Hypothesis profiles.
+
+``python -m pytest`` runs every property and fuzz test with the few examples written on
+it (the whole suite stays within a few minutes).  The deep fuzz run is
+
+    python -m pytest tests/test_fuzz_readers.py tests/test_fuzz_cli.py --hypothesis-profile=long
+
+whose tests (those that leave their number of examples to the profile: the fuzz tests)
+try ``LONG_EXAMPLES`` inputs each; see CONTRIBUTING.md.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from hypothesis import HealthCheck, settings
+
+#: examples a fuzz test tries under ``--hypothesis-profile=long``
+LONG_EXAMPLES = 20_000
+
+settings.register_profile(
+    "long", max_examples=LONG_EXAMPLES, deadline=timedelta(seconds=10),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.filter_too_much], print_blob=True)

@@ -1,0 +1,240 @@
+"""Fuzzing every reader: arbitrary and mutated input gives an answer or the project's error.
+
+Each reader of `READERS` (positions in ``.dip`` and DAIDE ``NOW``/``SCO``, orders in the
+three notations, one DAIDE order, phases, press at every level and in DPP, values files,
+plan JSON) is handed arbitrary text and mutations of valid examples (characters flipped,
+spans deleted or duplicated, brackets nested far past ``max_nesting``, numbers of
+thousands of digits, ``1e400``, ``NaN``), and must answer or raise a `DipsolveError`
+(whose message and JSON form must themselves be made without error): never another
+exception, and never a hang (each example is under Hypothesis's deadline).
+
+The default run tries `FEW` examples a reader; ``--hypothesis-profile=long`` (see
+``tests/conftest.py`` and CONTRIBUTING.md) tries 20,000.  The round-trip properties of
+the readers stay beside them (test_orders_grammar.py, test_press.py, ...); the tests
+that only fed them noise live here.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from datetime import timedelta
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dipsolve.errors import DipsolveError
+from dipsolve.grammar import format_order, parse_orders, parse_position_text
+from dipsolve.grammar.daide_order import parse_daide_order
+from dipsolve.grammar.levels import LEVELS
+from dipsolve.grammar.orders import parse_order_line
+from dipsolve.grammar.press import parse_press
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+#: examples a reader tries in the default run (the long profile sets its own)
+FEW = 40
+
+
+def fuzz_settings(examples: int = FEW) -> settings:
+    """The settings of a fuzz test: ``examples`` in the default run, the profile's under
+    ``--hypothesis-profile=long``; a deadline for every example (a reader that hangs
+    fails), generous enough for a machine shared with other work."""
+    long = settings.default.max_examples > 1000
+    return settings(**({} if long else {"max_examples": examples}),
+                    deadline=timedelta(seconds=10),
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.filter_too_much])
+
+
+# -- the valid examples mutated ------------------------------------------------------------
+
+def _dip_examples() -> list[str]:
+    return [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*.dip"))] + \
+        [(EXAMPLES / "adjustments" / "trieste.dip").read_text(encoding="utf-8")]
+
+
+_DAIDE_POSITIONS = [
+    "NOW ( SPR 1901 ) ( AUS AMY BUD ) ( AUS AMY VIE ) ( AUS FLT TRI ) ( RUS FLT ( STP SCS ) )\n"
+    "SCO ( AUS BUD TRI VIE ) ( RUS STP ) ( UNO SER )",
+    "SCO ( FRA BRE MAR PAR ) NOW ( AUT 1902 ) ( FRA AMY PAR MRT ( BUR GAS ) ) ( GER AMY BUR )",
+    "NOW ( WIN 1901 ) ( ENG FLT LON )",
+]
+
+
+def _orders_examples(notation: str) -> list[str]:
+    """The ``[orders]`` of the example positions, in ``notation``, one a line."""
+    out = []
+    for text in _dip_examples():
+        _, orders = parse_position_text(text)
+        lines = [format_order(o, p, notation) for p, os in orders.items() for o in os]
+        if lines:
+            out.append("\n".join(lines) + "\n")
+    return out
+
+
+def _press_examples(dialect: str) -> list[str]:
+    cases = [json.loads(line) for line in
+             (ROOT / "tests" / "data" / "press_cases.jsonl").read_text(encoding="utf-8").splitlines()]
+    return [c["text"] for c in cases if c["dialect"] == dialect and c["valid"]]
+
+
+_PLANS = [
+    json.dumps({"power": "Germany", "plan": [
+        {"phase": "S1901M", "orders": ["A BER - KIE", "F KIE - DEN", "A MUN - RUH"]},
+        {"phase": "F1901M", "orders": {"Germany": ["A KIE - HOL", "A RUH - BEL"]}},
+        {"phase": "W1901A", "orders": [{"power": "Germany", "order": "A BER B"}]}]}, indent=1),
+    '[{"phase": "Spring 1901 Movement", "orders": ["France: A PAR - BUR"]}]',
+]
+
+_VALUES = [(EXAMPLES / "solve" / "turkey-1901.values").read_text(encoding="utf-8"),
+           "power: FRA\ndefault: 10\nParis = 100\nBurgundy: 55.5\n# a comment\nMAR 1e3\n"]
+
+#: what a mutation inserts: noise, brackets, numbers past every bound, names and keywords
+_PIECES = (list(string.printable) + ["é", "\x00", "\ufeff", "\r\n", "ø", "١٩٠١", "->", "(", ")",
+           "[", "]", "{", "}", '"', "'", "VIA", " S ", "/NC", "PRP", "AND", "NOW", "SCO",
+           "phase:", "units:", "[orders]", "1e400", "-1e400", "NaN", "Infinity", "-0", "1901",
+           "0", "99999", "S99999M", ":", ","])
+
+
+@st.composite
+def _mutation(draw, text: str) -> str:
+    """``text`` with 1 to 4 edits: a character flipped, a span deleted or duplicated, a
+    span nested in brackets (up to 3,000 deep), a number of up to 6,000 digits, a piece
+    inserted."""
+    for _ in range(draw(st.integers(1, 4))):
+        n = len(text)
+        at = draw(st.integers(0, n))
+        span = draw(st.integers(0, 40))
+        how = draw(st.sampled_from(["flip", "delete", "duplicate", "nest", "number", "insert"]))
+        if how == "flip" and n:
+            i = min(at, n - 1)
+            text = text[:i] + draw(st.sampled_from(_PIECES)) + text[i + 1:]
+        elif how == "delete":
+            text = text[:at] + text[at + span:]
+        elif how == "duplicate":
+            to = draw(st.integers(0, n))
+            text = text[:to] + text[at:at + span] + text[to:]
+        elif how == "nest":
+            depth = draw(st.sampled_from([2, 63, 64, 65, 200, 3000]))
+            left, right = draw(st.sampled_from([("(", ")"), ("[", "]"), ("{", "}"),
+                                                ("AND (", ") (PCE (ENG FRA))")]))
+            text = text[:at] + left * depth + text[at:at + span] + right * depth + text[at + span:]
+        elif how == "number":
+            digits = draw(st.sampled_from([1, 4, 5, 20, 21, 400, 4301, 6000]))
+            text = text[:at] + draw(st.sampled_from("-9")).lstrip("9") + "9" * digits + text[at:]
+        else:
+            text = text[:at] + draw(st.sampled_from(_PIECES) | st.text(max_size=8)) + text[at:]
+    return text
+
+
+def inputs(examples: list[str]) -> st.SearchStrategy[str]:
+    """Arbitrary text, or a valid example mutated."""
+    return st.one_of(st.text(max_size=80),
+                     st.sampled_from(examples).flatmap(_mutation))
+
+
+# -- the readers ---------------------------------------------------------------------------
+
+def _read_position(text: str) -> object:
+    return parse_position_text(text, "<fuzz>")
+
+
+def _read_orders(text: str) -> object:
+    """An orders file alone, then against the 1901 start (where most orders of the
+    examples are for units that are not there: a `DipsolveRuleError` each)."""
+    from dipsolve.position import Position
+    orders = parse_orders(text, "<fuzz>")
+    try:
+        parse_orders(text, "<fuzz>", position=Position.initial())
+    except DipsolveError as e:
+        assert str(e) and json.dumps(e.to_json())
+    return orders
+
+
+def _read_order_lines(text: str) -> object:
+    for line in text.splitlines()[:20]:
+        try:
+            parse_order_line(line)
+        except DipsolveError:
+            pass
+    return parse_orders(text)
+
+
+def _read_press(dialect: str) -> Callable[[str], object]:
+    def read(text: str, level: int = max(LEVELS)) -> object:
+        press = parse_press(text, level=level, dialect=dialect, source="<fuzz>")
+        press.english(), press.pretty(), press.to_json(), press.orders()
+        # what was read reads back the same from its canonical form
+        assert parse_press(press.canonical, level=level, dialect=dialect) == press
+        return press
+    return read
+
+
+def _read_values(text: str) -> object:
+    from dipsolve.evaluation import parse_values
+    return parse_values(text, "<fuzz>")
+
+
+def _read_plan(text: str) -> object:
+    from dipsolve.cli.render import parse_plan
+    return parse_plan(text, "<fuzz>")
+
+
+def _read_phase(text: str) -> object:
+    from dipsolve.position import Phase
+    return Phase.parse(text)
+
+
+#: reader name -> (the reader, its valid examples)
+READERS: dict[str, tuple[Callable[[str], object], Callable[[], list[str]]]] = {
+    "position-dip": (_read_position, _dip_examples),
+    "position-daide": (_read_position, lambda: _DAIDE_POSITIONS),
+    "orders-short": (_read_orders, lambda: _orders_examples("short")),
+    "orders-long": (_read_orders, lambda: _orders_examples("long")),
+    "orders-daide": (_read_orders, lambda: _orders_examples("daide")),
+    "order-lines": (_read_order_lines, lambda: _orders_examples("short") + _orders_examples("daide")),
+    "daide-order": (parse_daide_order, lambda: ["( FRA AMY PAR ) MTO BUR",
+                                                "( ENG FLT NTH ) CVY ( ENG AMY LON ) CTO NWY",
+                                                "( RUS FLT STP ) BLD", "FRA WVE"]),
+    "press-daide": (_read_press("daide"), lambda: _press_examples("daide")),
+    "press-dpp": (_read_press("dpp"), lambda: _press_examples("dpp")),
+    "values": (_read_values, lambda: _VALUES),
+    "plan-json": (_read_plan, lambda: _PLANS),
+    "phase": (_read_phase, lambda: ["S1901M", "Spring 1901 Movement", "W1999A", "Fall 1905 Retreats"]),
+}
+
+
+def _only_our_errors(read: Callable[..., object], *args: object) -> None:
+    try:
+        read(*args)
+    except DipsolveError as e:
+        assert str(e) and json.dumps(e.to_json())      # the error itself is whole
+
+
+@pytest.mark.parametrize("name", READERS)
+def test_examples_are_read(name):
+    """The examples the mutations start from are valid (so that a mutation is near
+    the language, not far off it)."""
+    read, examples = READERS[name]
+    for text in examples():
+        read(text)
+
+
+@pytest.mark.parametrize("name", READERS)
+@fuzz_settings()
+@given(data=st.data())
+def test_a_reader_answers_or_raises_the_projects_error(name, data):
+    read, examples = READERS[name]
+    _only_our_errors(read, data.draw(inputs(examples()), label="text"))
+
+
+@fuzz_settings()
+@given(text=inputs(_press_examples("daide")),
+       level=st.sampled_from(LEVELS) | st.integers(-5, 9000) | st.integers(-10**30, 10**30))
+def test_press_at_every_level_answers_or_raises_the_projects_error(text, level):
+    _only_our_errors(_read_press("daide"), text, level)
