@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import string
 from datetime import timedelta
+from functools import cache
 from pathlib import Path
 from typing import Callable
 
@@ -37,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 #: examples a reader tries in the default run (the long profile sets its own)
-FEW = 40
+FEW = 100
 
 
 def fuzz_settings(examples: int = FEW) -> settings:
@@ -53,6 +54,7 @@ def fuzz_settings(examples: int = FEW) -> settings:
 
 # -- the valid examples mutated ------------------------------------------------------------
 
+@cache
 def _dip_examples() -> list[str]:
     return [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*.dip"))] + \
         [(EXAMPLES / "adjustments" / "trieste.dip").read_text(encoding="utf-8")]
@@ -66,6 +68,7 @@ _DAIDE_POSITIONS = [
 ]
 
 
+@cache
 def _orders_examples(notation: str) -> list[str]:
     """The ``[orders]`` of the example positions, in ``notation``, one a line."""
     out = []
@@ -77,6 +80,7 @@ def _orders_examples(notation: str) -> list[str]:
     return out
 
 
+@cache
 def _press_examples(dialect: str) -> list[str]:
     cases = [json.loads(line) for line in
              (ROOT / "tests" / "data" / "press_cases.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -133,9 +137,12 @@ def _mutation(draw, text: str) -> str:
 
 
 def inputs(examples: list[str]) -> st.SearchStrategy[str]:
-    """Arbitrary text, or a valid example mutated."""
+    """Arbitrary text, a valid example mutated, or a soup of the examples' words."""
+    words = sorted({w for text in examples for w in text.replace("(", " ( ").replace(")", " ) ").split()})
+    soup = st.lists(st.sampled_from(words) | st.sampled_from(_PIECES), max_size=16)
     return st.one_of(st.text(max_size=80),
-                     st.sampled_from(examples).flatmap(_mutation))
+                     st.sampled_from(examples).flatmap(_mutation),
+                     soup.map(" ".join), soup.map("".join))
 
 
 # -- the readers ---------------------------------------------------------------------------
@@ -167,7 +174,13 @@ def _read_order_lines(text: str) -> object:
 
 def _read_press(dialect: str) -> Callable[[str], object]:
     def read(text: str, level: int = max(LEVELS)) -> object:
-        press = parse_press(text, level=level, dialect=dialect, source="<fuzz>")
+        try:
+            press = parse_press(text, level=level, dialect=dialect, source="<fuzz>")
+        except DipsolveError as e:
+            # the text's fault is placed in it; the level's (press_levels) is not
+            assert (e.line is not None and e.column is not None) or getattr(e, "limit", None) \
+                == "press_levels", e
+            raise
         press.english(), press.pretty(), press.to_json(), press.orders()
         # what was read reads back the same from its canonical form
         assert parse_press(press.canonical, level=level, dialect=dialect) == press

@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import doctest
 import importlib
-import string
 import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dipsolve.grammar import (DipsolveError, DipsolveRuleError, DipsolveSyntaxError, parse_order,
+from dipsolve.grammar import (DipsolveError, DipsolveSyntaxError, parse_order,
                               parse_orders, parse_position)
 from dipsolve.grammar.orders import (FormatError, format_order, parse_order_line, read_orders)
 from dipsolve.map import POWERS, standard_map
@@ -388,67 +387,6 @@ def test_round_trip_in_daide(order, power):
             format_order(order, power, "daide")
         return
     assert parse_order_line(format_order(order, power, "daide")) == (power, _daide_reading(order))
-
-
-def _mutations(text: str):
-    return st.lists(st.tuples(st.integers(0, max(0, len(text))),
-                              st.sampled_from(["delete", "insert", "replace", "swap"]),
-                              st.sampled_from(list(string.printable) + ["é", "\x00", "->", "(", ")",
-                                                                        "VIA", " S ", "/NC"])),
-                    min_size=1, max_size=4)
-
-
-def _mutate(text: str, edits) -> str:
-    for at, how, piece in edits:
-        at = min(at, len(text))
-        if how == "delete":
-            text = text[:at] + text[at + 1:]
-        elif how == "insert":
-            text = text[:at] + piece + text[at:]
-        elif how == "replace":
-            text = text[:at] + piece + text[at + len(piece):]
-        else:
-            words = text.split(" ")
-            if len(words) > 1:
-                i = at % (len(words) - 1)
-                words[i], words[i + 1] = words[i + 1], words[i]
-                text = " ".join(words)
-    return text
-
-
-def _never_crashes(text: str) -> None:
-    try:
-        parse_order_line(text)
-    except DipsolveError:
-        pass
-    try:
-        parse_orders(text)
-    except DipsolveError:
-        pass
-
-
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(orders, powers, st.sampled_from(["short", "long", "daide"]), st.data())
-def test_mutated_orders_raise_only_our_errors(order, power, notation, data):
-    try:
-        text = format_order(order, power, notation)
-    except FormatError:
-        assume(False)
-    _never_crashes(_mutate(text, data.draw(_mutations(text))))
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.text(max_size=60))
-def test_random_text_raises_only_our_errors(text):
-    _never_crashes(text)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["A", "F", "PAR", "North", "Sea", "-", "->", "S", "C", "H", "VIA", "(",
-                                 ")", "FRA", "AMY", "MTO", "SUP", "/NC", "(sc)", ":", "France", "B",
-                                 "R", "D", "WAIVE", "WVE", "to", "moves", "\n", "#"]), max_size=12))
-def test_random_token_soup_raises_only_our_errors(words):
-    _never_crashes(" ".join(words))
 
 
 # ---------------------------------------------------------------- the DATC corpus
