@@ -269,7 +269,8 @@ def check_picture(width: float, height: float, scale: float, what: str = "scale"
     scale is named, ``--scale``)."""
     if (not isinstance(scale, (int, float)) or isinstance(scale, bool) or not math.isfinite(scale)
             or scale <= 0):
-        raise limit_error("max_pixels", f"{what} {scale!r} is not a positive finite number")
+        shown = f"{scale:g}" if isinstance(scale, (int, float)) else repr(scale)
+        raise limit_error("max_pixels", f"{what} {shown} is not a positive finite number")
     if width * height * scale * scale > LIMITS["max_pixels"].value:
         size = (f"{width * scale:,.0f} x {height * scale:,.0f} pixels" if scale < 1e6
                 else "more than 10^12 pixels")
