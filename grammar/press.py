@@ -33,11 +33,11 @@ from __future__ import annotations
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from dipsolve.bounds import LIMITS, check_int, check_nesting, limit_error
+from dipsolve.bounds import LIMITS, check_digits, check_int, check_nesting, limit_error
 from dipsolve.map import standard_map
 
 from .daide_order import ORDER_RULES, parse_daide_order, read_location, read_order, read_unit
-from .errors import DipsolveError, DipsolveSyntaxError, Source, placed
+from .errors import DipsolveError, DipsolveLimitError, DipsolveSyntaxError, Source, Span, placed, placed_at
 from .levels import DAIDE_TOP, LEVELS, PressLevelError, effective_level, first_token, level_error, lowest
 from .message import OrderAt, Press
 from .parsers import DIALECTS, error_at, press_parser, syntax_error
@@ -116,6 +116,14 @@ def _check(t: Tree, src: Source, line_offset: int = 0, dialect: str = "daide") -
 
     def visit(n: Tree, in_for: bool, carrier: str) -> None:
         rule = str(n.data)
+        for tok in n.children:      # numbers: digits counted before any int() reads them
+            if isinstance(tok, Token) and tok.type in ("INTEGER", "DECIMAL"):
+                try:
+                    check_digits(tok.value)
+                    if rule == "turn":
+                        check_int(int(tok.value), "year", "max_year")
+                except DipsolveLimitError as e:
+                    raise placed_at(e, src, Span(tok.line or 1, tok.column or 1, tok.value)) from None
         if rule in ORDER_RULES:
             power, order = read_order(n, src)
             m = n.meta

@@ -36,7 +36,7 @@ from typing import Any
 
 from .errors import DipsolveLimitError, DipsolveSyntaxError
 
-__all__ = ["Bound", "LIMITS", "DipsolveLimitError", "limit_error", "parse_int", "check_int",
+__all__ = ["Bound", "LIMITS", "DipsolveLimitError", "limit_error", "parse_int", "check_digits", "check_int",
            "check_float", "check_nesting", "loads_json", "read_text", "read_bytes",
            "check_picture", "help_range"]
 
@@ -131,6 +131,15 @@ def parse_int(text: str, what: str, name: str, **where: Any) -> int:
     if digits.isdigit() and len(digits) > LIMITS["max_digits"].value:
         raise limit_error(name, f"{what} {_short(t)}", **where)
     return check_int(int(t), what, name, **where)
+
+
+def check_digits(text: str, what: str = "a number", **where: Any) -> str:
+    """``text`` if its digits are no more than ``max_digits`` (so that `int` may convert
+    it), else `DipsolveLimitError`."""
+    t = text.strip()
+    if len(t.lstrip("+-")) > LIMITS["max_digits"].value:
+        raise limit_error("max_digits", f"{what} {_short(t)}", **where)
+    return text
 
 
 def check_int(value: int, what: str, name: str, **where: Any) -> int:

@@ -94,14 +94,22 @@ def _shortened(text: str) -> str:
     return text if len(text) <= 24 else f"{text[:8]}…{text[-4:]} ({len(text)} characters)"
 
 
+class _TooLong(int):
+    """An integer option of more digits than ``max_digits``, never converted: `check`
+    refuses it in one line, naming the bound."""
+
+    text = ""
+
+
 def integer(text: str) -> int:
     """argparse type of the integer options: an integer, its digits counted before it is
-    converted (its bound is checked by `check`)."""
+    converted (its bound, and the digits of one too long, are checked by `check`)."""
     t = text.strip()
     digits = t.lstrip("+-")
     if digits.isdigit() and len(digits) > LIMITS["max_digits"].value:
-        raise argparse.ArgumentTypeError(f"{_shortened(t)}: more than "
-                                         f"{LIMITS['max_digits'].value} digits")
+        long = _TooLong(0)
+        long.text = t
+        return long
     return int(t)          # argparse says "invalid integer value: 'many'" for a ValueError
 
 
@@ -121,6 +129,10 @@ def range_help(dest: str) -> str:
 
 def check_numbers(args: argparse.Namespace) -> None:
     """Every numeric option of ``args`` within its bound, or a one-line `UserError`."""
+    for dest, value in vars(args).items():
+        if isinstance(value, _TooLong):
+            option = "--" + dest.replace("_", "-")
+            raise UserError(limit_error("max_digits", f"{option} {_shortened(value.text)}").message)
     for dest, (option, bound) in NUMBERS.items():
         value = getattr(args, dest, None)
         if value is None:
