@@ -30,9 +30,9 @@ Text and pictures
     `parse_press` (DAIDE press levels 0-130, DPP), `render` (a position, an outcome or
     a plan as SVG text), `render_to` (into an ``.svg`` or ``.png`` file).
 Errors
-    `DipsolveError`, the root of `DipsolveSyntaxError` (not understood),
-    `DipsolveRuleError` (not allowed), `DipsolveUnavailable` (a part not installed),
-    `DipsolveInternalError` (a bug).
+    `DipsolveError`, the root of `DipsolveSyntaxError` (not understood; its
+    `DipsolveLimitError`: past one of the bounds in `LIMITS`), `DipsolveRuleError` (not
+    allowed), `DipsolveUnavailable` (a part not installed), `DipsolveInternalError` (a bug).
 
     >>> import dipsolve
     >>> start = dipsolve.Position.from_text(open(dipsolve.example("start.dip")).read())
@@ -50,8 +50,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # -- the errors and the result types: a few small classes, imported at once -------------
-from .errors import (DipsolveError, DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError,
-                     DipsolveUnavailable)
+from .errors import (DipsolveError, DipsolveInternalError, DipsolveLimitError, DipsolveRuleError,
+                     DipsolveSyntaxError, DipsolveUnavailable)
 from .results import Deadline, Limits, Result, Status
 
 # -- everything else, loaded on first use: name -> (module, attribute) ----------------
@@ -103,14 +103,16 @@ _LAZY: dict[str, tuple[str, str]] = {
     "DumbBotPlayer": ("dipsolve.bots", "DumbBotPlayer"),
     "RandomBot": ("dipsolve.bots", "RandomBot"),
     "dumbbot_orders": ("dipsolve.dumbbot", "orders"),
+    # the bounds on what dipsolve reads and draws
+    "LIMITS": ("dipsolve.bounds", "LIMITS"),
 }
 
 __all__ = sorted([
     "Map", "standard_map", "POWERS", "Position", "Phase", "Unit", "Dislodged",
     "Order", "Hold", "Move", "SupportHold", "SupportMove", "Convoy", "Retreat", "Disband",
     "Remove", "Build", "Waive", "UnitOrder", "unit_key", "adjudicate", "Outcome", "OrderResult", "Reason",
-    "DipsolveError", "DipsolveSyntaxError", "DipsolveRuleError", "DipsolveUnavailable",
-    "DipsolveInternalError", "Status", "Result", "Limits", "Deadline", "example", "__version__",
+    "DipsolveError", "DipsolveSyntaxError", "DipsolveLimitError", "DipsolveRuleError",
+    "DipsolveUnavailable", "DipsolveInternalError", "Status", "Result", "Limits", "Deadline", "example", "__version__",
     *_LAZY])
 
 
@@ -151,6 +153,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
                          SupportMove, UnitOrder, Waive, unit_key)
     from .position import Dislodged, Phase, Position, Unit
     from .adjustments import count_adjustments
+    from .bounds import LIMITS
     from .api import Solution, SolveSettings, solve
     from .bots import DipsolveBot, DumbBotPlayer, RandomBot, make_bot
     from .dumbbot import orders as dumbbot_orders

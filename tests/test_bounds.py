@@ -242,7 +242,9 @@ def test_every_number_option_is_bounded(capsys, argv, said):
 def test_a_bound_error_under_json_is_one_object(capsys):
     code, out, err = run(capsys, "solve", START, "--time-limit", "nan", "--json")
     assert code == 2 and err == ""
-    assert json.loads(out)["message"].startswith("--time-limit nan is not a number")
+    obj = json.loads(out)
+    assert obj["message"].startswith("--time-limit nan is not a number")
+    assert (obj["error"], obj["limit"]) == ("limit", "max_seconds")
 
 
 def test_the_help_says_each_range(capsys):

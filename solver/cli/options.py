@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..bounds import (LIMITS, check_float, check_int, decode_text, help_range, limit_error,
                       read_bytes)
-from ..errors import DipsolveLimitError, DipsolveSyntaxError
+from ..errors import DipsolveSyntaxError
 
 if TYPE_CHECKING:
     from ..orders import Order
@@ -128,26 +128,24 @@ def range_help(dest: str) -> str:
 
 
 def check_numbers(args: argparse.Namespace) -> None:
-    """Every numeric option of ``args`` within its bound, or a one-line `UserError`."""
+    """Every numeric option of ``args`` within its bound, or a one-line
+    `DipsolveLimitError` naming the option and the bound."""
     for dest, value in vars(args).items():
         if isinstance(value, _TooLong):
             option = "--" + dest.replace("_", "-")
-            raise UserError(limit_error("max_digits", f"{option} {_shortened(value.text)}").message)
+            raise limit_error("max_digits", f"{option} {_shortened(value.text)}")
     for dest, (option, bound) in NUMBERS.items():
         value = getattr(args, dest, None)
         if value is None:
             continue
-        try:
-            if bound == "max_pixels":
-                from ..pictures_board import HEIGHT, WIDTH
-                from ..bounds import check_picture
-                check_picture(WIDTH, HEIGHT, value, option)
-            elif isinstance(value, float):
-                check_float(value, option, bound)
-            else:
-                check_int(value, option, bound)
-        except DipsolveLimitError as e:
-            raise UserError(e.message) from None
+        if bound == "max_pixels":
+            from ..bounds import check_picture
+            from ..pictures_board import HEIGHT, WIDTH
+            check_picture(WIDTH, HEIGHT, value, option)
+        elif isinstance(value, float):
+            check_float(value, option, bound)
+        else:
+            check_int(value, option, bound)
 
 
 # -- options ----------------------------------------------------------------------------
