@@ -11,12 +11,13 @@ them from is `dipsolve.pictures`.
 from __future__ import annotations
 
 import math
+import re
 from collections import deque
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence, Union
 
 from .adjudicator import Outcome, OrderResult, Reason, adjudicate
-from .errors import DipsolveRuleError
+from .errors import DipsolveRuleError, DipsolveSyntaxError
 from .map import POWERS
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                      SupportMove, Waive)
@@ -432,11 +433,22 @@ def plan_svg(outcomes: Sequence[Outcome], *, title: str | None = None, edges: bo
 
 Subject = Union[Position, Outcome, Sequence[Outcome]]
 
+#: what XML 1.0 cannot hold: control characters but tab and line ends, lone surrogates,
+#: U+FFFE and U+FFFF
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
 
 def svg_for(subject: Subject, orders: Mapping[str, Iterable[Order]] | None = None, *,
             title: str | None = None, edges: bool = True) -> str:
     """The picture of a position (with ``orders`` if given), an outcome, or a plan (a
-    sequence of outcomes from `replay_plan`)."""
+    sequence of outcomes from `replay_plan`).  A ``title`` with a character SVG (XML 1.0)
+    cannot hold, a control character or a lone surrogate, raises `DipsolveSyntaxError`."""
+    if title is not None:
+        bad = _NOT_XML.search(title)
+        if bad is not None:
+            raise DipsolveSyntaxError(f"the title has U+{ord(bad.group()):04X} at character "
+                                      f"{bad.start() + 1}, which a picture (XML) cannot hold",
+                                      found=repr(bad.group()), expected="printable text")
     if isinstance(subject, Position):
         return position_svg(subject, orders, title=title, edges=edges)
     if isinstance(subject, Outcome):

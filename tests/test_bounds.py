@@ -239,6 +239,13 @@ def test_every_number_option_is_bounded(capsys, argv, said):
     assert refused(capsys, *argv).startswith(f"dipsolve: {said}")
 
 
+@pytest.mark.parametrize("title", ["a\x01b", "x\udcff", "\x00"])
+def test_a_title_a_picture_cannot_hold(tmp_path, capsys, title):
+    out = tmp_path / "t.png"
+    line = refused(capsys, "render", START, "-o", str(out), "--title", title)
+    assert line.startswith("dipsolve: the title has U+") and not out.exists()
+
+
 def test_a_bound_error_under_json_is_one_object(capsys):
     code, out, err = run(capsys, "solve", START, "--time-limit", "nan", "--json")
     assert code == 2 and err == ""

@@ -87,6 +87,7 @@ COMMANDS = [
     ["render", "{position}", "-o", "pic.png", "--scale"],
     ["render", "{position}", "--orders", "--results", "-o", "pic.svg"],
     ["render", "--plan", "{plan}", "--alone", "--json"],
+    ["render", "{position}", "-o", "titled.svg", "--title", "{title}"],
 ]
 
 
@@ -121,7 +122,9 @@ def command_lines(draw):
     files: dict[str, bytes | None] = {}
     stdin = b""
     for i, word in enumerate(words):
-        if word.startswith("{") and word.endswith("}"):
+        if word == "{title}":        # free text: control characters, surrogates, anything
+            argv.append(draw(st.text(max_size=20)))
+        elif word.startswith("{") and word.endswith("}"):
             how, data = draw(_file(word[1:-1]))
             name = f"in{i}.{word[1:-1]}"
             if how == "stdin":
