@@ -120,8 +120,6 @@ def _check(t: Tree, src: Source, line_offset: int = 0, dialect: str = "daide") -
             if isinstance(tok, Token) and tok.type in ("INTEGER", "DECIMAL"):
                 try:
                     check_digits(tok.value)
-                    if rule == "turn":
-                        check_int(int(tok.value), "year", "max_year")
                 except DipsolveLimitError as e:
                     raise placed_at(e, src, Span(tok.line or 1, tok.column or 1, tok.value)) from None
         if rule in ORDER_RULES:

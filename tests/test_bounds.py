@@ -149,7 +149,8 @@ def test_a_press_message_past_the_length_of_a_daide_message(capsys):
     assert "past the limit max_press_length" in refused(capsys, "parse", "--press", text)
 
 
-@pytest.mark.parametrize("message", ["MIS ( " + "9" * 5000 + " )", "TME ( " + "9" * 30 + " )"])
+@pytest.mark.parametrize("message", ["MIS ( " + "9" * 5000 + " )", "TME ( " + "9" * 30 + " )",
+                                     "ORD ( SPR " + "1" * 25 + " ) ( ( ENG AMY LVP ) HLD ) ( SUC )"])
 def test_press_numbers_are_digit_counted(capsys, message):
     assert "past the limit max_digits" in refused(capsys, "parse", "--press", "--english", message)
 
