@@ -152,12 +152,16 @@ def check_int(value: int, what: str, name: str, **where: Any) -> int:
 
 
 def check_float(value: float, what: str, name: str, *, shown: str | None = None,
-                **where: Any) -> float:
+                positive_only: bool = False, **where: Any) -> float:
     """The one validator of every float a user gives dipsolve: ``value`` if it is a
     finite number within the bound ``name`` (``inf`` only where the bound says it means
     "no limit"), else `DipsolveLimitError` saying what is wrong with it (``shown``: the
-    number as the user wrote it, ``1e400`` rather than ``inf``)."""
+    number as the user wrote it, ``1e400`` rather than ``inf``).  ``positive_only``: the
+    bound's range is checked by the caller (a picture's scale, by the pixels it makes);
+    here only that ``value`` is a finite number above 0."""
     b = LIMITS[name]
+    if positive_only:
+        b = Bound(b.name, math.inf, b.says, low=0, low_open=True)
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         raise limit_error(name, f"{what} {value!r} is not a number", **where)
     text = shown if shown is not None else f"{value:g}"
@@ -168,6 +172,8 @@ def check_float(value: float, what: str, name: str, *, shown: str | None = None,
             return value
         raise limit_error(name, f"{what} {text} is not finite", **where)
     low_bad = b.low is not None and (value <= b.low if b.low_open else value < b.low)
+    if low_bad and positive_only:
+        raise limit_error(name, f"{what} {text} is not positive", **where)
     if value > b.value or low_bad:
         raise limit_error(name, f"{what} {text}", **where)
     return float(value)
@@ -276,10 +282,7 @@ def check_picture(width: float, height: float, scale: float, what: str = "scale"
     before anything is drawn: ``scale`` finite and positive, at least one pixel each
     way, at most ``max_pixels`` in all; else `DipsolveLimitError` (``what``: how the
     scale is named, ``--scale``)."""
-    if (not isinstance(scale, (int, float)) or isinstance(scale, bool) or not math.isfinite(scale)
-            or scale <= 0):
-        shown = f"{scale:g}" if isinstance(scale, (int, float)) else repr(scale)
-        raise limit_error("max_pixels", f"{what} {shown} is not a positive finite number")
+    check_float(scale, what, "max_pixels", positive_only=True)
     if width * height * scale * scale > LIMITS["max_pixels"].value:
         size = (f"{width * scale:,.0f} x {height * scale:,.0f} pixels" if scale < 1e6
                 else "more than 10^12 pixels")

@@ -215,7 +215,8 @@ def test_every_time_limit_says_the_same(capsys, argv, value, said):
     ("1e-9", "--scale 1e-09 makes a picture of 0 x 0 pixels, none to draw"),
     ("400", "--scale 400 makes a picture of 504,000 x 360,000 pixels"),
     ("45", "--scale 45 makes a picture of 56,700 x 40,500 pixels"),
-    ("nan", "--scale nan is not a positive finite number")])
+    ("nan", "--scale nan is not a number"), ("-1", "--scale -1 is not positive"),
+    ("inf", "--scale inf is not finite")])
 def test_scales_past_the_picture_limit_are_refused_before_reading(tmp_path, capsys, scale, said):
     out = tmp_path / "x.png"
     line = refused(capsys, "render", START, "-o", str(out), "--scale", scale)
