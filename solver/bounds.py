@@ -1,4 +1,4 @@
-"""The bounds on what dipsolve reads and draws, stated once (`LIMITS`), and the checks every reader makes before it trusts a number, a nesting or a size.
+"""The bounds on what dipsolve reads and draws, stated once (`LIMITS`), and the checks readers make.
 
 Each bound is a `Bound` in `LIMITS`, by name; a reader that meets input past one raises
 `DipsolveLimitError` (a `DipsolveSyntaxError`) naming the bound and, when it knows it,
@@ -16,8 +16,8 @@ past a bound costs no more than reading it:
 
 - `parse_int` / `check_int`: an integer in a bound's range (digits counted first);
 - `check_float`: the one validator of every float dipsolve takes from a user (province
-  values, time limits, picture scales, every float flag): finite, in its range, and
-  infinity only where a bound says it means "no limit";
+  values, time limits, picture scales, every float flag): finite and in its range (no
+  bound takes infinity to mean "no limit": every solver call has a time limit);
 - `check_nesting`: bracket depth of a press message, found by counting, not descending;
 - `loads_json`: JSON whose depth is counted before `json.loads` descends, whose integers
   are digit-counted, and without ``NaN``/``Infinity`` (not JSON: a `DipsolveSyntaxError`);
@@ -36,8 +36,8 @@ from typing import Any
 
 from .errors import DipsolveLimitError, DipsolveSyntaxError
 
-__all__ = ["Bound", "LIMITS", "DipsolveLimitError", "limit_error", "parse_int", "check_digits", "check_int",
-           "check_float", "check_nesting", "loads_json", "read_text", "read_bytes",
+__all__ = ["Bound", "LIMITS", "DipsolveLimitError", "limit_error", "parse_int", "check_digits",
+           "check_int", "check_float", "check_nesting", "loads_json", "read_text", "read_bytes",
            "check_picture", "help_range"]
 
 
@@ -52,7 +52,6 @@ class Bound:
     says: str
     low: float | None = None
     low_open: bool = False          # low itself excluded (a time limit is > 0, not >= 0)
-    inf_means_no_limit: bool = False
 
     def range_text(self) -> str:
         """``1 to 9999``, ``at most 64``, ``more than 0, at most 10,000,000``."""
@@ -154,9 +153,9 @@ def check_int(value: int, what: str, name: str, **where: Any) -> int:
 def check_float(value: float, what: str, name: str, *, shown: str | None = None,
                 positive_only: bool = False, **where: Any) -> float:
     """The one validator of every float a user gives dipsolve: ``value`` if it is a
-    finite number within the bound ``name`` (``inf`` only where the bound says it means
-    "no limit"), else `DipsolveLimitError` saying what is wrong with it (``shown``: the
-    number as the user wrote it, ``1e400`` rather than ``inf``).  ``positive_only``: the
+    finite number within the bound ``name`` (no bound takes ``inf`` for "no limit": every
+    solver call has a time limit), else `DipsolveLimitError` saying what is wrong with it
+    (``shown``: the number as the user wrote it, ``1e400`` rather than ``inf``).  ``positive_only``: the
     bound's range is checked by the caller (a picture's scale, by the pixels it makes);
     here only that ``value`` is a finite number above 0."""
     b = LIMITS[name]
@@ -168,8 +167,6 @@ def check_float(value: float, what: str, name: str, *, shown: str | None = None,
     if math.isnan(value):
         raise limit_error(name, f"{what} {text} is not a number", **where)
     if math.isinf(value):
-        if value > 0 and b.inf_means_no_limit:
-            return value
         raise limit_error(name, f"{what} {text} is not finite", **where)
     low_bad = b.low is not None and (value <= b.low if b.low_open else value < b.low)
     if low_bad and positive_only:
