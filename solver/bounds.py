@@ -155,9 +155,9 @@ def check_float(value: float, what: str, name: str, *, shown: str | None = None,
     """The one validator of every float a user gives dipsolve: ``value`` if it is a
     finite number within the bound ``name`` (no bound takes ``inf`` for "no limit": every
     solver call has a time limit), else `DipsolveLimitError` saying what is wrong with it
-    (``shown``: the number as the user wrote it, ``1e400`` rather than ``inf``).  ``positive_only``: the
-    bound's range is checked by the caller (a picture's scale, by the pixels it makes);
-    here only that ``value`` is a finite number above 0."""
+    (``shown``: the number as the user wrote it, ``1e400`` rather than ``inf``).
+    ``positive_only``: the bound's range is checked by the caller (a picture's scale, by
+    the pixels it makes); here only that ``value`` is a finite number above 0."""
     b = LIMITS[name]
     if positive_only:
         b = Bound(b.name, math.inf, b.says, low=0, low_open=True)
