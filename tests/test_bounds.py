@@ -163,6 +163,13 @@ def test_a_plan_nested_20000_deep(tmp_path, capsys):
         f"(brackets nest at most 64 deep in press and in JSON)")
 
 
+def test_a_plan_phase_past_the_last_year(tmp_path, capsys):
+    f = tmp_path / "far.json"
+    f.write_text('[{"phase": "S99999M", "orders": ["Germany: A BER - KIE"]}]')
+    assert refused(capsys, "render", "--plan", str(f)) == (
+        f"{f}:1:12: year 99999: past the limit max_year (a year is 1 to 9999)")
+
+
 @pytest.mark.parametrize("value, message", [
     ("1e400", "value 1e400 is not finite"), ("NaN", "value NaN is not a number"),
     ("-inf", "value -inf is not finite"), ("1e10", "value 1e10: past the limit max_value")])

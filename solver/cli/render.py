@@ -119,7 +119,7 @@ def load_plan(path: str) -> Steps:
 def parse_plan(text: str, path: str = "<plan>") -> Steps:
     """`load_plan` for a plan's text already read (``path``: the name errors give)."""
     from ..bounds import loads_json
-    from ..errors import DipsolveError, DipsolveSyntaxError
+    from ..errors import DipsolveError, DipsolveLimitError, DipsolveSyntaxError
     from ..grammar import parse_order
     from ..map import power_name
     from ..position import Phase
@@ -176,7 +176,9 @@ def parse_plan(text: str, path: str = "<plan>") -> Steps:
                                     f"expected e.g. \"S1901M\"", filename=path)
                 try:
                     phase = Phase.parse(step["phase"])
-                except DipsolveSyntaxError:     # Phase.parse's one refusal: not a phase
+                except DipsolveLimitError as e:  # a year past max_year
+                    raise cur.error(step["phase"], e.message) from None
+                except DipsolveSyntaxError:     # not a phase
                     raise cur.error(step["phase"], f"{step['phase']!r} is not a phase, expected e.g. "
                                                    f"\"S1901M\" or \"Spring 1901 Movement\"") from None
             if isinstance(step.get("power"), str):
