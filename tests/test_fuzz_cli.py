@@ -188,7 +188,7 @@ def run_in(folder: Path, argv: list[str], stdin: bytes) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-@fuzz_settings(examples=30, long_examples=2000)
+@fuzz_settings(examples=30)
 @given(command_lines())
 def test_every_command_exits_0_or_2_without_a_traceback_and_touches_nothing_else(case):
     argv, files, stdin = case

@@ -41,13 +41,12 @@ EXAMPLES = ROOT / "examples"
 FEW = 100
 
 
-def fuzz_settings(examples: int = FEW, long_examples: int | None = None) -> settings:
-    """The settings of a fuzz test: ``examples`` in the default run, ``long_examples``
-    (default: the profile's) under ``--hypothesis-profile=long``; a deadline for every
-    example (a reader that hangs fails), generous enough for a machine shared with other
-    work."""
+def fuzz_settings(examples: int = FEW) -> settings:
+    """The settings of a fuzz test: ``examples`` in the default run, the profile's under
+    ``--hypothesis-profile=long``; a deadline for every example (a reader that hangs
+    fails), generous enough for a machine shared with other work."""
     long = settings.default.max_examples > 1000
-    count = (long_examples or settings.default.max_examples) if long else examples
+    count = settings.default.max_examples if long else examples
     return settings(max_examples=count,
                     deadline=timedelta(seconds=10),
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
