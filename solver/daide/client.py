@@ -256,8 +256,7 @@ class DaideSession:
             if got is None:
                 return self.end
             self.handle(*got)
-            if self.game_over and self.end.how == "off":
-                self.conn.close()
+            if self.conn.closed:             # OFF: the game is over
                 return self.end
 
     def receive_or_end(self) -> tuple[str, Tree] | None:
@@ -345,9 +344,9 @@ class DaideSession:
 
     def _hello(self, text: str, tree: Tree) -> None:
         try:
-            power_tok = tree[1][0]            # type: ignore[index]
+            power_tok = tree[1][0]
             self.power = POWER_TOKENS[power_tok] if isinstance(power_tok, str) else None
-            passcode = tree[2][0]             # type: ignore[index]
+            passcode = tree[2][0]
             self.passcode = int(passcode) if isinstance(passcode, str) else None
             variants = tree[3] if len(tree) > 3 and isinstance(tree[3], list) else []
         except (IndexError, KeyError, TypeError, ValueError):
@@ -520,8 +519,8 @@ class DaideSession:
         phase = self.phase
         assert phase is not None
         if not phase.resubmitted and (phase.rejected or self._missing_units()):
-            fixed = [self._fallback(o) if o in phase.rejected else o for o in phase.orders]
-            fixed = [o for o in fixed if o is not None]
+            kept = [self._fallback(o) if o in phase.rejected else o for o in phase.orders]
+            fixed: list[Order] = [o for o in kept if o is not None]
             fixed += self._missing_units()
             phase.rejected = []
             phase.missing = []

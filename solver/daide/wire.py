@@ -87,7 +87,7 @@ class DaideRefused(DaideConnectionError):
 
 def _base_tokens() -> dict[int, str]:
     """The tokens the DAIDE message syntax fixes (all but powers and provinces)."""
-    groups = {
+    groups: dict[int, list[str | None]] = {
         0x40: ["(", ")"],
         0x42: ["AMY", "FLT"],
         0x47: ["SPR", "SUM", "FAL", "AUT", "WIN"],

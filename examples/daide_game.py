@@ -1,0 +1,69 @@
+"""Play a whole game on a real DAIDE server: one dipsolve seat against six DumbBots.
+
+    python examples/daide_game.py [--out daide_game.json] [--until 1910] [--time-limit 3]
+                                  [--deadline 20] [--seat dipsolve]
+
+Starts the ``diplomacy`` package's DAIDE server on 127.0.0.1 (in its own process, with
+`dipsolve.testing.daide_server`; ``pip install -e '.[test]'`` installs the package),
+connects seven ``dipsolve daide`` clients to it -- ``--seat`` (default ``dipsolve``) first,
+then six ``dumbbot`` -- and lets them play until the server ends the game after the Fall
+turn of ``--until`` (or a solo).  Writes the server's record of the game, the
+``diplomacy`` package's saved-game JSON, to ``--out`` and prints each client's last line
+(the final centers) and which power the dipsolve seat played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from dipsolve.testing.daide_server import DaideServerProcess
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default="daide_game.json", help="the saved-game JSON to write")
+    ap.add_argument("--until", type=int, default=1910, help="the last year played (default 1910)")
+    ap.add_argument("--time-limit", type=float, default=3.0,
+                    help="seconds the dipsolve seat thinks a turn (default 3)")
+    ap.add_argument("--deadline", type=int, default=20,
+                    help="the server's time limit a turn, seconds (default 20)")
+    ap.add_argument("--seat", default="dipsolve", help="the bot of the first seat (default dipsolve)")
+    args = ap.parse_args()
+
+    t0 = time.monotonic()
+    bots = [args.seat] + ["dumbbot"] * 6
+    clients: list[subprocess.Popen] = []
+    try:
+        with DaideServerProcess(args.out, deadline=args.deadline, until=f"S{args.until + 1}M",
+                                max_seconds=3600) as server:
+            print(f"DAIDE server on 127.0.0.1:{server.port}", flush=True)
+            for i, bot in enumerate(bots):
+                cmd = [sys.executable, "-m", "dipsolve.cli", "daide", f"127.0.0.1:{server.port}",
+                       "--bot", bot, "--name", bot, "--seed", str(i)]
+                if bot.startswith("dipsolve"):
+                    cmd += ["--time-limit", str(args.time_limit)]
+                print("  " + " ".join(cmd[1:]), flush=True)
+                clients.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                                text=True, start_new_session=True))
+            server.wait(timeout=3700)
+            for bot, c in zip(bots, clients):
+                out, err = c.communicate(timeout=60)
+                seat = next((x.split("playing ")[1].split(" (")[0] for x in err.splitlines()
+                             if "playing " in x), "?")
+                print(f"{bot:>10} ({seat}): exit {c.returncode}: {out.strip()}")
+    finally:
+        for c in clients:
+            if c.poll() is None:
+                os.killpg(c.pid, signal.SIGKILL)
+                c.wait()
+    print(f"the server's record: {args.out} ({time.monotonic() - t0:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
