@@ -1,15 +1,15 @@
 """Play a whole game on a real DAIDE server: one dipsolve seat against six DumbBots.
 
     python examples/daide_game.py [--out daide_game.json] [--until 1910] [--time-limit 3]
-                                  [--deadline 20] [--seat dipsolve]
+                                  [--deadline 20] [--seat dipsolve] [--power France]
 
 Starts the ``diplomacy`` package's DAIDE server on 127.0.0.1 (in its own process, with
 `dipsolve.testing.daide_server`; ``pip install -e '.[test]'`` installs the package),
 connects seven ``dipsolve daide`` clients to it -- ``--seat`` (default ``dipsolve``) first,
-then six ``dumbbot`` -- and lets them play until the server ends the game after the Fall
-turn of ``--until`` (or a solo).  Writes the server's record of the game, the
-``diplomacy`` package's saved-game JSON, to ``--out`` and prints each client's last line
-(the final centers) and which power the dipsolve seat played.
+asking for ``--power``, then six ``dumbbot`` -- and lets them play until the server ends
+the game after the Fall turn of ``--until`` (or a solo).  Writes the server's record of
+the game, the ``diplomacy`` package's saved-game JSON, to ``--out`` and prints each
+client's last line (the final centers) and the power each seat played.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 
+from dipsolve.map import POWERS, power_name
 from dipsolve.testing.daide_server import DaideServerProcess
 
 
@@ -33,10 +34,20 @@ def main() -> int:
     ap.add_argument("--deadline", type=int, default=20,
                     help="the server's time limit a turn, seconds (default 20)")
     ap.add_argument("--seat", default="dipsolve", help="the bot of the first seat (default dipsolve)")
+    ap.add_argument("--power", default="France",
+                    help="the power the first seat asks for (default France; 'any' for none)")
     args = ap.parse_args()
 
     t0 = time.monotonic()
     bots = [args.seat] + ["dumbbot"] * 6
+    # every seat asks for its power (the server seats 'FRA:name' at France), so that the
+    # first seat gets its own whichever client signs on first
+    seats: list[str | None] = [None] * 7
+    if args.power != "any":
+        first = power_name(args.power)
+        if first is None:
+            ap.error(f"unknown power {args.power!r}")
+        seats = [first] + [p for p in POWERS if p != first]
     clients: list[subprocess.Popen] = []
     try:
         with DaideServerProcess(args.out, deadline=args.deadline, until=f"S{args.until + 1}M",
@@ -45,6 +56,8 @@ def main() -> int:
             for i, bot in enumerate(bots):
                 cmd = [sys.executable, "-m", "dipsolve.cli", "daide", f"127.0.0.1:{server.port}",
                        "--bot", bot, "--name", bot, "--seed", str(i)]
+                if seats[i]:
+                    cmd += ["--power", seats[i]]
                 if bot.startswith("dipsolve"):
                     cmd += ["--time-limit", str(args.time_limit)]
                 print("  " + " ".join(cmd[1:]), flush=True)
@@ -55,7 +68,8 @@ def main() -> int:
                 out, err = c.communicate(timeout=60)
                 seat = next((x.split("playing ")[1].split(" (")[0] for x in err.splitlines()
                              if "playing " in x), "?")
-                print(f"{bot:>10} ({seat}): exit {c.returncode}: {out.strip()}")
+                said = out.strip() or (err.strip().splitlines() or ["(nothing)"])[-1]
+                print(f"{bot:>10} ({seat}): exit {c.returncode}: {said}")
     finally:
         for c in clients:
             if c.poll() is None:

@@ -185,9 +185,14 @@ class FakeServer:
         self.raw(frame(DM, TABLE.encode(text)))
 
     def expect(self, head: str) -> str:
-        msg = self.conn.receive()
-        text = TABLE.decode(msg.body) if msg.type == DM else {FM: "FM", EM: "EM"}.get(msg.type, "?")
-        self.received.append(text)
+        """The client's next message, which must begin with ``head`` (a ``NOT (GOF)``
+        before it, the client's 'not ready' while its bot thinks, is passed over)."""
+        while True:
+            msg = self.conn.receive()
+            text = TABLE.decode(msg.body) if msg.type == DM else {FM: "FM", EM: "EM"}.get(msg.type, "?")
+            self.received.append(text)
+            if text != "NOT (GOF)" or head.startswith("NOT"):
+                break
         assert text.startswith(head), f"expected {head}, got {text}"
         return text
 
@@ -278,7 +283,8 @@ def test_a_rejected_order_is_reported_replaced_by_a_hold_and_resubmitted(capsys)
     first_sub: list[str] = []
 
     def thx_all(s: FakeServer, sub: str, reject_first: bool) -> list:
-        orders = [o for o in parse_tree(sub)[1:] if isinstance(o, list)]
+        orders = [o for o in parse_tree(sub)[2:] if isinstance(o, list)]
+        assert parse_tree(sub)[1] == ["SPR", "1901"]        # the turn
         for i, order in enumerate(orders):
             body = " ".join(_text(x) for x in order)
             s.send(f"THX ({body}) ({'FAR' if reject_first and i == 0 else 'MBV'})")
@@ -307,8 +313,8 @@ def test_a_rejected_order_is_reported_replaced_by_a_hold_and_resubmitted(capsys)
     assert run_client(server) == 0
     server.join()
     out, err = capsys.readouterr()
-    first = [o for o in parse_tree(first_sub[0])[1:] if isinstance(o, list)]
-    second = [o for o in parse_tree(first_sub[1])[1:] if isinstance(o, list)]
+    first = [o for o in parse_tree(first_sub[0])[2:] if isinstance(o, list)]
+    second = [o for o in parse_tree(first_sub[1])[2:] if isinstance(o, list)]
     assert len(first) == len(second) == 3
     rejected = " ".join(_text(x) for x in first[0])
     assert f"the server rejected the order {rejected}: FAR (not adjacent)" in err
@@ -319,6 +325,9 @@ def test_a_rejected_order_is_reported_replaced_by_a_hold_and_resubmitted(capsys)
     assert out == ("game over (SPR 1901): the server ended the game; centers: France 5, Russia 4, "
                    "Austria 3, England 3, Germany 3, Italy 3, Turkey 0\n")
     assert not any(t.startswith("SND") for t in server.received)       # level 0: no press
+    # not ready while the bot thinks, ready once the orders are settled
+    assert server.received.index("NOT (GOF)") < server.received.index(first_sub[0])
+    assert server.received[-2:] == ["GOF", "FM"]
 
 
 def test_a_message_the_client_cannot_read_is_answered_huh(capsys):
@@ -342,3 +351,35 @@ def _text(x) -> str:
 
 def test_struct_layout_of_the_header():
     assert struct.unpack(">BBH", frame(DM, b"\x00" * 300)[:4]) == (2, 0, 300)
+
+
+def test_a_thx_of_an_earlier_turn_is_not_taken_for_this_turns(capsys):
+    """A server that processed a turn while a SUB was on its way answers that SUB late,
+    after the next NOW: those THX (here a NYU) belong to no order of the new turn and are
+    not reported as rejections; a SUB that arrives late is refused whole (REJ), which
+    the client reports."""
+    subs: list[str] = []
+
+    def script(s: FakeServer) -> None:
+        s.sign_on()
+        s.send(SCO_1901)
+        s.send(NOW_1901)
+        subs.append(s.expect("SUB (SPR 1901)"))
+        s.send(NOW_1901.replace("SPR 1901", "FAL 1901"))
+        subs.append(s.expect("SUB (FAL 1901)"))
+        s.send(f"REJ ({subs[0]})")
+        s.send("THX ((FRA AMY BUR) MTO MUN) (NYU)")          # of the spring SUB
+        for order in [o for o in parse_tree(subs[1])[2:] if isinstance(o, list)]:
+            s.send(f"THX ({' '.join(_text(x) for x in order)}) (MBV)")
+        s.send("MIS")
+        s.expect("GOF")
+        s.send("OFF")
+        s.expect("FM")
+
+    server = FakeServer(script)
+    assert run_client(server) == 0
+    server.join()
+    err = capsys.readouterr().err
+    assert "the server rejected: REJ (SUB (SPR 1901)" in err
+    assert "rejected the order" not in err and "resubmitting" not in err
+    assert sum(t.startswith("SUB") for t in server.received) == 2

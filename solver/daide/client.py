@@ -33,12 +33,12 @@ from dipsolve.errors import DipsolveError
 from dipsolve.grammar import parse_daide
 from dipsolve.grammar.daide_order import parse_daide_order
 from dipsolve.grammar.notation import format_order
-from dipsolve.grammar.tokens import POWER_TOKEN_OF, POWER_TOKENS
+from dipsolve.grammar.tokens import POWER_TOKEN_OF, POWER_TOKENS, SEASONS
 from dipsolve.map import POWERS, standard_map
 from dipsolve.orders import (Build, Disband, Hold, Order, Retreat, UnitOrder, Waive)
 from dipsolve.position import Position
 
-from .wire import (DM, EM, ERROR_CODES, FM, RM, Connection, DaideConnectionError, DaideError,
+from .wire import (DM, EM, ERROR_CODES, FM, RM, Connection, DaideConnectionError,
                    DaideProtocolError, DaideRefused, TokenTable, initial_message, split_words)
 
 __all__ = ["DaideSession", "GameEnd", "Variant", "parse_tree", "THX_NOTES"]
@@ -161,7 +161,8 @@ class _Phase:
     def __init__(self, position: Position) -> None:
         self.position = position
         self.orders: list[Order] = []
-        self.awaiting_thx = 0
+        #: the orders of the last SUB that no THX has answered: (their text, the order)
+        self.unanswered: list[tuple[str, Order]] = []
         self.resubmitted = False
         self.rejected: list[Order] = []
         self.gof_sent = False
@@ -292,7 +293,6 @@ class DaideSession:
             if self.want_power:          # the diplomacy server seats 'FRA:name' at France
                 name = f"{POWER_TOKEN_OF[self.want_power]}:{name}"
             self.send(f"NME ('{name}') ('{self.version}')")
-        signed = False
         while self.power is None:
             got = self.receive()
             if got is None:
@@ -306,19 +306,16 @@ class DaideSession:
             if head == "OFF":
                 raise DaideRefused("the server turned the client off before the game began "
                                    "(the game is full or over)")
-            if head == "YES" and len(tree) > 1 and isinstance(tree[1], list) and tree[1][:1] in (["NME"], ["IAM"]):
-                signed = True
-            elif head == "MAP":
+            if head == "MAP":
                 self.send("MDF")
             elif head == "MDF":
                 self._check_map(text, tree)
             elif head == "HLO":
                 self._hello(text, tree)
-            elif head in ("SCO", "NOW", "TME", "HUH", "PRN", "YES", "FRM", "ADM", "CCD", "NOT"):
+            elif head in ("YES", "SCO", "NOW", "TME", "HUH", "PRN", "FRM", "ADM", "CCD", "NOT"):
                 self.handle(text, tree)
             else:
                 self.huh(text)
-        del signed
 
     def _check_tokens(self) -> None:
         """The RM must name the standard map's powers and provinces (the one map dipsolve
@@ -441,6 +438,13 @@ class DaideSession:
             return
         self.end.phases += 1
         self.phase = _Phase(position)
+        if not self._has_orders(position):
+            self._go()
+            return
+        # not ready until the orders are in: a server may otherwise process the turn
+        # while the bot thinks (the diplomacy server's GOF of the turn before can leave
+        # an empty order set standing for this one)
+        self.send("NOT (GOF)")
         orders = self._decide(position)
         if orders:
             self._submit(orders)
@@ -454,18 +458,26 @@ class DaideSession:
             return min(budget, self.time_limit) if self.time_limit else budget
         return self.time_limit if self.time_limit else self.default_time
 
+    def _has_orders(self, position: Position) -> bool:
+        """Whether our power has anything to order in this turn."""
+        assert self.power is not None
+        kind = position.phase.kind
+        if kind == "movement":
+            return bool(position.units_of(self.power))
+        if kind == "retreat":
+            return any(d.unit.power == self.power for d in position.dislodged)
+        return position.adjustment(self.power) != 0
+
     def _decide(self, position: Position) -> list[Order]:
         assert self.power is not None
         kind = position.phase.kind
-        if kind == "movement" and not position.units_of(self.power):
-            return []
-        if kind == "retreat" and not any(d.unit.power == self.power for d in position.dislodged):
-            return []
-        if kind == "adjustment" and position.adjustment(self.power) == 0:
-            return []
         seconds = self._think_time(kind)
         t0 = time.perf_counter()
-        orders = list(self.bot.orders(position, self.power, seconds, self.rng))
+        try:
+            orders = list(self.bot.orders(position, self.power, seconds, self.rng))
+        except DipsolveError as e:        # the seat stays: the server holds (or disbands)
+            self.say(f"the {self.bot.name} bot found no orders for {position.phase}: {e.message}")
+            orders = []
         self.think_seconds.append(time.perf_counter() - t0)
         return orders
 
@@ -474,10 +486,22 @@ class DaideSession:
         return format_order(order, self.power, "daide", position=self.phase.position)
 
     def _submit(self, orders: list[Order]) -> None:
-        assert self.phase is not None
-        self.phase.orders = list(orders)
-        self.phase.awaiting_thx = len(orders)
-        self.send("SUB " + " ".join(f"({self._order_text(o)})" for o in orders))
+        """``SUB (turn) (order) ...``: the turn makes a server refuse orders that arrive
+        after it has moved on (the whole SUB, REJ), rather than read them in the next turn."""
+        phase = self.phase
+        assert phase is not None
+        written: list[tuple[str, Order]] = []
+        for o in orders:
+            try:
+                written.append((self._order_text(o), o))
+            except DipsolveError as e:      # an order DAIDE cannot carry: the unit holds
+                self.say(f"cannot write {o} in DAIDE ({e.message}); left out")
+        phase.orders = [o for _, o in written]
+        phase.unanswered = [(_words(t), o) for t, o in written]
+        if not written:
+            self._go()
+            return
+        self.send(f"SUB ({_turn(phase.position)}) " + " ".join(f"({t})" for t, _ in written))
 
     def _go(self) -> None:
         assert self.phase is not None
@@ -490,28 +514,44 @@ class DaideSession:
         if phase is None or len(tree) < 3 or not isinstance(tree[1], list) or not isinstance(tree[2], list):
             return
         note = tree[2][0] if tree[2] else "MBV"
-        phase.awaiting_thx = max(0, phase.awaiting_thx - 1)
+        order_text = _body_text(tree[1])
+        order = self._answered(order_text)
+        if order is None:            # a THX of an earlier turn's SUB (the server moved on)
+            return
         if note != "MBV":
-            order_text = _body_text(tree[1])
-            try:
-                _, order = parse_daide_order(order_text, source="<THX>")
-            except DipsolveError:
-                order = None
             meaning = THX_NOTES.get(str(note), "rejected")
             self.say(f"the server rejected the order {order_text}: {note} ({meaning})")
-            if order is not None:
-                phase.rejected.append(order)
-        if phase.awaiting_thx == 0:
+            phase.rejected.append(order)
+        if not phase.unanswered:
             self._settle()
+
+    def _answered(self, order_text: str) -> Order | None:
+        """The order of the current SUB a THX answers (taken off the unanswered list), by
+        its text, else by its unit; None if it answers none of them."""
+        phase = self.phase
+        assert phase is not None
+        key = _words(order_text)
+        for i, (text, order) in enumerate(phase.unanswered):
+            if text == key:
+                return phase.unanswered.pop(i)[1]
+        try:
+            _, echoed = parse_daide_order(order_text, source="<THX>")
+        except DipsolveError:
+            return None
+        for i, (_, order) in enumerate(phase.unanswered):
+            if type(order) is type(echoed) and getattr(order, "location", None) == getattr(echoed, "location", None):
+                return phase.unanswered.pop(i)[1]
+        return None
 
     def _mis(self, tree: Tree) -> None:
         phase = self.phase
         if phase is None:
             return
+        if phase.unanswered:         # the MIS of an earlier SUB: this one's THX are due
+            return
         phase.missing = [tree_text(u) for u in tree[1:] if isinstance(u, list)
                          and len(u) >= 3 and u[0] != "" and not str(u[0]).lstrip("-").isdigit()]
-        if phase.awaiting_thx == 0:
-            self._settle()
+        self._settle()
 
     def _settle(self) -> None:
         """After the THX of a SUB: resubmit once with rejected orders replaced and missing
@@ -567,12 +607,23 @@ class DaideSession:
         return None
 
 
+def _words(text: str) -> str:
+    """DAIDE text with one space between words, to compare two spellings of it."""
+    return " ".join(split_words(text))
+
+
+#: (season, phase kind) -> the DAIDE season token
+_SEASON_TOKEN = {value: token for token, value in SEASONS.items()}
+
+
+def _turn(position: Position) -> str:
+    """The DAIDE turn of a position: ``SPR 1901``."""
+    return f"{_SEASON_TOKEN[(position.phase.season, position.phase.kind)]} {position.phase.year}"
+
+
 def _word_at(text: str, column: int | None) -> int:
     """The index of the word of ``text`` at character ``column`` (1-based)."""
     if column is None:
         return 0
     return len(split_words(text[:max(0, column - 1)]))
 
-
-def describe_error(e: DaideError) -> str:  # pragma: no cover - used by the CLI only
-    return str(e)

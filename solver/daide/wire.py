@@ -21,7 +21,7 @@ type   name  body
     >>> table.decode(data)
     "NME ('dipsolve') ('0.1')"
     >>> frame(DM, table.encode("YES (MAP ('standard'))"))[:4].hex()
-    '02000018'
+    '0200001c'
 
 A token's text is its three letters, ``(`` and ``)``, a number (14-bit, signed), or a
 quoted ``'text'`` for a run of ASCII tokens.  The tokens that are not powers or
