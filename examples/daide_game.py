@@ -8,8 +8,9 @@ Starts the ``diplomacy`` package's DAIDE server on 127.0.0.1 (in its own process
 connects seven ``dipsolve daide`` clients to it -- ``--seat`` (default ``dipsolve``) first,
 asking for ``--power``, then six ``dumbbot`` -- and lets them play until the server ends
 the game after the Fall turn of ``--until`` (or a solo).  Writes the server's record of
-the game, the ``diplomacy`` package's saved-game JSON, to ``--out`` and prints each
-client's last line (the final centers) and the power each seat played.
+the game, the ``diplomacy`` package's saved-game JSON, to ``--out`` (the server's own
+log beside it, ``OUT.server.log``) and prints each client's last line (the final
+centers) and the power each seat played.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def main() -> int:
                     cmd += ["--power", seats[i]]
                 if bot.startswith("dipsolve"):
                     cmd += ["--time-limit", str(args.time_limit)]
-                print("  " + " ".join(cmd[1:]), flush=True)
+                print("  dipsolve " + " ".join(cmd[3:]), flush=True)
                 clients.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                                 text=True, start_new_session=True))
             server.wait(timeout=3700)

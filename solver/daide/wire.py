@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from dipsolve.errors import DipsolveError, DipsolveSyntaxError
+from dipsolve.grammar.tokens import canonical_text
 
 __all__ = ["DM", "EM", "FM", "IM", "RM", "ERROR_CODES", "BASE_TOKENS", "STANDARD_MAP_TOKENS",
            "Connection", "DaideConnectionError", "DaideError", "DaideProtocolError",
@@ -224,7 +225,7 @@ class TokenTable:
             words.append(name)
         if text:
             words.append("'" + "".join(text) + "'")
-        return _join(words)
+        return canonical_text(words)
 
     def encode(self, text: str) -> bytes:
         """Text (as `decode` writes it) as a DM's body; `DaideError` for a word that is
@@ -273,18 +274,6 @@ def split_words(text: str) -> list[str]:
             words.append(text[i:j])
             i = j
     return words
-
-
-def _join(words: list[str]) -> str:
-    """Words joined as the protocol documents write them: no space inside brackets."""
-    out: list[str] = []
-    prev = None
-    for w in words:
-        if prev is not None and prev != "(" and w != ")":
-            out.append(" ")
-        out.append(w)
-        prev = w
-    return "".join(out)
 
 
 @dataclass(frozen=True)
