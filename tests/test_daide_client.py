@@ -383,3 +383,32 @@ def test_a_thx_of_an_earlier_turn_is_not_taken_for_this_turns(capsys):
     assert "the server rejected: REJ (SUB (SPR 1901)" in err
     assert "rejected the order" not in err and "resubmitting" not in err
     assert sum(t.startswith("SUB") for t in server.received) == 2
+
+
+def test_json_gives_the_end_or_the_error_as_one_object(capsys):
+    import json
+
+    def script(s: FakeServer) -> None:
+        s.sign_on(power="TUR")
+        s.send("DRW")
+        s.send("SMR (WIN 1905) (AUS ('a') ('1') 6) (ENG ('b') ('1') 5) (FRA ('c') ('1') 5) "
+               "(GER ('d') ('1') 4) (ITA ('e') ('1') 4) (RUS ('f') ('1') 5) (TUR ('dipsolve') ('0.1') 5)")
+        s.send("OFF")
+        s.expect("FM")
+
+    server = FakeServer(script)
+    assert run_client(server, "--json") == 0
+    server.join()
+    end = json.loads(capsys.readouterr().out)
+    assert (end["how"], end["power"], end["turn"], end["centers"]["Austria"]) == ("draw", "Turkey", "WIN 1905", 6)
+    assert end["players"]["Turkey"] == {"name": "dipsolve", "version": "0.1"}
+
+    def refuse(s: FakeServer) -> None:
+        s.raw(frame(RM))
+        s.send(f"REJ ({s.expect('NME')})")
+
+    server = FakeServer(refuse)
+    assert run_client(server, "--json") == 1
+    server.join()
+    out, err = capsys.readouterr()
+    assert json.loads(out)["error"] == "refused" and err == ""

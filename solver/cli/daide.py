@@ -1,7 +1,7 @@
 """``dipsolve daide``: take a seat at a DAIDE server's game and play it with a bot.
 
     dipsolve daide HOST:PORT [--bot dipsolve|dipsolve:METHOD|dumbbot|random] [--name NAME]
-                   [--power P [--passcode N]] [--time-limit S] [--timeout S] [-v]
+                   [--power P [--passcode N]] [--time-limit S] [--timeout S] [--json] [-v]
 
 Exit status: 0 when the game ends (the server's OFF, after DRW/SLO/SMR); 1 when the
 connection cannot be made, is lost, or goes silent, or the server refuses the client;
@@ -12,10 +12,11 @@ one line on stderr; ``-v`` logs every message in and out on stderr.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
-from .options import METHODS, UserError, add_power, add_time_limit
+from .options import METHODS, UserError, add_json, add_power, add_time_limit
 
 #: exit status for a connection that failed, was lost, or was refused
 EXIT_CONNECTION = 1
@@ -57,6 +58,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--timeout", type=float, default=600.0, metavar="S",
                    help="give up when the server says nothing for S seconds (default 600)")
     p.add_argument("--seed", type=int, metavar="K", help="seed of the bot's random choices")
+    add_json(p, help="the end of the game as one JSON object (how, winner, turn, power, "
+                     "phases, centers, players); errors as a JSON object too")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="log every message in (<<) and out (>>) on stderr")
     p.set_defaults(func=cmd_daide)
@@ -99,7 +102,10 @@ def cmd_daide(args: argparse.Namespace) -> int:
         finally:
             conn.close()
     except DaideConnectionError as e:
-        sys.stderr.write(f"dipsolve daide: {e.message}\n")
+        if args.json:
+            print(json.dumps(e.to_json()))
+        else:
+            sys.stderr.write(f"dipsolve daide: {e.message}\n")
         return EXIT_CONNECTION
-    print(end.line())
+    print(json.dumps(end.to_json()) if args.json else end.line())
     return 0

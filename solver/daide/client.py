@@ -146,6 +146,13 @@ class GameEnd:
     power: str | None = None
     phases: int = 0
 
+    def to_json(self) -> dict:
+        """The end as JSON: ``how`` (draw, solo, off), ``winner``, ``turn``, ``power``
+        (our seat), ``phases`` (turns seen), ``centers`` and ``players`` per power."""
+        return {"how": self.how, "winner": self.winner, "turn": self.turn, "power": self.power,
+                "phases": self.phases, "centers": dict(self.centers),
+                "players": {p: {"name": n, "version": v} for p, (n, v) in self.players.items()}}
+
     def line(self) -> str:
         head = {"draw": "a draw", "solo": f"a solo win for {self.winner}",
                 "off": "the server ended the game"}[self.how]
