@@ -118,7 +118,7 @@ def test_a_silent_server_times_out_with_an_injected_clock():
         now[0] += 2.0
         return now[0]
 
-    conn = Connection(a, idle_timeout=7, clock=clock)
+    conn = Connection(a, idle_timeout=7, poll_interval=0.01, clock=clock)
     with pytest.raises(DaideConnectionError, match="no answer from the server for 7 s"):
         conn.receive()
     b.close()
@@ -412,3 +412,32 @@ def test_json_gives_the_end_or_the_error_as_one_object(capsys):
     server.join()
     out, err = capsys.readouterr()
     assert json.loads(out)["error"] == "refused" and err == ""
+
+
+def test_a_game_that_ends_while_the_bot_thinks_ends_cleanly(capsys):
+    """The server ends the game right after a NOW (SMR and OFF are already there when the
+    bot has decided): no orders are sent, exit 0 -- and the same when the server does not
+    wait for the FM but closes at once."""
+    end = frame(DM, TABLE.encode("SMR (SPR 1903) (AUS ('a') ('1') 4) (ENG ('b') ('1') 4) "
+                                 "(FRA ('c') ('1') 5) (GER ('d') ('1') 5) (ITA ('e') ('1') 4) "
+                                 "(RUS ('f') ('1') 6) (TUR ('g') ('1') 6)")) + frame(DM, TABLE.encode("OFF"))
+    now = frame(DM, TABLE.encode(SCO_1901)) + frame(DM, TABLE.encode(NOW_1901.replace("1901", "1903", 1)))
+
+    def polite(s: FakeServer) -> None:
+        s.sign_on()
+        s.raw(now + end)
+        s.expect("NOT (GOF)")
+        s.expect("FM")
+
+    def abrupt(s: FakeServer) -> None:
+        s.sign_on()
+        s.raw(now + end)
+        s.sock.shutdown(socket.SHUT_RDWR)
+
+    for script in (polite, abrupt):
+        server = FakeServer(script)
+        assert run_client(server) == 0
+        server.join()
+        out, err = capsys.readouterr()
+        assert out.startswith("game over (SPR 1903)"), err
+        assert not any(t.startswith("SUB") for t in server.received)

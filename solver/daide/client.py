@@ -45,6 +45,9 @@ __all__ = ["DaideSession", "GameEnd", "Variant", "parse_tree", "THX_NOTES"]
 
 Tree = list[Union[str, "Tree"]]
 
+#: the messages that end a game
+_END = frozenset({"DRW", "SLO", "SMR", "OFF"})
+
 #: the notes of a THX, what they mean (MBV: the order is accepted)
 THX_NOTES = {
     "MBV": "accepted", "BPR": "bad province", "CST": "no coast specified",
@@ -263,9 +266,37 @@ class DaideSession:
             got = self.receive_or_end()
             if got is None:
                 return self.end
-            self.handle(*got)
+            try:
+                self.handle(*got)
+            except DaideConnectionError:
+                if self._ended_meanwhile(drain=True):
+                    return self.end
+                raise
             if self.conn.closed:             # OFF: the game is over
                 return self.end
+
+    def _ended_meanwhile(self, drain: bool = False) -> bool:
+        """Whether the messages already here end the game (the server may end it while
+        the bot thinks); with ``drain``, after the connection failed, read what is left
+        and handle the end."""
+        if drain:
+            while not self.game_over:
+                try:
+                    got = self.receive()
+                except DipsolveError:
+                    break
+                if got is None:
+                    break
+                if got[1] and got[1][0] in _END:
+                    self.handle(*got)
+            return self.game_over
+        assert self.table is not None
+        for msg in self.conn.poll():
+            if msg.type == DM and len(msg.body) >= 2:
+                head = self.table.by_code.get(msg.body[0] << 8 | msg.body[1])
+                if head in _END:
+                    return True
+        return False
 
     def receive_or_end(self) -> tuple[str, Tree] | None:
         try:
@@ -453,6 +484,8 @@ class DaideSession:
         # an empty order set standing for this one)
         self.send("NOT (GOF)")
         orders = self._decide(position)
+        if self._ended_meanwhile():
+            return                           # the end is waiting to be read: no orders
         if orders:
             self._submit(orders)
         else:

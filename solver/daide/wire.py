@@ -340,13 +340,15 @@ class Connection:
 
     ``idle_timeout`` is how long `receive` waits for the next message (the others may
     be thinking: minutes); once a message has begun, the rest of it must come within
-    ``body_timeout`` seconds.  ``log`` (if given) is called with ``("<<"|">>", text)``.
+    ``body_timeout`` seconds, as ``clock`` counts them; the socket is asked again every
+    ``poll_interval`` seconds.
     """
 
     def __init__(self, sock: socket.socket, *, idle_timeout: float = 600.0,
-                 body_timeout: float = 30.0,
+                 body_timeout: float = 30.0, poll_interval: float = 5.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.sock = sock
+        self.poll_interval = poll_interval
         self.idle_timeout = idle_timeout
         self.body_timeout = body_timeout
         self.clock = clock
@@ -389,7 +391,7 @@ class Connection:
                 raise DaideConnectionError(f"no answer from the server for {limit:g} s "
                                            f"(waiting for {what})")
             try:
-                self.sock.settimeout(min(left, 5.0))
+                self.sock.settimeout(min(left, self.poll_interval))
                 chunk = self.sock.recv(65536)
             except socket.timeout:
                 continue
@@ -406,6 +408,33 @@ class Connection:
             if messages:
                 started = self.clock()
         return self._pending.pop(0)
+
+    def poll(self) -> list[Message]:
+        """The messages that have arrived and not been received yet, without waiting
+        (they stay to be received, in order)."""
+        if not self.closed:
+            chunks = b""
+            timeout = self.sock.gettimeout()
+            try:
+                self.sock.settimeout(0.0)        # a socket with a timeout waits before recv
+                while True:
+                    chunk = self.sock.recv(65536)
+                    if not chunk:
+                        break
+                    chunks += chunk
+            except (BlockingIOError, InterruptedError):
+                pass
+            except OSError:
+                pass                 # a lost connection: `receive` will say so
+            finally:
+                try:
+                    self.sock.settimeout(timeout)
+                except OSError:
+                    pass
+            if chunks:
+                messages, self._buffer = parse_frames(self._buffer + chunks)
+                self._pending.extend(messages)
+        return list(self._pending)
 
     def close(self) -> None:
         if not self.closed:

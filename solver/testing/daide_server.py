@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
                     and _phase_key(phase) >= _phase_key(args.until):
                 before, after = game.draw()
                 Notifier(server).notify_game_processed(game, before, after)
-                yield gen.sleep(0.5)          # let the notifications (SMR, OFF) go out
+                yield gen.sleep(2.0)          # let the notifications (SMR, OFF) go out and be read
                 break
         Path(args.out).write_text(json.dumps(to_saved_game_format(game)), encoding="utf-8")
         print(f"DONE {game.get_current_phase()}", flush=True)
