@@ -441,3 +441,38 @@ def test_a_game_that_ends_while_the_bot_thinks_ends_cleanly(capsys):
         out, err = capsys.readouterr()
         assert out.startswith("game over (SPR 1903)"), err
         assert not any(t.startswith("SUB") for t in server.received)
+
+
+def test_power_and_passcode_take_a_seat_back_with_iam(capsys):
+    """--power with --passcode rejoins (IAM), asks HLO, then the board (SCO, NOW), and
+    plays on; --power alone asks for the seat by name (the diplomacy server's 'FRA:NAME')."""
+    def rejoin(s: FakeServer) -> None:
+        s.raw(frame(RM))
+        iam = s.expect("IAM (ITA) (77)")
+        s.send(f"YES ({iam})")
+        s.expect("HLO")
+        s.send("HLO (ITA) (77) ((LVL 0))")
+        s.expect("SCO")
+        s.expect("NOW")
+        s.send(SCO_1901)
+        s.send(NOW_1901)
+        s.expect("SUB (SPR 1901) ((ITA")
+        s.send("OFF")
+        s.expect("FM")
+
+    server = FakeServer(rejoin)
+    assert run_client(server, "--power", "Italy", "--passcode", "77") == 0
+    server.join()
+    assert "playing Italy (passcode 77" in capsys.readouterr().err
+
+    def by_name(s: FakeServer) -> None:
+        s.raw(frame(RM))
+        s.expect("NME ('TUR:dipsolve') ('0.1')")
+        s.send("OFF")
+
+    server = FakeServer(by_name)
+    assert run_client(server, "--power", "tur") == 1
+    server.join()
+    assert "turned the client off before the game began" in capsys.readouterr().err
+    assert main(["daide", "127.0.0.1:1", "--passcode", "5"]) == 2
+    assert "--passcode needs --power" in capsys.readouterr().err

@@ -38,7 +38,7 @@ from dipsolve.map import POWERS, standard_map
 from dipsolve.orders import (Build, Disband, Hold, Order, Retreat, UnitOrder, Waive)
 from dipsolve.position import Position
 
-from .wire import (DM, EM, ERROR_CODES, FM, RM, Connection, DaideConnectionError,
+from .wire import (DM, EM, ERROR_CODES, FM, IM, RM, Connection, DaideConnectionError,
                    DaideProtocolError, DaideRefused, TokenTable, initial_message, split_words)
 
 __all__ = ["DaideSession", "GameEnd", "Variant", "parse_tree", "THX_NOTES"]
@@ -310,7 +310,7 @@ class DaideSession:
         return got
 
     def sign_on(self) -> None:
-        self.conn.send(0, initial_message()[4:])
+        self.conn.send(IM, initial_message()[4:])
         self.log(">>", "IM (version 1)")
         first = self.conn.receive()
         if first.type == EM:
@@ -324,7 +324,9 @@ class DaideSession:
         self.table = TokenTable.from_rm(first.body)
         self.log("<<", f"RM ({'standard map' if not first.body else f'{len(first.body) // 6} tokens'})")
         self._check_tokens()
-        if self.want_power and self.passcode is not None:
+        rejoining = bool(self.want_power and self.passcode is not None)
+        if rejoining:
+            assert self.want_power is not None
             self.send(f"IAM ({POWER_TOKEN_OF[self.want_power]}) ({self.passcode})")
         else:
             name = self.name
@@ -344,12 +346,17 @@ class DaideSession:
             if head == "OFF":
                 raise DaideRefused("the server turned the client off before the game began "
                                    "(the game is full or over)")
-            if head == "MAP":
+            if head == "YES" and len(tree) > 1 and isinstance(tree[1], list) and tree[1][:1] == ["IAM"]:
+                self.send("HLO")             # back in our seat: ask for the game's details
+            elif head == "MAP":
                 self.send("MDF")
             elif head == "MDF":
                 self._check_map(text, tree)
             elif head == "HLO":
                 self._hello(text, tree)
+                if rejoining:
+                    self.send("SCO")         # a game in progress: ask for the board
+                    self.send("NOW")
             elif head in ("YES", "SCO", "NOW", "TME", "HUH", "PRN", "FRM", "ADM", "CCD", "NOT"):
                 self.handle(text, tree)
             else:
