@@ -476,3 +476,18 @@ def test_power_and_passcode_take_a_seat_back_with_iam(capsys):
     assert "turned the client off before the game began" in capsys.readouterr().err
     assert main(["daide", "127.0.0.1:1", "--passcode", "5"]) == 2
     assert "--passcode needs --power" in capsys.readouterr().err
+
+
+def test_a_solo_the_server_ends_without_slo_is_read_from_smr(capsys):
+    def script(s: FakeServer) -> None:
+        s.sign_on()
+        s.send("SMR (AUT 1910) (AUS ('a') ('1') 1) (ENG ('b') ('1') 2) (FRA ('dipsolve') ('0.1') 18) "
+               "(GER ('d') ('1') 0 1906) (ITA ('e') ('1') 4) (RUS ('f') ('1') 7) (TUR ('g') ('1') 2)")
+        s.send("OFF")
+        s.expect("FM")
+
+    server = FakeServer(script)
+    assert run_client(server) == 0
+    server.join()
+    assert capsys.readouterr().out == ("game over (AUT 1910): a solo win for France; centers: France 18, "
+                                       "Russia 7, Italy 4, England 2, Turkey 2, Austria 1, Germany 0\n")

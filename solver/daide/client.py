@@ -45,6 +45,9 @@ __all__ = ["DaideSession", "GameEnd", "Variant", "parse_tree", "THX_NOTES"]
 
 Tree = list[Union[str, "Tree"]]
 
+#: the centers of a solo win on the standard map (more than half of 34)
+SOLO_CENTERS = 18
+
 #: the messages that end a game
 _END = frozenset({"DRW", "SLO", "SMR", "OFF"})
 
@@ -472,6 +475,11 @@ class DaideSession:
             self.end.players[power] = (name.strip("'"), version.strip("'"))
             if isinstance(entry[3], str) and entry[3].lstrip("-").isdigit():
                 self.end.centers[power] = int(entry[3])
+        # a server may end a solo without SLO (the diplomacy server sends it only when one
+        # power has units left): a power with more than half the 34 centers has won
+        leader = max(self.end.centers.items(), key=lambda kv: kv[1], default=None)
+        if self.end.how != "solo" and leader is not None and leader[1] >= SOLO_CENTERS:
+            self.end.how, self.end.winner = "solo", leader[0]
 
     def _now(self, text: str) -> None:
         board = text if self.sco_text is None else text + "\n" + self.sco_text

@@ -104,15 +104,15 @@ def main(argv: list[str] | None = None) -> int:
             if time.monotonic() - start > args.max_seconds:
                 status["code"] = 3
                 break
-            if game.status == strings.COMPLETED:
+            if game.status == strings.COMPLETED:        # a solo: the game ended itself
                 break
             phase = game.get_current_phase()
             if game.status == strings.ACTIVE and phase not in ("FORMING", "COMPLETED") \
                     and _phase_key(phase) >= _phase_key(args.until):
                 before, after = game.draw()
                 Notifier(server).notify_game_processed(game, before, after)
-                yield gen.sleep(2.0)          # let the notifications (SMR, OFF) go out and be read
                 break
+        yield gen.sleep(2.0)          # let the notifications (SMR, OFF) go out and be read
         Path(args.out).write_text(json.dumps(to_saved_game_format(game)), encoding="utf-8")
         print(f"DONE {game.get_current_phase()}", flush=True)
         yield gen.sleep(0.2)
