@@ -9,18 +9,23 @@ connects seven ``dipsolve daide`` clients to it -- ``--seat`` (default ``dipsolv
 asking for ``--power``, then six ``dumbbot`` -- and lets them play until the server ends
 the game after the Fall turn of ``--until`` (or a solo).  Writes the server's record of
 the game, the ``diplomacy`` package's saved-game JSON, to ``--out`` (the server's own
-log beside it, ``OUT.server.log``) and prints each client's last line (the final
-centers) and the power each seat played.
+log beside it, ``OUT.server.log``) and prints each client's last line (the final centers
+as the server told it), the power each seat played, and the last phase of the record.
+(At a solo the ``diplomacy`` server closes the connections before its summary goes out:
+the clients then end on OFF with the centers of the last SCO they saw; the record has
+the solo.)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from dipsolve.map import POWERS, power_name
 from dipsolve.testing.daide_server import DaideServerProcess
@@ -77,6 +82,12 @@ def main() -> int:
                 os.killpg(c.pid, signal.SIGKILL)
                 c.wait()
     print(f"the server's record: {args.out} ({time.monotonic() - t0:.0f} s)")
+    record = json.loads(Path(args.out).read_text(encoding="utf-8"))
+    last = record["phases"][-1]
+    counts = sorted(((len(c), p.title()) for p, c in last["state"]["centers"].items()), reverse=True)
+    note = last["state"].get("note") or ""
+    print(f"its last phase: {last['name']} ({len(record['phases'])} phases){'; ' + note if note else ''}; "
+          f"centers: {', '.join(f'{p} {n}' for n, p in counts)}")
     return 0
 
 
