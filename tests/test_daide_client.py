@@ -390,6 +390,9 @@ def test_json_gives_the_end_or_the_error_as_one_object(capsys):
 
     def script(s: FakeServer) -> None:
         s.sign_on(power="TUR")
+        s.send("ORD (SPR 1905) ((TUR AMY BUL) MTO SER) (BNC)")
+        s.send("ORD (SPR 1905) ((TUR FLT CON) HLD) (SUC RET)")
+        s.send("ORD (SPR 1905) ((TUR FLT ANK) HLD) (SUC)")
         s.send("DRW")
         s.send("SMR (WIN 1905) (AUS ('a') ('1') 6) (ENG ('b') ('1') 5) (FRA ('c') ('1') 5) "
                "(GER ('d') ('1') 4) (ITA ('e') ('1') 4) (RUS ('f') ('1') 5) (TUR ('dipsolve') ('0.1') 5)")
@@ -402,6 +405,7 @@ def test_json_gives_the_end_or_the_error_as_one_object(capsys):
     end = json.loads(capsys.readouterr().out)
     assert (end["how"], end["power"], end["turn"], end["centers"]["Austria"]) == ("draw", "Turkey", "WIN 1905", 6)
     assert end["players"]["Turkey"] == {"name": "dipsolve", "version": "0.1"}
+    assert end["results"] == {"BNC": 1, "SUC": 2, "RET": 1}
 
     def refuse(s: FakeServer) -> None:
         s.raw(frame(RM))

@@ -151,12 +151,15 @@ class GameEnd:
     players: dict[str, tuple[str, str]] = field(default_factory=dict)
     power: str | None = None
     phases: int = 0
+    #: our orders' results as ORD gave them: result token (SUC, BNC, CUT, ...) -> count
+    results: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         """The end as JSON: ``how`` (draw, solo, off), ``winner``, ``turn``, ``power``
-        (our seat), ``phases`` (turns seen), ``centers`` and ``players`` per power."""
+        (our seat), ``phases`` (turns seen), ``centers`` and ``players`` per power,
+        ``results`` (our orders' results from ORD: token -> count)."""
         return {"how": self.how, "winner": self.winner, "turn": self.turn, "power": self.power,
-                "phases": self.phases, "centers": dict(self.centers),
+                "phases": self.phases, "centers": dict(self.centers), "results": dict(self.results),
                 "players": {p: {"name": n, "version": v} for p, (n, v) in self.players.items()}}
 
     def line(self) -> str:
@@ -419,8 +422,11 @@ class DaideSession:
             self._thx(text, tree)
         elif head == "MIS":
             self._mis(tree)
-        elif head == "ORD":
-            pass                              # the results, logged with the traffic
+        elif head == "ORD":                   # ORD (turn) (order) (result [RET])
+            result = tree[3] if len(tree) > 3 and isinstance(tree[3], list) else []
+            for token in result:
+                if isinstance(token, str):
+                    self.end.results[token] = self.end.results.get(token, 0) + 1
         elif head in ("TME", "CCD", "OUT", "NOT", "ADM", "YES"):
             pass
         elif head == "FRM":
