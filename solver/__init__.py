@@ -29,6 +29,10 @@ Text and pictures
     `parse_position` (a ``.dip`` or DAIDE ``NOW``/``SCO`` text and its orders),
     `parse_press` (DAIDE press levels 0-130, DPP), `render` (a position, an outcome or
     a plan as SVG text), `render_to` (into an ``.svg`` or ``.png`` file).
+Game records
+    `load_record`, `load_records`, `read_records` (the ``diplomacy`` package's saved-game
+    JSON: a `Record` of phases, `RecordPhase`, each a `Position` with its orders and results;
+    ``Record.phase("S1903M")``), `dumps_records` (write them).
 Errors
     `DipsolveError`, the root of `DipsolveSyntaxError` (not understood),
     `DipsolveRuleError` (not allowed), `DipsolveUnavailable` (a part not installed),
@@ -103,6 +107,13 @@ _LAZY: dict[str, tuple[str, str]] = {
     "DumbBotPlayer": ("dipsolve.bots", "DumbBotPlayer"),
     "RandomBot": ("dipsolve.bots", "RandomBot"),
     "dumbbot_orders": ("dipsolve.dumbbot", "orders"),
+    # game records (the diplomacy package's saved-game JSON)
+    "Record": ("dipsolve.records", "Record"),
+    "RecordPhase": ("dipsolve.records", "RecordPhase"),
+    "read_records": ("dipsolve.records", "read_records"),
+    "load_records": ("dipsolve.records", "load_records"),
+    "load_record": ("dipsolve.records", "load_record"),
+    "dumps_records": ("dipsolve.records", "dumps_records"),
 }
 
 __all__ = sorted([
@@ -166,5 +177,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .play import format_table, play_game, play_series, results_table
     from .pictures import render_to as render
     from .legal import legal_orders
+    from .records import (Record, RecordPhase, dumps_records, load_record, load_records,
+                          read_records)
 
     __version__: str
