@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import random
-
 import pytest
 
 import dipsolve
@@ -19,23 +17,7 @@ from diplomacy.utils.export import (load_saved_games_from_disk,  # noqa: E402
                                     to_saved_game_format)
 
 from dipsolve.testing.peer import OUR_POWER, from_peer_game  # noqa: E402
-
-
-def peer_game(seed: int, until: str = "S1908M"):
-    """A game played by the peer's engine with random legal orders (``seed``) up to
-    ``until``, and the peer's board before each phase, as dipsolve positions."""
-    game = diplomacy.Game()
-    rng = random.Random(seed)
-    boards = []
-    while not game.is_game_done and game.get_current_phase() != until:
-        boards.append(from_peer_game(game))
-        possible = game.get_all_possible_orders()
-        for power in sorted(game.powers):     # sorted: the peer's sets vary run to run
-            locs = sorted(game.get_orderable_locations(power))
-            game.set_orders(power, [rng.choice(sorted(possible[loc])) for loc in locs if possible[loc]])
-        game.process()
-    boards.append(from_peer_game(game))
-    return game, boards
+from dipsolve.testing.peer import random_peer_game as peer_game  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -27,8 +27,9 @@ test comparing the two engines sees only rule differences:
   position: `from_peer_game` gives ``standoffs=()`` and the attacker's origin it knows.
 
 Main entry points: `to_peer_game` (a Position into a fresh peer ``Game``),
-`from_peer_game` (back), `set_peer_orders`, and `peer_adjudicate` (push, order,
-process, read back: a `PeerOutcome`).
+`from_peer_game` (back), `set_peer_orders`, `peer_adjudicate` (push, order,
+process, read back: a `PeerOutcome`), and `random_peer_game` (a whole game the peer's
+engine plays with random legal orders, for game records).
 """
 
 from __future__ import annotations
@@ -217,6 +218,27 @@ def process_peer(game, orders: Mapping[str, Iterable[Order]] | None = None) -> P
     return PeerOutcome(next=nxt, destroyed=tuple(sorted(destroyed)), results=results,
                        peer_phase=phase, seconds=seconds, game=game, errors=errors,
                        attackers=attackers)
+
+
+def random_peer_game(seed: int, until: str = "S1908M"):
+    """A game played by the peer's own engine from the 1901 start, each power giving a
+    random legal order (``game.get_all_possible_orders()``, drawn with ``seed``) to each
+    unit, up to the phase ``until``; and the peer's board before each phase, as dipsolve
+    positions.  The same seed plays the same game (the peer's sets are sorted first)."""
+    import random
+
+    game = new_peer_game()
+    rng = random.Random(seed)
+    boards = []
+    while not game.is_game_done and game.get_current_phase() != until:
+        boards.append(from_peer_game(game))
+        possible = game.get_all_possible_orders()
+        for power in sorted(game.powers):
+            locs = sorted(game.get_orderable_locations(power))
+            game.set_orders(power, [rng.choice(sorted(possible[loc])) for loc in locs if possible[loc]])
+        game.process()
+    boards.append(from_peer_game(game))
+    return game, boards
 
 
 def peer_adjudicate(position: Position, orders: Mapping[str, Iterable[Order]], game=None) -> PeerOutcome:

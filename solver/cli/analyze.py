@@ -1,0 +1,113 @@
+"""``dipsolve analyze``: a whole game record checked and weighed phase by phase (`dipsolve.analysis`).
+
+    dipsolve analyze GAME.json [--game ID] [--power P] [--time-limit S] [--adjudication-only]
+                     [--json] [--render DIR]
+
+Prints the adjudication check (the phases where dipsolve's adjudication of the recorded
+orders differs from the record, each with the peer's documented quirk that explains it,
+if one does), then a table per power: each movement phase, the orders played, dipsolve's
+own orders for that board, and the value lost (dipsolve's minus the played, both judged
+by the influence evaluation after the phase against the orders the others really gave).
+``--render DIR`` draws the center counts per power over the game into
+``DIR/centers.svg`` and ``DIR/centers.png``.  ``--json`` prints the whole report as one
+JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+from .options import (FileError, UserError, add_json, add_power, add_time_limit, read_text, source_name,
+                      write_file)
+from .progress import Progress
+
+_DESCRIPTION = __doc__.split("\n\n", 2)[2] if __doc__ else ""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``analyze`` to the ``dipsolve`` subcommands."""
+    p = subparsers.add_parser(
+        "analyze", help="check a game record's adjudication and weigh each power's orders against dipsolve's",
+        description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", metavar="GAME.json",
+                   help="a game record: the diplomacy package's saved-game JSON (one game, or JSON lines)")
+    p.add_argument("--game", metavar="ID", help="for a record of several games: the game's id or index (0: the first)")
+    add_power(p, help="weigh only this power's orders (default: every power)")
+    add_time_limit(p, 1.0, help="seconds dipsolve's search takes for each power and movement phase (default 1)")
+    p.add_argument("--adjudication-only", action="store_true",
+                   help="only re-adjudicate the phases (no search: fast, for many records)")
+    add_json(p, help="print the whole report as one JSON object")
+    p.add_argument("--render", dest="render_dir", metavar="DIR",
+                   help="draw the center counts per power over the game into DIR/centers.svg and .png")
+    p.set_defaults(func=cmd_analyze)
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from ..analysis import QUIRKS, analyze
+    from ..records import pick, read_records
+    text, name = read_text(args.file), source_name(args.file)
+    from .options import is_record
+    if not is_record(text):
+        raise UserError("not a game record: analyze reads the diplomacy package's saved-game JSON",
+                        filename=name)
+    record = pick(read_records(text, name), args.game, name)
+    if args.render_dir:
+        _folder(args.render_dir)
+    with Progress(total=1) as progress:
+        def step(what: str, done: int, total: int) -> None:
+            progress.total = max(1, total)
+            progress.show(f"{what} ({done}/{total})", done=done)
+        result = analyze(record, [args.power] if args.power else None, time_limit=args.time_limit,
+                         on_step=step, check_only=args.adjudication_only)
+    pictures = _render(args.render_dir, result) if args.render_dir else []
+    if args.json:
+        print(json.dumps({"file": name, **result.to_json(), "time_limit": args.time_limit,
+                          "pictures": pictures}))
+        return 0
+    names = record.names
+    print(f"# {name}: game {record.id}, {len(names)} phases ({names[0]} to {names[-1]})")
+    diffs, unexplained = result.differences, result.unexplained
+    head = f"adjudication: {len(result.checks)} phases re-adjudicated; "
+    if not diffs:
+        print(head + "dipsolve gives the record's next board in every one")
+    else:
+        tail = ("all explained by the peer's documented quirks" if not unexplained
+                else f"{len(unexplained)} not explained by any documented quirk")
+        print(head + f"{len(diffs)} differ from the record, {tail}")
+        for c in diffs:
+            why = "; ".join(QUIRKS[q] for q in c.quirks) if c.quirks else "no documented quirk"
+            print(f"  {c.phase}: {'' if c.explained else 'UNEXPLAINED: '}{why}")
+            for line in c.differences:
+                print(f"      {line}")
+    for power, moves in result.moves.items():
+        print()
+        print(f"## {power} (dipsolve's orders: agenda search, {args.time_limit:g} s a phase)")
+        print(result.table(power))
+    for path in pictures:
+        print(f"# wrote {path}")
+    return 0
+
+
+def _folder(path: str) -> None:
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise FileError("--render: not a folder", filename=path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise FileError(f"--render: cannot make the folder: {e.strerror}", filename=path) from None
+
+
+def _render(folder: str, result: Any) -> list[str]:
+    from ..pictures import picture_bytes
+    from ..pictures_chart import centers_chart_svg
+    svg = centers_chart_svg(result.record.names, result.centers,
+                            title=f"Supply centers: game {result.record.id}")
+    written = []
+    for suffix in (".svg", ".png"):
+        path = os.path.join(folder, "centers" + suffix)
+        write_file(path, picture_bytes(path, svg))
+        written.append(path)
+    return written
