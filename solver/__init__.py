@@ -32,7 +32,8 @@ Text and pictures
 Game records
     `load_record`, `load_records`, `read_records` (the ``diplomacy`` package's saved-game
     JSON: a `Record` of phases, `RecordPhase`, each a `Position` with its orders and results;
-    ``Record.phase("S1903M")``), `dumps_records` (write them).
+    ``Record.phase("S1903M")``), `dumps_records` (write them); `analyze` (a whole game
+    re-adjudicated and each power's orders weighed against dipsolve's: an `Analysis`).
 Errors
     `DipsolveError`, the root of `DipsolveSyntaxError` (not understood),
     `DipsolveRuleError` (not allowed), `DipsolveUnavailable` (a part not installed),
@@ -114,6 +115,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "load_records": ("dipsolve.records", "load_records"),
     "load_record": ("dipsolve.records", "load_record"),
     "dumps_records": ("dipsolve.records", "dumps_records"),
+    "analyze": ("dipsolve.analysis", "analyze"),
+    "Analysis": ("dipsolve.analysis", "Analysis"),
 }
 
 __all__ = sorted([
@@ -179,5 +182,6 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .legal import legal_orders
     from .records import (Record, RecordPhase, dumps_records, load_record, load_records,
                           read_records)
+    from .analysis import Analysis, analyze
 
     __version__: str

@@ -138,18 +138,19 @@ class _Source:
               expected: str | None = None, rule: bool = False) -> DipsolveError:
         """An error at the first place ``value`` (as JSON writes it) appears at or after
         ``start`` (the start of its game), or at ``start`` itself."""
-        pos = start
+        pos, width = start, 1
         if value is not None:
             needle = json.dumps(value)
             i = self.text.find(needle, start)
             if i < 0 and isinstance(value, str):
+                needle = value
                 i = self.text.find(value, start)
             if i >= 0:
-                pos = i
+                pos, width = i, len(needle)
         where = self.where(pos)
         if rule:
-            return DipsolveRuleError(message, found=found, expected=expected, **where)
-        return DipsolveSyntaxError(message, found=found, expected=expected, **where)
+            return DipsolveRuleError(message, found=found, expected=expected, width=width, **where)
+        return DipsolveSyntaxError(message, found=found, expected=expected, width=width, **where)
 
 
 def read_records(text: str, filename: str = "<string>") -> list[Record]:
@@ -323,9 +324,14 @@ def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[Reco
 
 def _phase(src: _Source, start: int, name: str, before: list[RecordPhase]) -> Phase:
     if name == COMPLETED:
+        # the board the game ended on: the last phase's own board when the game ended
+        # without playing it (a draw), else the board after it
         if not before:
             raise src.error("a game that is COMPLETED before its first phase", start, name)
-        return _after(before[-1].position.phase)
+        last = before[-1]
+        if not any(last.orders.values()):
+            return last.position.phase
+        return _after(last.position.phase)
     match = _PHASE_NAME.match(name)
     if match is None:
         raise src.error(f"unknown phase name {name!r} (expected e.g. S1901M, F1901R, W1901A or COMPLETED)",

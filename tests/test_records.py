@@ -63,6 +63,15 @@ def test_standoffs_of_a_retreat_phase_are_dipsolves(peer_records):
     assert seen >= 2       # and every retreat phase of a dipsolve game (the round trip below)
 
 
+def test_a_drawn_game_ends_on_completed():
+    game, boards = peer_game(2, until="S1903M")
+    game.draw()
+    record = read_records(json.dumps(to_saved_game_format(game)))[0]
+    assert record.names[-2:] == ["S1903M", "COMPLETED"]
+    assert dataclasses.replace(record.final, standoffs=()) == boards[-1]
+    assert record.phase("COMPLETED").position == record.final
+
+
 def test_json_lines_of_many_games(peer_records, tmp_path):
     path = tmp_path / "games.jsonl"
     path.write_text("".join(json.dumps(saved) + "\n" for saved, _ in peer_records[:3]))

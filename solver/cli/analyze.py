@@ -76,7 +76,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     else:
         tail = ("all explained by the peer's documented quirks" if not unexplained
                 else f"{len(unexplained)} not explained by any documented quirk")
-        print(head + f"{len(diffs)} differ from the record, {tail}")
+        print(head + f"{len(diffs)} {'differs' if len(diffs) == 1 else 'differ'} from the record, {tail}")
         for c in diffs:
             why = "; ".join(QUIRKS[q] for q in c.quirks) if c.quirks else "no documented quirk"
             print(f"  {c.phase}: {'' if c.explained else 'UNEXPLAINED: '}{why}")
