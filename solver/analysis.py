@@ -33,7 +33,7 @@ from .adjudicator import Outcome, Reason, adjudicate
 from .map import POWERS
 from .orders import Convoy, Disband, Move, Order, SupportMove
 from .position import Dislodged, Position, Unit
-from .records import COMPLETED, Record, RecordPhase
+from .records import COMPLETED, Record, RecordPhase, board_differences
 
 __all__ = ["Analysis", "PhaseCheck", "PowerMove", "QUIRKS", "analyze", "check_phase", "board_differences"]
 
@@ -68,29 +68,6 @@ class PhaseCheck:
     def to_json(self) -> dict:
         return {"phase": self.phase, "differences": list(self.differences),
                 "quirks": [QUIRKS[q] for q in self.quirks], "explained": self.explained}
-
-
-def board_differences(ours: Position, record: Position, compare_phase: bool = True) -> list[str]:
-    """The differences between the board dipsolve's adjudication gives and the record's,
-    one line each: phase, units, dislodged units with their retreat options, center owners."""
-    out: list[str] = []
-    if compare_phase and ours.phase != record.phase:
-        out.append(f"phase: dipsolve {ours.phase.short}, record {record.phase.short}")
-    a, b = set(ours.units), set(record.units)
-    out += [f"unit only in dipsolve's: {u.power} {u}" for u in sorted(a - b)]
-    out += [f"unit only in the record: {u.power} {u}" for u in sorted(b - a)]
-    ra = {d.unit: d.retreats for d in ours.dislodged}
-    rb = {d.unit: d.retreats for d in record.dislodged}
-    for u in sorted(set(ra) | set(rb)):
-        if ra.get(u) != rb.get(u):
-            fa = " ".join(ra[u]) if u in ra else "(not dislodged)"
-            fb = " ".join(rb[u]) if u in rb else "(not dislodged)"
-            out.append(f"retreats of {u.power} {u}: dipsolve {fa or 'none'}; record {fb or 'none'}")
-    ca, cb = ours.owner, record.owner
-    for c in sorted(set(ca) | set(cb)):
-        if ca.get(c) != cb.get(c):
-            out.append(f"center {c}: dipsolve {ca.get(c)}, record {cb.get(c)}")
-    return out
 
 
 @dataclass

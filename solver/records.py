@@ -40,7 +40,7 @@ from .orders import Convoy, Move, Order
 from .position import Dislodged, Phase, Position, Unit
 
 __all__ = ["Record", "RecordPhase", "read_records", "load_records", "load_record", "dumps_records",
-           "replay", "from_play", "result_codes"]
+           "replay", "from_play", "result_codes", "board_differences"]
 
 #: the peer's power names (``"FRANCE"``) -> ours
 _OUR_POWER = {p.upper(): p for p in POWERS}
@@ -466,6 +466,33 @@ def _convoyed(move: Move, prev: RecordPhase, m: Map) -> bool:
                 seen.add(g)
                 frontier.append(g)
     return False
+
+
+def board_differences(ours: Position, theirs: Position, compare_phase: bool = True, *,
+                      names: tuple[str, str] = ("dipsolve", "the record")) -> list[str]:
+    """The differences between two boards of the same moment, one line each (empty when
+    they agree): the phase, units, dislodged units with their retreat options, center
+    owners.  ``names`` says whose each board is (dipsolve's adjudication and the record's,
+    or the peer's)."""
+    a_name, b_name = names
+    out: list[str] = []
+    if compare_phase and ours.phase != theirs.phase:
+        out.append(f"phase: {a_name} {ours.phase.short}, {b_name} {theirs.phase.short}")
+    a, b = set(ours.units), set(theirs.units)
+    out += [f"unit only in {a_name}: {u.power} {u}" for u in sorted(a - b)]
+    out += [f"unit only in {b_name}: {u.power} {u}" for u in sorted(b - a)]
+    ra = {d.unit: tuple(sorted(d.retreats)) for d in ours.dislodged}
+    rb = {d.unit: tuple(sorted(d.retreats)) for d in theirs.dislodged}
+    for u in sorted(set(ra) | set(rb)):
+        if ra.get(u) != rb.get(u):
+            fa = " ".join(ra[u]) if u in ra else "(not dislodged)"
+            fb = " ".join(rb[u]) if u in rb else "(not dislodged)"
+            out.append(f"retreats of {u.power} {u}: {a_name} {fa}; {b_name} {fb}")
+    ca, cb = ours.owner, theirs.owner
+    for c in sorted(set(ca) | set(cb)):
+        if ca.get(c) != cb.get(c):
+            out.append(f"center {c}: {a_name} {ca.get(c)}, {b_name} {cb.get(c)}")
+    return out
 
 
 # -- writing --------------------------------------------------------------------------------

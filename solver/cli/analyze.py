@@ -20,8 +20,8 @@ import json
 import os
 from typing import Any
 
-from .options import (FileError, UserError, add_json, add_power, add_time_limit, read_text, source_name,
-                      write_file)
+from .options import (UserError, add_json, add_power, add_time_limit, is_record, make_folder, read_text,
+                      source_name, write_file)
 from .progress import Progress
 
 _DESCRIPTION = __doc__.split("\n\n", 2)[2] if __doc__ else ""
@@ -49,13 +49,12 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from ..analysis import QUIRKS, analyze
     from ..records import pick, read_records
     text, name = read_text(args.file), source_name(args.file)
-    from .options import is_record
     if not is_record(text):
         raise UserError("not a game record: analyze reads the diplomacy package's saved-game JSON",
                         filename=name)
     record = pick(read_records(text, name), args.game, name)
     if args.render_dir:
-        _folder(args.render_dir)
+        make_folder(args.render_dir, "--render")
     with Progress(total=1) as progress:
         def step(what: str, done: int, total: int) -> None:
             progress.total = max(1, total)
@@ -89,15 +88,6 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     for path in pictures:
         print(f"# wrote {path}")
     return 0
-
-
-def _folder(path: str) -> None:
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise FileError("--render: not a folder", filename=path)
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as e:
-        raise FileError(f"--render: cannot make the folder: {e.strerror}", filename=path) from None
 
 
 def _render(folder: str, result: Any) -> list[str]:

@@ -160,6 +160,17 @@ def write_render(args: argparse.Namespace, subject: Any,
     return path
 
 
+def make_folder(path: str, option: str) -> None:
+    """Make the folder an option names (``--save DIR``), now, before any work; or raise a
+    `FileError` that says why not."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise FileError(f"{option}: not a folder", filename=path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise FileError(f"{option}: cannot make the folder: {e.strerror}", filename=path) from None
+
+
 def write_file(path: str, data: str | bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all (`dipsolve.files.write_atomic`), or
     raise a `UserError` that names the file."""

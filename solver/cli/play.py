@@ -17,8 +17,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from .options import (METHODS, OPPONENT_MODELS, FileError, UserError, add_evaluation, add_json,
-                      add_time_limit, power, write_file)
+from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_time_limit,
+                      make_folder, power, write_file)
 from .progress import Progress
 
 if TYPE_CHECKING:
@@ -154,17 +154,6 @@ class _GamesProgress:
         self.bar.close()
 
 
-def _save_dir(path: str) -> None:
-    """Make ``--save``'s folder now (before any game is played), or say why not."""
-    import os
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise FileError("--save: not a folder", filename=path)
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as e:
-        raise FileError(f"--save: cannot make the folder: {e.strerror}", filename=path) from None
-
-
 def save_game(folder: str, record: GameRecord) -> str:
     """Write one game to ``folder/game-SEED.json`` (saved-game JSON); the path written."""
     import os
@@ -188,7 +177,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UserError("--history goes with --json")
     bots = seating(args.bots, args.seat, args.evaluation, args.opponents)
     if args.save:
-        _save_dir(args.save)
+        make_folder(args.save, "--save")
     progress = _GamesProgress(args.games)
     played = 0
 

@@ -249,40 +249,20 @@ def peer_adjudicate(position: Position, orders: Mapping[str, Iterable[Order]], g
 
 # -- comparing the two engines ---------------------------------------------------------
 
-def _retreat_map(position: Position) -> dict[Unit, tuple[str, ...]]:
-    return {d.unit: tuple(sorted(d.retreats)) for d in position.dislodged}
-
-
 def compare(outcome, peer: PeerOutcome) -> list[str]:
     """The differences between a dipsolve `Outcome` and a `PeerOutcome` of the same phase,
     one line each (empty when they agree): the next phase, units, dislodged units with
     their retreat options, units destroyed for want of a retreat, and center owners."""
-    diffs: list[str] = []
+    from ..records import board_differences
+
     ours = outcome.next
     if peer.next is None:
         return [f"phase: dipsolve {ours.phase.short}, peer {peer.peer_phase}"]
-    theirs = peer.next
-    if ours.phase.short != theirs.phase.short:
-        diffs.append(f"phase: dipsolve {ours.phase.short}, peer {theirs.phase.short}")
-    a, b = set(ours.units), set(theirs.units)
-    for u in sorted(a - b):
-        diffs.append(f"unit only in dipsolve: {u.power} {u}")
-    for u in sorted(b - a):
-        diffs.append(f"unit only in peer: {u.power} {u}")
-    ra, rb = _retreat_map(ours), _retreat_map(theirs)
-    for u in sorted(set(ra) | set(rb)):
-        if ra.get(u) != rb.get(u):
-            fa = " ".join(ra[u]) if u in ra else "(not dislodged)"
-            fb = " ".join(rb[u]) if u in rb else "(not dislodged)"
-            diffs.append(f"retreats of {u.power} {u}: dipsolve {fa}; peer {fb}")
+    diffs = board_differences(ours, peer.next, names=("dipsolve", "peer"))
     if outcome.position.phase.kind == "movement":
         da, db = set(outcome.destroyed), set(peer.destroyed)
         for u in sorted(da ^ db):
             diffs.append(f"destroyed (no retreat) only in {'dipsolve' if u in da else 'peer'}: {u.power} {u}")
-    ca, cb = ours.owner, theirs.owner
-    for c in sorted(set(ca) | set(cb)):
-        if ca.get(c) != cb.get(c):
-            diffs.append(f"center {c}: dipsolve {ca.get(c)}, peer {cb.get(c)}")
     return diffs
 
 
