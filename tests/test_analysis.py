@@ -110,7 +110,7 @@ def test_orders_weighed_against_dipsolves(short_game):
             ours = dipsolve.adjudicate(phase.position, {**given, power: list(m.ours)}).next
             assert m.ours_value == pytest.approx(influence(ours, power))
             assert m.lost == pytest.approx(m.ours_value - m.played_value)
-            assert m.seconds <= 0.5 * 1.1 + 0.2
+            assert m.seconds <= 0.5 * 1.5       # the solver's own time, a generous bound
             if m.same:
                 assert m.lost == pytest.approx(0)
     table = result.table("France")
@@ -150,3 +150,21 @@ def test_analyze_bad_input(tmp_path, capsys):
     dip.write_text("phase: S1901M\n[France]\nunits: A PAR\ncenters: PAR\n")
     assert main(["analyze", str(dip)]) == 2
     assert "not a game record" in capsys.readouterr().err
+
+
+def test_analyze_every_game_of_a_file(tmp_path, capsys):
+    """JSON lines of several games: each is checked in turn, with a summary at the end."""
+    root = __import__("pathlib").Path(__file__).resolve().parents[1] / "examples" / "records"
+    both = tmp_path / "both.jsonl"
+    both.write_text((root / "dumbbot-1903.json").read_text() + (root / "peer-random-1903.json").read_text())
+    assert main(["analyze", str(both), "--adjudication-only", "--json"]) == 0
+    reports = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["game"] for r in reports] == ["dipsolve-7", "peer-random-0"]
+    assert [r["adjudication"]["differences"] for r in reports] == [0, 1]
+    assert reports[1]["adjudication"]["phases"][0]["quirks"] == [QUIRKS["6.G.8"]]
+    assert main(["analyze", str(both), "--adjudication-only"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == ("# 2 games: 19 phases re-adjudicated, 1 differs from the record, "
+                                    "0 not explained by any documented quirk")
+    assert main(["analyze", str(both), "--adjudication-only", "--game", "peer-random-0", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"] == "peer-random-0"
