@@ -43,7 +43,8 @@ QUIRKS = {
              "occupied or contested provinces)",
     "6.D.12": "6.D.12/6.F.4 support of a convoyed attack on one's own unit (the peer counts it)",
     "6.E.3": "6.E.3 support of an attack on one's own unit (the peer gives it no effect at all)",
-    "6.G.8": "6.G.8 a 'via convoy' move whose convoy fails (the peer, DATC 2.x, moves it by land)",
+    "6.G.8": "6.G.8 a move by convoy ('via convoy', or by its own power's fleet) whose convoy "
+             "fails (the peer, DATC 2.x, moves it by land)",
     "4.D.8": "4.D.8 civil disorder (the peer removes the units farthest from home centers)",
 }
 
@@ -235,18 +236,38 @@ def _restore_stand_in(outcome: Outcome, owners: Mapping[str, str]) -> Outcome:
 
 
 def _g8(case: _Case) -> _Case | None:
-    """6.G.8: the peer (DATC 2.x) moves an army ordered 'via convoy' by land when its
-    convoy fails: emulated by ordering the land move."""
+    """6.G.8 (and DATC 4.A.3): an army that goes by convoy (ordered 'via convoy', or
+    convoyed by a fleet of its own power) stays when its convoy fails, even if it could
+    go by land; the peer (DATC 2.x) moves it by land.  Emulated by ordering the land move
+    (and leaving out its own power's convoy orders for it)."""
     if case.position.phase.kind != "movement":
         return None
     m = case.position.map
+    power_of = {o: p for p, os in case.orders.items() for o in os}
+    convoys = {(o.convoyed_location, o.target) for os in case.orders.values() for o in os
+               if isinstance(o, Convoy)}
+    # the convoy failed: no convoy route (or, for a unit dislodged, no fleet ordered to
+    # convoy it at all)
     failed = {r.order for r in case.outcome().results
-              if isinstance(r.order, Move) and r.order.via_convoy and not r.success
-              and r.reason == Reason.NO_CONVOY and m.can_move("A", r.order.location, r.order.target)}
+              if isinstance(r.order, Move) and r.order.kind == "A" and m.can_move("A", r.order.location, r.order.target)
+              and _own_convoy(r.order, case.orders.get(r.power, ()))
+              and (r.reason == Reason.NO_CONVOY
+                   or r.reason == Reason.DISLODGED and (r.order.location, r.order.target) not in convoys)}
     if not failed:
         return None
+    drop = {o for os in case.orders.values() for o in os
+            if isinstance(o, Convoy) and any(o.convoyed_location == mv.location and
+                                             power_of.get(o) == power_of.get(mv) for mv in failed)}
     return replace(case, orders={p: [Move(o.kind, o.location, o.target) if o in failed and isinstance(o, Move)
-                                     else o for o in os] for p, os in case.orders.items()})
+                                     else o for o in os if o not in drop]
+                                 for p, os in case.orders.items()})
+
+
+def _own_convoy(move: Move, own_orders: Iterable[Order]) -> bool:
+    """Whether an army's move goes by convoy by the DATC 3.0 rule (4.A.3): 'via convoy',
+    or a fleet of its own power ordered to convoy it."""
+    return move.via_convoy or any(isinstance(o, Convoy) and o.convoyed_location == move.location
+                                  and o.target == move.target for o in own_orders)
 
 
 def _d8(case: _Case) -> _Case | None:

@@ -24,17 +24,17 @@ from dipsolve.testing.peer import process_peer, random_peer_game, to_peer_game  
 
 
 def test_peer_records_show_no_difference_but_documented_quirks():
-    """Twelve games the peer's engine played (random legal orders, ten years each):
+    """Twenty games the peer's engine played (random legal orders, ten years each):
     every phase re-adjudicated; each difference is explained by a named quirk."""
     checked, named = 0, set()
-    for seed in range(12):
+    for seed in range(20):
         game, _ = random_peer_game(seed, until="S1911M")
         record = read_records(json.dumps(to_saved_game_format(game)))[0]
         result = analyze(record, check_only=True)
         assert not result.unexplained, [c.to_json() for c in result.unexplained]
         checked += len(result.checks)
         named |= {q for c in result.differences for q in c.quirks}
-    assert checked > 300
+    assert checked > 500
     assert named <= set(QUIRKS)
     assert "6.G.8" in named          # random 'via convoy' orders meet it often
 
@@ -63,16 +63,21 @@ QUIRK_CASES = {
               {"France": [Move("A", "BUR", "MUN"), SupportMove("A", "PAR", "A", "MUN", "BUR")],
                "Germany": [SupportMove("A", "BER", "A", "BUR", "MUN"), Move("A", "MUN", "BUR")],
                "Italy": [SupportMove("A", "TYR", "A", "BUR", "MUN")]}, {"WAR": "Russia"}),
+    # DATC 4.A.3: convoyed by its own power's fleet (no 'via'); F ENG does not convoy
+    "6.G.8 own fleet": ("S1903M", "England A WAL, England F NTH, England F ENG",
+                        {"England": [Move("A", "WAL", "YOR"), Convoy("NTH", "A", "WAL", "YOR")]},
+                        {"WAR": "Russia"}),
     "4.D.8": ("W1905A", "Russia A STP, Russia F BAR, Russia A MOS, Russia F SEV, Turkey A ANK", {},
               {"MOS": "Russia", "SEV": "Russia", "ANK": "Turkey"}),
 }
 
 
-@pytest.mark.parametrize("quirk", sorted(QUIRK_CASES))
-def test_each_quirk_is_named(quirk):
-    record = _peer_record(*QUIRK_CASES[quirk])
+@pytest.mark.parametrize("case", sorted(QUIRK_CASES))
+def test_each_quirk_is_named(case):
+    record = _peer_record(*QUIRK_CASES[case])
     check = check_phase(record.phases[0], record.phases[1])
     assert check.differences                      # the peer indeed departs from the DATC here
+    quirk = case.split()[0]
     assert check.quirks[0] == quirk and check.explained
     # the peer's convoyed attack on A RUM (6.D.12) also gives it the peer's retreats (6.H.6)
     assert check.quirks[1:] == (("6.H.6",) if quirk == "6.D.12" else ())
