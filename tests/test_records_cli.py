@@ -116,3 +116,24 @@ def test_play_save_refuses_a_file(capsys, tmp_path):
     f.write_text("x")
     code, out, err = run(capsys, "play", "--until", "1901", "--save", str(f))
     assert code == 2 and "--save: not a folder" in err
+
+
+def test_play_save_file_loads_and_replays_in_the_peer(saved):
+    """What `play --save` wrote, the diplomacy package loads, and its engine, given each
+    phase's recorded orders from the start, ends on the board the record ends on."""
+    diplomacy = pytest.importorskip("diplomacy")
+    from diplomacy.utils.export import load_saved_games_from_disk
+
+    from dipsolve.testing.peer import from_peer_game
+    path = saved / "game-1.json"
+    record = load_record(str(path))
+    (loaded,) = load_saved_games_from_disk(str(path))
+    assert loaded.game_id == "dipsolve-1"
+    assert [p.name for p in loaded.get_phase_history()] == record.names[:-1]
+    game = diplomacy.Game()
+    for phase in json.loads(path.read_text())["phases"][:-1]:
+        for power, orders in phase["orders"].items():
+            game.set_orders(power, orders)
+        game.process()
+    assert game.get_current_phase() == record.names[-1]
+    assert from_peer_game(game) == record.final
