@@ -275,7 +275,8 @@ def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[Reco
     for pname, texts in units_json.items():
         power = _power(src, start, pname)
         for text in _expect(src, start, texts, list, f"phase {name}: units of {pname}", pname):
-            text = _expect(src, start, text, str, f"phase {name}: a unit of {pname}", pname)
+            if not isinstance(text, str):       # (the message is built only when needed)
+                _expect(src, start, text, str, f"phase {name}: a unit of {pname}", pname)
             kind, loc = _unit(src, start, text.lstrip("*"), m, text)
             if text.startswith("*"):
                 stars.add((power, kind, loc))
@@ -317,7 +318,8 @@ def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[Reco
     results: dict[str, tuple[str, ...]] = {}
     for unit_text, codes in _expect(src, start, ph.get("results") or {}, dict,
                                     f"phase {name}: results", name).items():
-        codes = _expect(src, start, codes, list, f"phase {name}: results of {unit_text}", unit_text)
+        if not isinstance(codes, list):
+            _expect(src, start, codes, list, f"phase {name}: results of {unit_text}", unit_text)
         results[str(unit_text)] = tuple(str(c) for c in codes)
     return RecordPhase(name, position, orders, results)
 
@@ -387,7 +389,8 @@ def _orders(src: _Source, start: int, table: Any, name: str, m: Map) -> dict[str
             continue
         given: list[Order] = []
         for text in _expect(src, start, texts, list, f"phase {name}: orders of {pname}", pname):
-            text = _expect(src, start, text, str, f"phase {name}: an order of {pname}", pname)
+            if not isinstance(text, str):
+                _expect(src, start, text, str, f"phase {name}: an order of {pname}", pname)
             try:
                 given.append(_parse_order(text))
             except DipsolveError as e:
