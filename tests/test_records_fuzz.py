@@ -27,7 +27,8 @@ json_values = st.recursive(
 
 @cache
 def saved_game() -> dict:
-    """A small real record: five phases of a game between DumbBot and random bots."""
+    """A small real record: eight phases (retreats among them) of a game between DumbBot
+    and random bots."""
     bots = {p: (dipsolve.RandomBot() if i % 2 else dipsolve.DumbBotPlayer())
             for i, p in enumerate(dipsolve.POWERS)}
     return from_play(dipsolve.play_game(bots, seed=3, until=1902, time_limit=1.0)).to_json()

@@ -26,7 +26,7 @@ from .options import (UserError, add_json, add_power, add_time_limit, is_record,
                       source_name, write_file)
 from .progress import Progress
 
-_DESCRIPTION = __doc__.split("\n\n", 2)[2] if __doc__ else ""
+_DESCRIPTION = __doc__.split("\n\n", 2)[2].replace("``", "") if __doc__ else ""
 
 
 def register(subparsers: Any) -> None:

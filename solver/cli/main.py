@@ -67,7 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = Parser(
         prog="dipsolve",
         description="A declarative solver for Diplomacy (standard map, Avalon Hill rules).",
-        epilog="Position files use the .dip format (see README.md); DAIDE NOW/SCO files are read too.")
+        epilog="Position files use the .dip format (see README.md); DAIDE NOW/SCO files are read too, "
+               "and a phase of a game record (the diplomacy package's saved-game JSON) with --phase.")
     p.add_argument("--version", action=_Version, help="print dipsolve's version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for command in (adjudicate, show, parse, validate, solve, path, adjust, play, render, analyze):
