@@ -307,3 +307,12 @@ def test_powers_by_two_letters_or_more_but_not_one():
     with pytest.raises(DipsolveError) as info:
         parse_orders("G: WAIVE\n")
     assert "unknown power 'G'" in info.value.message
+
+
+def test_adjudicate_reads_an_order_sheet(capsys):
+    root = Path(__file__).resolve().parents[1]
+    code, out, err = _run(capsys, "adjudicate", str(root / "examples" / "start.dip"), "--orders",
+                          str(root / "examples" / "orders" / "judge-sheet.txt"))
+    assert (code, err) == (0, "")
+    assert "-- Austria: A VIE - GAL    bounced" in out
+    assert "ok Turkey: A CON - BUL" in out
