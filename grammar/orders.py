@@ -46,9 +46,9 @@ import re
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator, NamedTuple
 
-from lark import Lark, Token
+from lark import Lark, Token, Transformer
 
 from dipsolve.map import COAST_ALIASES, POWER_ALIASES, POWERS, Map, power_name, standard_map
 from dipsolve.orders import Build, Disband, Order, UnitOrder
@@ -140,7 +140,8 @@ def _piece(tok: Token, kind: str, value: str, offset: int) -> Token:
 @cache
 def orders_parser() -> Lark:
     """The LALR parser for ``orders.lark``, built once per process."""
-    return lalr_parser("orders.lark", start=["order_line", "single_order"], postlex=CompactDashes())
+    return lalr_parser("orders.lark", start=["order_line", "single_order"], postlex=CompactDashes(),
+                       transformer=_Shape(), keep_all_tokens=True, propagate_positions=False)
 
 
 _UNIT = "a unit (A or F)"
@@ -331,31 +332,68 @@ def unknown_name_hint(m: Map, name: str) -> str:
 
 
 # ---------------------------------------------------------------- the tree to drafts
-class _Build(NameReader):
-    """Trees of ``orders.lark`` to `OrderAt`\\ s, with the power when one was written.
+class _Meta(NamedTuple):
+    """Where a node of the parse was written (what Lark's ``meta`` holds)."""
+    line: int
+    column: int
+    start_pos: int
+    end_pos: int
 
-    A plain walk over the few nodes of an order rather than a Lark `Transformer`: it
-    is half the time of reading an order, and an order's tree is always this shape:
-    ``order_line | single_order -> power? order* -> (hold | move | ...) MARK* -> unit |
-    place | via``.
+
+class _Node(NamedTuple):
+    data: str
+    children: list
+    meta: _Meta
+
+
+def _node(name: str):
+    def build(self, children: list) -> _Node:
+        first, last = children[0], children[-1]
+        f: Any = first if isinstance(first, Token) else first.meta     # both have the four
+        t: Any = last if isinstance(last, Token) else last.meta
+        return _Node(name, children, _Meta(f.line, f.column, f.start_pos, t.end_pos))
+    return build
+
+
+class _Shape(Transformer):
+    """Called by the parser as it reduces (no Lark tree, no position propagation): each
+    node as a `_Node` with the span of its first and last token.  The grammar keeps every
+    token (``keep_all_tokens``), so a node's span covers its keywords too."""
+    power, order, unit, place, via = (_node(n) for n in ("power", "order", "unit", "place", "via"))
+    hold, move, support_hold, support_move = (
+        _node(n) for n in ("hold", "move", "support_hold", "support_move"))
+    convoy, retreat, disband, build, waive = (
+        _node(n) for n in ("convoy", "retreat", "disband", "build", "waive"))
+
+    def order_line(self, children: list) -> list:
+        return [c for c in children if not isinstance(c, Token)]
+
+    single_order = order_line
+
+
+class _Build(NameReader):
+    """Parses of ``orders.lark`` (`_Node` trees) to `OrderAt` objects, with the power when one
+    was written: ``power? order* -> (hold | move | ...) MARK* -> unit | place | via``.
     """
 
-    def read(self, tree) -> tuple[PowerAt | None, list[OrderAt]]:
+    def read(self, nodes: list[_Node]) -> tuple[PowerAt | None, list[OrderAt]]:
         power: PowerAt | None = None
         refs = []
-        for c in tree.children:
+        for c in nodes:
             if c.data == "power":
                 power = self.power_at(self._at(c.meta))
             else:
                 refs.append(self._order(c))
         return power, refs
 
-    def _order(self, node) -> OrderAt:
+    def _order(self, node: _Node) -> OrderAt:
         act, *marks = node.children
         units: list[UnitAt] = []
         places: list[PlaceAt] = []
         via = False
         for c in act.children:
+            if isinstance(c, Token):
+                continue
             if c.data == "unit":
                 *kind, place = c.children
                 units.append(self.read_unit(c.meta, kind[0] if kind else None,
@@ -366,8 +404,7 @@ class _Build(NameReader):
                 via = True
         at = self._at(act.meta)
         mark = ", ".join(m.value[2:-2].strip() for m in marks) or None
-        bare = act.data == "hold" and len(act.children) == 1 and \
-            act.meta.end_pos == act.children[0].meta.end_pos
+        bare = act.data == "hold" and len(act.children) == 1
         return OrderAt(Draft(act.data, tuple(units), tuple(places), via, bare), at, mark)
 
 
@@ -420,8 +457,8 @@ def _parse(line: str, start: str, source: Source, game_map: Map) -> tuple[PowerA
     token = _KEYS.set(hyphen_keys(game_map))
     try:
         with lark_errors(source, _LABELS, text=line, hidden_if=_HIDDEN_IF, refine=_REFINE[start]):
-            tree = orders_parser().parse(line + "\n", start=start)
-            return _Build(line, source, game_map).read(tree)
+            nodes = orders_parser().parse(line + "\n", start=start)
+            return _Build(line, source, game_map).read(nodes)  # type: ignore[arg-type]
     finally:
         _KEYS.reset(token)
 
