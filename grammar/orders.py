@@ -559,7 +559,7 @@ def _with_headers(items, need_power: bool):
 
 def read_orders(text: str, filename: str = "<string>", *, game_map: Map | None = None,
                 need_power: bool = True, position: Position | None = None,
-                ) -> tuple[list[OrderLine], list[DipsolveError]]:
+                check_units: bool = False) -> tuple[list[OrderLine], list[DipsolveError]]:
     """An orders file read line by line: the orders understood and the errors of those
     that were not (each at its line and column), both in file order.  `parse_orders`
     raises instead; ``dipsolve validate`` needs both.
@@ -567,10 +567,13 @@ def read_orders(text: str, filename: str = "<string>", *, game_map: Map | None =
     A line holds one order or several (``,`` or ``;`` between them), after an optional
     ``Power:``; a ``Power:`` alone on a line is the power of the lines below it.  With
     ``need_power=False`` an order may have no power.  Given the ``position``, what an
-    order left out (its unit type, its coast) is read from it; nothing else is checked."""
+    order left out (its unit type, its coast) is read from it, and with ``check_units``
+    an order for a unit that is not there is an error naming the one that is
+    (`OrderChecker`); nothing else is checked."""
     text = _normalise(text)
     game_map = game_map or (position.map if position is not None else standard_map())
     board = Board(position) if position is not None else None
+    checker = OrderChecker(position) if position is not None and check_units else None
     lines: list[OrderLine] = []
     errors: list[DipsolveError] = []
     for item in _with_headers(_read_lines(text, filename, game_map), need_power):
@@ -580,7 +583,14 @@ def read_orders(text: str, filename: str = "<string>", *, game_map: Map | None =
         source, power, refs = item
         for ref in refs:
             try:
-                order = finish(ref, game_map, board, source)
+                if checker is not None:
+                    checked, error = checker.check(ref, source)
+                    if error is not None:
+                        raise error
+                    assert checked is not None
+                    order = checked
+                else:
+                    order = finish(ref, game_map, board, source)
             except DipsolveError as e:
                 errors.extend(e.errors)
                 continue

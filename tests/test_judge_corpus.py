@@ -156,6 +156,10 @@ def test_parse_with_a_position_fills_in_the_unit_and_its_coast(capsys, tmp_path)
     # an order for a unit that is not there names the one that is
     code, out, err = _run(capsys, "parse", "--position", str(pos_file), "Tus-Pie")
     assert code == 2 and "order for TUS, but there is no unit in Tuscany" in err
+    code, out, err = _run(capsys, "parse", "--position", str(pos_file), "A Ven-Tri")
+    assert (code, out) == (2, "")
+    assert err.startswith("<text>:1:1: order for A VEN, but there is no army in Venice: Italy's "
+                          "F VEN is there")
     code, out, err = _run(capsys, "parse", "--position", str(pos_file), "Rom S Ven-Tri")
     assert (code, out) == (0, "A ROM S F VEN - TRI\n")
     pos_file.write_text(position.to_text() + "[orders]\nItaly:\nVen-Apu, Rom S Ven-Apu\n",

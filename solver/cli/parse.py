@@ -99,7 +99,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     default_power = args.power          # a power's name (options.check)
     text, name = read_input(args.file) if args.file else (" ".join(args.text), "<text>")
     position = load(args.position)[0] if args.position else None
-    lines, errors = read_orders(text, name, need_power=False, position=position)
+    lines, errors = read_orders(text, name, need_power=False, position=position, check_units=True)
 
     entries: list[tuple[int, int, dict[str, Any] | None, str]] = []   # line, col, json, human
     failed = bool(errors)
