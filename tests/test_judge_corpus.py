@@ -320,3 +320,19 @@ def test_adjudicate_reads_an_order_sheet(capsys):
     assert (code, err) == (0, "")
     assert "-- Austria: A VIE - GAL    bounced" in out
     assert "ok Turkey: A CON - BUL" in out
+
+
+_MARKED = [(t, r) for c, t, r in ROWS if "(*" in t]
+
+
+@pytest.mark.parametrize("text, reading", _MARKED, ids=[t for t, _ in _MARKED])
+def test_every_report_mark_is_kept(capsys, tmp_path, text, reading):
+    sheet = tmp_path / "sheet.txt"
+    sheet.write_text(text + "\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "parse", "-f", str(sheet), "--json")
+    assert code == 0
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert [o["output"] for o in objs] == _readings(reading)
+    # each line here has its marks after one order: they are that order's, joined
+    written = [", ".join(re.findall(r"\(\*([^*]*)\*\)", line)) for line in text.splitlines()]
+    assert [o["mark"] for o in objs if o["mark"] is not None] == [m for m in written if m]
