@@ -5,9 +5,9 @@ in its own process on 127.0.0.1 at a free port (killed whatever happens).  Seven
 -- DumbBots, random bots and one dipsolve search at a short time limit -- sign on as
 separate processes and play until the server ends the game on reaching Spring 1903.
 Then every phase the server recorded (its saved-game JSON: the position, each power's
-orders, each unit's results) is adjudicated again by dipsolve, and the next position and
-the results must be the server's -- but for the peer's documented bugs
-(`test_peer_crosscheck.EXCEPTIONS`), each named when it happens.
+orders, each unit's results; read by `dipsolve.records`) is adjudicated again by
+dipsolve, and the next position and the results must be the server's -- but for the
+peer's documented bugs (`dipsolve.analysis.QUIRKS`), each named when it happens.
 """
 
 from __future__ import annotations
@@ -22,12 +22,11 @@ import pytest
 
 pytest.importorskip("diplomacy")
 
-from dipsolve.adjudicator import Reason, adjudicate  # noqa: E402
-from dipsolve.grammar import parse_order  # noqa: E402
-from dipsolve.orders import Order  # noqa: E402
-from dipsolve.position import Position  # noqa: E402
+from dipsolve.adjudicator import adjudicate  # noqa: E402
+from dipsolve.analysis import QUIRKS, check_phase  # noqa: E402
+from dipsolve.records import iter_positions, read_records, result_codes  # noqa: E402
 from dipsolve.testing.daide_server import DaideServerProcess  # noqa: E402
-from dipsolve.testing.peer import OUR_POWER, crosscheck, from_peer_game  # noqa: E402
+from dipsolve.testing.peer import OUR_POWER  # noqa: E402
 
 #: the seats, in the order the clients connect (the server seats them alphabetically)
 BOTS = ["dumbbot", "random", "dipsolve", "dumbbot", "random", "dumbbot", "random"]
@@ -67,87 +66,38 @@ def daide_game(tmp_path_factory):
     return json.loads(out.read_text(encoding="utf-8")), results, last
 
 
-def _position(state: dict) -> Position:
-    from diplomacy import Game
-    game = Game()
-    game.set_state(state)
-    return from_peer_game(game)
-
-
-def _orders(phase: dict, position: Position) -> dict[str, list[Order]]:
-    out: dict[str, list[Order]] = {}
-    for power, texts in (phase.get("orders") or {}).items():
-        out[OUR_POWER[power]] = [parse_order(t) for t in texts or []]
-    return out
-
-
-def _codes(outcome, position: Position) -> dict[str, set[str]]:
-    """dipsolve's results in the peer's words, per unit (``"A PAR"``): dislodged,
-    bounce, cut -- the codes both engines give one meaning."""
-    out: dict[str, set[str]] = {}
-    gone = {d.unit for d in outcome.next.dislodged} | set(outcome.destroyed)
-    for r in outcome.results:
-        loc = getattr(r.order, "location", None)
-        if loc is None:
-            continue
-        unit = position.unit_in.get(position.map.province_of.get(loc, loc))
-        if unit is None:
-            continue
-        codes = out.setdefault(f"{unit.kind} {unit.location}", set())
-        if r.reason == Reason.BOUNCED:
-            codes.add("bounce")
-        elif r.reason == Reason.CUT:
-            codes.add("cut")
-    for u in gone:
-        out.setdefault(f"{u.kind} {u.location}", set()).add("dislodged")
-    return out
-
-
-def _differences(record: dict) -> tuple[list[str], dict[str, int], int]:
-    """Every phase of the record adjudicated by dipsolve: (unexplained differences, the
-    peer's documented bugs seen, phases compared)."""
-    from test_peer_crosscheck import classify
-
-    phases = [p for p in record["phases"] if p["name"] != "COMPLETED"]
+def _differences(record_json: dict) -> tuple[list[str], dict[str, int], int]:
+    """Every phase of the server's record adjudicated by dipsolve (`dipsolve.records`
+    reads it, `dipsolve.analysis.check_phase` compares the next board and names the peer's
+    documented quirks): (unexplained differences, quirks seen, phases compared).  Where the
+    boards agree, the results agree too: each unit dislodged or not, and a unit still in
+    place bounced (a move) or cut (a support) or not, as the server recorded."""
+    record = read_records(json.dumps(record_json), "<the server's record>")[0]
     diffs: list[str] = []
-    excused: dict[str, int] = {}
+    quirks: dict[str, int] = {}
     compared = 0
-    for before, after in zip(phases, phases[1:]):
-        position = _position(before["state"])
-        orders = _orders(before, position)
-        outcome = adjudicate(position, orders)
-        expected = _position(after["state"])
-        found: list[str] = []
-        if outcome.next.phase != expected.phase:
-            found.append(f"next phase {outcome.next.phase.short}, server {expected.phase.short}")
-        if set(outcome.next.units) != set(expected.units):
-            found.append(f"units: dipsolve only {sorted(map(str, set(outcome.next.units) - set(expected.units)))}, "
-                         f"server only {sorted(map(str, set(expected.units) - set(outcome.next.units)))}")
-        ours_d = {d.unit: d.retreats for d in outcome.next.dislodged}
-        theirs_d = {d.unit: d.retreats for d in expected.dislodged}
-        if ours_d != theirs_d:
-            found.append(f"dislodged: dipsolve {ours_d}, server {theirs_d}")
-        if outcome.next.owner != expected.owner:
-            found.append("center owners differ")
-        if position.phase.kind == "movement":
-            ours = _codes(outcome, position)
-            for unit, codes in (before.get("results") or {}).items():
-                theirs = {c for c in codes if c in ("bounce", "cut", "dislodged")}
-                mine = ours.get(unit, set())
-                if "dislodged" in theirs or "dislodged" in mine:
-                    theirs, mine = theirs & {"dislodged"}, mine & {"dislodged"}
-                if theirs != mine:
-                    found.append(f"{unit}: dipsolve {sorted(mine)}, server {sorted(theirs)}")
-        compared += 1
-        if not found:
+    for before, after in iter_positions(record):
+        if after is None or not before.orders:
             continue
-        names = classify(crosscheck(position, orders))
-        if names:
-            for name in names:
-                excused[name] = excused.get(name, 0) + 1
-        else:
-            diffs.append(f"{before['name']}: " + "; ".join(found) + f"\norders: {before.get('orders')}")
-    return diffs, excused, compared
+        compared += 1
+        check = check_phase(before, after)
+        if not check.explained:
+            diffs.append(f"{before.name}: " + "; ".join(check.differences)
+                         + f"\norders: { {p: [str(o) for o in os] for p, os in before.orders.items()} }")
+            continue
+        for q in check.quirks:
+            quirks[q] = quirks.get(q, 0) + 1
+        if check.differences or before.position.phase.kind != "movement":
+            continue
+        ours = result_codes(adjudicate(before.position, before.orders_of()))
+        for unit in sorted(set(ours) | set(before.results)):
+            mine = set(ours.get(unit, ())) & {"bounce", "cut", "dislodged"}
+            theirs = set(before.results.get(unit, ())) & {"bounce", "cut", "dislodged"}
+            if "dislodged" in mine | theirs:
+                mine, theirs = mine & {"dislodged"}, theirs & {"dislodged"}
+            if mine != theirs:
+                diffs.append(f"{before.name} {unit}: dipsolve {sorted(mine)}, server {sorted(theirs)}")
+    return diffs, quirks, compared
 
 
 def test_seven_clients_play_to_winter_1902_and_every_phase_is_dipsolves(daide_game):
@@ -163,14 +113,10 @@ def test_seven_clients_play_to_winter_1902_and_every_phase_is_dipsolves(daide_ga
     s1901 = next(p for p in record["phases"] if p["name"] == "S1901M")
     assert all(len(s1901["orders"][power]) == (4 if power == "RUSSIA" else 3)
                for power in s1901["orders"]), s1901["orders"]
-    diffs, excused, compared = _differences(record)
+    diffs, quirks, compared = _differences(record)
     assert compared >= 5
     assert not diffs, "\n".join(diffs)
-    assert set(excused) <= {"6.H.6 retreats after a convoyed attack",
-                            "6.D.12 own support of a convoyed attack (6.F.4)",
-                            "6.E.3 own-unit support still defends in a head-to-head",
-                            "6.G.8 no land fallback for via convoy",
-                            "4.D.8 civil disorder by distance to owned centers"}
+    assert set(quirks) <= set(QUIRKS)          # the peer's documented bugs, each named
 
 
 def test_each_client_says_its_power_and_the_final_centres(daide_game):
@@ -196,10 +142,10 @@ def test_the_comparison_sees_a_record_that_is_not_dipsolves(daide_game):
     i = next(i for i, u in enumerate(units[power]) if u.startswith("A "))
     units[power][i] = "A BOH" if not units[power][i].endswith("BOH") else "A TYR"
     diffs, _, _ = _differences(moved)
-    assert diffs and diffs[0].startswith(f"{moved['phases'][0]['name']}: units:")
+    assert diffs and diffs[0].startswith(f"{moved['phases'][0]['name']}: unit only in dipsolve:")
     bounced = copy.deepcopy(record)
     results = bounced["phases"][0]["results"]
     unit = next(u for u, codes in results.items() if not codes)
     results[unit] = ["bounce"]
     diffs, _, _ = _differences(bounced)
-    assert diffs and f"{unit}: dipsolve [], server ['bounce']" in diffs[0]
+    assert diffs == [f"{bounced['phases'][0]['name']} {unit}: dipsolve [], server ['bounce']"]
