@@ -495,3 +495,67 @@ def test_a_solo_the_server_ends_without_slo_is_read_from_smr(capsys):
     server.join()
     assert capsys.readouterr().out == ("game over (AUT 1910): a solo win for France; centers: France 18, "
                                        "Russia 7, Italy 4, England 2, Turkey 2, Austria 1, Germany 0\n")
+
+
+class ScriptedConnection:
+    """A connection without a socket: `receive` hands out the given messages, then the
+    server is gone; what the client sends is kept."""
+
+    def __init__(self, messages: list[bytes]) -> None:
+        self.messages = [(RM, b"")] + [(DM, m) for m in messages]
+        self.sent: list[tuple[int, bytes]] = []
+        self.closed = False
+
+    def send(self, kind: int, body: bytes = b"") -> None:
+        if self.closed:
+            raise DaideConnectionError("the connection is closed")
+        self.sent.append((kind, body))
+
+    def receive(self):
+        from dipsolve.daide.wire import Message
+        if not self.messages:
+            self.closed = True
+            raise DaideConnectionError("the server closed the connection")
+        kind, body = self.messages.pop(0)
+        return Message(kind, body)
+
+    def poll(self):
+        from dipsolve.daide.wire import Message
+        return [Message(k, b) for k, b in self.messages]
+
+    def close(self) -> None:
+        self.closed = True
+
+
+SIGN_ON = ["YES (NME ('dipsolve') ('0.1'))", "MAP ('standard')", MDF, "HLO (FRA) (1) ((LVL 0))"]
+_WORDS = ["(", ")", "(", ")", "NOW", "SCO", "THX", "MIS", "ORD", "SMR", "SLO", "DRW", "HUH",
+          "REJ", "YES", "NOT", "GOF", "SUB", "TME", "FRM", "HLO", "MRT", "UNO", "MBV", "FAR", "SUC",
+          "BNC", "RET", "SPR", "SUM", "FAL", "AUT", "WIN", "AMY", "FLT", "MTO", "HLD", "SUP", "CVY",
+          "CTO", "VIA", "RTO", "DSB", "BLD", "REM", "WVE", "FRA", "GER", "RUS", "UNO", "PAR", "BUR",
+          "MAR", "SPA", "STP", "SCS", "NCS", "ECH", "MAO", "1901", "0", "-3", "18", "'x'"]
+
+
+_REAL = [SCO_1901, NOW_1901, NOW_1901.replace("SPR", "FAL"), "THX ((FRA AMY PAR) MTO BUR) (FAR)",
+         "THX ((FRA FLT BRE) MTO MAO) (MBV)", "MIS (FRA AMY PAR) (FRA AMY MAR)", "MIS (-1)",
+         "NOW (SUM 1901) (FRA AMY PAR MRT (BUR GAS)) (GER AMY BUR)", "NOW (WIN 1901) (FRA AMY PAR)",
+         "ORD (SPR 1901) ((FRA AMY PAR) MTO BUR) (BNC RET)", "REJ (SUB (SPR 1901) ((FRA AMY PAR) HLD))",
+         "FRM (GER) (FRA) (PRP (PCE (FRA GER)))", "TME (5)", "CCD (GER)", "OUT (ITA)"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=25).map(" ".join),
+                          st.sampled_from(_REAL)), max_size=12))
+def test_any_sequence_of_tokens_after_sign_on_ends_in_a_dipsolve_error_or_the_game_end(messages):
+    """Whatever the server says after HLO -- in tokens the table knows, in any order --
+    the session answers HUH, plays, or ends with one of dipsolve's errors: never another
+    exception."""
+    from dipsolve.bots import make_bot
+    from dipsolve.daide.client import DaideSession
+    bodies = [TABLE.encode(t) for t in SIGN_ON + messages]
+    conn = ScriptedConnection(bodies)
+    session = DaideSession(conn, make_bot("random"), seed=0)   # type: ignore[arg-type]
+    try:
+        session.run()
+    except DipsolveError:
+        pass
+    assert conn.sent[0][0] == IM and TABLE.decode(conn.sent[1][1]).startswith("NME")
