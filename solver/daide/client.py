@@ -6,18 +6,22 @@ level 0):
 1. sign-on: IM out, the server's RM in (its token table); ``NME ('name') ('version')``
    out (``IAM (power) (passcode)`` to take a seat back); ``YES (NME ...)`` and ``MAP
    ('name')`` in; ``MDF`` out, the map definition in (the map must be the standard one);
-   ``YES (MAP ('name'))`` out; ``HLO (power) (passcode) (variant)`` in: our power, and
+   ``YES (MAP ('name'))`` out (after IAM: ``HLO``, ``SCO``, ``NOW`` asked for instead);
+   ``HLO (power) (passcode) (variant)`` in: our power, and
    the variant options (``LVL`` the press level, ``MTL``/``RTL``/``BTL`` the time limits
    of movement, retreat and build turns).  ``REJ (NME ...)`` or ``OFF`` here: the
    server refused the client (name taken, game full), `DaideRefused`.
-2. each turn: ``SCO`` and ``NOW`` in (read by the grammar into a `Position`); the bot's
-   orders out as ``SUB (order) (order) ...``; each ``THX (order) (note)`` read: a note
+2. each turn: ``SCO`` and ``NOW`` in (read by the grammar into a `Position`); with
+   something to order, ``NOT (GOF)`` out (not ready while the bot thinks), then the
+   bot's orders as ``SUB (turn) (order) ...``; each ``THX (order) (note)`` read: a note
    other than ``MBV`` is a rejected order, reported and replaced (a hold, a disband, a
    waive) and the whole set resubmitted once; units ``MIS`` still lists are ordered to
-   hold (disband) the same way; then ``GOF`` (ready for the turn to be processed).
-   ``ORD`` results, ``TME``, ``CCD``, ``OUT``, ``FRM`` are read and logged.
+   hold (disband) the same way; then ``GOF`` (ready for the turn to be processed).  A
+   THX or MIS of an earlier turn's SUB is not taken for this one's.  ``ORD`` results
+   are tallied; ``TME``, ``CCD``, ``OUT``, ``FRM`` read and logged.
 3. the end: ``DRW``, ``SLO (power)``, ``SMR`` read; ``OFF`` ends the session (FM out,
-   socket closed).  A message the client cannot read is answered ``HUH (ERR ...)``.
+   socket closed); an end that arrives while the bot thinks is seen before any orders
+   go out.  A message the client cannot read is answered ``HUH (ERR ...)``.
 
 At press level 0 (and at any level: the bots do not negotiate) no press is sent.
 """
