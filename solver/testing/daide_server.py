@@ -22,6 +22,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -54,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--until", default="S1903M", help="end the game on reaching this phase")
     ap.add_argument("--port", type=int, default=0, help="the DAIDE port (default: a free one)")
     ap.add_argument("--max-seconds", type=float, default=600.0, help="give up after this long")
+    ap.add_argument("--workdir", help="the server's data folder (default: a temporary one, "
+                                      "removed at the end)")
     args = ap.parse_args(argv)
 
     from tornado import gen
@@ -80,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
                 "loc_type": m.loc_type.copy(), "loc_abut": m.loc_abut.copy(),
                 "aliases": m.aliases.copy()}
 
-    workdir = tempfile.mkdtemp(prefix="dipsolve-daide-server-")
+    scratch = None if args.workdir else tempfile.TemporaryDirectory(prefix="dipsolve-daide-server-")
+    workdir = args.workdir or scratch.name  # type: ignore[union-attr]
     io_loop = IOLoop()
     io_loop.make_current()
     server = StandardOnlyServer(server_dir=workdir)
@@ -122,12 +127,15 @@ def main(argv: list[str] | None = None) -> int:
         io_loop.run_sync(watch)
     finally:
         io_loop.close(all_fds=True)
+        if scratch is not None:
+            scratch.cleanup()
     return status["code"]
 
 
 class DaideServerProcess:
     """The server above in a subprocess: ``with DaideServerProcess(out) as server:``
-    ``server.port``; killed (with its process group) on leaving, whatever happened."""
+    ``server.port``; killed (with its process group) on leaving, whatever happened, and
+    its data folder removed."""
 
     def __init__(self, out: str | os.PathLike, *, deadline: int = 10, until: str = "S1903M",
                  max_seconds: float = 600.0, start_timeout: float = 60.0) -> None:
@@ -141,12 +149,17 @@ class DaideServerProcess:
 
     def __enter__(self) -> "DaideServerProcess":
         self._log_file = open(self.log, "w", encoding="utf-8")
-        self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=self._log_file,
+        self.workdir = tempfile.mkdtemp(prefix="dipsolve-daide-server-")
+        self.proc = subprocess.Popen(self.args + ["--workdir", self.workdir], stdout=subprocess.PIPE,
+                                     stderr=self._log_file,
                                      text=True, start_new_session=True)
         deadline = time.monotonic() + self.start_timeout
         assert self.proc.stdout is not None
         line = ""
         while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                break
             line = self.proc.stdout.readline()
             if line.startswith("DAIDE-PORT "):
                 self.port = int(line.split()[1])
@@ -173,6 +186,8 @@ class DaideServerProcess:
             self.proc.stdout.close()
         if hasattr(self, "_log_file"):
             self._log_file.close()
+        if hasattr(self, "workdir"):
+            shutil.rmtree(self.workdir, ignore_errors=True)
 
 
 if __name__ == "__main__":
