@@ -6,17 +6,23 @@
 Prints one line per game and then the results per bot, as the Victorybot seed's table
 (`dipsolve.play.results_table`); ``--json`` prints one JSON object with both.  A bad
 bot or power name, or a dipsolve seat when the search is not installed, is a one-line
-error with exit status 2.
+error with exit status 2.  Ctrl-C (or SIGTERM) drops the games being played and prints
+the table of the games finished (exit status 130 or 143); with ``--jobs``, a worker
+process that dies is reported in one line, its game left out, the others played, and
+the exit status is 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TYPE_CHECKING, Any
 
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json,
                       add_time_limit, power)
+from ..results import Stopped
+from .interrupt import cooperative
 from .progress import Progress
 
 if TYPE_CHECKING:
@@ -162,31 +168,46 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UserError("--history goes with --json")
     bots = seating(args.bots, args.seat, args.evaluation, args.opponents)
     progress = _GamesProgress(args.games)
-    played = 0
+    records: list[GameRecord] = []
+    lost: list[dict[str, Any]] = []
 
     def on_game(record: GameRecord) -> None:
-        nonlocal played
+        records.append(record)
         if not args.json:
             progress.close()
-            print(game_line(played, record), flush=True)
-        played += 1
+            print(game_line(record.seed - args.seed, record), flush=True)
         if args.jobs > 1:
-            progress.played(played, args.jobs)
+            progress.played(len(records) + len(lost), args.jobs)
+
+    def on_lost(index: int, reason: str) -> None:
+        lost.append({"game": index + 1, "seed": args.seed + index, "reason": reason})
+        progress.close()
+        print(f"dipsolve: game {index + 1} (seed {args.seed + index}) lost: its worker "
+              f"process died ({reason}); the other games go on", file=sys.stderr, flush=True)
 
     if args.jobs > 1:
         progress.played(0, args.jobs)
 
+    interrupted = False
     try:
-        records = play_series(bots, args.games, seed=args.seed, until=args.until,
-                              time_limit=args.time_limit, rotate=args.rotate, jobs=args.jobs,
-                              on_phase=progress.phase, on_game=on_game)
+        with cooperative():
+            play_series(bots, args.games, seed=args.seed, until=args.until,
+                        time_limit=args.time_limit, rotate=args.rotate, jobs=args.jobs,
+                        on_phase=progress.phase, on_game=on_game, on_lost=on_lost)
+    except Stopped:
+        interrupted = True
     finally:
         progress.close()
     rows = results_table(records)
+    if interrupted:
+        print(f"dipsolve: interrupted: {len(records)} of {args.games} games finished; the table "
+              f"is theirs", file=sys.stderr)
     if args.json:
         print(json.dumps({"games": [r.to_json(history=args.history) for r in records],
-                          "table": [row.to_json() for row in rows]}))
-        return 0
-    print()
-    print(format_table(rows))
-    return 0
+                          "table": [row.to_json() for row in rows],
+                          "status": "interrupted" if interrupted else "finished",
+                          "lost": lost}))
+    else:
+        print()
+        print(format_table(rows))
+    return 1 if lost else 0
