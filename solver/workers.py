@@ -117,10 +117,16 @@ def run_tasks(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int, *,
             if stop_requested():
                 stopped = True
                 break
-            for w in workers:
+            for w in list(workers):
                 if w.index is None and pending:
                     i = pending.popleft()
-                    w.give(i, tasks[i])
+                    try:
+                        w.give(i, tasks[i])
+                    except OSError:         # an idle worker died: another takes the task
+                        pending.appendleft(i)
+                        w.index = None
+                        w.stop(now=True)
+                        workers.remove(w)
             while pending and len(workers) < jobs:
                 w = _Worker(ctx, fn)
                 workers.append(w)

@@ -243,7 +243,7 @@ def _exact(args: argparse.Namespace, power: str, position: Position, outputs: Ou
             print(f"dipsolve: no plan ({sol.status}): {args.plan_out} not written", file=sys.stderr)
     if args.render:
         write_render(args, list(sol.outcomes) if sol.outcomes else position.alone({power}),
-                     outputs=outputs)
+                     source=args.from_file or "start", outputs=outputs)
     outputs.commit()
     return 0
 
