@@ -146,6 +146,18 @@ def test_worst_case_interrupted_leaves_the_witness_untouched_or_complete(tmp_pat
     assert sorted(p.name for p in tmp_path.iterdir()) == ["W.dip"]
 
 
+def test_an_equilibrium_search_answers_what_it_has_as_interrupted(tmp_path):
+    run = Running("adjust", str(ROOT / "examples" / "adjustments" / "worst-case.dip"),
+                  "--equilibrium", "mixed", "--time-limit", "120", "--json", cwd=tmp_path)
+    run.wait_for("evaluations")         # the progress display: the payoffs being computed
+    run.send(signal.SIGTERM)
+    code, out, err = run.finish()
+    assert code == 143 and "Traceback" not in err
+    answer = json.loads(out)
+    assert answer["status"] == "interrupted" and not answer["certified"]
+    assert answer["seconds"] < 120
+
+
 PLAY = ("play", "--games", "6", "--jobs", "2", "--bots", "dipsolve,dumbbot",
         "--time-limit", "0.5", "--until", "1906")
 
@@ -208,3 +220,5 @@ def test_a_command_that_does_not_poll_is_stopped_where_it_is(tmp_path, capsys, m
     assert json.loads(capsys.readouterr().out) == {"error": "interrupted", "signal": "SIGINT",
                                                    "message": "interrupted by SIGINT"}
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    time.sleep(0.2)                     # the watcher thread has read the signal's byte
+    assert not dipsolve.results.stop_requested()     # the next run is not stopped

@@ -109,6 +109,10 @@ class Signals:
         self._old: dict[int, Any] = {}
         self._old_fd: int | None = None
         self._sockets: tuple[socket.socket, socket.socket] | None = None
+        #: the watcher acts only while this is set, under its lock: a signal's byte read
+        #: after the run ended must not stop the next run in this process
+        self._active = [False]
+        self._lock = threading.Lock()
 
     def __enter__(self) -> "Signals":
         _received.clear()
@@ -127,11 +131,14 @@ class Signals:
             writer.close()
             return self
         self._sockets = (reader, writer)
-        threading.Thread(target=_watch, args=(reader,), name="dipsolve-signals",
-                         daemon=True).start()
+        self._active[0] = True
+        threading.Thread(target=_watch, args=(reader, self._active, self._lock),
+                         name="dipsolve-signals", daemon=True).start()
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        with self._lock:
+            self._active[0] = False
         if self._sockets is not None:
             signal.set_wakeup_fd(self._old_fd if self._old_fd is not None else -1)
             reader, writer = self._sockets
@@ -146,9 +153,9 @@ class Signals:
         reset_stop()
 
 
-def _watch(reader: socket.socket) -> None:
+def _watch(reader: socket.socket, active: list[bool], lock: threading.Lock) -> None:
     """Wait for a signal's byte; ask the work to stop (the main thread's handler runs
-    too, when the main thread next runs Python)."""
+    too, when the main thread next runs Python), while the run is ``active``."""
     while True:
         try:
             data = reader.recv(16)
@@ -157,4 +164,6 @@ def _watch(reader: socket.socket) -> None:
         if not data:
             return
         if any(b in SIGNALS for b in data):
-            request_stop()
+            with lock:
+                if active[0]:
+                    request_stop()
