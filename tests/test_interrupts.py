@@ -222,3 +222,44 @@ def test_a_command_that_does_not_poll_is_stopped_where_it_is(tmp_path, capsys, m
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     time.sleep(0.2)                     # the watcher thread has read the signal's byte
     assert not dipsolve.results.stop_requested()     # the next run is not stopped
+
+
+def test_adjudicate_stops_between_files_prints_those_finished_and_writes_nothing(
+        tmp_path, capsys, monkeypatch):
+    import dipsolve.adjudicator
+    real = dipsolve.adjudicator.adjudicate
+    calls = []
+
+    def adjudicate(position, orders):
+        calls.append(1)
+        if len(calls) == 2:             # Ctrl-C while the second file is adjudicated
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(position, orders)
+    monkeypatch.setattr(dipsolve.adjudicator, "adjudicate", adjudicate)
+    files = []
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.dip").write_text(Path(S1902M).read_text())
+        files.append(str(tmp_path / f"{name}.dip"))
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code = main(["adjudicate", *files, "--json", "--out-dir", str(tmp_path / "out")])
+    out, err = capsys.readouterr()
+    assert code == 130 and len(calls) == 2
+    assert [json.loads(line)["file"] for line in out.splitlines()] == files[:2]
+    assert f"not written: {tmp_path / 'out' / 'a.next.dip'}" in err
+    assert "dipsolve: interrupted by SIGINT" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_a_second_signal_stops_a_command_where_it_is(capsys, monkeypatch):
+    import dipsolve.api
+
+    def stubborn(*a, **k):              # a search that would not look at its deadline
+        os.kill(os.getpid(), signal.SIGINT)
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(1000):
+            time.sleep(0.01)
+        raise AssertionError("not stopped")
+    monkeypatch.setattr(dipsolve.api, "solve", stubborn)
+    assert main(["solve", S1902M, "--power", "FRA"]) == 143     # the signal that stopped it
+    out, err = capsys.readouterr()
+    assert out == "" and err.strip() == "dipsolve: interrupted by SIGTERM"

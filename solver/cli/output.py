@@ -97,7 +97,10 @@ def check_destination(path: str, *, create_folder: bool = False, made: frozenset
     if os.path.isdir(target):
         raise _cannot(path, "is a directory")
     if os.path.exists(target):
-        mode = os.stat(target).st_mode
+        try:
+            mode = os.stat(target).st_mode
+        except OSError as e:
+            raise _cannot(path, reason(e)) from None
         if not os.access(target, os.W_OK):
             raise _cannot(path, reason(PermissionError(errno.EACCES, os.strerror(errno.EACCES))))
         if not stat.S_ISREG(mode):
@@ -194,9 +197,3 @@ class Outputs:
             self._staged.clear()
         return list(self.written)
 
-
-def write_file(path: str, data: str | bytes) -> None:
-    """Write one file now, whole or not at all (a command with one output, known late)."""
-    outputs = Outputs()
-    outputs.put(path, data)
-    outputs.commit()
