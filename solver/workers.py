@@ -41,6 +41,8 @@ def death(exitcode: int | None) -> str:
 def _serve(conn: Any, fn: Callable[[Any], Any]) -> None:
     """A worker: run the tasks the parent sends until it sends None or goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent handles Ctrl-C
+    if hasattr(signal, "pthread_sigmask"):           # blocked since its start: see _Worker
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     while True:
         try:
             item = conn.recv()
@@ -63,7 +65,17 @@ class _Worker:
     def __init__(self, ctx: Any, fn: Callable[[Any], Any]) -> None:
         self.conn, child = ctx.Pipe()
         self.process = ctx.Process(target=_serve, args=(child, fn), daemon=True)
-        self.process.start()
+        # the new interpreter starts with SIGINT blocked (a blocked signal stays blocked
+        # across exec), so that a Ctrl-C while it imports is no KeyboardInterrupt
+        # traceback from it; it ignores SIGINT before unblocking it.  In this process
+        # another thread takes a SIGINT meanwhile, and nothing is lost.
+        blocking = hasattr(signal, "pthread_sigmask")
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocking else None
+        try:
+            self.process.start()
+        finally:
+            if old is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
         child.close()
         self.index: int | None = None
 

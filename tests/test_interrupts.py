@@ -40,7 +40,8 @@ class Running:
     def __init__(self, *argv: str, cwd: Path) -> None:
         master, slave = pty.openpty()
         self.proc = subprocess.Popen([sys.executable, "-m", "dipsolve.cli", *argv],
-                                     stdout=subprocess.PIPE, stderr=slave, cwd=cwd)
+                                     stdout=subprocess.PIPE, stderr=slave, cwd=cwd,
+                                     start_new_session=True)   # its own process group
         os.close(slave)
         self.out = bytearray()
         self.err = bytearray()
@@ -77,6 +78,10 @@ class Running:
 
     def send(self, signum: int) -> None:
         self.proc.send_signal(signum)
+
+    def send_to_group(self, signum: int) -> None:
+        """As a terminal's Ctrl-C does: to the command and every process it started."""
+        os.killpg(self.proc.pid, signum)
 
     def finish(self) -> tuple[int, str, str]:
         code = self.proc.wait(timeout=BOUND)
@@ -173,9 +178,10 @@ def test_play_interrupted_prints_the_table_of_the_games_finished(moment, tmp_pat
     run = Running(*PLAY, cwd=tmp_path)
     if moment == "at the start":
         run.wait_for("games done")      # the progress display: 0/6 games done, 2 playing
+        run.send_to_group(signal.SIGINT)  # the workers are starting: they get it too
     else:
         run.wait_for("game 1 (seed 0)", where="out")
-    run.send(signal.SIGINT)
+        run.send(signal.SIGINT)
     code, out, err = run.finish()
     assert code == 130 and "Traceback" not in err and "KeyboardInterrupt" not in err
     finished = [line for line in out.splitlines() if line.startswith("game ")]
