@@ -70,6 +70,11 @@ class _Worker:
         # traceback from it; it ignores SIGINT before unblocking it.  In this process
         # another thread takes a SIGINT meanwhile, and nothing is lost.
         blocking = hasattr(signal, "pthread_sigmask")
+        if blocking:
+            # multiprocessing starts its helper process on the first start, and unblocks
+            # SIGINT in this thread when it has: start it first
+            from multiprocessing import resource_tracker
+            resource_tracker.ensure_running()
         old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocking else None
         try:
             self.process.start()

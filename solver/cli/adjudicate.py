@@ -50,7 +50,7 @@ def register(subparsers: Any) -> None:
     a.add_argument("-o", "--output", metavar="OUT", help="also write the next position to OUT")
     a.add_argument("--out-dir", metavar="DIR", help="also write each next position to DIR/<name>.next.dip")
     add_render(a)
-    a.set_defaults(func=cmd_adjudicate)
+    a.set_defaults(func=cmd_adjudicate, stops_by_itself=True)
 
 
 def outcome_json(path: str, outcome: "Outcome") -> dict[str, Any]:

@@ -81,7 +81,7 @@ def register(subparsers: Any) -> None:
     add_time_limit(p, None, help="seconds for the solver (default 60; 300 for --worst-case); the "
                                  "best answer so far is reported when it runs out")
     add_json(p, help="one JSON object (see --help of the README)")
-    p.set_defaults(func=cmd_adjust)
+    p.set_defaults(func=cmd_adjust, stops_by_itself=True)
 
 
 def cmd_adjust(args: argparse.Namespace) -> int:

@@ -101,12 +101,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except UsageError as e:
-        report_error(e, as_json="--json" in argv)
-        raise SystemExit(EXIT_USAGE) from None
+    # a signal while the command line is read (milliseconds) waits for the command: one
+    # that stops by itself (``stops_by_itself``: play, solve, ...) then answers with what
+    # it has (play: the table of no game); any other stops at once
+    with interrupt.cooperative():
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except UsageError as e:
+            report_error(e, as_json="--json" in argv)
+            raise SystemExit(EXIT_USAGE) from None
+    if interrupt.received() and not getattr(args, "stops_by_itself", False):
+        raise interrupt.Interrupted(interrupt.received() or 2)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE

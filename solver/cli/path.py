@@ -90,7 +90,7 @@ def register(subparsers: Any) -> None:
                    help="exact only: also write the plan as JSON (for `dipsolve render "
                         "--plan PLAN.json --alone`)")
     add_render(p)
-    p.set_defaults(func=cmd_path)
+    p.set_defaults(func=cmd_path, stops_by_itself=True)
 
 
 # -- the command ---------------------------------------------------------------------------

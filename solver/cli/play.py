@@ -84,7 +84,7 @@ def register(subparsers: Any) -> None:
                         "or the bots that think against the clock think less)")
     add_json(p, help="one JSON object: the games and the table")
     p.add_argument("--history", action="store_true", help="with --json: every phase's orders too")
-    p.set_defaults(func=cmd_play)
+    p.set_defaults(func=cmd_play, stops_by_itself=True)
 
 
 def seating(bots: str, seats: list[str], evaluator: str = "influence",
@@ -155,6 +155,12 @@ class _GamesProgress:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    # a Ctrl-C at any moment, from here on (loading the bots too), ends in the table
+    with cooperative():
+        return _play(args)
+
+
+def _play(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UserError(f"--games {args.games}: expected a number of games, at least 1")
     from ..play import format_table, play_series, results_table
@@ -190,10 +196,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     interrupted = False
     try:
-        with cooperative():
-            play_series(bots, args.games, seed=args.seed, until=args.until,
-                        time_limit=args.time_limit, rotate=args.rotate, jobs=args.jobs,
-                        on_phase=progress.phase, on_game=on_game, on_lost=on_lost)
+        play_series(bots, args.games, seed=args.seed, until=args.until,
+                    time_limit=args.time_limit, rotate=args.rotate, jobs=args.jobs,
+                    on_phase=progress.phase, on_game=on_game, on_lost=on_lost)
     except Stopped:
         interrupted = True
     finally:

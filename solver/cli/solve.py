@@ -86,7 +86,7 @@ def register(subparsers: Any) -> None:
                    help="print the search: the opponents' order sets and the agenda at every step")
     add_json(p)
     add_render(p)
-    p.set_defaults(func=cmd_solve)
+    p.set_defaults(func=cmd_solve, stops_by_itself=True)
 
 
 def _values(args: argparse.Namespace) -> dict[str, ProvinceValues]:
