@@ -193,19 +193,21 @@ def test_play_interrupted_prints_the_table_of_the_games_finished(moment, tmp_pat
 
 
 def test_a_play_worker_that_dies_is_one_line_and_the_other_games_are_kept(tmp_path):
-    run = Running(*PLAY[:-1], "1904", cwd=tmp_path)
-    run.wait_for("game 1 (seed 0)", where="out")
+    # three games, two at once: a worker is killed while both play their first game
+    # (they take seconds; the kill comes as soon as both exist), a new one plays game 3
+    run = Running("play", "--games", "3", *PLAY[3:-1], "1904", cwd=tmp_path)
     end = time.monotonic() + BOUND
-    while not _workers(run.proc.pid):
-        assert time.monotonic() < end
+    while len(_workers(run.proc.pid)) < 2:
+        assert time.monotonic() < end and run.proc.poll() is None
         time.sleep(0.02)
     os.kill(_workers(run.proc.pid)[0], signal.SIGKILL)
     code, out, err = run.finish()
     assert code == 1 and "Traceback" not in err
     lost = [line for line in err.splitlines() if "lost" in line]
-    assert len(lost) == 1 and "its worker process died (killed by SIGKILL)" in lost[0]
+    assert len(lost) == 1 and "its worker process died (killed by SIGKILL)" in lost[0], err
     finished = [line for line in out.splitlines() if line.startswith("game ")]
-    assert len(finished) == 5 and _table_games(out) == 5
+    assert len(finished) == 2 and _table_games(out) == 2
+    assert "game 3 (seed 2)" in out                   # played by the worker that replaced it
 
 
 def test_a_command_that_does_not_poll_is_stopped_where_it_is(tmp_path, capsys, monkeypatch):

@@ -47,8 +47,11 @@ def register(subparsers: Any) -> None:
     a.add_argument("--orders", metavar="ORDERS",
                    help="orders file, one 'Power: order' a line (replaces the file's [orders])")
     add_json(a)
-    a.add_argument("-o", "--output", metavar="OUT", help="also write the next position to OUT")
-    a.add_argument("--out-dir", metavar="DIR", help="also write each next position to DIR/<name>.next.dip")
+    a.add_argument("-o", "--output", metavar="OUT",
+                   help="also write the next position to OUT (replaced if it exists)")
+    a.add_argument("--out-dir", metavar="DIR",
+                   help="also write each next position to DIR/<name>.next.dip (DIR is made if "
+                        "missing; two inputs with one name are refused)")
     add_render(a)
     a.set_defaults(func=cmd_adjudicate, stops_by_itself=True)
 
