@@ -222,3 +222,17 @@ def test_an_existing_read_only_file_is_not_replaced(tmp_path, capsys):
     code, _, err = run(capsys, "adjudicate", S1902M, "-o", str(target))
     assert code == 2 and "cannot write: permission denied" in err
     assert target.read_text() == "keep\n"
+
+
+def test_a_finished_result_is_written_even_after_a_stop_and_an_answer_cut_short_is_not(tmp_path):
+    from dipsolve import results
+    from dipsolve.cli.options import write_file
+    results.request_stop()
+    try:
+        cut_short = Outputs()
+        cut_short.put(str(tmp_path / "answer.json"), "{}")
+        assert cut_short.commit() == []
+        write_file(str(tmp_path / "game-0.json"), "[]\n")      # a game played to its end
+    finally:
+        results.reset_stop()
+    assert snapshot(tmp_path) == {"game-0.json": b"[]\n"}

@@ -1,5 +1,6 @@
 """The options and readers the commands share: ``--json``, ``--time-limit``, ``--power``,
-``--evaluation``, ``--render``; `read_text`, `load`, `load_orders`, `write_render`; the
+``--evaluation``, ``--render``; `read_text`, `load`, `load_orders`, `write_render`,
+`write_file`; the
 command line's errors (`UserError`, `FileError`, `UsageError`).
 
 Each ``add_*`` function adds one option to a command's parser; `check` validates every
@@ -181,6 +182,18 @@ def write_render(args: argparse.Namespace, subject: Any,
     else:
         outputs.put(path, data)
     return path
+
+
+def write_file(path: str, data: str | bytes) -> None:
+    """Write one finished result to ``path`` now, whole or not at all, through the one
+    writer (`dipsolve.cli.output`: ``PATH: cannot write: REASON`` on any error), even
+    after Ctrl-C: it is complete (a game played to its end, saved as it ends).  A command
+    whose files hold an answer the signal may cut short plans them with
+    `dipsolve.cli.output.Outputs` instead."""
+    from .output import Outputs
+    one = Outputs()
+    one.put(path, data)
+    one.commit(finished=True)
 
 
 # -- reading ----------------------------------------------------------------------------

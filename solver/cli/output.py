@@ -148,12 +148,14 @@ class Outputs:
         """Forget every file kept: nothing is written (an interrupted run)."""
         self._staged.clear()
 
-    def commit(self) -> list[str]:
+    def commit(self, *, finished: bool = False) -> list[str]:
         """Write every file kept, all or none; returns their paths in the order given.
-        Signals wait until the renames are done."""
+        Signals wait until the renames are done.  Once a stop was requested nothing is
+        written, unless the files are ``finished`` work that a stop does not make less
+        whole (a game played to its end, saved as it ends)."""
         from ..results import stop_requested
         from .interrupt import held
-        if stop_requested():            # interrupted: what is finished is printed, not written
+        if stop_requested() and not finished:   # interrupted: printed, not written
             if self._staged:
                 names = ", ".join(p for p, _ in self._staged.values())
                 print(f"dipsolve: interrupted: not written: {names}", file=sys.stderr)
