@@ -49,6 +49,7 @@ _received: list[int] = []      # the signals received this run, in order
 _cooperative = [0]             # depth of `cooperative` blocks
 _held = [0]                    # depth of `held` blocks
 _pending: list[int] = []       # a signal to raise when `held` ends
+_closing = [False]             # the run is over: a late signal is recorded, not raised
 
 
 def received() -> int | None:
@@ -69,6 +70,8 @@ def _handler(signum: int, frame: FrameType | None) -> None:
     first = not _received
     _received.append(signum)
     request_stop()
+    if _closing[0]:
+        return                          # the command is done: nothing left to stop
     if _cooperative[0] and first:
         return                          # the command stops by itself
     if _held[0]:
@@ -119,6 +122,7 @@ class Signals:
     def __enter__(self) -> "Signals":
         _received.clear()
         _pending.clear()
+        _closing[0] = False
         reset_stop()
         if threading.current_thread() is not threading.main_thread():
             return self
@@ -139,6 +143,7 @@ class Signals:
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        _closing[0] = True                  # from here the handler raises nothing
         with self._lock:
             self._active[0] = False
         if self._sockets is not None:
