@@ -271,3 +271,29 @@ def test_a_second_signal_stops_a_command_where_it_is(capsys, monkeypatch):
     assert main(["solve", S1902M, "--power", "FRA"]) == 143     # the signal that stopped it
     out, err = capsys.readouterr()
     assert out == "" and err.strip() == "dipsolve: interrupted by SIGTERM"
+
+
+def test_a_stop_request_expires_every_deadline_and_calls_the_blocking_calls_stops():
+    from dipsolve.results import (Deadline, Result, Status, interrupted, on_stop, request_stop,
+                                  reset_stop)
+    clock = iter([0.0] * 10).__next__           # a clock that never moves
+    d = Deadline(100.0, clock=clock)
+    stopped: list[str] = []
+    try:
+        with on_stop(lambda: stopped.append("cp-sat")):
+            assert not d.expired()
+            request_stop()
+            assert stopped == ["cp-sat"]
+            assert d.expired() and d.remaining() == 0.0 and d.part(0.5).remaining() == 0.0
+            with pytest.raises(dipsolve.results.TimeUp):
+                d.check()
+        with on_stop(lambda: stopped.append("late")):  # registered after: called at once
+            pass
+        assert stopped == ["cp-sat", "late"]
+        cut = Result(status=Status.TIMED_OUT, objective=1.0)
+        proven = Result(status=Status.OPTIMAL, objective=2.0, bound=2.0)
+        assert interrupted(cut).status == "interrupted" == interrupted(cut).to_json()["status"]
+        assert interrupted(proven) is proven      # a proof found before the stop stands
+    finally:
+        reset_stop()
+    assert interrupted(cut) is cut and not d.expired()
