@@ -175,7 +175,8 @@ def _table_games(out: str) -> int:
 
 @pytest.mark.parametrize("moment", ["at the start", "after a game"])
 def test_play_interrupted_prints_the_table_of_the_games_finished(moment, tmp_path):
-    run = Running(*PLAY, cwd=tmp_path)
+    saved = tmp_path / "saved"
+    run = Running(*PLAY, "--save", str(saved), cwd=tmp_path)
     if moment == "at the start":
         run.wait_for("games done")      # the progress display: 0/6 games done, 2 playing
         run.send_to_group(signal.SIGINT)  # the workers are starting: they get it too
@@ -189,6 +190,11 @@ def test_play_interrupted_prints_the_table_of_the_games_finished(moment, tmp_pat
     assert "bot " in out and "% win" in out           # the table, even of no game
     if finished:
         assert _table_games(out) == len(finished)
+    # with --save, the record of every game finished, whole; none of a game cut short
+    files = sorted(saved.iterdir()) if saved.exists() else []
+    assert len(files) == len(finished)
+    for f in files:
+        assert json.loads(f.read_text())["phases"]
     assert _workers(run.proc.pid) == []
 
 

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..results import stop_requested
 from .interrupt import cooperative
-from .options import UserError, add_json, add_render, load, load_orders, plan_render, write_render
+from .options import (UserError, add_json, add_phase, add_render, load, load_orders, plan_render,
+                      write_render)
 from .output import Outputs
 from .progress import Progress
 from .show import position_json
@@ -43,7 +44,9 @@ def register(subparsers: Any) -> None:
         description="Resolve the phase in each FILE with the orders in the file's [orders] "
                     "section (or in ORDERS) and print each order's result and the next "
                     "position in the .dip format, so the output can be adjudicated again.")
-    a.add_argument("files", nargs="+", metavar="FILE", help="a .dip file or a DAIDE NOW/SCO file")
+    a.add_argument("files", nargs="+", metavar="FILE", help="a .dip file or a DAIDE NOW/SCO file, or a game record "
+                   "(saved-game JSON) with --phase: its recorded orders are adjudicated")
+    add_phase(a)
     a.add_argument("--orders", metavar="ORDERS",
                    help="orders file, one 'Power: order' a line (replaces the file's [orders])")
     add_json(a)
@@ -122,7 +125,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     outputs = _plan(args)
     jobs: list[tuple[str, Position, Mapping[str, Iterable[Order]]]] = []
     for path in args.files:
-        position, orders = load(path)
+        position, orders = load(path, args)
         if args.orders:
             orders = load_orders(args.orders, position)
         jobs.append((path, position, orders))

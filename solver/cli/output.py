@@ -150,8 +150,8 @@ class Outputs:
 
     def commit(self, *, finished: bool = False) -> list[str]:
         """Write every file kept, all or none; returns their paths in the order given.
-        Signals wait until the renames are done.  Once a stop was requested nothing is
-        written, unless the files are ``finished`` work that a stop does not make less
+        Signals wait until the renames are done; returns the files this call wrote.  Once
+        a stop was requested nothing is written, unless the files are ``finished`` work that a stop does not make less
         whole (a game played to its end, saved as it ends)."""
         from ..results import stop_requested
         from .interrupt import held
@@ -169,6 +169,7 @@ class Outputs:
                     except OSError as e:
                         raise _cannot(folder, reason(e)) from None
             staged: list[tuple[str | None, str, bytes | str]] = []
+            before = len(self.written)
             try:
                 for path, data in self._staged.values():
                     if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
@@ -197,5 +198,5 @@ class Outputs:
                     raise _cannot(path, f"{reason(e)} ({done})") from None
                 self.written.append(path)
             self._staged.clear()
-        return list(self.written)
+        return self.written[before:]
 

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import interrupted, stop_requested
 from .interrupt import cooperative
-from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_power, add_render,
-                      add_time_limit, load, plan_render, read_text, write_render)
+from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_phase, add_power,
+                      add_render, add_time_limit, load, plan_render, read_text, write_render)
 from .output import Outputs
 from .progress import Progress
 
@@ -65,7 +65,9 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "solve", help="the best orders for a power in a position",
         description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("files", nargs="+", metavar="FILE", help="a .dip or DAIDE NOW/SCO position file")
+    p.add_argument("files", nargs="+", metavar="FILE", help="a .dip or DAIDE NOW/SCO position file, or a game "
+                   "record (saved-game JSON) with --phase")
+    add_phase(p)
     add_power(p, help="the power to order for (TUR, Turkey, ...); default: every power")
     p.add_argument("--method", choices=METHODS, default="agenda", help="the search (default: agenda)")
     add_time_limit(p, 5.0, help="seconds for the whole search of each file (default: 5)")
@@ -127,7 +129,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.samples is not None and (args.samples < 1 or args.opponents != "sampled"):
         raise UserError(f"--samples {args.samples}: expected a count of 1 or more, with "
                         f"--opponents sampled")
-    jobs = [(path, load(path)[0]) for path in args.files]
+    jobs = [(path, load(path, args)[0]) for path in args.files]
     with cooperative():
         _solve_all(args, jobs, values, outputs)
     outputs.commit()
