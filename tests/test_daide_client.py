@@ -559,3 +559,31 @@ def test_any_sequence_of_tokens_after_sign_on_ends_in_a_dipsolve_error_or_the_ga
     except DipsolveError:
         pass
     assert conn.sent[0][0] == IM and TABLE.decode(conn.sent[1][1]).startswith("NME")
+
+
+def test_ctrl_c_leaves_the_game_with_an_fm_and_exit_130():
+    import os
+    import signal
+    import subprocess
+    import sys
+    signed = threading.Event()
+
+    def script(s: FakeServer) -> None:
+        s.sign_on()
+        signed.set()
+        s.expect("FM")
+
+    server = FakeServer(script)
+    proc = subprocess.Popen([sys.executable, "-m", "dipsolve.cli", "daide", f"127.0.0.1:{server.port}",
+                             "--bot", "dumbbot"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert signed.wait(60)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+    server.join()
+    assert proc.returncode == 130
+    assert err.splitlines()[-1] == "dipsolve: interrupted by SIGINT" and "Traceback" not in err

@@ -5,7 +5,8 @@
 
 Exit status: 0 when the game ends (the server's OFF, after DRW/SLO/SMR); 1 when the
 connection cannot be made, is lost, or goes silent, or the server refuses the client;
-2 for bad input (a bad HOST:PORT, a bad option, garbage from the server).  Errors are
+2 for bad input (a bad HOST:PORT, a bad option, garbage from the server); 130 (143) on
+Ctrl-C (SIGTERM), after an FM to the server.  Errors are
 one line on stderr; ``-v`` logs every message in and out on stderr.
 """
 
@@ -76,7 +77,7 @@ def parse_address(text: str) -> tuple[str, int]:
 
 def cmd_daide(args: argparse.Namespace) -> int:
     from ..daide.client import DaideSession
-    from ..daide.wire import Connection, DaideConnectionError
+    from ..daide.wire import FM, Connection, DaideConnectionError
     from .play import seating
 
     host, port = parse_address(args.address)
@@ -99,7 +100,12 @@ def cmd_daide(args: argparse.Namespace) -> int:
                                time_limit=args.time_limit, log=log, say=say, seed=args.seed)
         try:
             end = session.run()
-        finally:
+        finally:                         # the game's end, an error, or Ctrl-C (exit 130)
+            if not conn.closed:
+                try:
+                    conn.send(FM)        # tell the server this client is leaving
+                except DaideConnectionError:
+                    pass
             conn.close()
     except DaideConnectionError as e:
         if args.json:
