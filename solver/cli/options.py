@@ -1,5 +1,6 @@
 """The options and readers the commands share: ``--json``, ``--time-limit``, ``--power``,
-``--evaluation``, ``--render``; `read_text`, `load`, `load_orders`, `write_file`; the
+``--evaluation``, ``--render``, ``--phase``; `read_text`, `load`, `load_orders`,
+`write_render`, `write_file`; the
 command line's errors (`UserError`, `FileError`, `UsageError`).
 
 Each ``add_*`` function adds one option to a command's parser; `check` validates every
@@ -33,6 +34,7 @@ from ..errors import DipsolveSyntaxError
 if TYPE_CHECKING:
     from ..orders import Order
     from ..position import Position
+    from .output import Outputs
 
 EXIT_USAGE = 2
 
@@ -211,33 +213,57 @@ def check_render_path(path: str | None) -> None:
                         f"(expected .svg or .png)", filename=path)
 
 
-def write_render(args: argparse.Namespace, subject: Any,
-                 orders: Mapping[str, Iterable["Order"]] | None = None, *,
-                 source: str | None = None) -> str | None:
-    """Honour ``--render`` if it was given: draw ``subject`` (a Position with optional
-    ``orders``, an Outcome, or a replayed plan) to the path, atomically.  Returns the path
-    written, or None."""
+def render_path(args: argparse.Namespace, source: str | None = None) -> str | None:
+    """The file ``--render`` draws ``source``'s result to ('{stem}' replaced), or None."""
     template = getattr(args, "render", None)
     if not template:
         return None
-    from ..pictures import render_to
-    path = (template.replace("{stem}", os.path.splitext(os.path.basename(source))[0])
-            if source else template)
-    try:
-        render_to(path, subject, orders)
-    except OSError as e:
-        raise FileError(f"cannot write: {e.strerror}", filename=path) from None
+    if source is None:
+        return template
+    stem = "stdin" if source == "-" else os.path.splitext(os.path.basename(source))[0]
+    return template.replace("{stem}", stem)
+
+
+def plan_render(args: argparse.Namespace, outputs: "Outputs", sources: Iterable[str]) -> None:
+    """Check ``--render``'s file for each input now, before any work
+    (`dipsolve.cli.output.Outputs.plan`: two inputs drawn to one file are refused)."""
+    for source in sources:
+        path = render_path(args, source)
+        if path:
+            outputs.plan(path)
+
+
+def write_render(args: argparse.Namespace, subject: Any,
+                 orders: Mapping[str, Iterable["Order"]] | None = None, *,
+                 source: str | None = None, outputs: "Outputs | None" = None) -> str | None:
+    """Honour ``--render`` if it was given: draw ``subject`` (a Position with optional
+    ``orders``, an Outcome, or a replayed plan) for `output.Outputs` to write with the
+    run's other files (``outputs``), or now.  Returns the path, or None."""
+    path = render_path(args, source)
+    if not path:
+        return None
+    from ..pictures import picture_bytes, svg_for
+    from .output import Outputs
+    data = picture_bytes(path, svg_for(subject, orders))
+    if outputs is None:
+        one = Outputs()
+        one.put(path, data)
+        one.commit()
+    else:
+        outputs.put(path, data)
     return path
 
 
 def write_file(path: str, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` whole or not at all (`dipsolve.files.write_atomic`), or
-    raise a `UserError` that names the file."""
-    from ..files import write_atomic
-    try:
-        write_atomic(path, data)
-    except OSError as e:
-        raise FileError(f"cannot write: {e.strerror}", filename=path) from None
+    """Write one finished result to ``path`` now, whole or not at all, through the one
+    writer (`dipsolve.cli.output`: ``PATH: cannot write: REASON`` on any error), even
+    after Ctrl-C: it is complete (a game played to its end, saved as it ends).  A command
+    whose files hold an answer the signal may cut short plans them with
+    `dipsolve.cli.output.Outputs` instead."""
+    from .output import Outputs
+    one = Outputs()
+    one.put(path, data)
+    one.commit(finished=True)
 
 
 # -- reading ----------------------------------------------------------------------------
@@ -288,10 +314,47 @@ def read_input(path: str) -> tuple[str, str]:
     return read_text(path), source_name(path)
 
 
-def load(path: str) -> tuple["Position", dict[str, list["Order"]]]:
-    """A position file (``.dip`` or DAIDE ``NOW``/``SCO``) and the orders it holds."""
-    from ..grammar import parse_position_text
-    return parse_position_text(read_text(path), source_name(path))
+def is_record(text: str) -> bool:
+    """Whether a file's text is a game record (JSON) rather than a position file: a
+    position file starts with a word (``phase:``, ``NOW``) or a comment, never ``{``/``[``."""
+    return text.lstrip()[:1] in ("{", "[")
+
+
+def load(path: str, select: argparse.Namespace | None = None
+         ) -> tuple["Position", dict[str, list["Order"]]]:
+    """A position file (``.dip`` or DAIDE ``NOW``/``SCO``) and the orders it holds; or,
+    for a game record (the ``diplomacy`` package's saved-game JSON), the phase that
+    ``--phase`` (and, for a file of several games, ``--game``) in ``select`` names, with
+    the orders recorded for it."""
+    text, name = read_text(path), source_name(path)
+    phase = getattr(select, "phase", None)
+    game = getattr(select, "game", None)
+    if not is_record(text):
+        if phase is not None or game is not None:
+            raise UserError(f"{'--phase' if phase is not None else '--game'} picks a phase of a game "
+                            f"record (saved-game JSON); this is a position file", filename=name)
+        from ..grammar import parse_position_text
+        return parse_position_text(text, name)
+    from ..records import describe_names, pick, read_records
+    record = pick(read_records(text, name), game, name)
+    if phase is None:
+        raise UserError(f"a game record: say which phase with --phase (it has "
+                        f"{describe_names(record.names)})", filename=name)
+    try:
+        chosen = record.phase(phase)
+    except DipsolveSyntaxError as e:
+        raise UserError(f"--phase: {e.message}", filename=name) from None
+    return chosen.position, chosen.orders_of()
+
+
+def add_phase(parser: argparse.ArgumentParser) -> None:
+    """``--phase NAME`` and ``--game ID``: which phase of a game record (the ``diplomacy``
+    package's saved-game JSON) to take where a position file is taken (see `load`)."""
+    parser.add_argument("--phase", metavar="NAME",
+                        help="for a game record (saved-game JSON) given as FILE: the phase to take "
+                             "(S1903M, F1903R, W1903A), with the orders recorded for it")
+    parser.add_argument("--game", metavar="ID",
+                        help="for a record of several games: the game's id, or its index (0 for the first)")
 
 
 def load_orders(path: str, position: "Position") -> dict[str, list["Order"]]:

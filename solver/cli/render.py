@@ -27,8 +27,9 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from .options import (UserError, add_json, check_render_path, load, load_orders, number,
-                      range_help, read_text, source_name, write_file)
+from .options import (UserError, add_json, add_phase, check_render_path, load, load_orders, number,
+                      range_help, read_text, source_name)
+from .output import Outputs
 
 if TYPE_CHECKING:
     from ..orders import Order
@@ -64,7 +65,9 @@ def register(subparsers: Any) -> None:
         "render", help="draw a position, its orders and results, or a plan (SVG/PNG)",
         description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", nargs="?", metavar="FILE",
-                   help="a .dip or DAIDE NOW/SCO position file (optional with --plan)")
+                   help="a .dip or DAIDE NOW/SCO position file (optional with --plan), or a game "
+                        "record (saved-game JSON) with --phase (--orders: its recorded orders)")
+    add_phase(p)
     p.add_argument("-o", "--output", metavar="OUT",
                    help="write the picture to OUT: .svg or .png (default: SVG on stdout)")
     p.add_argument("--orders", action="store_true", help="draw the orders in FILE's [orders] section")
@@ -221,8 +224,10 @@ def cmd_render(args: argparse.Namespace) -> int:
     from ..adjudicator import adjudicate
     from ..position import Position
     from ..pictures import PlanError, picture_bytes, replay_plan, svg_for
+    outputs = Outputs()
     if args.output:
         check_render_path(args.output)
+        outputs.plan(args.output)           # a bad -o fails now, before any drawing
     if args.plan and (args.orders or args.orders_file or args.results):
         raise UserError("--plan draws the plan's own orders; leave out --orders, --orders-file and --results")
     if args.alone and not args.plan:
@@ -231,7 +236,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         raise UserError("render needs a FILE (a .dip or DAIDE file), or --plan PLAN.json")
 
     if args.file:
-        position, file_orders = load(args.file)
+        position, file_orders = load(args.file, args)
     else:
         position, file_orders = Position.initial(), {}
     info: dict[str, Any] = {"file": args.file, "phase": position.phase.short}
@@ -277,7 +282,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     svg = svg_for(subject, orders, title=args.title, edges=not args.no_edges)
     if args.output:
         data = picture_bytes(args.output, svg, args.scale)
-        write_file(args.output, data)
+        outputs.put(args.output, data)
+        outputs.commit()
         info.update(output=args.output, format=os.path.splitext(args.output)[1].lower()[1:], bytes=len(data))
         if args.json:
             print(json.dumps(info))

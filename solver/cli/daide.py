@@ -1,0 +1,117 @@
+"""``dipsolve daide``: take a seat at a DAIDE server's game and play it with a bot.
+
+    dipsolve daide HOST:PORT [--bot dipsolve|dipsolve:METHOD|dumbbot|random] [--name NAME]
+                   [--power P [--passcode N]] [--time-limit S] [--timeout S] [--json] [-v]
+
+Exit status: 0 when the game ends (the server's OFF, after DRW/SLO/SMR); 1 when the
+connection cannot be made, is lost, or goes silent, or the server refuses the client;
+2 for bad input (a bad HOST:PORT, a bad option, garbage from the server); 130 (143) on
+Ctrl-C (SIGTERM), after an FM to the server.  Errors are
+one line on stderr; ``-v`` logs every message in and out on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .options import METHODS, UserError, add_json, add_power, add_time_limit
+
+#: exit status for a connection that failed, was lost, or was refused
+EXIT_CONNECTION = 1
+
+_DESCRIPTION = """\
+Connect to a DAIDE server (the Diplomacy AI Development Environment: TCP, client-server
+protocol version 1) and play one seat of its game with a dipsolve bot until the game
+ends: sign on (NME, MAP, MDF, YES (MAP), HLO), then every turn read the board (NOW,
+SCO), submit the bot's orders (SUB), read the server's verdict (THX, MIS; a rejected
+order is reported and replaced by a hold, disband or waive and the orders resubmitted
+once) and the results (ORD), until DRW/SLO, SMR and OFF.
+
+The time a bot thinks each turn: 80% of the server's time limit for the turn (MTL, RTL
+or BTL in HLO) less half a second, at most --time-limit; without a server limit,
+--time-limit (default 5 s).  No press is sent (press level 0; the bots do not
+negotiate).
+
+Exit status: 0 at the game's end; 1 when the connection fails, is lost or goes silent
+for --timeout seconds, or the server refuses the client (REJ: name taken, game full);
+2 for bad input (a bad HOST:PORT, garbage from the server)."""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``daide`` to the ``dipsolve`` subcommands."""
+    p = subparsers.add_parser(
+        "daide", help="play a seat of a game on a DAIDE server with a bot",
+        description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("address", metavar="HOST:PORT", help="the DAIDE server, e.g. 127.0.0.1:16713")
+    p.add_argument("--bot", default="dipsolve", metavar="BOT",
+                   help=f"the player: dipsolve, dipsolve:METHOD ({', '.join(METHODS)}), dumbbot or "
+                        "random (default: dipsolve)")
+    p.add_argument("--name", default="dipsolve", help="the name sent in NME (default: dipsolve)")
+    add_power(p, help="ask for this power's seat (the diplomacy server seats 'FRA:NAME' at "
+                      "France); with --passcode, take it back with IAM")
+    p.add_argument("--passcode", type=int, metavar="N",
+                   help="with --power: rejoin that seat (IAM) with the passcode HLO gave")
+    add_time_limit(p, None, help="seconds the bot may think a turn (default: from the server's "
+                                 "time limits, else 5)")
+    p.add_argument("--timeout", type=float, default=600.0, metavar="S",
+                   help="give up when the server says nothing for S seconds (default 600)")
+    p.add_argument("--seed", type=int, metavar="K", help="seed of the bot's random choices")
+    add_json(p, help="the end of the game as one JSON object (how, winner, turn, power, "
+                     "phases, centers, players); errors as a JSON object too")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="log every message in (<<) and out (>>) on stderr")
+    p.set_defaults(func=cmd_daide)
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` -> (host, port), or `UserError`."""
+    host, sep, port_text = text.strip().rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise UserError(f"bad server address {text!r} (expected HOST:PORT, e.g. 127.0.0.1:16713)")
+    return host, int(port_text)
+
+
+def cmd_daide(args: argparse.Namespace) -> int:
+    from ..daide.client import DaideSession
+    from ..daide.wire import FM, Connection, DaideConnectionError
+    from .play import seating
+
+    host, port = parse_address(args.address)
+    if args.passcode is not None and args.power is None:
+        raise UserError("--passcode needs --power (the seat to take back)")
+    if not args.timeout > 0:
+        raise UserError(f"--timeout must be positive, not {args.timeout:g}")
+    bot = seating(args.bot, [])[0]
+
+    def log(direction: str, text: str) -> None:
+        if args.verbose:
+            sys.stderr.write(f"{direction} {text}\n")
+
+    def say(text: str) -> None:
+        sys.stderr.write(f"dipsolve daide: {text}\n")
+
+    try:
+        conn = Connection.open(host, port, idle_timeout=args.timeout)
+        session = DaideSession(conn, bot, name=args.name, power=args.power, passcode=args.passcode,
+                               time_limit=args.time_limit, log=log, say=say, seed=args.seed)
+        try:
+            end = session.run()
+        finally:                         # the game's end, an error, or Ctrl-C (exit 130)
+            if not conn.closed:
+                try:
+                    conn.send(FM)        # tell the server this client is leaving
+                except DaideConnectionError:
+                    pass
+            conn.close()
+    except DaideConnectionError as e:
+        if args.json:
+            print(json.dumps(e.to_json()))
+        else:
+            sys.stderr.write(f"dipsolve daide: {e.message}\n")
+        return EXIT_CONNECTION
+    print(json.dumps(end.to_json()) if args.json else end.line())
+    return 0

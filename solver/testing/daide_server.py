@@ -1,0 +1,194 @@
+"""A real DAIDE server for tests and examples: the ``diplomacy`` package's, in its own process.
+
+    python -m dipsolve.testing.daide_server --out GAME.json [--deadline S] [--until PHASE]
+
+starts the peer's server (``diplomacy.Server``, in a temporary directory) with one
+standard, no-press game of seven seats, and its DAIDE server on 127.0.0.1 at a free
+port; prints ``DAIDE-PORT <port>`` on stdout once clients may connect; the game begins
+when seven DAIDE clients have signed on.  Each turn is processed when every seat has
+submitted and said GOF, or at the turn's deadline (``--deadline`` seconds, the MTL, RTL
+and BTL the clients see).  When the game reaches ``--until`` (a phase such as
+``S1903M``: the phases before it are played) or ends by itself, the server ends it (the
+clients get SMR and OFF), writes the game's record -- the peer's saved-game JSON
+(``diplomacy.utils.export.to_saved_game_format``), every phase with its orders and
+results -- to ``--out``, prints ``DONE <phase>`` and exits.  It exits with status 3 if the
+game is not over after ``--max-seconds``.
+
+`DaideServerProcess` runs it from Python (a context manager that always kills it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+__all__ = ["DaideServerProcess", "free_port", "main"]
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _phase_key(phase: str) -> tuple[int, int]:
+    """``S1901M`` -> a key that sorts phases in play order."""
+    order = {"SM": 0, "SR": 1, "FM": 2, "FR": 3, "WA": 4}
+    return int(phase[1:5]), order.get(phase[0] + phase[-1], 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the server until the game is over (see the module's doc)."""
+    ap = argparse.ArgumentParser(prog="python -m dipsolve.testing.daide_server")
+    ap.add_argument("--out", required=True, help="where to write the saved-game JSON")
+    ap.add_argument("--deadline", type=int, default=10, help="seconds a turn may take (default 10)")
+    ap.add_argument("--until", default="S1903M", help="end the game on reaching this phase")
+    ap.add_argument("--port", type=int, default=0, help="the DAIDE port (default: a free one)")
+    ap.add_argument("--max-seconds", type=float, default=600.0, help="give up after this long")
+    ap.add_argument("--workdir", help="the server's data folder (default: a temporary one, "
+                                      "removed at the end)")
+    args = ap.parse_args(argv)
+
+    from tornado import gen
+    from tornado.ioloop import IOLoop
+
+    from diplomacy import Server
+    from diplomacy.daide.server import Server as DaideServer
+    from diplomacy.server.notifier import Notifier
+    from diplomacy.server.server_game import ServerGame
+    from diplomacy.utils import strings
+    from diplomacy.utils.export import to_saved_game_format
+
+    class StandardOnlyServer(Server):
+        """The peer's server, knowing the standard map only (loading all its maps
+        builds their convoy tables: minutes, the first time on a machine)."""
+
+        __slots__ = ()
+
+        def _load_available_maps(self):
+            from diplomacy import Map
+            m = Map("standard")
+            self.available_maps["standard"] = {
+                "powers": list(m.powers), "supply_centers": list(m.scs),
+                "loc_type": m.loc_type.copy(), "loc_abut": m.loc_abut.copy(),
+                "aliases": m.aliases.copy()}
+
+    scratch = None if args.workdir else tempfile.TemporaryDirectory(prefix="dipsolve-daide-server-")
+    workdir = args.workdir or scratch.name  # type: ignore[union-attr]
+    io_loop = IOLoop()
+    io_loop.make_current()
+    server = StandardOnlyServer(server_dir=workdir)
+    server.set_tasks(io_loop)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)        # set_tasks takes SIGINT over
+    game = ServerGame(map_name="standard", n_controls=7, rules=["NO_PRESS", "POWER_CHOICE"],
+                      deadline=args.deadline, server=server)
+    server.games[game.game_id] = game
+    port = args.port or free_port()
+    daide = DaideServer(server, game.game_id)
+    daide.listen(port, address="127.0.0.1")
+    server.daide_servers[port] = daide
+    status = {"code": 0}
+    start = time.monotonic()
+
+    @gen.coroutine
+    def watch():
+        print(f"DAIDE-PORT {port}", flush=True)
+        while True:
+            yield gen.sleep(0.1)
+            if time.monotonic() - start > args.max_seconds:
+                status["code"] = 3
+                break
+            if game.status == strings.COMPLETED:        # a solo: the game ended itself
+                break
+            phase = game.get_current_phase()
+            if game.status == strings.ACTIVE and phase not in ("FORMING", "COMPLETED") \
+                    and _phase_key(phase) >= _phase_key(args.until):
+                before, after = game.draw()
+                Notifier(server).notify_game_processed(game, before, after)
+                break
+        yield gen.sleep(2.0)          # let the notifications (SMR, OFF) go out and be read
+        Path(args.out).write_text(json.dumps(to_saved_game_format(game)), encoding="utf-8")
+        print(f"DONE {game.get_current_phase()}", flush=True)
+        yield gen.sleep(0.2)
+        daide.stop()
+
+    try:
+        io_loop.run_sync(watch)
+    finally:
+        io_loop.close(all_fds=True)
+        if scratch is not None:
+            scratch.cleanup()
+    return status["code"]
+
+
+class DaideServerProcess:
+    """The server above in a subprocess: ``with DaideServerProcess(out) as server:``
+    ``server.port``; killed (with its process group) on leaving, whatever happened, and
+    its data folder removed."""
+
+    def __init__(self, out: str | os.PathLike, *, deadline: int = 10, until: str = "S1903M",
+                 max_seconds: float = 600.0, start_timeout: float = 60.0) -> None:
+        self.out = Path(out)
+        self.args = [sys.executable, "-m", "dipsolve.testing.daide_server", "--out", str(self.out),
+                     "--deadline", str(deadline), "--until", until, "--max-seconds", str(max_seconds)]
+        self.start_timeout = start_timeout
+        self.proc: subprocess.Popen | None = None
+        self.port = 0
+        self.log = Path(str(self.out) + ".server.log")
+
+    def __enter__(self) -> "DaideServerProcess":
+        self._log_file = open(self.log, "w", encoding="utf-8")
+        self.workdir = tempfile.mkdtemp(prefix="dipsolve-daide-server-")
+        self.proc = subprocess.Popen(self.args + ["--workdir", self.workdir], stdout=subprocess.PIPE,
+                                     stderr=self._log_file,
+                                     text=True, start_new_session=True)
+        deadline = time.monotonic() + self.start_timeout
+        assert self.proc.stdout is not None
+        line = ""
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                break
+            line = self.proc.stdout.readline()
+            if line.startswith("DAIDE-PORT "):
+                self.port = int(line.split()[1])
+                return self
+            if not line and self.proc.poll() is not None:
+                break
+        self.__exit__(None, None, None)
+        raise RuntimeError(f"the DAIDE server did not start: {line!r}; see {self.log}")
+
+    def wait(self, timeout: float) -> str:
+        """Wait for the server to end the game; its last line (``DONE <phase>``)."""
+        assert self.proc is not None and self.proc.stdout is not None
+        out, _ = self.proc.communicate(timeout=timeout)
+        return (out or "").strip().splitlines()[-1] if (out or "").strip() else ""
+
+    def __exit__(self, *exc) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait(timeout=10)
+        if self.proc is not None and self.proc.stdout is not None:
+            self.proc.stdout.close()
+        if hasattr(self, "_log_file"):
+            self._log_file.close()
+        if hasattr(self, "workdir"):
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
