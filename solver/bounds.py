@@ -37,7 +37,7 @@ from typing import Any
 from .errors import DipsolveLimitError, DipsolveSyntaxError
 
 __all__ = ["Bound", "LIMITS", "DipsolveLimitError", "limit_error", "parse_int", "check_digits",
-           "check_int", "check_float", "check_nesting", "loads_json", "read_text", "read_bytes",
+           "check_int", "check_float", "check_nesting", "json_decoder", "loads_json", "read_text", "read_bytes",
            "check_picture", "help_range"]
 
 
@@ -83,7 +83,8 @@ _BOUNDS = [
                                       "message has at most 65,535 bytes"),
     Bound("press_levels", 8000, "a press level is {range}: DAIDE's 0 to 130, daidepp's 140 "
                                 "to 160, 8000 free text", low=0),
-    Bound("max_file_bytes", 1 << 20, "a file read has {range} bytes"),
+    Bound("max_file_bytes", 1 << 24, "a file read has {range} bytes: a saved game to 1910 "
+                                     "is about 70 kB, a position file 1 kB"),
     Bound("max_pixels", 40_000_000, "a picture has {range} pixels: the board is 1260 x 900 "
                                     "at scale 1, so a scale of at most 5.9"),
     Bound("max_digits", 20, "an integer has {range} digits"),
@@ -230,6 +231,13 @@ def loads_json(text: str, filename: str | None = None) -> Any:
     """``json.loads(text)`` within the bounds: nesting counted first, integers
     digit-counted (``max_digits``), ``NaN`` and ``Infinity`` refused.  A document that is
     not JSON raises `json.JSONDecodeError` as `json.loads` does."""
+    return json_decoder(text, filename).decode(text)
+
+
+def json_decoder(text: str, filename: str | None = None) -> json.JSONDecoder:
+    """A `json.JSONDecoder` for ``text`` (one document, or several read one after another
+    with ``raw_decode``) within the bounds, as `loads_json`: the nesting of all of
+    ``text`` is counted here, before the decoder descends."""
     _json_depth(text, filename)
 
     def integer(s: str) -> int:
@@ -248,7 +256,7 @@ def loads_json(text: str, filename: str | None = None) -> Any:
                                   filename=filename, line=line, column=col, source_line=src,
                                   width=len(s), found=s, expected="a finite number")
 
-    return json.loads(text, parse_int=integer, parse_constant=constant)
+    return json.JSONDecoder(parse_int=integer, parse_constant=constant)
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:

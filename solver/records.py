@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Mapping
 
+from .bounds import json_decoder
 from .errors import DipsolveError, DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError
 from .map import POWERS, Map, standard_map
 from .orders import Convoy, Move, Order
@@ -157,7 +158,7 @@ def read_records(text: str, filename: str = "<string>") -> list[Record]:
     """Every game in ``text``: one JSON object, a JSON list of them, or JSON lines."""
     src = _Source(text, filename)
     games: list[tuple[int, Any]] = []
-    decoder = json.JSONDecoder()
+    decoder = json_decoder(text, filename)      # nesting and numbers within dipsolve.bounds
     pos = _skip_space(text, 0)
     if pos >= len(text):
         raise DipsolveSyntaxError("empty record: expected a saved game (a JSON object)", **src.where(0),

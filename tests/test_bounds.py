@@ -197,10 +197,10 @@ def test_units_past_the_limit(tmp_path, capsys):
 
 def test_a_file_past_the_size_limit(tmp_path, capsys, monkeypatch):
     f = tmp_path / "big.dip"
-    f.write_text("# padding\n" * 110_000)
-    assert refused(capsys, "show", str(f)).startswith(f"{f}: a file of more than 1,048,576 bytes")
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"#\n" * 600_000)))
-    assert refused(capsys, "show", "-").startswith("<stdin>: more than 1,048,576 bytes")
+    f.write_text("# padding\n" * 1_700_000)
+    assert refused(capsys, "show", str(f)).startswith(f"{f}: a file of more than 16,777,216 bytes")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"#\n" * 8_400_000)))
+    assert refused(capsys, "show", "-").startswith("<stdin>: more than 16,777,216 bytes")
 
 
 # -- the options -----------------------------------------------------------------------------

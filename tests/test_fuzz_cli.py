@@ -2,7 +2,7 @@
 never prints a traceback, and changes no file outside its own directory.
 
 Each example builds a fresh directory holding the input files (valid examples, mutated
-ones, empty, not UTF-8, larger than ``max_file_bytes``, a directory where a file is
+ones, empty, not UTF-8, larger than ``max_file_bytes`` (made 1 MiB for the test), a directory where a file is
 expected, a missing name, ``-`` for standard input), draws a command line for one
 command from `COMMANDS` whose numbers are sane or hostile (NaN, infinities, ``1e999``,
 5,000 digits, out of range: values that are refused before any work, so that no example
@@ -14,6 +14,7 @@ is compared before and after.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import os
 import sys
@@ -23,8 +24,9 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from dipsolve.bounds import LIMITS
 from dipsolve.cli import main
-from test_fuzz_readers import _PLANS, _VALUES, _mutation, fuzz_settings
+from test_fuzz_readers import _PLANS, _VALUES, _mutation, _record_examples, fuzz_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -37,6 +39,7 @@ FILES = {
                "France: A PAR - BUR\nGermany: A MUN - BUR\n"],
     "values": _VALUES,
     "plan": _PLANS,
+    "record": _record_examples(),
     "press": ["PRP (PCE (ENG FRA))\nPRP (XDO ((ENG FLT EDI) SUP (ENG AMY LVP) MTO CLY))\n",
               "FRM RUS (DMZ (BLA ARM))\n"],
 }
@@ -88,6 +91,8 @@ COMMANDS = [
     ["render", "{position}", "--orders", "--results", "-o", "pic.svg"],
     ["render", "--plan", "{plan}", "--alone", "--json"],
     ["render", "{position}", "-o", "titled.svg", "--title", "{title}"],
+    ["analyze", "{record}", "--adjudication-only", "--json"],
+    ["analyze", "{record}", "--power", "FRA", "--time-limit"],
 ]
 
 
@@ -201,10 +206,13 @@ def test_every_command_exits_0_or_2_without_a_traceback_and_touches_nothing_else
             else:
                 (folder / name).write_bytes(data)
         os.environ["DIPSOLVE_NO_CACHE"] = "1"        # no parser cache in the user's home
+        size = LIMITS["max_file_bytes"]               # a 1 MiB limit: the "huge" files pass it
+        LIMITS["max_file_bytes"] = dataclasses.replace(size, value=1 << 20)
         try:
             code, out, err = run_in(folder, argv, stdin)
         finally:
             del os.environ["DIPSOLVE_NO_CACHE"]
+            LIMITS["max_file_bytes"] = size
         assert code in (0, 2), (argv, code, err[-2000:])
         assert "Traceback" not in err and "Traceback" not in out, (argv, err[-2000:])
         if code == 2:

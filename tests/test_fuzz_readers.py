@@ -96,6 +96,18 @@ _PLANS = [
     '[{"phase": "Spring 1901 Movement", "orders": ["France: A PAR - BUR"]}]',
 ]
 
+@cache
+def _record_examples() -> list[str]:
+    """Saved games (the diplomacy package's JSON): the 1901 openings replayed, as one
+    object and as JSON lines of two."""
+    from dipsolve.grammar import parse_position_text
+    from dipsolve.position import Position
+    from dipsolve.records import dumps_records, replay
+    _, spring = parse_position_text((EXAMPLES / "start.dip").read_text(encoding="utf-8"))
+    one = replay(Position.initial(), [spring, {}], id="fuzz")
+    return [dumps_records([one]), dumps_records([one, replay(Position.initial(), [{}], id="two")])]
+
+
 _VALUES = [(EXAMPLES / "solve" / "turkey-1901.values").read_text(encoding="utf-8"),
            "power: FRA\ndefault: 10\nParis = 100\nBurgundy: 55.5\n# a comment\nMAR 1e3\n"]
 
@@ -199,6 +211,11 @@ def _read_plan(text: str) -> object:
     return parse_plan(text, "<fuzz>")
 
 
+def _read_records(text: str) -> object:
+    from dipsolve.records import read_records
+    return read_records(text, "<fuzz>")
+
+
 def _read_phase(text: str) -> object:
     from dipsolve.position import Phase
     return Phase.parse(text)
@@ -219,6 +236,7 @@ READERS: dict[str, tuple[Callable[[str], object], Callable[[], list[str]]]] = {
     "press-dpp": (_read_press("dpp"), lambda: _press_examples("dpp")),
     "values": (_read_values, lambda: _VALUES),
     "plan-json": (_read_plan, lambda: _PLANS),
+    "records": (_read_records, _record_examples),
     "phase": (_read_phase, lambda: ["S1901M", "Spring 1901 Movement", "W1999A", "Fall 1905 Retreats"]),
 }
 

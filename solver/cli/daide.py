@@ -17,7 +17,8 @@ import json
 import sys
 from typing import Any
 
-from .options import METHODS, UserError, add_json, add_power, add_time_limit
+from .options import (METHODS, UserError, add_json, add_power, add_time_limit, integer, number,
+                      range_help)
 
 #: exit status for a connection that failed, was lost, or was refused
 EXIT_CONNECTION = 1
@@ -52,13 +53,15 @@ def register(subparsers: Any) -> None:
     p.add_argument("--name", default="dipsolve", help="the name sent in NME (default: dipsolve)")
     add_power(p, help="ask for this power's seat (the diplomacy server seats 'FRA:NAME' at "
                       "France); with --passcode, take it back with IAM")
-    p.add_argument("--passcode", type=int, metavar="N",
+    p.add_argument("--passcode", type=integer, metavar="N",
                    help="with --power: rejoin that seat (IAM) with the passcode HLO gave")
     add_time_limit(p, None, help="seconds the bot may think a turn (default: from the server's "
                                  "time limits, else 5)")
-    p.add_argument("--timeout", type=float, default=600.0, metavar="S",
-                   help="give up when the server says nothing for S seconds (default 600)")
-    p.add_argument("--seed", type=int, metavar="K", help="seed of the bot's random choices")
+    p.add_argument("--timeout", type=number, default=600.0, metavar="S",
+                   help=f"give up when the server says nothing for S seconds (default 600; "
+                        f"{range_help('timeout')})")
+    p.add_argument("--seed", type=integer, metavar="K",
+                   help=f"seed of the bot's random choices ({range_help('seed')})")
     add_json(p, help="the end of the game as one JSON object (how, winner, turn, power, "
                      "phases, centers, players); errors as a JSON object too")
     p.add_argument("-v", "--verbose", action="store_true",
@@ -70,7 +73,8 @@ def parse_address(text: str) -> tuple[str, int]:
     """``HOST:PORT`` -> (host, port), or `UserError`."""
     host, sep, port_text = text.strip().rpartition(":")
     host = host.strip("[]")
-    if not sep or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+    if (not sep or not host or not port_text.isdigit() or len(port_text) > 5
+            or not 0 < int(port_text) < 65536):
         raise UserError(f"bad server address {text!r} (expected HOST:PORT, e.g. 127.0.0.1:16713)")
     return host, int(port_text)
 
@@ -83,8 +87,6 @@ def cmd_daide(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address)
     if args.passcode is not None and args.power is None:
         raise UserError("--passcode needs --power (the seat to take back)")
-    if not args.timeout > 0:
-        raise UserError(f"--timeout must be positive, not {args.timeout:g}")
     bot = seating(args.bot, [])[0]
 
     def log(direction: str, text: str) -> None:

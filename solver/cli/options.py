@@ -89,6 +89,7 @@ NUMBERS = {
     "samples": ("--samples", "max_samples"),
     "beam": ("--beam", "max_beam"),
     "seed": ("--seed", "max_seed"),
+    "timeout": ("--timeout", "max_seconds"),
 }
 
 
