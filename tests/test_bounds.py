@@ -255,6 +255,29 @@ def test_a_title_a_picture_cannot_hold(tmp_path, capsys, title):
     assert line.startswith("dipsolve: the title has U+") and not out.exists()
 
 
+def test_a_record_number_of_5000_digits(tmp_path, capsys):
+    f = tmp_path / "game.json"
+    f.write_text('{"id": ' + "1" * 5000 + "}")
+    assert refused(capsys, "analyze", str(f)).startswith(
+        f"{f}:1:8: a number 1111…1111 (5000 digits): past the limit max_digits")
+
+
+def test_a_record_nested_20000_deep(tmp_path, capsys):
+    f = tmp_path / "deep.json"
+    f.write_text("[" * 20_000 + "]" * 20_000)
+    assert refused(capsys, "analyze", str(f)).startswith(f"{f}:1:65: JSON nested 65 deep")
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["daide", "127.0.0.1:" + "1" * 5000], "bad server address"),
+    (["daide", "127.0.0.1:1", "--timeout", "nan"], "--timeout nan is not a number: past the limit"),
+    (["daide", "127.0.0.1:1", "--timeout", "inf"], "--timeout inf is not finite: past the limit"),
+    (["daide", "127.0.0.1:1", "--power", "FRA", "--passcode", "1" * 5000],
+     "--passcode 11111111…1111 (5000 characters): past the limit max_digits")])
+def test_daide_options_are_refused_before_connecting(capsys, argv, said):
+    assert refused(capsys, *argv).startswith(f"dipsolve: {said}")
+
+
 def test_a_bound_error_under_json_is_one_object(capsys):
     code, out, err = run(capsys, "solve", START, "--time-limit", "nan", "--json")
     assert code == 2 and err == ""
