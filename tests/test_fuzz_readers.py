@@ -270,3 +270,67 @@ def test_a_reader_answers_or_raises_the_projects_error(name, data):
        level=st.sampled_from(LEVELS) | st.integers(-5, 9000) | st.integers(-10**30, 10**30))
 def test_press_at_every_level_answers_or_raises_the_projects_error(text, level):
     _only_our_errors(_read_press("daide"), text, level)
+
+
+# -- DAIDE messages from a server (bytes on the wire) ------------------------------------------
+
+@cache
+def _wire_examples() -> list[bytes]:
+    """Frames a server sends: an RM (the standard map), DMs of a turn, a board, press."""
+    from dipsolve.daide.wire import DM, RM, TokenTable, frame
+    table = TokenTable.from_rm(b"")
+    texts = ["HLO ( FRA ) ( 1234 ) ( ( LVL 20 ) ( MTL 600 ) )", _DAIDE_POSITIONS[0].replace("\n", " "),
+             "NOW ( SPR 1901 ) ( AUS AMY BUD ) ( RUS FLT ( STP SCS ) )",
+             "THX ( ( FRA AMY PAR ) MTO BUR ) ( MBV )", "MIS ( 3 )", "FRM ( ENG ) ( FRA ) ( PRP ( PCE ( ENG FRA ) ) )"]
+    return [frame(RM, b"") + b"".join(frame(DM, table.encode(t)) for t in texts)]
+
+
+@st.composite
+def _bytes_mutation(draw, data: bytes) -> bytes:
+    """``data`` with 1 to 4 edits: a byte flipped, a span deleted or duplicated."""
+    for _ in range(draw(st.integers(1, 4))):
+        n = len(data)
+        at = draw(st.integers(0, n))
+        span = draw(st.integers(0, 24))
+        how = draw(st.sampled_from(["flip", "delete", "duplicate", "insert"]))
+        if how == "flip" and n:
+            i = min(at, n - 1)
+            data = data[:i] + bytes([draw(st.integers(0, 255))]) + data[i + 1:]
+        elif how == "delete":
+            data = data[:at] + data[at + span:]
+        elif how == "duplicate":
+            to = draw(st.integers(0, n))
+            data = data[:to] + data[at:at + span] + data[to:]
+        else:
+            data = data[:at] + draw(st.binary(max_size=8)) + data[at:]
+    return data
+
+
+def _read_wire(data: bytes) -> None:
+    """What the client does with bytes from a server: frames cut and checked, the token
+    table an RM gives, each DM decoded to text, its tree, a board read; and the text
+    encoded back."""
+    from dipsolve.daide.client import parse_tree
+    from dipsolve.daide.wire import DM, RM, TokenTable, parse_frames
+    messages, _ = parse_frames(data)
+    table = TokenTable.from_rm(b"")
+    for m in messages:
+        if m.type == RM:
+            table = TokenTable.from_rm(m.body)
+        elif m.type == DM:
+            text = table.decode(m.body)
+            parse_tree(text)
+            table.encode(text)
+            if text.startswith(("NOW", "SCO")):
+                parse_position_text(text, "<server>")
+
+
+def test_the_wire_examples_are_read():
+    for data in _wire_examples():
+        _read_wire(data)
+
+
+@fuzz_settings()
+@given(data=st.binary(max_size=200) | st.sampled_from(_wire_examples()).flatmap(_bytes_mutation))
+def test_daide_messages_from_a_server_answer_or_raise_the_projects_error(data):
+    _only_our_errors(_read_wire, data)

@@ -33,6 +33,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence, Union
 
+from dipsolve.bounds import check_nesting
 from dipsolve.errors import DipsolveError
 from dipsolve.grammar import parse_daide
 from dipsolve.grammar.daide_order import parse_daide_order
@@ -70,7 +71,9 @@ THX_NOTES = {
 def parse_tree(text: str) -> Tree:
     """DAIDE text as nested lists of words: ``HLO (FRA) (12) ((LVL 0))`` ->
     ``['HLO', ['FRA'], ['12'], [['LVL', '0']]]``; `DaideProtocolError` for unbalanced
-    brackets."""
+    brackets, `DipsolveLimitError` for brackets nested deeper than ``max_nesting`` (the
+    trees are walked by recursion: `tree_text`)."""
+    check_nesting(text, "<from the server>")
     stack: list[Tree] = [[]]
     for w in split_words(text):
         if w == "(":

@@ -238,9 +238,11 @@ class TokenTable:
                         raise DaideError(f"{ch!r} is not an ASCII character (in {word})")
                     out += bytes([_TEXT, ord(ch)])
             elif word.lstrip("-").isdigit():
+                # digits counted before int() reads them (4,301 would be a ValueError)
+                if len(word.lstrip("-")) > 5 or not -8192 <= int(word) <= 8191:
+                    shown = word if len(word) <= 12 else f"{word[:12]}… ({len(word)} characters)"
+                    raise DaideError(f"{shown} is out of DAIDE's range (-8192..8191)")
                 value = int(word)
-                if not -8192 <= value <= 8191:
-                    raise DaideError(f"{value} is out of DAIDE's range (-8192..8191)")
                 out += (value & 0x3FFF).to_bytes(2, "big")
             else:
                 code = self.by_name.get(word.upper())
