@@ -2,9 +2,10 @@
 
 Each reader of `READERS` (positions in ``.dip`` and DAIDE ``NOW``/``SCO``, orders in the
 three notations, one DAIDE order, phases, press at every level and in DPP, values files,
-plan JSON) is handed arbitrary text and mutations of valid examples (characters flipped,
-spans deleted or duplicated, brackets nested far past ``max_nesting``, numbers of
-thousands of digits, ``1e400``, ``NaN``), and must answer or raise a `DipsolveError`
+plan JSON, saved-game records; and the bytes a DAIDE server sends) is handed arbitrary
+text and mutations of valid examples (characters flipped, spans deleted or duplicated,
+brackets nested far past ``max_nesting``, numbers of thousands of digits, ``1e400``,
+``NaN``), and must answer or raise a `DipsolveError`
 (whose message and JSON form must themselves be made without error): never another
 exception, and never a hang (each example is under Hypothesis's deadline).
 
