@@ -64,10 +64,11 @@ from dipsolve.results import Deadline, Limits, Result, Status, TimeUp
 from .equilibria_game import (AdjustmentGame, Evaluator, Mixed, Profile, certificate_cost,
                               correlated_gains, first_options, group_table,
                               interaction_groups, interaction_links, nash_gains)
-from .games import (correlated_lp, double_oracle, fictitious_play, pure_equilibria, sgc_milp,
-                    support_enumeration, tensor_gains, zero_sum_lp)
+from .games import (Generation, correlated_generation, correlated_lp, double_oracle,
+                    fictitious_play, pure_equilibria, sgc_milp, support_enumeration,
+                    tensor_gains, zero_sum_lp)
 
-KINDS = ("pure", "mixed", "correlated")
+KINDS = ("pure", "mixed", "correlated", "coarse")
 #: the largest deviation gain an answer may have to be called an equilibrium (optimal)
 TOLERANCE = 1e-6
 #: most joint profiles of one group whose payoff table may be built (mixed, correlated)
@@ -76,6 +77,8 @@ TABLE_LIMIT = 40_000
 CERTIFICATE_LIMIT = 2_000_000
 #: most coefficients of a correlated-equilibrium LP (profiles x the sum of the options)
 CORRELATED_LIMIT = 2_000_000
+#: the last profiles of a cycled search that seed the correlated LP's working set
+GENERATION_SEEDS = 64
 #: options of one player the combined search values together (vectorised influence)
 PREFETCH = 512
 #: the share of the time left after the set-up that the searches get (the certificate
@@ -163,7 +166,8 @@ def preliminary_order(game: AdjustmentGame, i: int, deadline: Deadline | None = 
 
 def combined_search(game: AdjustmentGame, group: Sequence[int], start: Profile,
                     orders: dict[int, list[int]], deadline: Deadline | None = None,
-                    tolerance: float = 1e-9, track: list[int] | None = None) -> SearchOutcome:
+                    tolerance: float = 1e-9, track: list[int] | None = None,
+                    visited: list[Profile] | None = None) -> SearchOutcome:
     """Loeb's combined search, "Possible improvements 1", for the players in ``group``.
 
     The players outside the group keep their options in ``start``.  Steps: (1) each
@@ -179,7 +183,8 @@ def combined_search(game: AdjustmentGame, group: Sequence[int], start: Profile,
     (`TimeUp`).  A profile reached a second time is a better-response cycle (the seed's
     "infinite loop", detected with a hash set): the search stops and says so.
     ``track``, if given, follows the current profile, so that a search stopped by the
-    deadline leaves its best state behind.
+    deadline leaves its best state behind; ``visited``, if given, receives every profile
+    the search adopts (the seeds of `correlated_generation` after a cycle).
     """
     profile = list(start)
     new = {i: [a for a in orders[i] if a != profile[i]] for i in group}
@@ -218,6 +223,8 @@ def combined_search(game: AdjustmentGame, group: Sequence[int], start: Profile,
             if track is not None:
                 track[c] = b
             key = tuple(profile)
+            if visited is not None:
+                visited.append(key)
             if key in seen:
                 return SearchOutcome(key, False, True, steps)
             seen.add(key)
@@ -290,6 +297,8 @@ class _Solver:
         self.notes: list[str] = []
         self.group_answers: list[GroupAnswer] = []
         self.timed_out = False
+        #: a group answered by a correlated equilibrium (the whole answer is one)
+        self.correlated_found = False
 
     def run(self) -> Equilibrium:
         try:
@@ -387,13 +396,15 @@ class _Solver:
 
         g.stage = f"group {'+'.join(powers)}"
         use_table = len(grp) > 1 and size <= TABLE_LIMIT
-        if self.kind == "correlated":
+        if self.kind in ("correlated", "coarse"):
             use_table = use_table and size * sum(len(g.options[i]) for i in grp) <= CORRELATED_LIMIT
         if self.kind == "pure" or not use_table:
             if self.kind != "pure" and len(grp) > 1:
                 self.notes.append(f"{', '.join(powers)}: {size:,} joint profiles, too many for "
                                   f"a table and an LP: combined search instead")
-            outcome = combined_search(g, grp, profile, orders, deadline, track=self.current)
+            visited: list[Profile] = []
+            outcome = combined_search(g, grp, profile, orders, deadline, track=self.current,
+                                      visited=visited)
             method = "combined search" if len(grp) > 1 else "best response"
             if outcome.converged:
                 return pure(outcome.profile, method, f"{outcome.steps} steps")
@@ -401,21 +412,7 @@ class _Solver:
             self.notes.append(f"{', '.join(powers)}: the combined search cycled after "
                               f"{outcome.steps} steps")
             if not use_table:
-                found = double_oracle(g, grp, profile, deadline)
-                if found is not None:
-                    oracle_mixed, rounds = found
-                    for i in grp:
-                        mixed[i] = oracle_mixed[i]
-                    self.group_answers.append(GroupAnswer(
-                        powers, size, "double oracle after a cycle", Status.OPTIMAL,
-                        f"{rounds} rounds; {' x '.join(str(len(mixed[i])) for i in grp)} "
-                        f"support"))
-                    return mixed, product(mixed)
-                for i in grp:
-                    mixed[i] = {profile[i]: 1.0}
-                self.group_answers.append(GroupAnswer(powers, size, method, Status.FEASIBLE,
-                                                      "cycled; too large for a table"))
-                return mixed, {tuple(profile[i] for i in grp): 1.0}
+                return self._large_group(grp, profile, visited, mixed, deadline)
         table = group_table(g, grp, profile, deadline)
         if self.kind == "pure":
             found_pure = pure_equilibria(table, first_only=True)
@@ -426,7 +423,7 @@ class _Solver:
                 return pure(tuple(full), "every profile checked after a cycle")
             self.notes.append(f"{', '.join(powers)}: no pure equilibrium (every one of the "
                               f"{size:,} profiles checked): mixed strategies")
-        if self.kind == "correlated":
+        if self.kind in ("correlated", "coarse"):      # a correlated one is also coarse
             dist = correlated_lp(table, deadline)
             if dist is None:       # one always exists
                 raise DipsolveInternalError("GLOP found no correlated equilibrium of a finite game")
@@ -452,6 +449,89 @@ class _Solver:
         self.group_answers.append(GroupAnswer(powers, size, method, status,
                                               f"epsilon in the group's table {eps:.3g}"))
         return mixed, product(mixed)
+
+    def _large_group(self, grp: tuple[int, ...], profile: Profile, visited: list[Profile],
+                     mixed: Mixed, deadline: Deadline) -> tuple[Mixed, dict[Profile, float]]:
+        """A group too large for a table whose combined search cycled at ``profile``.
+
+        ``pure`` and ``mixed``: the double oracle first (a mixed Nash equilibrium, exact
+        while at most two powers mix).  Otherwise, and for ``correlated`` and ``coarse``:
+        a correlated (coarse correlated) equilibrium by LP with column and row
+        generation, seeded with the profiles the search walked through
+        (`correlated_generation`).  ``pure`` then answers that correlated equilibrium;
+        ``mixed`` answers the better epsilon-Nash of the cycle's last profile and the
+        product of the distribution's marginals, by their exact epsilon."""
+        g = self.game
+        powers = tuple(g.players[i] for i in grp)
+        size = math.prod(len(g.options[i]) for i in grp)
+        if self.kind in ("pure", "mixed"):
+            found = double_oracle(g, grp, profile, deadline)
+            if found is not None:
+                oracle_mixed, rounds = found
+                for i in grp:
+                    mixed[i] = oracle_mixed[i]
+                self.group_answers.append(GroupAnswer(
+                    powers, size, "double oracle after a cycle", Status.OPTIMAL,
+                    f"{rounds} rounds; {' x '.join(str(len(mixed[i])) for i in grp)} support"))
+                joint = {}
+                for combo in itertools.product(*(mixed[i].items() for i in grp)):
+                    joint[tuple(a for a, _ in combo)] = math.prod(q for _, q in combo)
+                return mixed, joint
+            self.notes.append(f"{', '.join(powers)}: the double oracle needs three or more "
+                              f"powers to mix: correlated equilibrium by column generation")
+        coarse = self.kind == "coarse"
+        seeds = [profile] + list(dict.fromkeys(reversed(visited[-GENERATION_SEEDS:])))
+        state = Generation({profile: 1.0}, coarse)
+        try:
+            correlated_generation(g, grp, seeds, deadline, coarse=coarse,
+                                  tolerance=self.tolerance / 10, state=state)
+            status = Status.OPTIMAL if state.converged else Status.FEASIBLE
+        except TimeUp:
+            self.timed_out = True
+            status = Status.TIMED_OUT
+        dist = {tuple(s[i] for i in grp): q for s, q in state.distribution.items()}
+        method = (f"{'coarse ' if coarse else ''}correlated LP by column and row generation "
+                  f"(GLOP) after a cycle")
+        note = (f"{state.rounds} rounds, {state.columns} profiles in the working set, "
+                f"{state.rows} deviation rows, {len(dist)} in the support; epsilon "
+                f"{state.epsilon:.3g}" if state.gains else f"{state.rounds} rounds; cut short")
+        for k, i in enumerate(grp):
+            marg: dict[int, float] = {}
+            for idx, q in dist.items():
+                marg[idx[k]] = marg.get(idx[k], 0.0) + q
+            mixed[i] = marg
+        if self.kind != "mixed":
+            self.correlated_found = True
+            self.group_answers.append(GroupAnswer(powers, size, method, status, note))
+            return mixed, dist
+        # mixed: the better epsilon-Nash of two candidates, each by its exact epsilon
+        candidates = []
+        for name, cand in (("the cycle's last profile", {i: {profile[i]: 1.0} for i in grp}),
+                           ("the correlated equilibrium's marginals", {i: mixed[i] for i in grp})):
+            trial = [cand.get(i, m) for i, m in enumerate(mixed)]
+            if certificate_cost(g, trial) > CERTIFICATE_LIMIT // 4 or deadline.expired():
+                continue
+            try:
+                eps = max(max(0.0, float(v.max()) - own)
+                          for v, own in (g.expectations(trial, i, deadline) for i in grp))
+            except TimeUp:
+                self.timed_out = True
+                break
+            candidates.append((eps, name, trial))
+        if candidates:
+            eps, name, trial = min(candidates, key=lambda c: c[0])
+        else:
+            eps, name, trial = math.inf, "the cycle's last profile", [
+                {profile[i]: 1.0} if i in grp else m for i, m in enumerate(mixed)]
+        exact = eps <= self.tolerance
+        self.group_answers.append(GroupAnswer(
+            powers, size, f"{'mixed' if exact else 'approximate'} Nash ({name})",
+            Status.OPTIMAL if exact else Status.FEASIBLE if eps < math.inf else Status.TIMED_OUT,
+            f"epsilon in the group {eps:.3g}; from {method}: {note}"))
+        joint = {}
+        for combo in itertools.product(*(trial[i].items() for i in grp)):
+            joint[tuple(a for a, _ in combo)] = math.prod(q for _, q in combo)
+        return trial, joint
 
     def _mixed_group(self, table: np.ndarray, start: list[int], deadline: Deadline
                      ) -> tuple[list[np.ndarray], str]:
@@ -502,10 +582,17 @@ class _Solver:
         g.stage = "certificate"
         gains: dict[str, float] = {}
         values: dict[str, float] = {}
+        kind = self.kind
+        if kind == "pure" and self.correlated_found:
+            kind = "correlated"
+        elif kind == "pure" and any(len(m) > 1 for m in mixed):
+            kind = "mixed"
+        joint_kind = kind in ("correlated", "coarse")
         try:
             self.deadline.check()        # no time left: no certificate begun, none reported
-            if self.kind == "correlated":
-                correlated_gains(g, groups, joint, self.deadline, gains, values)
+            if joint_kind:
+                correlated_gains(g, groups, joint, self.deadline, gains, values,
+                                 coarse=kind == "coarse")
             elif certificate_cost(g, mixed) > CERTIFICATE_LIMIT:
                 certified = False
                 self.notes.append(f"the certificate would need more than {CERTIFICATE_LIMIT:,} "
@@ -544,18 +631,15 @@ class _Solver:
                 raise DipsolveInternalError(
                     f"the adjudicator disagrees with the equilibrium: {failed[:1]}")
             next_position = out.next
-        if g.batched and certified and self.kind != "correlated":
+        if g.batched and certified and not joint_kind:
             self._check_batch(mixed, values)
         correlated: tuple = ()
-        if self.kind == "correlated":
+        if joint_kind:
             correlated = tuple(
                 (tuple(g.players[i] for i in grp),
                  tuple(sorted(((tuple(g.options[i][a] for i, a in zip(grp, idx)), pr)
                                for idx, pr in dist.items()), key=lambda t: -t[1])))
                 for grp, dist in zip(groups, joint))
-        kind = self.kind
-        if kind == "pure" and any(len(m) > 1 for m in mixed):
-            kind = "mixed"
         return Equilibrium(status=status, objective=epsilon if certified else None, bound=0.0,
                            seconds=self.deadline.elapsed(), kind=kind, strategies=strategies,
                            values=values, gains=gains, epsilon=epsilon,

@@ -62,7 +62,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--count", action="store_true",
                    help="count each power's legal order sets (no enumeration) and their product")
     add_power(p, help="only this power: list its order sets (or, with --count, count them)")
-    p.add_argument("--equilibrium", choices=("pure", "mixed", "correlated"),
+    p.add_argument("--equilibrium", choices=("pure", "mixed", "correlated", "coarse"),
                    help="compute an equilibrium of this kind (the default when neither "
                         "--count nor --power is given: pure)")
     add_evaluation(p, help="payoff of each power after the adjustments (influence: Hall & "
