@@ -77,6 +77,11 @@ TABLE_LIMIT = 40_000
 CERTIFICATE_LIMIT = 2_000_000
 #: most coefficients of a correlated-equilibrium LP (profiles x the sum of the options)
 CORRELATED_LIMIT = 2_000_000
+#: the share of a group's time left that the double oracle gets after a cycle (the
+#: correlated LP has the rest)
+ORACLE_SHARE = 0.3
+#: ... and, after a correlated equilibrium was found for ``pure``, at most this long
+ORACLE_SECONDS = 1.0
 #: the last profiles of a cycled search that seed the correlated LP's working set
 GENERATION_SEEDS = 64
 #: options of one player the combined search values together (vectorised influence)
@@ -454,31 +459,46 @@ class _Solver:
                      mixed: Mixed, deadline: Deadline) -> tuple[Mixed, dict[Profile, float]]:
         """A group too large for a table whose combined search cycled at ``profile``.
 
-        ``pure`` and ``mixed``: the double oracle first (a mixed Nash equilibrium, exact
-        while at most two powers mix).  Otherwise, and for ``correlated`` and ``coarse``:
-        a correlated (coarse correlated) equilibrium by LP with column and row
-        generation, seeded with the profiles the search walked through
-        (`correlated_generation`).  ``pure`` then answers that correlated equilibrium;
-        ``mixed`` answers the better epsilon-Nash of the cycle's last profile and the
-        product of the distribution's marginals, by their exact epsilon."""
+        A correlated (``coarse``: coarse correlated) equilibrium by LP with column and
+        row generation, seeded with the profiles the search walked through
+        (`correlated_generation`).  ``pure`` then gives the double oracle (a mixed Nash
+        equilibrium; `small_support_nash` when three or more powers mix) a short look
+        from the options that equilibrium uses, and answers the mixed equilibrium if it
+        finds one, else the correlated one.  ``mixed`` runs the double oracle first
+        (`ORACLE_SHARE` of the time), then, after the correlated equilibrium, again from
+        its support; failing both it answers the better epsilon-Nash of the cycle's
+        last profile and the product of the distribution's marginals, by their exact
+        epsilon (never called an equilibrium unless that epsilon is at most 1e-6)."""
         g = self.game
         powers = tuple(g.players[i] for i in grp)
         size = math.prod(len(g.options[i]) for i in grp)
-        if self.kind in ("pure", "mixed"):
-            found = double_oracle(g, grp, profile, deadline)
-            if found is not None:
-                oracle_mixed, rounds = found
-                for i in grp:
-                    mixed[i] = oracle_mixed[i]
-                self.group_answers.append(GroupAnswer(
-                    powers, size, "double oracle after a cycle", Status.OPTIMAL,
-                    f"{rounds} rounds; {' x '.join(str(len(mixed[i])) for i in grp)} support"))
-                joint = {}
-                for combo in itertools.product(*(mixed[i].items() for i in grp)):
-                    joint[tuple(a for a, _ in combo)] = math.prod(q for _, q in combo)
-                return mixed, joint
-            self.notes.append(f"{', '.join(powers)}: the double oracle needs three or more "
-                              f"powers to mix: correlated equilibrium by column generation")
+        def oracle(share: float, kept: dict[int, list[int]] | None = None,
+                   how: str = "") -> tuple[Mixed, dict[Profile, float]] | None:
+            try:
+                found = double_oracle(g, grp, profile, deadline.part(share), kept=kept)
+            except TimeUp:
+                deadline.check()
+                found = None
+            if found is None:
+                return None
+            oracle_mixed, rounds = found
+            for i in grp:
+                mixed[i] = oracle_mixed[i]
+            self.group_answers.append(GroupAnswer(
+                powers, size, f"double oracle after a cycle{how}", Status.OPTIMAL,
+                f"{rounds} rounds; {' x '.join(str(len(mixed[i])) for i in grp)} support"))
+            joint = {}
+            for combo in itertools.product(*(mixed[i].items() for i in grp)):
+                joint[tuple(a for a, _ in combo)] = math.prod(q for _, q in combo)
+            return mixed, joint
+
+        if self.kind == "mixed":
+            done = oracle(ORACLE_SHARE)
+            if done is not None:
+                return done
+            self.notes.append(f"{', '.join(powers)}: no mixed equilibrium from the double "
+                              f"oracle in its share of the time: a correlated equilibrium "
+                              f"by column generation, then the oracle again from its support")
         coarse = self.kind == "coarse"
         seeds = [profile] + list(dict.fromkeys(reversed(visited[-GENERATION_SEEDS:])))
         state = Generation({profile: 1.0}, coarse)
@@ -500,11 +520,33 @@ class _Solver:
             for idx, q in dist.items():
                 marg[idx[k]] = marg.get(idx[k], 0.0) + q
             mixed[i] = marg
+        if self.kind == "pure" and status == Status.OPTIMAL:
+            # a mixed Nash equilibrium is worth a short look: the double oracle from
+            # the options the correlated equilibrium uses
+            kept = {i: sorted({s[i] for s in state.distribution}) for i in grp}
+            left = deadline.remaining()
+            share = min(ORACLE_SHARE, ORACLE_SECONDS / left) if left > 0 else 0.0
+            done = oracle(share, kept, ", from the correlated equilibrium's support")
+            if done is not None:
+                return done
+            self.notes.append(f"{', '.join(powers)}: no mixed equilibrium from the double "
+                              f"oracle in {share * left:.2g} s: the correlated equilibrium")
         if self.kind != "mixed":
             self.correlated_found = True
             self.group_answers.append(GroupAnswer(powers, size, method, status, note))
             return mixed, dist
-        # mixed: the better epsilon-Nash of two candidates, each by its exact epsilon
+        # mixed: the double oracle again, from the options the correlated equilibrium uses
+        if status != Status.TIMED_OUT:
+            kept = {i: sorted({s[i] for s in state.distribution}) for i in grp}
+            done = oracle(ORACLE_SHARE * 2, kept, ", from the correlated equilibrium's support")
+            if done is not None:
+                return done
+            for k, i in enumerate(grp):       # the marginals again (the oracle used mixed)
+                marg = {}
+                for idx, q in dist.items():
+                    marg[idx[k]] = marg.get(idx[k], 0.0) + q
+                mixed[i] = marg
+        # else the better epsilon-Nash of two candidates, each by its exact epsilon
         candidates = []
         for name, cand in (("the cycle's last profile", {i: {profile[i]: 1.0} for i in grp}),
                            ("the correlated equilibrium's marginals", {i: mixed[i] for i in grp})):
