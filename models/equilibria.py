@@ -65,8 +65,8 @@ from .equilibria_game import (AdjustmentGame, Evaluator, Mixed, Profile, certifi
                               correlated_gains, first_options, group_table,
                               interaction_groups, interaction_links, nash_gains)
 from .games import (Generation, correlated_generation, correlated_lp, double_oracle,
-                    fictitious_play, pure_equilibria, sgc_milp, support_enumeration,
-                    tensor_gains, zero_sum_lp)
+                    fictitious_play, pure_equilibria, sgc_milp, small_support_nash,
+                    support_enumeration, tensor_gains, zero_sum_lp)
 
 KINDS = ("pure", "mixed", "correlated", "coarse")
 #: the largest deviation gain an answer may have to be called an equilibrium (optimal)
@@ -596,7 +596,16 @@ class _Solver:
             sol = sgc_milp(A, B, deadline)
             if sol is not None:
                 return list(sol), "MILP (Sandholm-Gilpin-Conitzer, CBC)"
-        # three or more powers (or the MILP gave nothing): approximate Nash
+        if k > 2:
+            # three or more powers: small supports, each checked exactly in the table
+            try:
+                nash = small_support_nash(table, deadline.part(0.5), hint=None)
+            except TimeUp:
+                deadline.check()
+                nash = None
+            if nash is not None:
+                return nash, "small-support enumeration"
+        # otherwise (or the MILP gave nothing): approximate Nash
         candidates = []
         strategies, eps = fictitious_play(table, deadline, start)
         candidates.append((eps, strategies, "fictitious play"))
@@ -611,7 +620,8 @@ class _Solver:
                 candidates.append((max(tensor_gains(table, margs)), margs,
                                    "correlated LP marginals"))
         eps, strategies, method = min(candidates, key=lambda c: c[0])
-        return strategies, f"approximate Nash ({method})"
+        exact = "mixed" if eps <= self.tolerance else "approximate"
+        return strategies, f"{exact} Nash ({method})"
 
     # the certificate -------------------------------------------------------------------------
     def _answer(self, groups: Sequence[tuple[int, ...]], mixed: Mixed,

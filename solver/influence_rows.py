@@ -95,10 +95,8 @@ class InfluenceRows:
         q = np.nonzero(reach)[0]
         dq = self.dv[:, q]                                                  # k x q
         d0q, c0q, m0q = d0[q], c0[q], m0[q]
-        stand = np.zeros((len(self.variable), len(q)), bool)                # unit k stands in q
         pos_in_q = {int(p): j for j, p in enumerate(q)}
-        for k, p in enumerate(self.pv):
-            stand[k, pos_in_q[int(p)]] = True
+        stand_at = [pos_in_q[int(p)] for p in self.pv]                      # unit k stands in q[j]
         vq = vals[q]
         minus = float(share0[q] @ vq)
         unit_bonus = bonus[self.pv]
@@ -117,8 +115,10 @@ class InfluenceRows:
             count = hit + c0q[None, :] * rest_hit
             mine = hit + m0q[None, :] * rest_hit
             share = np.where(count > 0, mine / np.maximum(count, 1), 0.0)
-            occupied = (x.astype(np.int64) @ stand.astype(np.int64)) > 0
+            occupied = np.zeros(share.shape, bool)
+            for k, j in enumerate(stand_at):            # a variable unit stands in q[j]
+                occupied[:, j] |= x[:, k]
             share = np.where(occupied, 1.0, share)
             share = np.where(occ0[q][None, :], share0[q][None, :], share)
-            out[s:s + self.CHUNK] = base - minus + share @ vq + x @ unit_bonus
+            out[s:s + self.CHUNK] = base - minus + share @ vq + x.astype(float) @ unit_bonus
         return out
