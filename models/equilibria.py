@@ -474,6 +474,7 @@ class _Solver:
         size = math.prod(len(g.options[i]) for i in grp)
         def oracle(share: float, kept: dict[int, list[int]] | None = None,
                    how: str = "") -> tuple[Mixed, dict[Profile, float]] | None:
+            g.stage = "double oracle"
             try:
                 found = double_oracle(g, grp, profile, deadline.part(share), kept=kept)
             except TimeUp:
@@ -500,6 +501,7 @@ class _Solver:
                               f"oracle in its share of the time: a correlated equilibrium "
                               f"by column generation, then the oracle again from its support")
         coarse = self.kind == "coarse"
+        g.stage = "correlated generation"
         seeds = [profile] + list(dict.fromkeys(reversed(visited[-GENERATION_SEEDS:])))
         state = Generation({profile: 1.0}, coarse)
         try:
