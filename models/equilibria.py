@@ -77,6 +77,9 @@ TABLE_LIMIT = 40_000
 CERTIFICATE_LIMIT = 2_000_000
 #: most coefficients of a correlated-equilibrium LP (profiles x the sum of the options)
 CORRELATED_LIMIT = 2_000_000
+#: the share of the time limit the work may use: the rest is for freeing the game's
+#: tables and printing the answer (within the limit's 10%)
+WORK_SHARE = 0.93
 #: the share of a group's time left that the double oracle gets after a cycle (the
 #: correlated LP has the rest)
 ORACLE_SHARE = 0.3
@@ -285,6 +288,10 @@ def solve_equilibrium(position: Position, evaluator: Evaluator, kind: str = "pur
                                 rule="equilibria are of an adjustment phase")
     if deadline is None:
         deadline = Limits(time_limit=time_limit).deadline()
+    # the work ends a little before the limit: freeing the game's tables (25,000 order
+    # sets and their effects take 20-30 ms to free) and printing the answer come after
+    deadline = Deadline(WORK_SHARE * (deadline.end - deadline.start), clock=deadline.clock,
+                        start=deadline.start)
     return _Solver(position, evaluator, kind, waives, deadline, min(tolerance, TOLERANCE),
                    game, progress).run()
 

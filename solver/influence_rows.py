@@ -49,7 +49,7 @@ class InfluenceRows:
     into ``batch.units``) the units an option may add or leave out."""
 
     #: options valued together (arrays of chunk x variable units x provinces)
-    CHUNK = 2048
+    CHUNK = 1024
 
     def __init__(self, batch: InfluenceBatch, variable: Sequence[int]) -> None:
         self.batch = batch
