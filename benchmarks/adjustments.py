@@ -19,6 +19,7 @@ dipsolve's support enumeration and Sandholm-Gilpin-Conitzer MILP against pygambi
 
     python benchmarks/adjustments.py
     python benchmarks/adjustments.py --json
+    python benchmarks/adjustments.py --only stress     # issue 15's large positions
 
 pygambit is a peer, not a dependency (it has no wheel for Python 3.11 on Linux and
 compiles for most of an hour): ``pip install -e '.[peers]'`` installs it.  Without it
@@ -49,7 +50,24 @@ GAMES = [("examples/adjustments/trieste.dip", "mixed"),
          ("examples/adjustments/west-guessing.dip", "mixed"),
          ("examples/w1902a.dip", "pure"),
          ("examples/w1901a.dip", "pure"),
-         ("examples/adjustments/billion.dip", "pure")]
+         ("examples/adjustments/billion.dip", "pure"),
+         ("examples/adjustments/no-pure-four.dip", "pure"),
+         ("examples/adjustments/no-pure-four.dip", "correlated"),
+         # issue 15's stress positions (tests/tools/make_adjustment_examples.py): the
+         # combined search cycles on all of them
+         ("examples/adjustments/stress-two-removers.dip", "pure"),
+         ("examples/adjustments/stress-two-removers.dip", "correlated"),
+         ("examples/adjustments/stress-two-removers.dip", "coarse"),
+         ("examples/adjustments/stress-two-removers.dip", "mixed"),
+         ("examples/adjustments/stress-wide.dip", "pure"),
+         ("examples/adjustments/stress-wide.dip", "correlated"),
+         ("examples/adjustments/stress-correlated.dip", "pure"),
+         ("examples/adjustments/stress-correlated.dip", "correlated"),
+         ("examples/adjustments/stress-correlated.dip", "mixed"),
+         ("examples/adjustments/stress-three-removers.dip", "pure"),
+         ("examples/adjustments/stress-three-removers.dip", "correlated"),
+         ("examples/adjustments/stress-three-removers.dip", "mixed"),
+         ("examples/adjustments/worst-case-waives.dip", "pure")]
 TABLE_LIMIT = 6_000        # joint profiles pygambit's side builds; larger ones are estimated
 
 
@@ -173,6 +191,8 @@ def time_solvers(A: np.ndarray, B: np.ndarray) -> dict[str, float]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--only", help="only the games whose file name contains this text "
+                                   "(and no solver-only table)")
     args = ap.parse_args(argv)
     gambit = _pygambit()
     if gambit is None:
@@ -180,6 +200,8 @@ def main(argv=None) -> int:
               "no pygambit columns", file=sys.stderr)
     rows = []
     for path, kind in GAMES:
+        if args.only and args.only not in path:
+            continue
         from dipsolve.adjustments import joint_count
         from dipsolve.models.equilibria import AdjustmentGame
         position = _load(path)
@@ -197,7 +219,8 @@ def main(argv=None) -> int:
             row.update(pygambit_estimate_s=cost * profiles * len(AdjustmentGame(position, lambda p, q: 0.0).sizes),
                        evaluation_s=cost)
         rows.append(row)
-    solvers = [{"table": name, **time_solvers(A, B)} for name, A, B in solver_tables()]
+    solvers = ([] if args.only else
+               [{"table": name, **time_solvers(A, B)} for name, A, B in solver_tables()])
     info = {"date": time.strftime("%Y-%m-%d"), "cpu": _cpu_model(), "nproc": os.cpu_count(),
             "python": sys.version.split()[0],
             "pygambit": getattr(gambit, "__version__", None) if gambit else None,
@@ -215,8 +238,8 @@ def main(argv=None) -> int:
         return 0
     print(f"# {info['date']}, {info['cpu']}, nproc {info['nproc']}, Python {info['python']}, "
           f"{'pygambit ' + str(info['pygambit']) if gambit else 'pygambit not installed'}")
-    print(f"{'game':20} {'kind':5} {'profiles':>13} {'dipsolve':>9} {'pygambit':>13} {'ratio':>7}"
-          f"  dipsolve answer / pygambit's")
+    print(f"{'game':26} {'asked':10} {'profiles':>21} {'dipsolve':>9} {'pygambit':>13} {'ratio':>7}"
+          f"  dipsolve answer (kind, status, epsilon) / pygambit's")
     for r in rows:
         if "pygambit_s" in r:
             theirs, ratio = f"{r['pygambit_s']:.3f} s", f"{r['ratio']:.1f}x"
@@ -226,8 +249,10 @@ def main(argv=None) -> int:
         else:
             theirs, ratio = f"~{r['pygambit_estimate_s']:,.0f} s est", "-"
             peer = f"table too large (est. {r['evaluation_s'] * 1e6:.0f} us per evaluation)"
-        print(f"{r['game']:20} {r['kind']:5} {r['profiles']:13,} {r['dipsolve_s']:8.3f}s {theirs:>13} "
+        print(f"{r['game']:26} {r['kind']:10} {r['profiles']:21,} {r['dipsolve_s']:8.3f}s {theirs:>13} "
               f"{ratio:>7}  {r['answer']} {r['status']}, epsilon {r['epsilon']:.2g} / {peer}")
+    if not solvers:
+        return 0
     print()
     names = list(solvers[0])[1:]
     print(f"{'two-player table':40} " + " ".join(f"{n[:24]:>24}" for n in names))

@@ -110,7 +110,8 @@ class InfluenceRows:
             dmin = d.min(axis=1)
             nearest = np.minimum(dmin, d0q[None, :])
             live = nearest < _FAR
-            hit = ((d == nearest[:, None, :]) & live[:, None, :]).sum(axis=1)
+            hit = ((d == nearest[:, None, :]) & live[:, None, :]).view(np.uint8).sum(
+                axis=1, dtype=np.uint8).astype(np.int64)           # at most 255 variable units
             rest_hit = (d0q[None, :] == nearest) & live
             count = hit + c0q[None, :] * rest_hit
             mine = hit + m0q[None, :] * rest_hit

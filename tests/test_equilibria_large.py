@@ -215,6 +215,7 @@ class TableGame:
 
     def __init__(self, table: np.ndarray):
         self.table = table
+        self.sizes = table.shape[:-1]
         self.rows = 0
 
     def payoff(self, profile, i):

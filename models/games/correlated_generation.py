@@ -57,6 +57,11 @@ _MAX_NEW = 400
 class RowOracle(Protocol):
     """What `correlated_generation` asks of a game."""
 
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """Each player's number of options."""
+        ...
+
     def payoff(self, profile: Profile, i: int) -> float:
         ...
 
@@ -180,14 +185,23 @@ def correlated_generation(game: RowOracle, group: Sequence[int], seeds: Sequence
                         break
             if new:
                 continue
-        # rows: exact best deviations over every option, from the support
-        gains, regrets = deviation_gains(game, group, st.distribution, coarse, deadline)
-        st.gains = gains
-        if max(gains.values(), default=0.0) <= tolerance:
-            st.converged = True
-            return st
+        # rows: exact best deviations over every option, from the support; the players
+        # with the fewest options first, and a round stops at the first that gains (the
+        # rows of the others are needed only once nobody does: the certificate)
+        gains, regrets = {}, {}
+        for i in sorted(group, key=lambda j: (game.sizes[j], j)):
+            g_i, r_i = deviation_gains(game, [i], st.distribution, coarse, deadline)
+            gains.update(g_i)
+            regrets.update(r_i)
+            if g_i[i] > tolerance:
+                break
+        if len(gains) == len(group):
+            st.gains = gains
+            if max(gains.values(), default=0.0) <= tolerance:
+                st.converged = True
+                return st
         grew = False
-        for i in group:
+        for i in regrets:
             for key, reg in regrets[i].items():
                 b = int(reg.argmax())
                 if reg[b] <= tolerance / 4:
