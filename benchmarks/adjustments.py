@@ -20,6 +20,7 @@ dipsolve's support enumeration and Sandholm-Gilpin-Conitzer MILP against pygambi
     python benchmarks/adjustments.py
     python benchmarks/adjustments.py --json
     python benchmarks/adjustments.py --only stress     # issue 15's large positions
+    python benchmarks/adjustments.py --random 20       # 20 random ones of each shape
 
 pygambit is a peer, not a dependency (it has no wheel for Python 3.11 on Linux and
 compiles for most of an hour): ``pip install -e '.[peers]'`` installs it.  Without it
@@ -188,12 +189,80 @@ def time_solvers(A: np.ndarray, B: np.ndarray) -> dict[str, float]:
     return out
 
 
+#: the generator's shapes of `--random`: two removers (8 of 16) or three (7 of 14)
+SHAPES = {"two removers": {}, "three removers": {"units": 14, "removals": 7, "builders": 4}}
+TRIOS = [("Austria", "Italy", "Turkey"), ("Austria", "Russia", "Turkey"),
+         ("England", "France", "Germany"), ("France", "Germany", "Italy")]
+
+
+def random_positions(n: int, kinds: list[str]) -> list[dict]:
+    """Issue 15's sweep: ``n`` seeds of each shape of `random_adjustment_position`, each
+    solved for every kind in ``kinds`` (fresh game each, time limit 60 s): the profiles,
+    the kind answered, status, epsilon, seconds, and how the cycle was resolved."""
+    from dipsolve.adjustments import joint_count
+    from dipsolve.evaluation import evaluator
+    from dipsolve.models.equilibria import solve_equilibrium
+    from dipsolve.testing import random_adjustment_position
+    rows = []
+    for shape, kw in SHAPES.items():
+        for seed in range(n):
+            extra = dict(kw)
+            if shape == "three removers":
+                extra["removers"] = TRIOS[seed % len(TRIOS)]
+            position = random_adjustment_position(seed, **extra)
+            for kind in kinds:
+                t0 = time.perf_counter()
+                eq = solve_equilibrium(_fresh(position), evaluator("influence"), kind,
+                                       time_limit=60)
+                rows.append({"shape": shape, "seed": seed, "asked": kind,
+                             "profiles": joint_count(position, True), "answer": eq.kind,
+                             "status": eq.status, "epsilon": eq.epsilon,
+                             "seconds": time.perf_counter() - t0,
+                             "method": eq.groups[0].method if eq.groups else "",
+                             "note": eq.groups[0].note if eq.groups else "",
+                             "cycled": any("cycled" in x for x in eq.notes)})
+    return rows
+
+
+def print_random(rows: list[dict]) -> None:
+    print(f"{'shape':15} {'seed':>4} {'asked':10} {'profiles':>21} {'seconds':>8}  answer")
+    for r in rows:
+        print(f"{r['shape']:15} {r['seed']:4} {r['asked']:10} {r['profiles']:21,} "
+              f"{r['seconds']:7.2f}s  {r['answer']} {r['status']}, epsilon {r['epsilon']:.2g}"
+              f"{'' if r['cycled'] else ' (no cycle)'}; {r['method']}")
+    for asked in dict.fromkeys(r["asked"] for r in rows):
+        mine = [r for r in rows if r["asked"] == asked]
+        cyc = [r for r in mine if r["cycled"]]
+        ok = [r for r in cyc if r["status"] == "optimal" and r["epsilon"] <= 1e-6]
+        secs = sorted(r["seconds"] for r in cyc)
+        if secs:
+            print(f"# {asked}: {len(cyc)} of {len(mine)} positions cycled; {len(ok)} of them "
+                  f"certified (epsilon <= 1e-6); seconds median {secs[len(secs) // 2]:.2f}, "
+                  f"max {secs[-1]:.2f}; answers: "
+                  + ", ".join(f"{k} {sum(1 for r in cyc if r['answer'] == k)}"
+                              for k in dict.fromkeys(r["answer"] for r in cyc)))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--only", help="only the games whose file name contains this text "
                                    "(and no solver-only table)")
+    ap.add_argument("--random", type=int, metavar="N",
+                    help="instead: N seeded random large positions of each shape "
+                         "(dipsolve.testing.random_adjustment_position)")
+    ap.add_argument("--kinds", default="pure,correlated,mixed",
+                    help="with --random: the kinds asked (comma-separated)")
     args = ap.parse_args(argv)
+    if args.random:
+        rows = random_positions(args.random, args.kinds.split(","))
+        if args.json:
+            print(json.dumps(rows, indent=1))
+        else:
+            print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {_cpu_model()}, nproc {os.cpu_count()}, "
+                  f"load {os.getloadavg()[0]:.1f}")
+            print_random(rows)
+        return 0
     gambit = _pygambit()
     if gambit is None:
         print("# pygambit is not installed (pip install -e '.[peers]'): dipsolve alone, "

@@ -3,35 +3,37 @@
 The game is `dipsolve.models.equilibria_game.AdjustmentGame` (Loeb, seed ``003_…``:
 each power picks one legal adjustment order set; its payoff is the value of the position
 after all adjustments, from an evaluator; the CLI uses the influence evaluation of Hall
-& Loeb, seed ``002_…`` section 4.1).  `solve_equilibrium` answers it three ways:
+& Loeb, seed ``002_…`` section 4.1).  `solve_equilibrium` answers it four ways:
 
 pure
     Loeb's combined search (`combined_search`), "Possible improvements 1", steps 1–16:
     every power walks its list of order sets, first ordered by the preliminary search
-    (`preliminary_order`: the value of each set while the others skip their
-    adjustments), takes any set better for it than the current one, and when a power
-    changes its mind the others walk again the sets they had tried, best first.  When
-    every list is exhausted no power can gain alone: a pure Nash equilibrium.  A profile
-    seen twice is the "infinite loop" the seed warns of (a best-response cycle, detected
-    with a hash set): that group of powers goes on to mixed strategies (its table when
-    small enough; otherwise the double oracle, exact while at most two of its powers
-    need to mix).
+    (`preliminary_order`), takes any set better for it, and when a power changes its
+    mind the others walk again the sets they had tried, best first.  When every list is
+    exhausted no power can gain alone: a pure Nash equilibrium.  A profile seen twice is
+    the seed's "infinite loop" (a best-response cycle, found with a hash set): a small
+    group's table is checked for a pure equilibrium and solved in mixed strategies; a
+    group too large for a table (`_Solver._large_group`) gets a correlated equilibrium
+    by LP with column and row generation (`correlated_generation`), then the double
+    oracle from its support (a mixed equilibrium, if found in `ORACLE_SECONDS`).
 mixed
-    Two interacting powers: linear programming when their game is zero-sum (constant
-    sum), otherwise support enumeration (given a quarter of the time left) and, if it
-    finds nothing, the mixed-integer program of Sandholm, Gilpin and Conitzer.  Three or
-    more: an approximate Nash equilibrium (fictitious play and the correlated
-    equilibrium's marginals), its epsilon certified by exact best responses.
-correlated
-    A correlated equilibrium of each group by linear programming (GLOP), maximising the
-    sum of the powers' expected values.
+    Two interacting powers: LP when their game is constant-sum, otherwise support
+    enumeration and, failing it, the MILP of Sandholm, Gilpin and Conitzer.  Three or
+    more: small-support enumeration (`small_support_nash`), else an approximate Nash
+    equilibrium.  Large groups: the double oracle (its restricted game by the same
+    solvers), before and after a correlated equilibrium; else the best epsilon-Nash.
+correlated, coarse
+    A (coarse) correlated equilibrium of each group: by LP over its table (GLOP,
+    maximising the sum of the values), or, too large for a table, by column and row
+    generation after the search cycles.
 
 The generic solvers are pure functions of `dipsolve.models.games`, one module each.
 Structure first (`interaction_groups`): powers whose adjustments cannot change each
 other's values are solved apart.
 
 Every answer carries each power's largest gain from deviating alone (for a correlated
-equilibrium: from any rule that maps the power's recommendation to another order set),
+equilibrium: from any rule that maps the power's recommendation to another order set;
+for a coarse one: from one order set whatever the recommendation),
 computed in the whole game by exact best responses over every order set of the power
 (`nash_gains`, `correlated_gains`), never by building the joint table.  ``status`` is
 ``optimal`` when every gain is at most 1e-6 (the answer is an equilibrium), ``feasible``
@@ -41,7 +43,8 @@ time.
 
 The time limit is one `dipsolve.results.Deadline` for the whole call: the game's
 set-up (enumerating the options, the structure analysis) and every search, table,
-batch of payoffs and LP/MILP look at it; the searches get `SEARCH_SHARE` of the time
+batch of payoffs and LP/MILP look at it; the work ends at `WORK_SHARE` of the limit
+(freeing the game's tables comes after); the searches get `SEARCH_SHARE` of the time
 the set-up leaves, the certificate the rest (at least `CERTIFICATE_MARGIN` times what
 the preliminary search took).
 """
@@ -269,9 +272,10 @@ def solve_equilibrium(position: Position, evaluator: Evaluator, kind: str = "pur
                       deadline: Deadline | None = None, limits: Limits | None = None) -> Equilibrium:
     """An equilibrium of the adjustment phase of ``position`` with its certificate.
 
-    ``kind``: ``pure`` (the combined search; a group whose search cycles falls back to
-    mixed strategies), ``mixed`` (each group's game solved by LP/MILP, or approximately
-    for three or more powers), ``correlated`` (an LP per group).  ``time_limit``
+    ``kind``: ``pure`` (the combined search; a group whose search cycles goes on to a
+    mixed or, too large for a table, a correlated equilibrium), ``mixed`` (each group's
+    game by LP/MILP/support enumeration, or the best epsilon-Nash found), ``correlated``
+    or ``coarse`` (an LP per group; by column generation for a large one).  ``time_limit``
     (seconds, set-up included) or a ``deadline`` (whose clock may be injected) bounds
     the whole call: at the deadline the best answer so far is returned, ``timed out``
     unless its certificate proves it an equilibrium.  ``tolerance`` may only tighten

@@ -312,7 +312,7 @@ class _Batch:
         for rem, add in zip(self.removes, self.adds):
             var = np.nonzero(rem.any(axis=0) | add.any(axis=0))[0]
             present = (self.base[var][None, :] & ~rem[:, var]) | add[:, var]
-            self.rows.append((var, present, InfluenceRows(self.influence, var)))
+            self.rows.append((var, present, InfluenceRows(self.influence, var.tolist())))
 
     def row_all(self, profile: Profile | None, i: int, deadline: Deadline | None) -> np.ndarray:
         """Player ``i``'s values of all its options, the others playing ``profile``
@@ -354,8 +354,8 @@ def _effect(power: str, orders: OrderSet, province_of: dict[str, str],
     builds.  ``memo`` shares one key or unit per order among the sets (a remover's
     12,870 sets repeat its 16 orders): fewer objects to make, and to free."""
     memo = {} if memo is None else memo
-    removed = []
-    built = []
+    removed: list[tuple[str, str]] = []
+    built: list[Unit] = []
     for o in orders:
         got = memo.get(o)
         if got is None:
@@ -366,7 +366,10 @@ def _effect(power: str, orders: OrderSet, province_of: dict[str, str],
                                      province_of[o.location] if o.kind == "A" else o.location)
             else:
                 continue
-        (built if isinstance(got, Unit) else removed).append(got)
+        if isinstance(got, Unit):
+            built.append(got)
+        else:
+            removed.append(got)
     return frozenset(removed), tuple(built)
 
 

@@ -1,7 +1,7 @@
 """``dipsolve adjust``: the choices of a winter adjustment phase, its equilibria, and
 Loeb's open problem.
 
-    dipsolve adjust FILE [--count] [--power P] [--equilibrium pure|mixed|correlated]
+    dipsolve adjust FILE [--count] [--power P] [--equilibrium pure|mixed|correlated|coarse]
                     [--evaluation influence|centers|dumbbot] [--no-waives] [--time-limit S]
                     [--json]
     dipsolve adjust --worst-case [--waives] [-o WITNESS.dip] [--time-limit S] [--json]
@@ -42,11 +42,18 @@ The winter adjustment phase as Loeb's "combinatorics of adjustments" sees it.
                                       witness position (-o WITNESS.dip)
 
 Equilibria: 'pure' is Loeb's combined search (Possible improvements 1); a group of
-powers whose search cycles goes on to mixed strategies.  'mixed' solves each group of
-interacting powers by LP (zero-sum), support enumeration or the Sandholm-Gilpin-Conitzer
-MILP (two powers), or an approximate Nash equilibrium (three or more).  'correlated' is
-an LP per group.  Payoffs: each power's value of the position after all adjustments
-(--evaluation; influence is Hall & Loeb's section 4.1).
+powers whose search cycles goes on to mixed strategies (a small group) or, too large
+for a table, to a correlated equilibrium by LP with column and row generation and then
+the double oracle from its support (a mixed one when it finds it).  'mixed' solves each
+group by LP (zero-sum), support enumeration or the Sandholm-Gilpin-Conitzer MILP (two
+powers), small-support enumeration (three or more) or the double oracle (large), else
+the best epsilon-Nash found.  'correlated' and 'coarse' are an LP per group (column
+generation when large).  Every answer states its kind, its epsilon (the largest gain
+from deviating, exact over every order set of every power) and its status: optimal
+only when that epsilon is at most 1e-6.
+
+Payoffs: each power's value of the position after all adjustments (--evaluation;
+influence is Hall & Loeb's section 4.1).
 
 Waives: the game and the counts of FILE take every legal order set, waives included
 (--no-waives: build as many units as possible, the seed's convention); --worst-case
