@@ -319,29 +319,26 @@ class _Batch:
         (None: the others skip their adjustments, as in `AdjustmentGame.skip_value`)
         (`dipsolve.influence_rows.InfluenceRows`: only the player's variable units and
         the provinces they reach are raced per option)."""
-        if profile is None:
-            mask = self.skip_base.copy()
-        else:
-            mask = self.base.copy()
-            for j, a in enumerate(profile):
-                if j != i:
-                    mask &= ~self.removes[j][a]
-                    mask |= self.adds[j][a]
         _, present, rows = self.rows[i]
-        return rows.values(mask, present, self.players[i], deadline)
+        return rows.values(self._rest(profile, i), present, self.players[i], deadline)
+
+    def _rest(self, profile: Profile | None, i: int) -> np.ndarray:
+        """The units on the board when the players but ``i`` play ``profile`` (None:
+        skip their adjustments) and ``i`` keeps its base units (a fresh mask)."""
+        if profile is None:
+            return self.skip_base.copy()
+        mask = self.base.copy()
+        for j, a in enumerate(profile):
+            if j != i:
+                mask &= ~self.removes[j][a]
+                mask |= self.adds[j][a]
+        return mask
 
     def row(self, profile: Profile | None, i: int, options: Sequence[int],
             deadline: Deadline | None) -> np.ndarray:
         """Player ``i``'s values of ``options``, the others playing ``profile`` (None:
         the others skip their adjustments, as in `AdjustmentGame.skip_value`)."""
-        if profile is None:
-            mask = self.skip_base
-        else:
-            mask = self.base.copy()
-            for j, a in enumerate(profile):
-                if j != i:
-                    mask &= ~self.removes[j][a]
-                    mask |= self.adds[j][a]
+        mask = self._rest(profile, i)
         opts = np.asarray(list(options), dtype=np.int64)
         masks = (mask[None, :] & ~self.removes[i][opts]) | self.adds[i][opts]
         return self.influence.values(masks, self.players[i], deadline)
