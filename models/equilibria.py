@@ -417,7 +417,8 @@ class _Solver:
         if self.kind == "pure" or not use_table:
             if self.kind != "pure" and len(grp) > 1:
                 self.notes.append(f"{', '.join(powers)}: {size:,} joint profiles, too many for "
-                                  f"a table and an LP: combined search instead")
+                                  f"a table: the combined search first (a pure equilibrium "
+                                  f"is also a {self.kind} one), the LP only if it cycles")
             visited: list[Profile] = []
             outcome = combined_search(g, grp, profile, orders, deadline, track=self.current,
                                       visited=visited)
