@@ -453,7 +453,8 @@ class _Solver:
                 for idx, p in joint.items():
                     marg[idx[k]] = marg.get(idx[k], 0.0) + p
                 mixed[i] = marg
-            self.group_answers.append(GroupAnswer(powers, size, "correlated LP (GLOP)",
+            self.group_answers.append(GroupAnswer(powers, size, "correlated LP (GLOP)" + (
+                "; a correlated equilibrium is also a coarse one" if self.kind == "coarse" else ""),
                                                   Status.OPTIMAL))
             return mixed, joint
         strategies, method = self._mixed_group(table, [profile[i] for i in grp], deadline)
