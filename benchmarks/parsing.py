@@ -10,9 +10,11 @@ Two corpora of orders:
 What is timed, for each order string:
 
 * dipsolve, reading: ``parse_order_line(text)``, text to a typed `Order` with canonical
-  locations (and the power, when the text names one), through the Lark grammar (short,
-  long) or the DAIDE grammar (DAIDE); also a whole orders file (``parse_orders``: one
-  ``Power: order`` a line, short notation);
+  locations (and the power, when the text names one): canonical short text through the
+  fast path (`dipsolve.grammar.fastpath`), long through the Lark grammar, DAIDE through
+  the DAIDE grammar; also a whole orders file (``parse_orders``: one ``Power: order`` a
+  line, short notation), and the short strings through the grammar alone
+  (``grammar_order_line``, no fast path: "short, grammar");
 * the peer, reading: ``Game._expand_order(text.split())``, the string handling that
   ``Game.set_orders`` does first (``Map.compact``, ``rearrange``, ``vet``: aliases,
   abbreviations, order words; it returns normalised tokens, not an object) on the
@@ -119,6 +121,20 @@ def dipsolve_read(strings: list[str]):
     return lambda: _timed(run)
 
 
+def dipsolve_grammar(strings: list[str]):
+    """``parse_order_line`` without its fast path for canonical short text: the Lark
+    grammar alone (None where this dipsolve has no fast path to leave out)."""
+    try:
+        from dipsolve.grammar.orders import grammar_order_line
+    except ImportError:
+        return None
+
+    def run():
+        for s in strings:
+            grammar_order_line(s)
+    return lambda: _timed(run)
+
+
 def dipsolve_file(file_text: str):
     from dipsolve.grammar.orders import parse_orders
     return lambda: _timed(lambda: parse_orders(file_text))
@@ -214,6 +230,9 @@ def measure(name: str, phases, repeat: int) -> dict:
     count = len(flat["short"])
     file_text = "".join(f"{power}: {text}\n" for one in short for power, text in one)
     runs = {f"dipsolve_{n}": dipsolve_read(flat[n]) for n in ("short", "long", "daide")}
+    grammar = dipsolve_grammar(flat["short"])
+    if grammar is not None:
+        runs["dipsolve_grammar_short"] = grammar
     runs.update(dipsolve_file=dipsolve_file(file_text), peer_short=peer_read(flat["short"]),
                 dipsolve_validate=dipsolve_validate(phases, short),
                 peer_validate=peer_validate(phases, short))
@@ -225,6 +244,8 @@ def measure(name: str, phases, repeat: int) -> dict:
         out[f"{key}_per_s"] = round(count / seconds, 1)
     out["ratio_short"] = round(best["peer_short"] / best["dipsolve_short"], 2)
     out["ratio_validate"] = round(best["peer_validate"] / best["dipsolve_validate"], 2)
+    if "dipsolve_grammar_short" in best:
+        out["ratio_grammar_short"] = round(best["peer_short"] / best["dipsolve_grammar_short"], 2)
     return out
 
 
@@ -255,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  dipsolve read, long        {r['dipsolve_long_per_s']:>10,.0f} orders/s")
         print(f"  dipsolve read, DAIDE       {r['dipsolve_daide_per_s']:>10,.0f} orders/s")
         print(f"  dipsolve read, orders file {r['dipsolve_file_per_s']:>10,.0f} orders/s")
+        if "dipsolve_grammar_short_per_s" in r:
+            print(f"  dipsolve short, grammar    {r['dipsolve_grammar_short_per_s']:>10,.0f} orders/s"
+                  f"  ({r['ratio_grammar_short']:.2f}x the peer; no fast path)")
         print(f"  diplomacy _expand_order    {r['peer_short_per_s']:>10,.0f} orders/s")
         print(f"  ratio (short)              {r['ratio_short']:>10.2f}x")
         print(f"  dipsolve read + legality   {r['dipsolve_validate_per_s']:>10,.0f} orders/s")

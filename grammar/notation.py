@@ -98,6 +98,9 @@ def _written(o: Order, notation: str, power: str | None, m: Map, position: Posit
                           rule="daide-power")
     via = isinstance(o, Move) and o.via_convoy
     template = _TEMPLATES[notation]["via" if via else type(o)]
+    if isinstance(o, Move) and o.route and not daide:      # the route, as the Judges write it
+        template = "{unit} -> " + " -> ".join(m.provinces[p].name if p in m.provinces else p
+                                               for p in o.route) + " -> {target}"
     own = POWER_TOKEN_OF.get(power, "") if power is not None else ""
 
     def place(loc: str, coast: bool = True) -> str:
@@ -132,7 +135,8 @@ def _written(o: Order, notation: str, power: str | None, m: Map, position: Posit
         # DAIDE names no coast for where a supported, convoyed or convoying move goes
         fields["target"], fields["goal"] = place(o.target), place(o.target, coast=False)
     if isinstance(o, Move) and o.via_convoy and daide:
-        route = _sea_route(m, o.location, o.target, position)
+        route = ([m.provinces[p].daide if p in m.provinces else p for p in o.route] if o.route
+                 else _sea_route(m, o.location, o.target, position))
         if route is None:
             raise FormatError(f"{o}: no sea route from {o.location} to {o.target}, and DAIDE's "
                               f"CTO ... VIA names one", rule="daide-convoy-route")

@@ -294,5 +294,6 @@ def _check_orders(position: Position, refs: list[tuple[str, OrderAt, Source]],
         order, error = checker.check(ref, source)
         if error is not None:
             errors.append(error)
-        orders.setdefault(power, []).append(order)
+        if order is not None:
+            orders.setdefault(power, []).append(order)
     return orders

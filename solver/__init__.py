@@ -29,6 +29,11 @@ Text and pictures
     `parse_position` (a ``.dip`` or DAIDE ``NOW``/``SCO`` text and its orders),
     `parse_press` (DAIDE press levels 0-130, DPP), `render` (a position, an outcome or
     a plan as SVG text), `render_to` (into an ``.svg`` or ``.png`` file).
+Game records
+    `load_record`, `load_records`, `read_records` (the ``diplomacy`` package's saved-game
+    JSON: a `Record` of phases, `RecordPhase`, each a `Position` with its orders and results;
+    ``Record.phase("S1903M")``), `dumps_records` (write them); `analyze` (a whole game
+    re-adjudicated and each power's orders weighed against dipsolve's: an `Analysis`).
 Errors
     `DipsolveError`, the root of `DipsolveSyntaxError` (not understood),
     `DipsolveRuleError` (not allowed), `DipsolveUnavailable` (a part not installed),
@@ -103,6 +108,15 @@ _LAZY: dict[str, tuple[str, str]] = {
     "DumbBotPlayer": ("dipsolve.bots", "DumbBotPlayer"),
     "RandomBot": ("dipsolve.bots", "RandomBot"),
     "dumbbot_orders": ("dipsolve.dumbbot", "orders"),
+    # game records (the diplomacy package's saved-game JSON)
+    "Record": ("dipsolve.records", "Record"),
+    "RecordPhase": ("dipsolve.records", "RecordPhase"),
+    "read_records": ("dipsolve.records", "read_records"),
+    "load_records": ("dipsolve.records", "load_records"),
+    "load_record": ("dipsolve.records", "load_record"),
+    "dumps_records": ("dipsolve.records", "dumps_records"),
+    "analyze": ("dipsolve.analysis", "analyze"),
+    "Analysis": ("dipsolve.analysis", "Analysis"),
 }
 
 __all__ = sorted([
@@ -166,5 +180,8 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .play import format_table, play_game, play_series, results_table
     from .pictures import render_to as render
     from .legal import legal_orders
+    from .records import (Record, RecordPhase, dumps_records, load_record, load_records,
+                          read_records)
+    from .analysis import Analysis, analyze
 
     __version__: str

@@ -66,13 +66,29 @@ class Hold(UnitOrder):
 
 @dataclass(frozen=True, slots=True)
 class Move(UnitOrder):
+    """A move; a convoyed army's may name its ``route``, the seas it crosses in order
+    (``A SMY - AEG - GRE``: the Judges' form), which `dipsolve.rules` checks (each sea
+    next to the one before) and the adjudicator, as the rules have it, does not bind
+    the convoy to.  A route implies ``via_convoy``.
+
+        >>> str(Move("A", "SMY", "GRE", via_convoy=True, route=("AEG",)))
+        'A SMY - AEG - GRE'
+    """
     kind: str
     location: str
     target: str
     via_convoy: bool = False
+    route: tuple[str, ...] = ()
 
     def __str__(self) -> str:
+        if self.route:
+            return f"{self.kind} {self.location} - {' - '.join(self.route)} - {self.target}"
         return f"{self.kind} {self.location} - {self.target}" + (" VIA" if self.via_convoy else "")
+
+    def __repr__(self) -> str:     # the route only when there is one (most moves name none)
+        route = f", route={self.route!r}" if self.route else ""
+        return (f"Move(kind={self.kind!r}, location={self.location!r}, target={self.target!r}, "
+                f"via_convoy={self.via_convoy!r}{route})")
 
 
 @dataclass(frozen=True, slots=True)

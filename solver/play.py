@@ -73,6 +73,8 @@ class GameRecord:
     final: Position = field(repr=False)
     phases: tuple[PhaseRecord, ...] = field(repr=False)
     seconds: float = 0.0
+    #: the board the game started from (None: the 1901 start)
+    start: Position | None = field(default=None, repr=False, compare=False)
 
     @property
     def final_phase(self) -> str:
@@ -177,7 +179,7 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
                                 p == winner, counts[p] == 0, refused[p], thinking[p], longest[p])
                     for p in POWERS)
     return GameRecord(seed, until, time_limit, {p: seats[p].name for p in POWERS}, results,
-                      winner, position, tuple(phases), time.perf_counter() - began)
+                      winner, position, tuple(phases), time.perf_counter() - began, start)
 
 
 def rotated(seating: Sequence[Bot], shift: int) -> dict[str, Bot]:

@@ -52,7 +52,8 @@ RULES: dict[str, str] = {
                  "army's may go by convoy: see 'convoy route')",
     "coast": "a fleet moving to a province with two coasts names one it can reach",
     "convoy route": "an army moved by convoy has a chain of fleet-held seas from its "
-                    "province to its goal",
+                    "province to its goal; a route the order names (A SMY - AEG - GRE) "
+                    "goes through seas, each next to the one before",
     "support": "a support names another unit, in a place the supporter could move to, "
                "and a move that unit could make",
     "convoy": "only a fleet at sea convoys, only an army is convoyed, and the fleet lies "
@@ -418,6 +419,10 @@ def _classify(st: Matching, i: int, o: UnitOrder, seas: frozenset[str]) -> None:
             return illegal("location", f"unknown destination {target}")
         if tprov == prov:
             return illegal("adjacency", "a unit cannot move to its own province")
+        if o.route:
+            bad = route_problem(m, unit.kind, prov, tprov, o.route)
+            if bad is not None:
+                return illegal("convoy route", bad)
         if unit.kind == "A":
             if m.is_sea(tprov):
                 return illegal("terrain", f"an army cannot enter {m.provinces[tprov].name} (a sea)")
@@ -468,6 +473,25 @@ def _classify(st: Matching, i: int, o: UnitOrder, seas: frozenset[str]) -> None:
         st.otype[i], st.sup_prov[i], st.sup_dest[i] = _CONVOY, aprov, tprov
         return
     illegal("phase", _not_for_phase("movement", o))
+
+
+def route_problem(m: Map, kind: str, src: str, dst: str, route: tuple[str, ...]) -> str | None:
+    """What is wrong with a convoy route a move names (``A SMY - AEG - GRE``): only an
+    army is convoyed, through seas, each next to the one before, from ``src`` to
+    ``dst``; None when nothing is.  Whether fleets stand there is the adjudicator's
+    question (the rules do not bind a convoy to the route named)."""
+    if kind != "A":
+        return "only an army is convoyed: a fleet's move names no route"
+    before = src
+    for sea in route:
+        if sea not in m.provinces or not m.is_sea(sea):
+            return f"{sea} is not a sea: a convoy route crosses seas"
+        if sea not in m.neighbours.get(before, ()):
+            return f"the route goes from {before} to {sea}, which are not adjacent"
+        before = sea
+    if dst not in m.neighbours.get(before, ()):
+        return f"the route goes from {before} to {dst}, which are not adjacent"
+    return None
 
 
 def _find_unit(position: Position, by_prov: Mapping[str, Unit], power: str, order: UnitOrder,

@@ -107,10 +107,12 @@ def test_order_for_a_unit_that_is_not_there():
     e = error(Position.initial().to_text() + "[orders]\nFrance: A PAR - BUR\nFrance: F PAR H\n"
               "Germany: A BRE - PIC\n")
     assert len(e.errors) == 2
-    assert str(e) == ("bad.dip:32:9: order for F PAR, but there is no fleet in Paris\n"
+    assert str(e) == ("bad.dip:32:9: order for F PAR, but there is no fleet in Paris: France's "
+                      "A PAR is there\n"
                       "France: F PAR H\n"
                       "        ^^^^^\n"
-                      "bad.dip:33:10: order for A BRE, but there is no army in Brest\n"
+                      "bad.dip:33:10: order for A BRE, but there is no army in Brest: France's "
+                      "F BRE is there\n"
                       "Germany: A BRE - PIC\n"
                       "         ^^^^^")
 
@@ -220,9 +222,10 @@ def test_unknown_line_in_a_power_section():
 
 def test_order_without_a_power():
     e = error(HEAD + "[Austria]\nunits: A VIE\n[orders]\nA VIE H\n", DipsolveSyntaxError)
-    assert str(e) == ("bad.dip:5:8: expected ':', found end of line (a line here is 'Power: ...')\n"
+    assert str(e) == ("bad.dip:5:1: no power for this order (a line here is 'Power: ...', or a "
+                      "'Power:' line above names the power of the lines below it)\n"
                       "A VIE H\n"
-                      "       ^")
+                      "^^^^^^^")
 
 
 def test_caret_follows_tabs():
@@ -236,14 +239,17 @@ def test_bad_single_orders():
         parse_order("A PAR -")
     assert str(info.value) == "<string>:1:8: expected a province, found end of line\nA PAR -\n       ^"
     with pytest.raises(DipsolveSyntaxError) as info:
-        parse_order("A MUN S BER")
-    assert info.value.message == "expected a unit (A or F), found 'BER'"
+        parse_order("A MUN S BER")     # Berlin holds an army or a fleet: the readings
+    assert info.value.message == ("ambiguous order 'A MUN S BER': it reads as A MUN S A BER or "
+                                  "A MUN S F BER (write the unit type, A or F, or read it "
+                                  "against a position)")
     with pytest.raises(DipsolveSyntaxError) as info:
         parse_order("F NTH C A LON")
     assert info.value.message == "expected '-', found end of line"
     with pytest.raises(DipsolveSyntaxError) as info:
-        parse_order("A PAR-BUR")
-    assert info.value.message == "unknown province 'PAR-BUR' (a move needs spaces: 'PAR - BUR')"
+        parse_order("A PAR-BURR")       # a compact move: each name is its own
+    assert (info.value.column, info.value.message) == (7, "unknown province 'BURR' (did you mean "
+                                                          "BUR, Burgundy?)")
 
 
 def test_orders_file_reports_every_bad_line():
@@ -260,7 +266,7 @@ def test_orders_file_reports_every_bad_line():
     e = info.value
     assert [(x.line, x.column, type(x).__name__) for x in e.errors] == [
         (3, 16, "DipsolveSyntaxError"), (5, 20, "DipsolveSyntaxError"),
-        (6, 14, "DipsolveSyntaxError"), (8, 1, "DipsolveSyntaxError")]
+        (6, 1, "DipsolveSyntaxError"), (8, 1, "DipsolveSyntaxError")]
     assert str(e) == (
         "orders.txt:3:16: expected a province, found '-'\n"
         "France: A PAR -- BUR\n"
@@ -268,9 +274,10 @@ def test_orders_file_reports_every_bad_line():
         "orders.txt:5:20: unknown province 'BERR' (did you mean BER, Berlin?)\n"
         "Germany: A MUN S A BERR\n"
         "                   ^^^^\n"
-        "orders.txt:6:14: expected ':', found '-' (a line here is 'Power: ...')\n"
+        "orders.txt:6:1: unknown province 'Russia F SEV' (is a ':' missing after the power "
+        "'Russia'?)\n"
         "Russia F SEV - BLA\n"
-        "             ^\n"
+        "^^^^^^^^^^^^\n"
         "orders.txt:8:1: unknown power 'Prussia' (expected one of Austria, England, France, "
         "Germany, Italy, Russia, Turkey)\n"
         "Prussia: A BER H\n"

@@ -164,35 +164,44 @@ def _error(text: str, kind=DipsolveSyntaxError) -> DipsolveError:
 
 
 def test_error_messages_show_line_column_caret_and_what_was_expected():
+    e = _error("A Paris supports Army -> Kiel")
+    assert str(e) == ("<string>:1:23: expected a province, found '->'\n"
+                      "A Paris supports Army -> Kiel\n"
+                      "                      ^^")
+    assert (e.line, e.column, e.found, e.expected) == (1, 23, "->", "a province")
+
+    # a unit type left out where the map cannot tell: the readings, never a guess
     e = _error("A Paris supports Berlin -> Kiel")
-    assert str(e) == ("<string>:1:18: expected a unit (A or F), found 'Berlin'\n"
-                      "A Paris supports Berlin -> Kiel\n"
-                      "                 ^^^^^^")
-    assert (e.line, e.column, e.found, e.expected) == (1, 18, "Berlin", "a unit (A or F)")
+    assert e.message == ("ambiguous order 'A Paris supports Berlin -> Kiel': it reads as "
+                         "A PAR S A BER - KIE or A PAR S F BER - KIE (write the unit type, A or "
+                         "F, or read it against a position)")
+    assert (e.column, e.expected) == (1, "A PAR S A BER - KIE or A PAR S F BER - KIE")
 
     e = _error("F North Sea convoys A London")
     assert str(e) == ("<string>:1:29: expected '-', found end of line\n"
                       "F North Sea convoys A London\n"
                       "                            ^")
 
-    e = _error("A PAR ; BUR")
+    e = _error("A PAR & BUR")
     assert str(e) == ("<string>:1:7: expected a coast ('/NC', '(sc)'), 'H', '-', 'S', 'C', 'R', "
-                      "'D', 'B' or end of line, found ';'\n"
-                      "A PAR ; BUR\n"
+                      "'D', 'B' or end of line, found '&'\n"
+                      "A PAR & BUR\n"
                       "      ^")
+    e = _error("A PAR ; BUR")           # two orders, where one is read
+    assert (e.column, e.message) == (9, "expected one order, found a second one")
 
     e = _error("France: ")
-    assert e.message == ("expected a unit (A or F), 'Disband', 'Remove', 'Build' or 'WAIVE', "
-                         "found end of line")
+    assert e.message == ("expected a unit (A or F), a province, 'Disband', 'Remove', 'Build' or "
+                         "'WAIVE', found end of line")
     assert e.column == 9
 
-    e = _error("England: F LON - NTH -")
-    assert e.message == "expected 'VIA' or end of line, found '-'"
-    assert e.column == 22
+    e = _error("England: F LON - NTH -")     # a convoy route goes on after a dash
+    assert e.message == "expected a province, found end of line"
+    assert e.column == 23
 
     e = _error("France A PAR - BUR")
-    assert e.message == ("expected ':', found '-' (an order starts with A, F, Build, Remove or "
-                         "WAIVE, or 'Power:')")
+    assert e.message == "unknown province 'France A PAR' (is a ':' missing after the power 'France'?)"
+    assert e.column == 1
 
     # DAIDE: the DAIDE grammar's own words (grammar/parsers.py), at the same place
     e = _error("( FRA AMY PAR ) MTX BUR")
@@ -236,23 +245,24 @@ def test_an_orders_file_reports_every_error_at_once():
         parse_orders(text, "s1901.txt")
     e = info.value
     assert [(x.line, x.column, type(x).__name__) for x in e.errors] == [
-        (3, 22, "DipsolveSyntaxError"), (4, 17, "DipsolveSyntaxError"),
-        (6, 25, "DipsolveSyntaxError"), (8, 15, "DipsolveSyntaxError")]
+        (3, 23, "DipsolveSyntaxError"), (4, 17, "DipsolveSyntaxError"),
+        (6, 25, "DipsolveSyntaxError"), (8, 1, "DipsolveSyntaxError")]
     daide = e.errors[1]     # worded by the DAIDE grammar (grammar/parsers.py), placed here
     assert (daide.filename, daide.line, daide.column, daide.found) == ("s1901.txt", 4, 17, "MTX")
     assert str(e) == (
-        "s1901.txt:3:22: expected 'VIA' or end of line, found '-'\n"
+        "s1901.txt:3:23: expected a province, found end of line\n"
         "England: F LON - NTH -\n"
-        "                     ^\n"
+        "                      ^\n"
         f"s1901.txt:4:17: {daide.message}\n"
         "( GER AMY MUN ) MTX BUR\n"
         "                ^^^\n"
         "s1901.txt:6:25: unknown province 'Blak Sea' (did you mean BLA, Black Sea?)\n"
         "Russia: F Sevastopol -> Blak Sea\n"
         "                        ^^^^^^^^\n"
-        "s1901.txt:8:15: expected ':', found '-' (a line here is 'Power: ...')\n"
+        "s1901.txt:8:1: unknown province 'Austria A VIE' (is a ':' missing after the power "
+        "'Austria'?)\n"
         "Austria A VIE - GAL\n"
-        "              ^")
+        "^^^^^^^^^^^^^")
     # the good lines, all notations, in file order
     good, errors = read_orders(text, "s1901.txt")
     assert len(errors) == 4

@@ -62,7 +62,9 @@ def test_parse_json(capsys, tmp_path):
     assert first == {"file": str(f), "line": 1, "column": 9, "text": "A Paris -> Burgundy VIA",
                      "power": "France", "type": "move", "order": "A PAR - BUR VIA",
                      "output": "France: A PAR - BUR VIA",
-                     "fields": {"kind": "A", "location": "PAR", "target": "BUR", "via_convoy": True}}
+                     "fields": {"kind": "A", "location": "PAR", "target": "BUR", "via_convoy": True,
+                                "route": []},
+                     "mark": None}
     assert second == {"file": str(f), "line": 2, "column": 14, "error": "expected '-', found end of line",
                       "found": "end of line", "expected": "'-'"}
 

@@ -220,8 +220,10 @@ def test_retreat_options_count_occupied_and_standoff_provinces():
     ("build F stp(nc)", Build("F", "STP/NC")),
     ("WAIVE", Waive()),
     ("waive", Waive()),
-    # coasts are kept exactly as written: the adjudicator judges them
-    ("F GAS - SPA", Move("F", "GAS", "SPA")),
+    # a fleet's goal is completed where only one coast is in reach (the map decides),
+    # else kept exactly as written: the adjudicator judges it
+    ("F GAS - SPA", Move("F", "GAS", "SPA/NC")),
+    ("F POR - SPA", Move("F", "POR", "SPA")),
     ("F GAS - SPA/SC", Move("F", "GAS", "SPA/SC")),
     ("F MAO - SPA(nc)", Move("F", "MAO", "SPA/NC")),
     ("A GAS - SPA/NC", Move("A", "GAS", "SPA/NC")),

@@ -18,7 +18,7 @@ import json
 import os
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from .options import UserError, add_json, add_render, load, load_orders, write_file, write_render
+from .options import UserError, add_json, add_phase, add_render, load, load_orders, write_file, write_render
 from .progress import Progress
 from .show import position_json
 
@@ -38,7 +38,9 @@ def register(subparsers: Any) -> None:
         description="Resolve the phase in each FILE with the orders in the file's [orders] "
                     "section (or in ORDERS) and print each order's result and the next "
                     "position in the .dip format, so the output can be adjudicated again.")
-    a.add_argument("files", nargs="+", metavar="FILE", help="a .dip file or a DAIDE NOW/SCO file")
+    a.add_argument("files", nargs="+", metavar="FILE", help="a .dip file or a DAIDE NOW/SCO file, or a game record "
+                   "(saved-game JSON) with --phase: its recorded orders are adjudicated")
+    add_phase(a)
     a.add_argument("--orders", metavar="ORDERS",
                    help="orders file, one 'Power: order' a line (replaces the file's [orders])")
     add_json(a)
@@ -102,7 +104,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
         _distinct_outputs(args.files)
     jobs: list[tuple[str, Position, Mapping[str, Iterable[Order]]]] = []
     for path in args.files:
-        position, orders = load(path)
+        position, orders = load(path, args)
         if args.orders:
             orders = load_orders(args.orders, position)
         jobs.append((path, position, orders))

@@ -1,6 +1,6 @@
 """The ``dipsolve`` command: its parser, and the one place an error reaches the user.
 
-    dipsolve adjudicate | show | parse | validate | solve | path | adjust | play | render
+    dipsolve adjudicate | show | parse | validate | solve | path | adjust | play | render | analyze
 
 Each command lives in its own module of `dipsolve.cli` with ``register(subparsers)``
 (its options) and the function that runs it; the options several commands share are in
@@ -26,7 +26,8 @@ from . import options
 from .options import EXIT_USAGE, UsageError
 
 #: the commands, in the order ``--help`` lists them (each a module of dipsolve.cli)
-COMMANDS = ("adjudicate", "show", "parse", "validate", "solve", "path", "adjust", "play", "render")
+COMMANDS = ("adjudicate", "show", "parse", "validate", "solve", "path", "adjust", "play", "render",
+            "analyze")
 
 
 def version() -> str:
@@ -62,14 +63,15 @@ class _Version(argparse.Action):
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command (imports only the command modules' option lists)."""
-    from . import adjudicate, adjust, parse, path, play, render, show, solve, validate
+    from . import adjudicate, adjust, analyze, parse, path, play, render, show, solve, validate
     p = Parser(
         prog="dipsolve",
         description="A declarative solver for Diplomacy (standard map, Avalon Hill rules).",
-        epilog="Position files use the .dip format (see README.md); DAIDE NOW/SCO files are read too.")
+        epilog="Position files use the .dip format (see README.md); DAIDE NOW/SCO files are read too, "
+               "and a phase of a game record (the diplomacy package's saved-game JSON) with --phase.")
     p.add_argument("--version", action=_Version, help="print dipsolve's version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    for command in (adjudicate, show, parse, validate, solve, path, adjust, play, render):
+    for command in (adjudicate, show, parse, validate, solve, path, adjust, play, render, analyze):
         command.register(sub)
     return p
 

@@ -1,5 +1,5 @@
 """The options and readers the commands share: ``--json``, ``--time-limit``, ``--power``,
-``--evaluation``, ``--render``; `read_text`, `load`, `load_orders`, `write_file`; the
+``--evaluation``, ``--render``, ``--phase``; `read_text`, `load`, `load_orders`, `write_file`; the
 command line's errors (`UserError`, `FileError`, `UsageError`).
 
 Each ``add_*`` function adds one option to a command's parser; `check` validates every
@@ -160,6 +160,17 @@ def write_render(args: argparse.Namespace, subject: Any,
     return path
 
 
+def make_folder(path: str, option: str) -> None:
+    """Make the folder an option names (``--save DIR``), now, before any work; or raise a
+    `FileError` that says why not."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise FileError(f"{option}: not a folder", filename=path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise FileError(f"{option}: cannot make the folder: {e.strerror}", filename=path) from None
+
+
 def write_file(path: str, data: str | bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all (`dipsolve.files.write_atomic`), or
     raise a `UserError` that names the file."""
@@ -215,10 +226,47 @@ def read_input(path: str) -> tuple[str, str]:
     return read_text(path), source_name(path)
 
 
-def load(path: str) -> tuple["Position", dict[str, list["Order"]]]:
-    """A position file (``.dip`` or DAIDE ``NOW``/``SCO``) and the orders it holds."""
-    from ..grammar import parse_position_text
-    return parse_position_text(read_text(path), source_name(path))
+def is_record(text: str) -> bool:
+    """Whether a file's text is a game record (JSON) rather than a position file: a
+    position file starts with a word (``phase:``, ``NOW``) or a comment, never ``{``/``[``."""
+    return text.lstrip()[:1] in ("{", "[")
+
+
+def load(path: str, select: argparse.Namespace | None = None
+         ) -> tuple["Position", dict[str, list["Order"]]]:
+    """A position file (``.dip`` or DAIDE ``NOW``/``SCO``) and the orders it holds; or,
+    for a game record (the ``diplomacy`` package's saved-game JSON), the phase that
+    ``--phase`` (and, for a file of several games, ``--game``) in ``select`` names, with
+    the orders recorded for it."""
+    text, name = read_text(path), source_name(path)
+    phase = getattr(select, "phase", None)
+    game = getattr(select, "game", None)
+    if not is_record(text):
+        if phase is not None or game is not None:
+            raise UserError(f"{'--phase' if phase is not None else '--game'} picks a phase of a game "
+                            f"record (saved-game JSON); this is a position file", filename=name)
+        from ..grammar import parse_position_text
+        return parse_position_text(text, name)
+    from ..records import describe_names, pick, read_records
+    record = pick(read_records(text, name), game, name)
+    if phase is None:
+        raise UserError(f"a game record: say which phase with --phase (it has "
+                        f"{describe_names(record.names)})", filename=name)
+    try:
+        chosen = record.phase(phase)
+    except DipsolveSyntaxError as e:
+        raise UserError(f"--phase: {e.message}", filename=name) from None
+    return chosen.position, chosen.orders_of()
+
+
+def add_phase(parser: argparse.ArgumentParser) -> None:
+    """``--phase NAME`` and ``--game ID``: which phase of a game record (the ``diplomacy``
+    package's saved-game JSON) to take where a position file is taken (see `load`)."""
+    parser.add_argument("--phase", metavar="NAME",
+                        help="for a game record (saved-game JSON) given as FILE: the phase to take "
+                             "(S1903M, F1903R, W1903A), with the orders recorded for it")
+    parser.add_argument("--game", metavar="ID",
+                        help="for a record of several games: the game's id, or its index (0 for the first)")
 
 
 def load_orders(path: str, position: "Position") -> dict[str, list["Order"]]:

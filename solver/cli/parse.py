@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from . import press
-from .options import UserError, add_json, add_power, read_input
+from .options import UserError, add_json, add_power, load, read_input
 
 EXIT_PROBLEMS = 2
 
@@ -32,24 +32,35 @@ TEXT is one order (its words are joined by spaces; quote it when it holds '->'):
   dipsolve parse 'A Paris -> Burgundy'            A PAR - BUR
   dipsolve parse France: F North Sea convoys A London - Norway
   dipsolve parse '( FRA AMY PAR ) MTO BUR'        France: A PAR - BUR
--f FILE reads one order a line ('-' for stdin; '#' comments, blank lines skipped).
+  dipsolve parse 'A Ven-Tri'                      A VEN - TRI
+  dipsolve parse 'Austria: Army Vienna -> Galicia.  (*bounce*)'   Austria: A VIE - GAL
+-f FILE reads an order sheet ('-' for stdin; '#' comments, blank lines skipped): one
+order or several a line (',' or ';' between them), 'Power:' in front of a line, or
+'Power:' alone on a line for the lines below it.  --position FILE fills in what an
+order left out (the unit type, the coast of the unit ordered) from that position.
 
 Notations read (tokens in any case, provinces in any spelling of
-solver/data/provinces.tsv, an optional 'Power:' in front):
+solver/data/provinces.tsv, an optional 'Power:' in front, any abbreviation of the
+power of two letters or more):
   short   A PAR - BUR, A PAR H, A MUN S A BER - KIE, A MUN S A BER, F NTH C A LON - NWY,
           A LON - NWY VIA, F STP/SC - BOT, F BRE R MAO, A PAR D, F STP/NC B, WAIVE
   long    A Paris -> Burgundy (or =>, to, moves to), A Paris holds, A Munich supports
           A Berlin -> Kiel, F North Sea convoys A London -> Norway, F Brest retreats to
           Mid-Atlantic Ocean, Disband A Paris, Remove A Paris, Build F St Petersburg
           (north coast), waive
+  Judges  (njudge, DPjudge) A Ven-Tri, Ven - Tri (no unit type: the map or --position
+          tells it), A Rome m Apulia, A Vienna stands, Army Venice HOLD., F Nth C A Edi-Nwy,
+          A Smy - Aeg - Gre (a convoy route), F Stp/north coast, A Par r (remove), w,
+          a report mark after an order: Army Vienna -> Galicia.  (*bounce*)
   daide   ( FRA AMY PAR ) MTO BUR, ( FRA AMY MAR ) SUP ( FRA AMY PAR ) MTO BUR,
           ( ENG FLT NTH ) CVY ( ENG AMY LON ) CTO NWY, ( ENG AMY LON ) CTO NWY VIA ( NTH ),
           ( ENG FLT LON ) RTO YOR, ( RUS FLT ( STP NCS ) ) BLD, ( FRA AMY PAR ) DSB, FRA WVE
 
-An order that is not understood is reported as FILE:LINE:COL with a caret under the
+An ambiguous order (a unit type left out that neither the map nor --position tells)
+is reported with its readings.  An order that is not understood is reported as FILE:LINE:COL with a caret under the
 offending text and what would have been accepted there; every bad line is reported,
 and the exit status is then 2.  --json prints one JSON object per line read:
-  {"file", "line", "column", "text", "power", "type", "order", "output", "fields"}
+  {"file", "line", "column", "text", "power", "type", "order", "output", "fields", "mark"}
 or, for a line not understood, {"file", "line", "column", "error", "found", "expected"}."""
 
 
@@ -87,7 +98,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
         raise UserError("nothing to parse: give an order as TEXT, or -f FILE ('-' for stdin)")
     default_power = args.power          # a power's name (options.check)
     text, name = read_input(args.file) if args.file else (" ".join(args.text), "<text>")
-    lines, errors = read_orders(text, name, need_power=False)
+    position = load(args.position)[0] if args.position else None
+    lines, errors = read_orders(text, name, need_power=False, position=position, check_units=True)
 
     entries: list[tuple[int, int, dict[str, Any] | None, str]] = []   # line, col, json, human
     failed = bool(errors)
@@ -108,7 +120,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
         entries.append((line.line, line.column, {
             "file": line.filename, "line": line.line, "column": line.column, "text": line.text,
             "power": power, "type": ORDER_TYPES[type(line.order).__name__], "order": str(line.order),
-            "output": output, "fields": asdict(line.order)}, output))
+            "output": output, "fields": asdict(line.order), "mark": line.mark}, output))
     entries.sort(key=lambda x: (x[0], x[1]))
     for _, _, obj, human in entries:
         if args.json:

@@ -1,12 +1,14 @@
 """``dipsolve play``: whole games between bots, and the table of their results.
 
     dipsolve play [--bots BOT,BOT,... | --seat POWER=BOT ...] [--games N] [--until YEAR]
-                  [--time-limit S] [--seed K] [--rotate] [--json [--history]]
+                  [--time-limit S] [--seed K] [--rotate] [--json [--history]] [--save DIR]
 
 Prints one line per game and then the results per bot, as the Victorybot seed's table
 (`dipsolve.play.results_table`); ``--json`` prints one JSON object with both.  A bad
 bot or power name, or a dipsolve seat when the search is not installed, is a one-line
-error with exit status 2.
+error with exit status 2.  ``--save DIR`` writes each game to ``DIR/game-SEED.json`` in
+the ``diplomacy`` package's saved-game format (`dipsolve.records`), which that package
+loads, replays and shows.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json,
-                      add_time_limit, power)
+from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_time_limit,
+                      make_folder, power, write_file)
 from .progress import Progress
 
 if TYPE_CHECKING:
@@ -78,6 +80,10 @@ def register(subparsers: Any) -> None:
                         "or the bots that think against the clock think less)")
     add_json(p, help="one JSON object: the games and the table")
     p.add_argument("--history", action="store_true", help="with --json: every phase's orders too")
+    p.add_argument("--save", metavar="DIR",
+                   help="write each game to DIR/game-SEED.json, the diplomacy package's saved-game "
+                        "JSON (its load_saved_games_from_disk and web interface read it; "
+                        "dipsolve show/analyze too)")
     p.set_defaults(func=cmd_play)
 
 
@@ -148,6 +154,15 @@ class _GamesProgress:
         self.bar.close()
 
 
+def save_game(folder: str, record: GameRecord) -> str:
+    """Write one game to ``folder/game-SEED.json`` (saved-game JSON); the path written."""
+    import os
+    from ..records import dumps_records, from_play
+    path = os.path.join(folder, f"game-{record.seed}.json")
+    write_file(path, dumps_records([from_play(record, id=f"dipsolve-{record.seed}")]))
+    return path
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UserError(f"--games {args.games}: expected a number of games, at least 1")
@@ -161,11 +176,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.history and not args.json:
         raise UserError("--history goes with --json")
     bots = seating(args.bots, args.seat, args.evaluation, args.opponents)
+    if args.save:
+        make_folder(args.save, "--save")
     progress = _GamesProgress(args.games)
     played = 0
 
     def on_game(record: GameRecord) -> None:
         nonlocal played
+        if args.save:
+            save_game(args.save, record)
         if not args.json:
             progress.close()
             print(game_line(played, record), flush=True)

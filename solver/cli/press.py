@@ -59,7 +59,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--english", action="store_true", help="also say each message in English")
     g.add_argument("--position", metavar="FILE",
                    help="judge the orders the messages carry against this position "
-                        "(.dip or DAIDE NOW/SCO)")
+                        "(.dip or DAIDE NOW/SCO); reading orders, fill in from it what "
+                        "they leave out (unit types, the coast of the unit ordered)")
 
 
 def _messages(args: argparse.Namespace) -> tuple[list[tuple[int, str]], str]:

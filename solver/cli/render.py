@@ -27,7 +27,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from .options import (UserError, add_json, check_render_path, load, load_orders, read_text,
+from .options import (UserError, add_json, add_phase, check_render_path, load, load_orders, read_text,
                       write_file)
 
 if TYPE_CHECKING:
@@ -64,7 +64,9 @@ def register(subparsers: Any) -> None:
         "render", help="draw a position, its orders and results, or a plan (SVG/PNG)",
         description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", nargs="?", metavar="FILE",
-                   help="a .dip or DAIDE NOW/SCO position file (optional with --plan)")
+                   help="a .dip or DAIDE NOW/SCO position file (optional with --plan), or a game "
+                        "record (saved-game JSON) with --phase (--orders: its recorded orders)")
+    add_phase(p)
     p.add_argument("-o", "--output", metavar="OUT",
                    help="write the picture to OUT: .svg or .png (default: SVG on stdout)")
     p.add_argument("--orders", action="store_true", help="draw the orders in FILE's [orders] section")
@@ -224,7 +226,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         raise UserError(f"--scale must be positive, not {args.scale}")
 
     if args.file:
-        position, file_orders = load(args.file)
+        position, file_orders = load(args.file, args)
     else:
         position, file_orders = Position.initial(), {}
     info: dict[str, Any] = {"file": args.file, "phase": position.phase.short}

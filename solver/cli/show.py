@@ -12,7 +12,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from .options import add_json, load
+from .options import add_json, add_phase, load
 
 if TYPE_CHECKING:
     from ..position import Position
@@ -22,7 +22,9 @@ def register(subparsers: Any) -> None:
     """Add ``show`` to the ``dipsolve`` subcommands."""
     s = subparsers.add_parser("show", help="print a position", description="Print each position file "
                               "in canonical .dip form (or JSON), with its orders.")
-    s.add_argument("files", nargs="+", metavar="FILE")
+    s.add_argument("files", nargs="+", metavar="FILE",
+                   help="a .dip or DAIDE NOW/SCO file, or a game record (saved-game JSON) with --phase")
+    add_phase(s)
     add_json(s)
     s.set_defaults(func=cmd_show)
 
@@ -43,7 +45,7 @@ def position_json(position: "Position") -> dict[str, Any]:
 
 def cmd_show(args: argparse.Namespace) -> int:
     for path in args.files:
-        position, orders = load(path)
+        position, orders = load(path, args)
         if args.json:
             obj = {"file": path, **position_json(position),
                    "orders": {p: [str(o) for o in os] for p, os in orders.items()}}

@@ -17,7 +17,7 @@ import dataclasses
 import json
 from typing import TYPE_CHECKING, Any
 
-from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_power, add_render,
+from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_phase, add_power, add_render,
                       add_time_limit, load, read_text, write_render)
 from .progress import Progress
 
@@ -62,7 +62,9 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "solve", help="the best orders for a power in a position",
         description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("files", nargs="+", metavar="FILE", help="a .dip or DAIDE NOW/SCO position file")
+    p.add_argument("files", nargs="+", metavar="FILE", help="a .dip or DAIDE NOW/SCO position file, or a game "
+                   "record (saved-game JSON) with --phase")
+    add_phase(p)
     add_power(p, help="the power to order for (TUR, Turkey, ...); default: every power")
     p.add_argument("--method", choices=METHODS, default="agenda", help="the search (default: agenda)")
     add_time_limit(p, 5.0, help="seconds for the whole search of each file (default: 5)")
@@ -124,7 +126,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.samples is not None and (args.samples < 1 or args.opponents != "sampled"):
         raise UserError(f"--samples {args.samples}: expected a count of 1 or more, with "
                         f"--opponents sampled")
-    jobs = [(path, load(path)[0]) for path in args.files]
+    jobs = [(path, load(path, args)[0]) for path in args.files]
     for path, position in jobs:
         powers = _powers(position, power)
         share = args.time_limit / max(1, len(powers))

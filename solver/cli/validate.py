@@ -19,9 +19,10 @@ from .options import add_json, load, read_input
 EXIT_PROBLEMS = 2
 
 _VALIDATE_HELP = """\
-Judge every order of ORDERS (one 'Power: order' a line in short or long notation, or a
-DAIDE order) against the position in FILE (.dip or DAIDE NOW/SCO; its own [orders]
-are ignored).
+Judge every order of ORDERS (an order sheet as `dipsolve parse -f` reads it: 'Power:
+order' lines or 'Power:' headers, several orders a line, any notation) against the
+position in FILE (.dip or DAIDE NOW/SCO; its own [orders] are ignored).  What an order
+leaves out (the unit type, the coast of the unit ordered) is read from the position.
 
 Two kinds of problem are reported, each as ORDERS:LINE:COL:
   not understood   the line is no order (a syntax error, an unknown province or power):
@@ -56,7 +57,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     position, _ = load(args.position)
     text, name = read_input(args.orders)
-    lines, errors = read_orders(text, name, game_map=position.map)
+    lines, errors = read_orders(text, name, position=position)
     given = []
     for line in lines:
         assert line.power is not None     # read_orders with a map reads a power on every line
@@ -65,9 +66,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     problems: list[tuple[int, int, dict[str, Any], str]] = []
     for e in errors:
-        kind = "syntax" if isinstance(e, DipsolveSyntaxError) else "name"
+        # an order with its unit type left out and no unit there to read it from breaks
+        # the rule "unit"; anything else is not understood
+        rule = getattr(e, "rule", None)
+        kind = "syntax" if isinstance(e, DipsolveSyntaxError) else rule or "name"
         problems.append((e.line or 0, e.column or 0, {
-            "line": e.line, "column": e.column, "kind": "not understood", "power": None,
+            "line": e.line, "column": e.column,
+            "kind": "illegal" if rule == "unit" else "not understood", "power": None,
             "order": None, "rule": kind, "message": e.message, "found": e.found,
             "expected": e.expected}, str(e)))
     for line, p in zip(lines, verdicts):
@@ -88,8 +93,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(human)
         if problems:
             illegal = len(lines) - legal
+            unread = sum(1 for e in errors if getattr(e, "rule", None) != "unit")
+            illegal += len(errors) - unread
             print(f"{name}: {total} orders for {position.phase}: {legal} legal, {illegal} illegal, "
-                  f"{len(errors)} not understood")
+                  f"{unread} not understood")
         else:
             print(f"{name}: {total} orders for {position.phase}: all legal")
     return EXIT_PROBLEMS if problems else 0

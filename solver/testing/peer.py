@@ -27,8 +27,9 @@ test comparing the two engines sees only rule differences:
   position: `from_peer_game` gives ``standoffs=()`` and the attacker's origin it knows.
 
 Main entry points: `to_peer_game` (a Position into a fresh peer ``Game``),
-`from_peer_game` (back), `set_peer_orders`, and `peer_adjudicate` (push, order,
-process, read back: a `PeerOutcome`).
+`from_peer_game` (back), `set_peer_orders`, `peer_adjudicate` (push, order,
+process, read back: a `PeerOutcome`), and `random_peer_game` (a whole game the peer's
+engine plays with random legal orders, for game records).
 """
 
 from __future__ import annotations
@@ -219,6 +220,27 @@ def process_peer(game, orders: Mapping[str, Iterable[Order]] | None = None) -> P
                        attackers=attackers)
 
 
+def random_peer_game(seed: int, until: str = "S1908M"):
+    """A game played by the peer's own engine from the 1901 start, each power giving a
+    random legal order (``game.get_all_possible_orders()``, drawn with ``seed``) to each
+    unit, up to the phase ``until``; and the peer's board before each phase, as dipsolve
+    positions.  The same seed plays the same game (the peer's sets are sorted first)."""
+    import random
+
+    game = new_peer_game()
+    rng = random.Random(seed)
+    boards = []
+    while not game.is_game_done and game.get_current_phase() != until:
+        boards.append(from_peer_game(game))
+        possible = game.get_all_possible_orders()
+        for power in sorted(game.powers):
+            locs = sorted(game.get_orderable_locations(power))
+            game.set_orders(power, [rng.choice(sorted(possible[loc])) for loc in locs if possible[loc]])
+        game.process()
+    boards.append(from_peer_game(game))
+    return game, boards
+
+
 def peer_adjudicate(position: Position, orders: Mapping[str, Iterable[Order]], game=None) -> PeerOutcome:
     """Adjudicate one phase with the peer: push ``position``, file ``orders``, process."""
     game = to_peer_game(position, game)
@@ -227,40 +249,20 @@ def peer_adjudicate(position: Position, orders: Mapping[str, Iterable[Order]], g
 
 # -- comparing the two engines ---------------------------------------------------------
 
-def _retreat_map(position: Position) -> dict[Unit, tuple[str, ...]]:
-    return {d.unit: tuple(sorted(d.retreats)) for d in position.dislodged}
-
-
 def compare(outcome, peer: PeerOutcome) -> list[str]:
     """The differences between a dipsolve `Outcome` and a `PeerOutcome` of the same phase,
     one line each (empty when they agree): the next phase, units, dislodged units with
     their retreat options, units destroyed for want of a retreat, and center owners."""
-    diffs: list[str] = []
+    from ..records import board_differences
+
     ours = outcome.next
     if peer.next is None:
         return [f"phase: dipsolve {ours.phase.short}, peer {peer.peer_phase}"]
-    theirs = peer.next
-    if ours.phase.short != theirs.phase.short:
-        diffs.append(f"phase: dipsolve {ours.phase.short}, peer {theirs.phase.short}")
-    a, b = set(ours.units), set(theirs.units)
-    for u in sorted(a - b):
-        diffs.append(f"unit only in dipsolve: {u.power} {u}")
-    for u in sorted(b - a):
-        diffs.append(f"unit only in peer: {u.power} {u}")
-    ra, rb = _retreat_map(ours), _retreat_map(theirs)
-    for u in sorted(set(ra) | set(rb)):
-        if ra.get(u) != rb.get(u):
-            fa = " ".join(ra[u]) if u in ra else "(not dislodged)"
-            fb = " ".join(rb[u]) if u in rb else "(not dislodged)"
-            diffs.append(f"retreats of {u.power} {u}: dipsolve {fa}; peer {fb}")
+    diffs = board_differences(ours, peer.next, names=("dipsolve", "peer"))
     if outcome.position.phase.kind == "movement":
         da, db = set(outcome.destroyed), set(peer.destroyed)
         for u in sorted(da ^ db):
             diffs.append(f"destroyed (no retreat) only in {'dipsolve' if u in da else 'peer'}: {u.power} {u}")
-    ca, cb = ours.owner, theirs.owner
-    for c in sorted(set(ca) | set(cb)):
-        if ca.get(c) != cb.get(c):
-            diffs.append(f"center {c}: dipsolve {ca.get(c)}, peer {cb.get(c)}")
     return diffs
 
 

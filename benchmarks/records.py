@@ -1,0 +1,85 @@
+"""Game records: reading saved games and re-adjudicating them, dipsolve against the `diplomacy` package.
+
+    python benchmarks/records.py [--games 20] [--seed 0] [--until S1911M] [--repeat 3]
+
+The games are played by the peer's own engine with random legal orders
+(`dipsolve.testing.peer.random_peer_game`) and exported with its
+``to_saved_game_format``, as JSON lines.  Timed, best of ``--repeat`` runs, in one process:
+
+* reading: dipsolve's `dipsolve.read_records` on the whole text (JSON, every phase's
+  `Position`, every order through the order grammar) against the peer's
+  ``from_saved_game_format`` on each line (``json.loads`` included on both sides);
+* re-adjudicating every phase against the record: dipsolve's
+  `dipsolve.analyze(record, check_only=True)` (each phase adjudicated and compared, the
+  differences classified) against the peer's replay of each phase as its
+  ``is_valid_saved_game`` does it (a game set to the phase's state, the orders filed,
+  ``process()``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--until", default="S1911M")
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+
+    from diplomacy import Game
+    from diplomacy.utils.export import from_saved_game_format, to_saved_game_format
+    from diplomacy.utils.game_phase_data import GamePhaseData
+
+    import dipsolve
+    from dipsolve.testing.peer import random_peer_game
+
+    saved = [to_saved_game_format(random_peer_game(args.seed + i, args.until)[0]) for i in range(args.games)]
+    text = "".join(json.dumps(g) + "\n" for g in saved)
+    phases = sum(len(g["phases"]) for g in saved)
+    checked = phases - len(saved)
+    records = dipsolve.read_records(text)          # warm: the grammar is built once
+
+    ours_read = best(lambda: dipsolve.read_records(text), args.repeat)
+    peer_read = best(lambda: [from_saved_game_format(json.loads(line)) for line in text.splitlines()],
+                     args.repeat)
+
+    def ours_check() -> None:
+        for r in records:
+            dipsolve.analyze(r, check_only=True)
+
+    def peer_check() -> None:
+        for g in saved:
+            for phase in g["phases"][:-1]:
+                game = Game(map_name="standard", rules=["SOLITAIRE", *g["rules"]])
+                game.set_phase_data(GamePhaseData.from_dict(phase))
+                game.clear_orders()
+                for power, orders in phase["orders"].items():
+                    game.set_orders(power, orders)
+                game.process()
+
+    ours_check()                                   # warm: the analysis imports once
+    ours_adj = best(ours_check, args.repeat)
+    peer_adj = best(peer_check, args.repeat)
+    print(f"{args.games} games, {phases} phases ({len(text) / 1e6:.1f} MB of JSON lines), best of {args.repeat}")
+    print(f"read:           dipsolve {phases / ours_read:8.0f} phases/s   diplomacy {phases / peer_read:8.0f} "
+          f"phases/s   ratio {peer_read / ours_read:.1f}x")
+    print(f"re-adjudicate:  dipsolve {checked / ours_adj:8.0f} phases/s   diplomacy {checked / peer_adj:8.0f} "
+          f"phases/s   ratio {peer_adj / ours_adj:.1f}x")
+
+
+if __name__ == "__main__":
+    main()

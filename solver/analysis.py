@@ -1,0 +1,420 @@
+"""Whole-game analysis of a record: every phase re-adjudicated against the record, and each power's played orders weighed against dipsolve's own.
+
+`analyze` takes a `dipsolve.records.Record` (a game the ``diplomacy`` package or
+dipsolve played) and does two things:
+
+1. **Adjudication check.**  Every phase with orders is adjudicated again by
+   `dipsolve.adjudicate` from the record's board and the recorded orders, and the board
+   it gives is compared with the record's next one: units, dislodged units with their
+   retreat options, center owners and the phase.  A difference that one of the peer's
+   known departures from the DATC explains is named as such (`QUIRKS`): the explanation
+   is *proved*, not guessed — the peer's behaviour is emulated (its retreat options
+   corrected, its order read its way) and dipsolve then gives the record's board.
+2. **Orders against dipsolve's.**  For each power (or the ones asked for) and each
+   movement phase, `dipsolve.solve` finds its own orders for the record's board within
+   the time limit; both the played orders and dipsolve's are then adjudicated against the
+   orders the other powers *really* gave, and the position after the phase is valued by
+   the influence evaluation (`dipsolve.evaluation.influence`).  ``value lost`` is
+   dipsolve's value minus the played one: positive when dipsolve's orders would have done
+   better against what really happened, negative when the player's did.
+
+The result, an `Analysis`, gives a table per power (`Analysis.table`), the center
+counts per power over the phases (`Analysis.centers`, drawn by
+`dipsolve.pictures_chart.centers_chart_svg`) and the whole report as JSON (`to_json`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterable, Mapping, Sequence
+
+from .adjudicator import Outcome, Reason, adjudicate
+from .map import POWERS
+from .orders import Convoy, Disband, Move, Order, SupportMove
+from .position import Dislodged, Position, Unit
+from .records import COMPLETED, Record, RecordPhase, board_differences
+
+__all__ = ["Analysis", "PhaseCheck", "PowerMove", "QUIRKS", "analyze", "check_phase", "board_differences"]
+
+#: the peer's documented departures from the DATC (README, tests/test_peer_crosscheck.py)
+QUIRKS = {
+    "6.H.6": "6.H.6 retreats after a convoyed attack (the peer lets the unit retreat to "
+             "occupied or contested provinces)",
+    "6.D.12": "6.D.12/6.F.4 support of a convoyed attack on one's own unit (the peer counts it)",
+    "6.E.3": "6.E.3 support of an attack on one's own unit (the peer gives it no effect at all)",
+    "6.G.8": "6.G.8 a move by convoy ('via convoy', or by its own power's fleet) whose convoy "
+             "fails (the peer, DATC 2.x, moves it by land)",
+    "4.D.8": "4.D.8 civil disorder (the peer removes the units farthest from home centers)",
+}
+
+#: the stand-in power that carries a support the peer counts though the DATC does not
+_STAND_IN = "Stand-in"
+
+
+# -- the adjudication check ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PhaseCheck:
+    """One phase re-adjudicated: what differs from the record, and which quirks explain it."""
+
+    phase: str
+    #: the differences, one line each (empty: dipsolve gives the record's next board)
+    differences: tuple[str, ...]
+    #: the keys of `QUIRKS` that together explain them
+    quirks: tuple[str, ...] = ()
+    #: whether the quirks explain every difference
+    explained: bool = True
+
+    def to_json(self) -> dict:
+        return {"phase": self.phase, "differences": list(self.differences),
+                "quirks": [QUIRKS[q] for q in self.quirks], "explained": self.explained}
+
+
+@dataclass
+class _Case:
+    """A phase as the recognisers see it: the board, the orders, the record's next board."""
+
+    position: Position
+    orders: dict[str, list[Order]]
+    expected: Position
+    compare_phase: bool
+    #: units handed to the stand-in power: location -> the power they belong to
+    stand_in: Mapping[str, str] | None = None
+
+    def outcome(self) -> Outcome:
+        out = adjudicate(self.position, self.orders)
+        return _restore_stand_in(out, self.stand_in) if self.stand_in else out
+
+    def diffs(self) -> list[str]:
+        return board_differences(self.outcome().next, self.expected, self.compare_phase)
+
+
+def check_phase(before: RecordPhase, after: RecordPhase) -> PhaseCheck:
+    """Adjudicate ``before`` with its recorded orders and compare with ``after``."""
+    case = _Case(before.position, before.orders_of(), after.position, after.name != COMPLETED)
+    diffs = case.diffs()
+    if not diffs:
+        return PhaseCheck(before.name, ())
+    found: list[str] = []
+    current = diffs
+    progress = True
+    while current and progress:
+        progress = False
+        for key, recogniser in _RECOGNISERS:
+            if key in found:
+                continue
+            edited = recogniser(case)
+            if edited is None:
+                continue
+            left = edited.diffs()
+            if len(left) < len(current):
+                found.append(key)
+                case, current, progress = edited, left, True
+                break
+    return PhaseCheck(before.name, tuple(diffs), tuple(found), not current)
+
+
+def _convoyed(move: Move, orders: Mapping[str, Sequence[Order]], position: Position) -> bool:
+    if move.kind != "A":
+        return False
+    if move.via_convoy or not position.map.can_move("A", move.location, move.target):
+        return True
+    return any(isinstance(o, Convoy) and o.convoyed_location == move.location
+               for os in orders.values() for o in os)
+
+
+def _h66(case: _Case) -> _Case | None:
+    """6.H.6: correct the record's retreat options of units dislodged by a convoyed army
+    (no occupied, no contested province), as the DATC has them."""
+    if case.position.phase.kind != "movement" or not case.expected.dislodged:
+        return None
+    outcome = case.outcome()
+    po = case.position.map.province_of
+    moves = {o.location: o for os in case.orders.values() for o in os if isinstance(o, Move)}
+    by_convoy = set()
+    for r in outcome.results:
+        if r.reason == Reason.DISLODGED and r.detail.startswith("by "):
+            mover = moves.get(r.detail.split()[-1])
+            if mover is not None and _convoyed(mover, case.orders, case.position):
+                by_convoy.add(Unit(r.power, getattr(r.order, "kind"), getattr(r.order, "location")))
+    if not by_convoy:
+        return None
+    occupied = {po[u.location] for u in case.expected.units}
+    standoffs = set(outcome.next.standoffs) | {
+        po[r.order.target] for r in outcome.results
+        if isinstance(r.order, Move) and r.reason == Reason.BOUNCED and po[r.order.target] not in occupied}
+    corrected: list[Dislodged] = []
+    touched = False
+    for d in case.expected.dislodged:
+        if d.unit in by_convoy:
+            opts = tuple(o for o in d.retreats if po[o] not in occupied and po[o] not in standoffs)
+            touched |= opts != d.retreats
+            if opts:
+                corrected.append(Dislodged(d.unit, d.attacker_origin, opts))
+            continue
+        corrected.append(d)
+    if not touched:
+        return None
+    e = case.expected
+    phase = e.phase if corrected else outcome.next.phase   # no retreat left: no retreat phase
+    expected = Position.build(phase, e.units, e.centers, corrected, e.standoffs if corrected else (),
+                              game_map=e.map)
+    return replace(case, expected=expected)
+
+
+def _own_supports(case: _Case) -> Iterable[tuple[str, SupportMove, Move | None, Unit]]:
+    """Supports by a power of a move into a province its own unit holds."""
+    po = case.position.map.province_of
+    moves = {o.location: o for os in case.orders.values() for o in os if isinstance(o, Move)}
+    for power, os in case.orders.items():
+        for o in os:
+            if isinstance(o, SupportMove):
+                defender = case.position.unit_in.get(po.get(o.target, o.target))
+                if defender is not None and defender.power == power:
+                    yield power, o, moves.get(o.supported_location), defender
+
+
+def _d12(case: _Case) -> _Case | None:
+    """6.D.12/6.F.4: the peer counts a power's support of a *convoyed* attack on its own
+    unit (or on its convoying fleet): emulated by handing the supporting unit to a
+    stand-in power, whose support dipsolve counts."""
+    if case.position.phase.kind != "movement" or case.stand_in:
+        return None
+    convoying = {o.location for os in case.orders.values() for o in os if isinstance(o, Convoy)}
+    chosen = [(p, s) for p, s, mv, d in _own_supports(case)
+              if (mv is not None and _convoyed(mv, case.orders, case.position)) or d.location in convoying]
+    if not chosen:
+        return None
+    return _with_stand_in(case, chosen)
+
+
+def _e3(case: _Case) -> _Case | None:
+    """6.E.3: the peer gives a power's support of an attack over land on its own unit no
+    effect at all (not even to the mover's defence in a head-to-head): emulated by
+    leaving the support out."""
+    if case.position.phase.kind != "movement":
+        return None
+    drop = {s for _, s, mv, _ in _own_supports(case)
+            if mv is not None and not _convoyed(mv, case.orders, case.position)}
+    if not drop:
+        return None
+    return replace(case, orders={p: [o for o in os if o not in drop] for p, os in case.orders.items()})
+
+
+def _with_stand_in(case: _Case, chosen: list[tuple[str, SupportMove]]) -> _Case:
+    units = list(case.position.units)
+    owners: dict[str, str] = {}
+    orders = {p: list(os) for p, os in case.orders.items()}
+    for power, s in chosen:
+        u = case.position.unit_in[case.position.map.province_of[s.location]]
+        units[units.index(u)] = Unit(_STAND_IN, u.kind, u.location)
+        owners[u.location] = power
+        orders[power].remove(s)
+        orders.setdefault(_STAND_IN, []).append(s)
+    position = Position.build(case.position.phase, units, case.position.centers,
+                              case.position.dislodged, case.position.standoffs, case.position.map)
+    return replace(case, position=position, orders=orders, stand_in=owners)
+
+
+def _restore_stand_in(outcome: Outcome, owners: Mapping[str, str]) -> Outcome:
+    """The outcome with the stand-in's units (and centers) given back to their powers."""
+    nxt = outcome.next
+    fallback = next(iter(owners.values()))
+
+    def back(u: Unit) -> Unit:
+        if u.power != _STAND_IN:
+            return u
+        origin = [loc for loc in owners if nxt.map.province_of[loc] == nxt.map.province_of[u.location]]
+        return Unit(owners[origin[0]] if origin else fallback, u.kind, u.location)
+
+    centers = [(c, fallback if o == _STAND_IN else o) for c, o in nxt.centers]
+    dislodged = [Dislodged(back(d.unit), d.attacker_origin, d.retreats) for d in nxt.dislodged]
+    fixed = Position.build(nxt.phase, [back(u) for u in nxt.units], centers, dislodged, nxt.standoffs,
+                           nxt.map)
+    return Outcome(outcome.position, None, fixed, outcome.destroyed, make=lambda: outcome.results)
+
+
+def _g8(case: _Case) -> _Case | None:
+    """6.G.8 (and DATC 4.A.3): an army that goes by convoy (ordered 'via convoy', or
+    convoyed by a fleet of its own power) stays when its convoy fails, even if it could
+    go by land; the peer (DATC 2.x) moves it by land.  Emulated by ordering the land move
+    (and leaving out its own power's convoy orders for it)."""
+    if case.position.phase.kind != "movement":
+        return None
+    m = case.position.map
+    power_of = {o: p for p, os in case.orders.items() for o in os}
+    convoys = {(o.convoyed_location, o.target) for os in case.orders.values() for o in os
+               if isinstance(o, Convoy)}
+    # the convoy failed: no convoy route (or, for a unit dislodged, no fleet ordered to
+    # convoy it at all)
+    failed = {r.order for r in case.outcome().results
+              if isinstance(r.order, Move) and r.order.kind == "A" and m.can_move("A", r.order.location, r.order.target)
+              and _own_convoy(r.order, case.orders.get(r.power, ()))
+              and (r.reason == Reason.NO_CONVOY
+                   or r.reason == Reason.DISLODGED and (r.order.location, r.order.target) not in convoys)}
+    if not failed:
+        return None
+    drop = {o for os in case.orders.values() for o in os
+            if isinstance(o, Convoy) and any(o.convoyed_location == mv.location and
+                                             power_of.get(o) == power_of.get(mv) for mv in failed)}
+    return replace(case, orders={p: [Move(o.kind, o.location, o.target) if o in failed and isinstance(o, Move)
+                                     else o for o in os if o not in drop]
+                                 for p, os in case.orders.items()})
+
+
+def _own_convoy(move: Move, own_orders: Iterable[Order]) -> bool:
+    """Whether an army's move goes by convoy by the DATC 3.0 rule (4.A.3): 'via convoy',
+    or a fleet of its own power ordered to convoy it."""
+    return move.via_convoy or any(isinstance(o, Convoy) and o.convoyed_location == move.location
+                                  and o.target == move.target for o in own_orders)
+
+
+def _d8(case: _Case) -> _Case | None:
+    """4.D.8: the peer's civil disorder removes other units than the 2023 rule: emulated
+    by ordering the removals the record shows."""
+    if case.position.phase.kind != "adjustment":
+        return None
+    outcome = case.outcome()
+    powers = {r.power for r in outcome.results if r.reason == Reason.CIVIL_DISORDER}
+    if not powers:
+        return None
+    kept = set(case.expected.units)
+    orders = {p: list(os) for p, os in case.orders.items()}
+    for power in powers:
+        ordered = {o.location for o in orders.get(power, []) if isinstance(o, Disband)}
+        for u in case.position.units_of(power):
+            if u not in kept and u.location not in ordered:
+                orders.setdefault(power, []).append(Disband(u.kind, u.location))
+    return replace(case, orders=orders)
+
+
+_RECOGNISERS: tuple[tuple[str, Callable[[_Case], _Case | None]], ...] = (
+    ("6.H.6", _h66), ("6.D.12", _d12), ("6.E.3", _e3), ("6.G.8", _g8), ("4.D.8", _d8))
+
+
+# -- orders against dipsolve's ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PowerMove:
+    """One power's movement phase: the orders played, dipsolve's, and what they are worth
+    against the orders the others really gave."""
+
+    power: str
+    phase: str
+    played: tuple[Order, ...]
+    ours: tuple[Order, ...]
+    played_value: float
+    ours_value: float
+    status: str
+    seconds: float
+
+    @property
+    def lost(self) -> float:
+        """dipsolve's value minus the played one (positive: the player lost value)."""
+        return self.ours_value - self.played_value
+
+    @property
+    def same(self) -> bool:
+        return sorted(map(str, self.played)) == sorted(map(str, self.ours))
+
+    def to_json(self) -> dict:
+        return {"phase": self.phase, "played": [str(o) for o in self.played],
+                "dipsolve": [str(o) for o in self.ours], "same": self.same,
+                "played_value": round(self.played_value, 2), "dipsolve_value": round(self.ours_value, 2),
+                "value_lost": round(self.lost, 2), "status": self.status, "seconds": round(self.seconds, 3)}
+
+
+@dataclass
+class Analysis:
+    """The report of `analyze`."""
+
+    record: Record
+    checks: list[PhaseCheck] = field(default_factory=list)
+    moves: dict[str, list[PowerMove]] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def differences(self) -> list[PhaseCheck]:
+        """The phases where dipsolve's adjudication differs from the record."""
+        return [c for c in self.checks if c.differences]
+
+    @property
+    def unexplained(self) -> list[PhaseCheck]:
+        """The differences no documented quirk of the peer explains."""
+        return [c for c in self.checks if not c.explained]
+
+    @property
+    def centers(self) -> dict[str, list[int]]:
+        """Each power's supply-center count at every phase of the record, in order."""
+        return {p: [len(ph.position.centers_of(p)) for ph in self.record.phases] for p in POWERS}
+
+    def table(self, power: str) -> str:
+        """One power's movement phases: phase, played, dipsolve's, value lost."""
+        rows = self.moves.get(power, [])
+        head = ("phase", "played", "dipsolve's", "value lost")
+        body = [(m.phase, ", ".join(map(str, m.played)) or "(no orders: all hold)",
+                 "(the same)" if m.same else ", ".join(map(str, m.ours)), f"{m.lost:+.1f}") for m in rows]
+        widths = [max(len(r[i]) for r in [head, *body]) for i in range(4)]
+        lines = ["  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+                 for r in [head, *body]]
+        total = sum(m.lost for m in rows)
+        lines.append(f"{power}: {len(rows)} movement phases, {sum(m.same for m in rows)} played as "
+                     f"dipsolve would, value lost {total:+.1f} in all")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict:
+        r = self.record
+        return {"game": r.id, "phases": r.names, "seconds": round(self.seconds, 3),
+                "adjudication": {"checked": len(self.checks), "differences": len(self.differences),
+                                 "unexplained": len(self.unexplained),
+                                 "phases": [c.to_json() for c in self.differences]},
+                "powers": {p: {"moves": [m.to_json() for m in ms],
+                               "value_lost": round(sum(m.lost for m in ms), 2)}
+                           for p, ms in self.moves.items()},
+                "centers": {"phases": r.names, "counts": self.centers}}
+
+
+def analyze(record: Record, powers: Sequence[str] | None = None, *, time_limit: float = 1.0,
+            method: str = "agenda", on_step: Callable[[str, int, int], None] | None = None,
+            check_only: bool = False) -> Analysis:
+    """Analyse ``record``: re-adjudicate every phase, then (unless ``check_only``) solve
+    each movement phase for each power in ``powers`` (default: every power with units)
+    within ``time_limit`` seconds a power and phase.  ``on_step(text, done, total)``
+    reports progress."""
+    from .api import SolveSettings, solve
+    from .evaluation import influence
+    from .results import Limits
+
+    began = time.perf_counter()
+    analysis = Analysis(record)
+    pairs = list(zip(record.phases, record.phases[1:]))
+    jobs: list[tuple[RecordPhase, str]] = []
+    if not check_only:
+        for ph in record.phases:
+            if ph.position.phase.kind == "movement" and ph.orders:
+                jobs += [(ph, p) for p in (powers or POWERS) if ph.position.units_of(p)]
+    total = len(pairs) + len(jobs)
+    done = 0
+    for before, after in pairs:
+        if on_step is not None:
+            on_step(f"checking {before.name}", done, total)
+        analysis.checks.append(check_phase(before, after))
+        done += 1
+    settings = SolveSettings(method=method, limits=Limits(time_limit=time_limit))
+    for ph, power in jobs:
+        if on_step is not None:
+            on_step(f"{ph.name} {power}", done, total)
+        given = ph.orders_of()
+        solution = solve(ph.position, power, settings)
+        played = tuple(given.get(power, ()))
+        played_value = influence(adjudicate(ph.position, given).next, power)
+        ours_value = influence(adjudicate(ph.position, {**given, power: list(solution.orders)}).next, power)
+        analysis.moves.setdefault(power, []).append(PowerMove(
+            power, ph.name, played, tuple(solution.orders), played_value, ours_value,
+            solution.status.value, solution.seconds))
+        done += 1
+    if on_step is not None:
+        on_step("done", total, total)
+    analysis.seconds = time.perf_counter() - began
+    return analysis

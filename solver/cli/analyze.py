@@ -1,0 +1,138 @@
+"""``dipsolve analyze``: a whole game record checked and weighed phase by phase (`dipsolve.analysis`).
+
+    dipsolve analyze GAME.json [--game ID] [--power P] [--time-limit S] [--adjudication-only]
+                     [--json] [--render DIR]
+
+Prints the adjudication check (the phases where dipsolve's adjudication of the recorded
+orders differs from the record, each with the peer's documented quirk that explains it,
+if one does), then a table per power: each movement phase, the orders played, dipsolve's
+own orders for that board, and the value lost (dipsolve's minus the played, both judged
+by the influence evaluation after the phase against the orders the others really gave).
+``--render DIR`` draws the center counts per power over the game into
+``DIR/centers.svg`` and ``DIR/centers.png``.  ``--json`` prints the whole report as one
+JSON object.  A file of several games (JSON lines) is analysed game after game, unless
+``--game`` picks one (JSON: one object a game; pictures ``DIR/centers-ID.svg``), with a
+summary line at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+from .options import (UserError, add_json, add_power, add_time_limit, is_record, make_folder, read_text,
+                      source_name, write_file)
+from .progress import Progress
+
+_DESCRIPTION = __doc__.split("\n\n", 2)[2].replace("``", "") if __doc__ else ""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``analyze`` to the ``dipsolve`` subcommands."""
+    p = subparsers.add_parser(
+        "analyze", help="check a game record's adjudication and weigh each power's orders against dipsolve's",
+        description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", metavar="GAME.json",
+                   help="a game record: the diplomacy package's saved-game JSON (one game, or JSON lines)")
+    p.add_argument("--game", metavar="ID", help="for a record of several games: the game's id or index "
+                                              "(0: the first); default: every game, one after the other")
+    add_power(p, help="weigh only this power's orders (default: every power)")
+    add_time_limit(p, 1.0, help="seconds dipsolve's search takes for each power and movement phase (default 1)")
+    p.add_argument("--adjudication-only", action="store_true",
+                   help="only re-adjudicate the phases (no search: fast, for many records)")
+    add_json(p, help="print the whole report as one JSON object")
+    p.add_argument("--render", dest="render_dir", metavar="DIR",
+                   help="draw the center counts per power over the game into DIR/centers.svg and .png")
+    p.set_defaults(func=cmd_analyze)
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from ..records import pick, read_records
+    text, name = read_text(args.file), source_name(args.file)
+    if not is_record(text):
+        raise UserError("not a game record: analyze reads the diplomacy package's saved-game JSON",
+                        filename=name)
+    records = read_records(text, name)
+    if args.game is not None or len(records) == 1:
+        records = [pick(records, args.game, name)]
+    if args.render_dir:
+        make_folder(args.render_dir, "--render")
+    totals = {"games": 0, "checked": 0, "differences": 0, "unexplained": 0}
+    for record in records:
+        with Progress(total=1) as progress:
+            def step(what: str, done: int, total: int) -> None:
+                progress.total = max(1, total)
+                head = f"game {record.id}: " if len(records) > 1 else ""
+                progress.show(f"{head}{what} ({done}/{total})", done=done)
+            result = analyze_one(record, args, step)
+        stem = "centers" if len(records) == 1 else f"centers-{_safe(record.id)}"
+        pictures = _render(args.render_dir, result, stem) if args.render_dir else []
+        if args.json:
+            print(json.dumps({"file": name, **result.to_json(), "time_limit": args.time_limit,
+                              "pictures": pictures}))
+        else:
+            if totals["games"]:
+                print()
+            print(report_text(name, result, args.time_limit, pictures))
+        totals["games"] += 1
+        totals["checked"] += len(result.checks)
+        totals["differences"] += len(result.differences)
+        totals["unexplained"] += len(result.unexplained)
+    if len(records) > 1 and not args.json:
+        print()
+        print(f"# {totals['games']} games: {totals['checked']} phases re-adjudicated, "
+              f"{totals['differences']} {'differs' if totals['differences'] == 1 else 'differ'} from the "
+              f"record, {totals['unexplained']} not explained "
+              f"by any documented quirk")
+    return 0
+
+
+def analyze_one(record: Any, args: argparse.Namespace, step: Any) -> Any:
+    from ..analysis import analyze
+    return analyze(record, [args.power] if args.power else None, time_limit=args.time_limit,
+                   on_step=step, check_only=args.adjudication_only)
+
+
+def report_text(name: str, result: Any, time_limit: float, pictures: list[str]) -> str:
+    """The report of one game, for people."""
+    from ..analysis import QUIRKS
+    record = result.record
+    names = record.names
+    lines = [f"# {name}: game {record.id}, {len(names)} phases ({names[0]} to {names[-1]})"]
+    diffs, unexplained = result.differences, result.unexplained
+    head = f"adjudication: {len(result.checks)} phases re-adjudicated; "
+    if not diffs:
+        lines.append(head + "dipsolve gives the record's next board in every one")
+    else:
+        tail = ("all explained by the peer's documented quirks" if not unexplained
+                else f"{len(unexplained)} not explained by any documented quirk")
+        lines.append(head + f"{len(diffs)} {'differs' if len(diffs) == 1 else 'differ'} from the record, {tail}")
+        for c in diffs:
+            why = "; ".join(QUIRKS[q] for q in c.quirks) if c.quirks else "no documented quirk"
+            lines.append(f"  {c.phase}: {'' if c.explained else 'UNEXPLAINED: '}{why}")
+            lines += [f"      {line}" for line in c.differences]
+    for power in result.moves:
+        lines += ["", f"## {power} (dipsolve's orders: agenda search, {time_limit:g} s a phase)",
+                  result.table(power)]
+    lines += [f"# wrote {path}" for path in pictures]
+    return "\n".join(lines)
+
+
+def _safe(text: str) -> str:
+    """A game's id as part of a file name."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in text) or "game"
+
+
+def _render(folder: str, result: Any, stem: str = "centers") -> list[str]:
+    from ..pictures import picture_bytes
+    from ..pictures_chart import centers_chart_svg
+    svg = centers_chart_svg(result.record.names, result.centers,
+                            title=f"Supply centers: game {result.record.id}")
+    written = []
+    for suffix in (".svg", ".png"):
+        path = os.path.join(folder, stem + suffix)
+        write_file(path, picture_bytes(path, svg))
+        written.append(path)
+    return written

@@ -1,0 +1,178 @@
+"""Game records (dipsolve.records): the diplomacy package's saved-game JSON read phase by
+phase as the peer's own engine played it, written from dipsolve's games so that the peer
+loads and replays them, read back unchanged, and bad records refused in one line."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import pytest
+
+import dipsolve
+from dipsolve.errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError
+from dipsolve.records import dumps_records, from_play, load_record, read_records
+
+diplomacy = pytest.importorskip("diplomacy")
+from diplomacy.utils.export import (load_saved_games_from_disk,  # noqa: E402
+                                    to_saved_game_format)
+
+from dipsolve.testing.peer import OUR_POWER, from_peer_game  # noqa: E402
+from dipsolve.testing.peer import random_peer_game as peer_game  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def peer_records():
+    """Ten peer-made games (seven years each), each as the peer's saved game and its boards."""
+    out = []
+    for seed in range(10):
+        game, boards = peer_game(seed)
+        out.append((to_saved_game_format(game), boards))
+    return out
+
+
+def test_peer_record_reads_back_phase_by_phase(peer_records):
+    kinds = set()
+    for saved, boards in peer_records:
+        record = read_records(json.dumps(saved), "peer.json")[0]
+        assert record.id == saved["id"]
+        assert record.names == [p["name"] for p in saved["phases"]]
+        assert len(record.phases) == len(boards)
+        for phase, board, raw in zip(record.phases, boards, saved["phases"]):
+            # the peer knows no standoff list: the record's is derived (checked below)
+            assert dataclasses.replace(phase.position, standoffs=()) == board, phase.name
+            kinds.add(phase.position.phase.kind)
+            given = {OUR_POWER[p]: sorted(os) for p, os in raw["orders"].items() if os}
+            assert {p: sorted(str(o) for o in os) for p, os in phase.orders.items() if os} == given
+            assert {u: list(c) for u, c in phase.results.items()} == raw["results"]
+    assert kinds == {"movement", "retreat", "adjustment"}
+
+
+def test_standoffs_of_a_retreat_phase_are_dipsolves(peer_records):
+    """The standoffs a record's retreat phase is given are those dipsolve's adjudication
+    of the movement phase before finds (where the two engines agree on it)."""
+    seen = 0
+    for saved, _ in peer_records:
+        record = read_records(json.dumps(saved))[0]
+        for before, phase in zip(record.phases, record.phases[1:]):
+            if phase.position.phase.kind != "retreat":
+                continue
+            ours = dipsolve.adjudicate(before.position, before.orders_of()).next
+            if set(ours.units) == set(phase.position.units):
+                assert ours.standoffs == phase.position.standoffs, phase.name
+                seen += 1
+    assert seen >= 2       # and every retreat phase of a dipsolve game (the round trip below)
+
+
+def test_a_drawn_game_ends_on_completed():
+    game, boards = peer_game(2, until="S1903M")
+    game.draw()
+    record = read_records(json.dumps(to_saved_game_format(game)))[0]
+    assert record.names[-2:] == ["S1903M", "COMPLETED"]
+    assert dataclasses.replace(record.final, standoffs=()) == boards[-1]
+    assert record.phase("COMPLETED").position == record.final
+
+
+def test_json_lines_of_many_games(peer_records, tmp_path):
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(json.dumps(saved) + "\n" for saved, _ in peer_records[:3]))
+    records = dipsolve.load_records(str(path))
+    assert [r.id for r in records] == [saved["id"] for saved, _ in peer_records[:3]]
+    with pytest.raises(DipsolveSyntaxError, match="3 games in the record"):
+        load_record(str(path))
+    assert load_record(str(path), game=1).id == records[1].id
+    assert load_record(str(path), game=records[2].id).id == records[2].id
+
+
+def test_phase_lookup(peer_records):
+    record = read_records(json.dumps(peer_records[0][0]))[0]
+    assert record.phase("f1901m").position.phase.short == "F1901M"
+    assert record.phase("Fall 1901 Movement").name == "F1901M"
+    with pytest.raises(DipsolveSyntaxError, match=r"no phase 'S1950M' .*it has S1901M F1901M"):
+        record.phase("S1950M")
+
+
+@pytest.fixture(scope="module")
+def played():
+    bots = {p: (dipsolve.RandomBot() if i % 2 else dipsolve.DumbBotPlayer())
+            for i, p in enumerate(dipsolve.POWERS)}
+    return dipsolve.play_game(bots, seed=3, until=1904, time_limit=1.0)
+
+
+def test_written_game_loads_in_the_peer_and_replays(played, tmp_path):
+    record = from_play(played)
+    assert record.final == played.final
+    path = tmp_path / "game.jsonl"
+    path.write_text(dumps_records([record]))
+    loaded = load_saved_games_from_disk(str(path))
+    assert len(loaded) == 1
+    assert loaded[0].get_current_phase() == played.final.phase.short
+    assert from_peer_game(loaded[0]) == dataclasses.replace(played.final, standoffs=())
+    # the peer's own engine, given each phase's orders from the start, ends on the same board
+    game = diplomacy.Game()
+    for phase in json.loads(path.read_text())["phases"][:-1]:
+        assert game.get_current_phase() == phase["name"]
+        for power, orders in phase["orders"].items():
+            game.set_orders(power, orders)
+        game.process()
+    assert from_peer_game(game) == played.final
+
+
+def test_written_game_round_trips(played):
+    record = from_play(played)
+    assert any(p.position.phase.kind == "retreat" for p in record.phases)
+    back = read_records(dumps_records([record]), "game.jsonl")
+    assert back == [record]
+    assert json.loads(dumps_records(back)) == json.loads(dumps_records([record]))
+
+
+# -- bad records -----------------------------------------------------------------------------
+
+def _bad(text: str) -> DipsolveError:
+    with pytest.raises(DipsolveError) as info:
+        read_records(text, "bad.json")
+    return info.value
+
+
+def test_truncated_record(peer_records):
+    text = json.dumps(peer_records[0][0])
+    e = _bad(text[: len(text) // 2])
+    assert isinstance(e, DipsolveSyntaxError)
+    assert "truncated" in e.message and e.location.startswith("bad.json:1:")
+    assert "\n" not in e.message
+
+
+def test_unknown_phase_name_is_located(peer_records):
+    saved = json.loads(json.dumps(peer_records[0][0]))
+    saved["phases"][2]["name"] = "X1901Q"
+    text = json.dumps(saved, indent=1)
+    e = _bad(text)
+    assert "unknown phase name 'X1901Q'" in e.message
+    line = text.splitlines()[e.line - 1]
+    assert line[e.column - 1:].startswith('"X1901Q"')
+
+
+@pytest.mark.parametrize("edit, message, kind", [
+    (lambda g: g["phases"][0]["state"]["units"].update(PRUSSIA=["A BER"]), "unknown power 'PRUSSIA'",
+     DipsolveSyntaxError),
+    (lambda g: g["phases"][0]["state"]["units"]["FRANCE"].append("A XYZ"), "unknown location 'XYZ'",
+     DipsolveSyntaxError),
+    (lambda g: g["phases"][0]["orders"]["FRANCE"].append("A PAR ~ BUR"), "cannot read the order",
+     DipsolveSyntaxError),
+    (lambda g: g["phases"][0]["state"]["units"]["FRANCE"].append("A BUD"), "two units in Budapest",
+     DipsolveRuleError),
+    (lambda g: g.update(map="ancmed"), "standard map only", DipsolveSyntaxError),
+    (lambda g: g.pop("phases"), "not a saved game", DipsolveSyntaxError),
+    (lambda g: g["phases"][1].update(state=[]), "expected a JSON object, found list", DipsolveSyntaxError),
+])
+def test_bad_records(peer_records, edit, message, kind):
+    saved = json.loads(json.dumps(peer_records[0][0]))
+    edit(saved)
+    e = _bad(json.dumps(saved))
+    assert isinstance(e, kind) and message in e.message
+    assert e.location is not None and e.location.startswith("bad.json:1:")
+
+
+def test_not_json_and_empty():
+    assert _bad("").message.startswith("empty record")
+    e = _bad('{"id": 1,\n "phases": [}')
+    assert e.message.startswith("not JSON") and (e.line, e.column) == (2, 13)

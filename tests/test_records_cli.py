@@ -1,0 +1,139 @@
+"""Game records on the command line: ``--phase`` (and ``--game``) wherever a position file
+is taken, ``play --save``, and bad records as one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dipsolve.cli import main
+from dipsolve.records import load_record
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    """Two games played by `dipsolve play --save` (DumbBot and random seats, to 1902)."""
+    folder = tmp_path_factory.mktemp("saved")
+    assert main(["play", "--until", "1902", "--games", "2", "--bots", "dumbbot,random",
+                 "--save", str(folder), "--json"]) == 0
+    return folder
+
+
+def test_play_save_writes_one_record_a_game(saved):
+    files = sorted(p.name for p in saved.iterdir())
+    assert files == ["game-0.json", "game-1.json"]
+    record = load_record(str(saved / "game-1.json"))
+    assert record.id == "dipsolve-1"
+    assert record.names[:3] == ["S1901M", "F1901M", "W1901A"]
+    assert record.phases[-1].position.phase.short == "W1902A" and not record.phases[-1].orders
+
+
+def test_show_a_phase_of_a_record(saved, capsys):
+    path = str(saved / "game-0.json")
+    code, out, err = run(capsys, "show", path, "--phase", "F1901M", "--json")
+    assert code == 0, err
+    obj = json.loads(out)
+    phase = load_record(path).phase("F1901M")
+    assert obj["phase"] == "F1901M"
+    assert obj["units"] == {p: [str(u) for u in phase.position.units_of(p)] for p in phase.position.powers()}
+    assert obj["orders"] == {p: [str(o) for o in os] for p, os in phase.orders.items()}
+
+
+def test_adjudicate_a_phase_gives_the_next_phase_of_the_record(saved, capsys):
+    path = str(saved / "game-0.json")
+    record = load_record(path)
+    code, out, err = run(capsys, "adjudicate", path, "--phase", "S1902M", "--json")
+    assert code == 0, err
+    nxt = record.phases[record.names.index("S1902M") + 1].position
+    obj = json.loads(out)
+    assert obj["next"]["phase"] == nxt.phase.short
+    assert obj["next"]["units"] == {p: [str(u) for u in nxt.units_of(p)] for p in nxt.powers()}
+
+
+def test_solve_and_render_take_a_phase(saved, capsys, tmp_path):
+    path = str(saved / "game-0.json")
+    code, out, err = run(capsys, "solve", path, "--phase", "S1902M", "--power", "FRA",
+                         "--time-limit", "1", "--json")
+    assert code == 0, err
+    assert json.loads(out)["phase"] == "S1902M"
+    picture = tmp_path / "s1902m.svg"
+    code, out, err = run(capsys, "render", path, "--phase", "S1902M", "--results", "-o", str(picture))
+    assert code == 0, err
+    assert picture.read_text().startswith("<svg") or "<svg" in picture.read_text()[:200]
+
+
+def test_a_record_without_phase_names_its_phases(saved, capsys):
+    path = str(saved / "game-0.json")
+    code, out, err = run(capsys, "show", path)
+    assert code == 2
+    assert err.strip() == (f"{path}: a game record: say which phase with --phase (it has "
+                           "S1901M F1901M W1901A S1902M F1902M W1902A)")
+
+
+def test_unknown_phase_and_phase_of_a_position_file(saved, capsys, tmp_path):
+    path = str(saved / "game-0.json")
+    code, out, err = run(capsys, "adjudicate", path, "--phase", "S1950M")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "no phase 'S1950M'" in err and "it has S1901M" in err
+    code, out, err = run(capsys, "show", path, "--phase", "S1950M", "--json")
+    assert code == 2 and json.loads(out)["file"] == path
+    dip = tmp_path / "p.dip"
+    dip.write_text("phase: S1901M\n[France]\nunits: A PAR\ncenters: PAR\n")
+    code, out, err = run(capsys, "show", str(dip), "--phase", "S1901M")
+    assert code == 2 and "--phase picks a phase of a game record" in err
+
+
+def test_several_games_need_game(saved, capsys, tmp_path):
+    both = tmp_path / "both.jsonl"
+    both.write_text((saved / "game-0.json").read_text() + (saved / "game-1.json").read_text())
+    code, out, err = run(capsys, "show", str(both), "--phase", "S1902M")
+    assert code == 2 and "2 games in the record" in err
+    code, out, err = run(capsys, "show", str(both), "--phase", "S1902M", "--game", "dipsolve-1", "--json")
+    assert code == 0, err
+    assert json.loads(out)["units"] == json.loads(run(capsys, "show", str(saved / "game-1.json"),
+                                                      "--phase", "S1902M", "--json")[1])["units"]
+
+
+def test_truncated_record_is_one_line_exit_2(saved, capsys, tmp_path):
+    text = (saved / "game-0.json").read_text()
+    cut = tmp_path / "cut.json"
+    cut.write_text(text[: len(text) // 3])
+    code, out, err = run(capsys, "show", str(cut), "--phase", "S1901M")
+    assert code == 2
+    assert "Traceback" not in err
+    assert err.startswith(f"{cut}:1:") and "truncated" in err.splitlines()[0]
+
+
+def test_play_save_refuses_a_file(capsys, tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    code, out, err = run(capsys, "play", "--until", "1901", "--save", str(f))
+    assert code == 2 and "--save: not a folder" in err
+
+
+def test_play_save_file_loads_and_replays_in_the_peer(saved):
+    """What `play --save` wrote, the diplomacy package loads, and its engine, given each
+    phase's recorded orders from the start, ends on the board the record ends on."""
+    diplomacy = pytest.importorskip("diplomacy")
+    from diplomacy.utils.export import load_saved_games_from_disk
+
+    from dipsolve.testing.peer import from_peer_game
+    path = saved / "game-1.json"
+    record = load_record(str(path))
+    (loaded,) = load_saved_games_from_disk(str(path))
+    assert loaded.game_id == "dipsolve-1"
+    assert [p.name for p in loaded.get_phase_history()] == record.names[:-1]
+    game = diplomacy.Game()
+    for phase in json.loads(path.read_text())["phases"][:-1]:
+        for power, orders in phase["orders"].items():
+            game.set_orders(power, orders)
+        game.process()
+    assert game.get_current_phase() == record.names[-1]
+    assert from_peer_game(game) == record.final
