@@ -77,6 +77,7 @@ from dipsolve.evaluation import influence as influence_evaluation
 from dipsolve.evaluation import owned_centers, values_for
 from dipsolve.orders import Hold, Move, Order, unit_key
 from dipsolve.position import Position, Unit
+from dipsolve.models import stopping
 from dipsolve.results import Deadline, Result, Status, TimeUp
 
 from .movement_rules import Lit, Logic, Model, ParadoxError, Resolution, convoy_cycles, fixed_orders
@@ -348,7 +349,7 @@ def predict(position: Position, orders: Mapping[str, Iterable[Order]], *,
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = time_limit
-    status = solver.solve(model)
+    status = stopping.cpsat_solve(solver, model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise ModelError(f"the movement rules found no outcome ({solver.status_name(status)}) "
                          f"for {position.phase}")
@@ -422,7 +423,7 @@ def select_orders(position: Position, power: str, *,
         if built.complete:
             solver.parameters.num_workers = max(1, num_workers)
             solver.parameters.max_time_in_seconds = max(0.005, build_by.remaining())
-            code = solver.solve(built.model)
+            code = stopping.cpsat_solve(solver, built.model)
     if code == cp_model.INFEASIBLE or code == cp_model.MODEL_INVALID:
         raise ModelError(f"the order model has no solution ({solver.status_name(code)}) for "
                          f"{power} in {position.phase}")

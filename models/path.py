@@ -55,6 +55,7 @@ from ortools.sat.python import cp_model
 
 from dipsolve.adjudicator import Outcome
 from dipsolve.position import Phase, Position
+from dipsolve.models import stopping
 from dipsolve.results import Deadline, Limits, Result, Status, TimeUp
 
 from .path_bound import LowerBound, lower_bound
@@ -205,7 +206,7 @@ def solve_path(position: Position, power: str, target: int = 16, rules: str = "f
             raise TimeUp
         doing = f"while solving {phases[-1].short}"
         solver = cp_solver(seconds, workers, max_lp=pb.full)
-        status = solver.solve(mdl.model)
+        status = stopping.cpsat_solve(solver, mdl.model)
         name = solver.status_name(status)
         attempts.append(Attempt(n, phases[-1].short, name, deadline.clock() - t0, mdl.variables()))
         if progress:

@@ -53,6 +53,7 @@ from dipsolve.adjustments import build_count, home_weights, removal_count, site_
 from dipsolve.errors import DipsolveInternalError
 from dipsolve.map import POWERS, Map, standard_map
 from dipsolve.position import Phase, Position, Unit
+from dipsolve.models import stopping
 from dipsolve.results import Deadline, Limits, Result, Status, TimeUp
 
 CENTERS = 34
@@ -216,7 +217,7 @@ class _Model:
             return "Not Solved"
         solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=left - CBC_START,
                                    gapRel=0, gapAbs=1e-9, threads=2)
-        self.prob.solve(solver)
+        stopping.pulp_solve(self.prob, solver)
         # "Optimal" only when CBC proved it (sol_status 1); 2 is a solution found before
         # the time limit, 0 none
         return {1: "Optimal", 2: "Feasible", 0: "Not Solved", -1: "Infeasible"}.get(
@@ -381,7 +382,7 @@ def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None =
         raise TimeUp
     solver.parameters.max_time_in_seconds = left
     solver.parameters.num_workers = 1      # one worker: the same witness every run
-    status = solver.solve(model)
+    status = stopping.cpsat_solve(solver, model)
     if status == cp_model.UNKNOWN:
         raise TimeUp
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -1,13 +1,17 @@
 """Writing output files: all of it or nothing.
 
-Every command that writes a file goes through `write_atomic`: the text or bytes go to a
-temporary file beside the target, which is renamed into place only when complete, so an
-error never leaves a partly written file behind.
+A file is written in two steps: `stage` puts the bytes into a temporary file beside the
+target (flushed and synced to the disk), `commit` renames it into place, which replaces
+the target in one step.  An error, a full disk or an interrupt between the two leaves
+the target as it was and no temporary file behind (`discard`); `write_atomic` does both
+for one file.  The command line plans, stages and commits all of a run's files through
+`dipsolve.cli.output`.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -18,22 +22,68 @@ def _umask() -> int:
     return mask
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
-    """Write all of ``data`` (str as UTF-8) to ``path`` or nothing, with the usual
-    permissions (``mkstemp`` would leave 0600)."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+def target_of(path: str | os.PathLike[str]) -> str:
+    """The file a write to ``path`` replaces: the file a symbolic link points to (as
+    Unix tools write through a link), otherwise ``path`` itself."""
+    return os.path.realpath(path) if os.path.islink(path) else os.fspath(path)
+
+
+def stage(path: str | os.PathLike[str], data: bytes | str) -> str:
+    """Write all of ``data`` (str as UTF-8) to a new temporary file in the folder of
+    ``path``, synced to the disk, with the mode the target has (or the usual one for a
+    new file: ``mkstemp`` would leave 0600).  Returns the temporary file's path; on any
+    error nothing is left behind."""
+    target = Path(target_of(path))
     if isinstance(data, str):
         data = data.encode("utf-8")
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        mode = 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, target)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        discard(tmp)
+        raise
+    return tmp
+
+
+def commit(tmp: str, path: str | os.PathLike[str]) -> None:
+    """Rename the staged ``tmp`` onto ``path`` (one step) and sync the folder."""
+    target = target_of(path)
+    os.replace(tmp, target)
+    try:
+        fd = os.open(os.path.dirname(os.path.abspath(target)) or ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:     # some file systems cannot sync a folder: the rename stands
+        pass
+    finally:
+        os.close(fd)
+
+
+def discard(tmp: str) -> None:
+    """Remove a staged file that will not be committed (if it is still there)."""
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
+    """Write all of ``data`` (str as UTF-8) to ``path`` or nothing, making its folder if
+    need be (the library's `dipsolve.render_to`; the command line makes no folder)."""
+    Path(target_of(path)).parent.mkdir(parents=True, exist_ok=True)
+    tmp = stage(path, data)
+    try:
+        commit(tmp, path)
+    except BaseException:
+        discard(tmp)
         raise

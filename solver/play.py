@@ -29,6 +29,7 @@ from .bots import Bot
 from .map import POWERS
 from .orders import Order
 from .position import Position
+from .results import Stopped, stop_requested
 
 #: supply centers for a solo win on the standard map
 SOLO = 18
@@ -153,6 +154,8 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
     phases: list[PhaseRecord] = []
     began = time.perf_counter()
     while not _finished(position, until):
+        if stop_requested():
+            raise Stopped           # a game half played is no result
         if on_phase is not None:
             on_phase(position)
         orders: dict[str, list[Order]] = {}
@@ -192,7 +195,8 @@ def rotated(seating: Sequence[Bot], shift: int) -> dict[str, Bot]:
 def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int = 1910,
                 time_limit: float = 2.0, rotate: bool = False, jobs: int = 1,
                 on_phase: Callable[[int, Position], None] | None = None,
-                on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+                on_game: Callable[[GameRecord], None] | None = None,
+                on_lost: Callable[[int, str], None] | None = None) -> list[GameRecord]:
     """Play ``games`` games with the seven bots of ``seating`` (in the order of
     `POWERS`); game ``i`` has seed ``seed + i`` and, with ``rotate``, the seating moved
     ``i`` seats on.  ``on_phase(i, position)`` and ``on_game(record)`` report progress.
@@ -200,6 +204,12 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
     ``jobs`` > 1 plays that many games at once, each in its own process (the games
     are independent; give each a core of its own, or the bots that think against the
     clock think less); ``on_phase`` is then not called, ``on_game`` is, in game order.
+    A game whose process dies (`dipsolve.workers`) is reported to ``on_lost(i, reason)``
+    and left out, and the others are played (without ``on_lost``: `GameLost`).
+
+    After `dipsolve.results.request_stop` (Ctrl-C at the command line) the game being
+    played is dropped and `dipsolve.results.Stopped` is raised, once ``on_game`` has had
+    every game finished.
     """
     if len(seating) != len(POWERS):
         raise ValueError(f"a seating names {len(POWERS)} bots, not {len(seating)}")
@@ -208,14 +218,19 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
     tasks = [(rotated(seating, i if rotate else 0), seed + i, until, time_limit) for i in range(games)]
     records = []
     if jobs > 1 and games > 1:
-        import concurrent.futures
-        import multiprocessing
-        ctx = multiprocessing.get_context("spawn")   # no fork of a process holding threads
-        with concurrent.futures.ProcessPoolExecutor(min(jobs, games), mp_context=ctx) as pool:
-            for record in pool.map(_play_task, tasks):
-                records.append(record)
-                if on_game is not None:
-                    on_game(record)
+        from .workers import run_tasks
+
+        def finished(i: int, record: GameRecord) -> None:
+            records.append(record)
+            if on_game is not None:
+                on_game(record)
+
+        def lost(i: int, reason: str) -> None:
+            if on_lost is None:
+                raise GameLost(f"game {i + 1} (seed {seed + i}): its process died ({reason})")
+            on_lost(i, reason)
+
+        run_tasks(_play_task, tasks, min(jobs, games), on_result=finished, on_lost=lost)
         return records
     for i, task in enumerate(tasks):
         hook = (lambda pos, i=i: on_phase(i, pos)) if on_phase is not None else None
@@ -224,6 +239,10 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
         if on_game is not None:
             on_game(record)
     return records
+
+
+class GameLost(RuntimeError):
+    """A game's worker process died (`play_series` with ``jobs`` and no ``on_lost``)."""
 
 
 def _play_task(task, on_phase: Callable[[Position], None] | None = None) -> GameRecord:

@@ -6,11 +6,16 @@ orders of a phase, the fastest path, the adjustment equilibria, Loeb's worst cas
 - `Status`: ``optimal`` (proven, or certified: an equilibrium whose largest deviation
   gain is at most 1e-6), ``feasible`` (an answer, not proven best), ``infeasible`` (proven:
   no answer exists), ``timed out`` (the time limit came first: the best answer so far,
-  if any, unproven);
+  if any, unproven), ``interrupted`` (a signal, Ctrl-C or SIGTERM, stopped it early:
+  the best answer so far, unproven);
 - `Result`: the fields every answer has (``status``, ``objective``, ``bound``,
   ``seconds``) and `Result.to_json`; each solver's result is a subclass with its own;
 - `Limits`: what a caller may set on every solver: the time limit, a seed, workers;
-- `Deadline`: one clock for the whole of a call, set-up included, that every loop checks.
+- `Deadline`: one clock for the whole of a call, set-up included, that every loop checks;
+- `request_stop`: stop every solver of the process now (the command line calls it on
+  Ctrl-C and SIGTERM): every `Deadline` expires at once, and a blocking call registered
+  with `on_stop` (a CP-SAT solve) is told to stop; `interrupted` marks an answer cut
+  short so.
 
     >>> r = Result(status=Status.OPTIMAL, objective=3.0, bound=3.0, seconds=0.25)
     >>> r.status == "optimal", r.proven
@@ -26,15 +31,18 @@ orders of a phase, the fastest path, the adjustment equilibria, Loeb's worst cas
 from __future__ import annotations
 
 import dataclasses
+import contextlib
 import enum
 import math
+import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator, TypeVar
 
 from .errors import DipsolveSyntaxError
 
-__all__ = ["Status", "Result", "Limits", "Deadline", "TimeUp", "jsonable"]
+__all__ = ["Status", "Result", "Limits", "Deadline", "TimeUp", "Stopped", "jsonable",
+           "request_stop", "stop_requested", "reset_stop", "on_stop", "interrupted"]
 
 
 class Status(enum.StrEnum):
@@ -44,6 +52,7 @@ class Status(enum.StrEnum):
     FEASIBLE = "feasible"
     INFEASIBLE = "infeasible"
     TIMED_OUT = "timed out"
+    INTERRUPTED = "interrupted"
 
 
 def jsonable(value: Any) -> Any:
@@ -120,6 +129,74 @@ class Limits:
         return Deadline(self.time_limit, clock=clock)
 
 
+# -- stopping on request ----------------------------------------------------------------
+
+#: set by `request_stop`: read by every `Deadline` (a plain global: a check in the hot
+#: loops costs one lookup)
+_stopped = False
+_on_stop: list[Callable[[], None]] = []
+_lock = threading.Lock()
+
+
+def request_stop() -> None:
+    """Stop the work of this process as soon as it can: every `Deadline` expires now
+    (solvers return their best answer so far), and every callback registered with
+    `on_stop` is called (once).  Safe to call from a signal handler or another thread."""
+    global _stopped
+    _stopped = True
+    with _lock:
+        callbacks = list(_on_stop)
+    for callback in callbacks:
+        try:
+            callback()
+        except Exception:        # a solver already finished: nothing to stop
+            pass
+
+
+def stop_requested() -> bool:
+    """True once `request_stop` has been called (until `reset_stop`)."""
+    return _stopped
+
+
+def reset_stop() -> None:
+    """Forget a stop request (a new run in the same process: the tests)."""
+    global _stopped
+    _stopped = False
+
+
+@contextlib.contextmanager
+def on_stop(callback: Callable[[], None]) -> Iterator[None]:
+    """While the block runs, `request_stop` calls ``callback`` (a blocking call's own
+    stop: ``CpSolver.stop_search``); called at once if a stop was already requested."""
+    with _lock:
+        _on_stop.append(callback)
+    try:
+        if _stopped:
+            callback()
+        yield
+    finally:
+        with _lock:
+            _on_stop.remove(callback)
+
+
+R = TypeVar("R", bound="Result")
+
+
+def interrupted(result: R, cut_short: tuple[Status, ...] = (Status.TIMED_OUT,)) -> R:
+    """``result`` with status ``interrupted`` if a stop was requested and its status
+    says it was cut short (``cut_short``: ``timed out``, and for a solver that calls an
+    answer stopped by its clock ``feasible``, that too); a proof found before the stop
+    stands."""
+    if _stopped and result.status in cut_short:
+        return dataclasses.replace(result, status=Status.INTERRUPTED)
+    return result
+
+
+class Stopped(Exception):
+    """Raised by work that has no partial answer to give (a game half played) when a
+    stop was requested; its caller keeps what was finished."""
+
+
 class TimeUp(Exception):
     """Raised inside a solver by `Deadline.check` when its time is up; the solver
     catches it and returns its best answer so far (never reaches a caller)."""
@@ -153,18 +230,18 @@ class Deadline:
         return self.clock() - self.start
 
     def remaining(self) -> float:
-        """Seconds left (never below zero)."""
-        return max(0.0, self.end - self.clock())
+        """Seconds left (never below zero; none once a stop was requested)."""
+        return 0.0 if _stopped else max(0.0, self.end - self.clock())
 
     def expired(self) -> bool:
-        return self.clock() >= self.end
+        return _stopped or self.clock() >= self.end
 
     def check(self) -> None:
-        """Raise `TimeUp` if the time is up."""
-        if self.clock() >= self.end:
+        """Raise `TimeUp` if the time is up (or a stop was requested)."""
+        if _stopped or self.clock() >= self.end:
             raise TimeUp
 
     def part(self, fraction: float) -> "Deadline":
         """A deadline for a phase of the work: ``fraction`` of the time still left."""
         now = self.clock()
-        return Deadline(max(0.0, self.end - now) * fraction, clock=self.clock, start=now)
+        return Deadline(0.0 if _stopped else max(0.0, self.end - now) * fraction, clock=self.clock, start=now)

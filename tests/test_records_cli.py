@@ -115,7 +115,8 @@ def test_play_save_refuses_a_file(capsys, tmp_path):
     f = tmp_path / "file"
     f.write_text("x")
     code, out, err = run(capsys, "play", "--until", "1901", "--save", str(f))
-    assert code == 2 and "--save: not a folder" in err
+    assert code == 2 and err.strip() == f"{f / 'game-0.json'}: cannot write: {f} is not a directory"
+    assert out == "" and f.read_text() == "x"      # refused before any game was played
 
 
 def test_play_save_file_loads_and_replays_in_the_peer(saved):

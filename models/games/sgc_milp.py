@@ -17,6 +17,7 @@ import numpy as np
 
 from dipsolve.results import Deadline, TimeUp
 
+from ..stopping import pulp_solve
 from .gains import two_player_gain
 from .support_enumeration import indifferent
 
@@ -56,7 +57,7 @@ def sgc_milp(A: np.ndarray, B: np.ndarray, deadline: Deadline | None = None
         time_limit = deadline.remaining()
         if time_limit <= 0:
             raise TimeUp
-    prob.solve(pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit, threads=1))
+    pulp_solve(prob, pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit, threads=1))
     if prob.sol_status not in (1, 2):          # no solution within the time limit
         return None
     x = np.array([v.value() or 0.0 for v in p["r"]])

@@ -6,9 +6,11 @@ and the next position.
 
 The human output is the results as ``#`` comments, then the next position in the
 ``.dip`` format, so that it can be adjudicated again; ``--json`` prints one JSON object
-per file (JSON lines, the schema is in README.md).  Every file is read and adjudicated
-before anything is printed or written: no output file is written unless every input
-was good.
+per file (JSON lines, the schema is in README.md).  Every output file (``-o``,
+``--out-dir``, ``--render``) is checked before any input is read; every file is read
+and adjudicated before anything is printed or written, and the output files are
+written together at the end (`dipsolve.cli.output`): none unless every input was good
+and every file could be written.  Ctrl-C prints the results finished and writes no file.
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ import json
 import os
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from .options import UserError, add_json, add_phase, add_render, load, load_orders, write_file, write_render
+from ..results import stop_requested
+from .interrupt import cooperative
+from .options import (UserError, add_json, add_phase, add_render, load, load_orders, plan_render,
+                      write_render)
+from .output import Outputs
 from .progress import Progress
 from .show import position_json
 
@@ -44,10 +50,13 @@ def register(subparsers: Any) -> None:
     a.add_argument("--orders", metavar="ORDERS",
                    help="orders file, one 'Power: order' a line (replaces the file's [orders])")
     add_json(a)
-    a.add_argument("-o", "--output", metavar="OUT", help="also write the next position to OUT")
-    a.add_argument("--out-dir", metavar="DIR", help="also write each next position to DIR/<name>.next.dip")
+    a.add_argument("-o", "--output", metavar="OUT",
+                   help="also write the next position to OUT (replaced if it exists)")
+    a.add_argument("--out-dir", metavar="DIR",
+                   help="also write each next position to DIR/<name>.next.dip (DIR is made if "
+                        "missing; two inputs with one name are refused)")
     add_render(a)
-    a.set_defaults(func=cmd_adjudicate)
+    a.set_defaults(func=cmd_adjudicate, stops_by_itself=True)
 
 
 def outcome_json(path: str, outcome: "Outcome") -> dict[str, Any]:
@@ -94,14 +103,26 @@ def _distinct_outputs(paths: list[str]) -> None:
         seen[name] = path
 
 
+def _plan(args: argparse.Namespace) -> Outputs:
+    """Every file this run will write, checked before any work."""
+    outputs = Outputs()
+    if args.out_dir:
+        _distinct_outputs(args.files)
+        for path in args.files:
+            outputs.plan(os.path.join(args.out_dir, _next_name(path)), folder=True)
+    if args.output:
+        outputs.plan(args.output)
+    plan_render(args, outputs, args.files)
+    return outputs
+
+
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     from ..adjudicator import adjudicate
     if args.output and len(args.files) > 1:
         raise UserError("-o/--output takes one FILE; use --out-dir DIR for several")
     if args.render and len(args.files) > 1 and "{stem}" not in args.render:
         raise UserError("--render takes one FILE; put '{stem}' in OUT to draw several")
-    if args.out_dir:
-        _distinct_outputs(args.files)
+    outputs = _plan(args)
     jobs: list[tuple[str, Position, Mapping[str, Iterable[Order]]]] = []
     for path in args.files:
         position, orders = load(path, args)
@@ -110,21 +131,23 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
         jobs.append((path, position, orders))
     rendered: list[tuple[str, Outcome]] = []
     total = len(jobs)
-    with Progress(total, enabled=total >= PROGRESS_FROM) as progress:
+    with cooperative(), Progress(total, enabled=total >= PROGRESS_FROM) as progress:
         for n, (path, position, given) in enumerate(jobs, 1):
+            if stop_requested():
+                break
             rendered.append((path, adjudicate(position, given)))
             progress.show(f"{n}/{total}", done=n)
-    # every input was good: now print and write
+    # every input was good: now write (all files or none) and print
+    if args.output and rendered:
+        outputs.put(args.output, rendered[0][1].next.to_text())
+    for path, outcome in rendered:
+        if args.out_dir:
+            outputs.put(os.path.join(args.out_dir, _next_name(path)), outcome.next.to_text())
+        write_render(args, outcome, source=path, outputs=outputs)
+    outputs.commit()
     for path, outcome in rendered:
         if args.json:
             print(json.dumps(outcome_json(path, outcome)))
         else:
             print(outcome_text(path, outcome))
-    if args.output:
-        write_file(args.output, rendered[0][1].next.to_text())
-    if args.out_dir:
-        for path, outcome in rendered:
-            write_file(os.path.join(args.out_dir, _next_name(path)), outcome.next.to_text())
-    for path, outcome in rendered:
-        write_render(args, outcome, source=path)
     return 0

@@ -17,10 +17,11 @@ import json
 import math
 from typing import TYPE_CHECKING, Any
 
-from ..results import Deadline, Limits, TimeUp
+from ..results import Deadline, Limits, TimeUp, interrupted
 
-from .options import (UserError, add_evaluation, add_json, add_power, add_time_limit, load,
-                      write_file)
+from .interrupt import cooperative
+from .options import UserError, add_evaluation, add_json, add_power, add_time_limit, load
+from .output import Outputs
 from .progress import Progress
 from .show import position_json
 
@@ -87,7 +88,7 @@ def register(subparsers: Any) -> None:
     add_time_limit(p, None, help="seconds for the solver (default 60; 300 for --worst-case); the "
                                  "best answer so far is reported when it runs out")
     add_json(p, help="one JSON object (see --help of the README)")
-    p.set_defaults(func=cmd_adjust)
+    p.set_defaults(func=cmd_adjust, stops_by_itself=True)
 
 
 def cmd_adjust(args: argparse.Namespace) -> int:
@@ -96,7 +97,11 @@ def cmd_adjust(args: argparse.Namespace) -> int:
     if args.worst_case:
         if args.file or args.count or args.power or args.equilibrium:
             raise UserError("--worst-case takes no FILE, --count, --power or --equilibrium")
-        return _worst_case(args)
+        outputs = Outputs()
+        if args.output:
+            outputs.plan(args.output)       # a bad -o fails now, not after the search
+        with cooperative():
+            return _worst_case(args, outputs)
     if args.output:
         raise UserError("-o/--output is for --worst-case (the witness position)")
     if not args.file:
@@ -112,7 +117,8 @@ def cmd_adjust(args: argparse.Namespace) -> int:
         return _count(args, position, power)
     if power and not args.equilibrium:
         return _list(args, position, power, waives)
-    return _equilibrium(args, position, power, waives)
+    with cooperative():
+        return _equilibrium(args, position, power, waives)
 
 
 def _deadline(args: argparse.Namespace) -> Deadline:
@@ -200,8 +206,8 @@ def _equilibrium(args: argparse.Namespace, position: Position, only: str | None,
         def evaluated(evaluations: int, what: str) -> None:
             progress.show(f"  {evaluations:,} evaluations ({what})")
 
-        eq = solve_equilibrium(position, evaluate, kind, waives=waives, progress=evaluated,
-                               deadline=_deadline(args))
+        eq = interrupted(solve_equilibrium(position, evaluate, kind, waives=waives,
+                                           progress=evaluated, deadline=_deadline(args)))
     shown = [only] if only else [s.power for s in eq.strategies]
     if args.json:
         print(json.dumps(_equilibrium_json(args, position, eq, waives, shown)))
@@ -285,19 +291,24 @@ def _equilibrium_json(args: argparse.Namespace, position: Position, eq: Any, wai
 
 # -- Loeb's open problem ------------------------------------------------------------------------------
 
-def _worst_case(args: argparse.Namespace) -> int:
+def _worst_case(args: argparse.Namespace, outputs: Outputs) -> int:
     from ..adjustments import joint_count
     from ..models.worstcase import solve_worst_case, witness, witness_text
     waives = bool(args.waives)
     deadline = _deadline(args)
-    result = solve_worst_case(waives=waives, deadline=deadline.part(0.75))  # 1/4: the witness
-    try:
-        w = witness(result.plans, deadline=deadline)
-    except TimeUp:
-        w = None
+    with Progress() as progress:
+        progress.show("[worst case] the ILP of every power's configurations (CBC)")
+        result = solve_worst_case(waives=waives, deadline=deadline.part(0.75))  # 1/4: the witness
+        progress.show("[worst case] a witness position (CP-SAT)")
+        try:
+            w = witness(result.plans, deadline=deadline)
+        except TimeUp:
+            w = None
+    result = interrupted(result)
     text = witness_text(w, result)
     if args.output and w is not None:
-        write_file(args.output, text)
+        outputs.put(args.output, text)
+    written = bool(outputs.commit())
     if args.json:
         print(json.dumps({
             "waives": waives, "status": result.status, "maximum": result.product,
@@ -308,7 +319,7 @@ def _worst_case(args: argparse.Namespace) -> int:
                         "free_homes": list(pl.config.free_homes), "choices": pl.choices,
                         "centers_last_winter": pl.centers_last_winter, "gained": pl.gained,
                         "lost": pl.lost} for pl in result.plans],
-            "witness": args.output if w is not None else None,
+            "witness": args.output if written else None,
             "witness_joint_count": joint_count(w.position, waives) if w is not None else None}))
         return 0
     print(f"# {result.status}: {result.product:,} joint adjustment choices "
@@ -319,7 +330,8 @@ def _worst_case(args: argparse.Namespace) -> int:
     if w is not None:
         print(f"# the witness counted again: {joint_count(w.position, waives):,}")
     if args.output:
-        print(f"# witness written to {args.output}" if w is not None
-              else f"# no witness to write to {args.output}: the time limit came first")
+        print(f"# witness written to {args.output}" if written
+              else f"# no witness written to {args.output}: "
+                   + ("interrupted" if result.status == "interrupted" else "the time limit came first"))
     print(text)
     return 0

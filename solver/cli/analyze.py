@@ -22,8 +22,8 @@ import json
 import os
 from typing import Any
 
-from .options import (UserError, add_json, add_power, add_time_limit, is_record, make_folder, read_text,
-                      source_name, write_file)
+from .options import UserError, add_json, add_power, add_time_limit, is_record, read_text, source_name
+from .output import Outputs
 from .progress import Progress
 
 _DESCRIPTION = __doc__.split("\n\n", 2)[2].replace("``", "") if __doc__ else ""
@@ -57,8 +57,13 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     records = read_records(text, name)
     if args.game is not None or len(records) == 1:
         records = [pick(records, args.game, name)]
+    outputs = Outputs()                 # every picture, checked before any work
+    stems = {record.id: "centers" if len(records) == 1 else f"centers-{_safe(record.id)}"
+             for record in records}
     if args.render_dir:
-        make_folder(args.render_dir, "--render")
+        for record in records:
+            for suffix in PICTURES:
+                outputs.plan(os.path.join(args.render_dir, stems[record.id] + suffix), folder=True)
     totals = {"games": 0, "checked": 0, "differences": 0, "unexplained": 0}
     for record in records:
         with Progress(total=1) as progress:
@@ -67,8 +72,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
                 head = f"game {record.id}: " if len(records) > 1 else ""
                 progress.show(f"{head}{what} ({done}/{total})", done=done)
             result = analyze_one(record, args, step)
-        stem = "centers" if len(records) == 1 else f"centers-{_safe(record.id)}"
-        pictures = _render(args.render_dir, result, stem) if args.render_dir else []
+        pictures = (_render(args.render_dir, result, stems[record.id], outputs)
+                    if args.render_dir else [])
         if args.json:
             print(json.dumps({"file": name, **result.to_json(), "time_limit": args.time_limit,
                               "pictures": pictures}))
@@ -125,14 +130,18 @@ def _safe(text: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in text) or "game"
 
 
-def _render(folder: str, result: Any, stem: str = "centers") -> list[str]:
+#: the pictures ``--render DIR`` draws of each game
+PICTURES = (".svg", ".png")
+
+
+def _render(folder: str, result: Any, stem: str, outputs: Any) -> list[str]:
+    """Draw one game's chart as SVG and PNG, written together (or neither) now: the
+    report that follows names them."""
     from ..pictures import picture_bytes
     from ..pictures_chart import centers_chart_svg
     svg = centers_chart_svg(result.record.names, result.centers,
                             title=f"Supply centers: game {result.record.id}")
-    written = []
-    for suffix in (".svg", ".png"):
+    for suffix in PICTURES:
         path = os.path.join(folder, stem + suffix)
-        write_file(path, picture_bytes(path, svg))
-        written.append(path)
-    return written
+        outputs.put(path, picture_bytes(path, svg))
+    return list(outputs.commit())

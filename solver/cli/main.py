@@ -7,6 +7,9 @@ Each command lives in its own module of `dipsolve.cli` with ``register(subparser
 `dipsolve.cli.options`.  Building the parser imports no solver, grammar or model:
 ``dipsolve --help`` stays fast, and a command imports what it needs when it runs.
 
+Ctrl-C (SIGINT) and SIGTERM stop a command without a traceback: what it finished is
+printed, no file is written, and the exit status is 130 or 143 (`dipsolve.cli.interrupt`).
+
 Human output goes to stdout.  A user's mistake (an unreadable file, bad syntax, an order
 for a unit that is not there, an unknown option) prints ``file:line:col: what is wrong``
 to stderr and exits with status 2; with ``--json`` on the command line it is one JSON
@@ -17,12 +20,13 @@ object on stdout instead, ``{"error", "file", "line", "col", "message", ...}``
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from typing import Any, NoReturn, Sequence
 
 from ..errors import DipsolveError
-from . import options
+from . import interrupt, options
 from .options import EXIT_USAGE, UsageError
 
 #: the commands, in the order ``--help`` lists them (each a module of dipsolve.cli)
@@ -83,18 +87,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     status 2, as argparse's own do; ``--help`` and ``--version`` with status 0."""
     argv = list(sys.argv[1:] if argv is None else argv)
     options._STDIN_READ.clear()          # one run, one read of standard input
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except UsageError as e:
-        report_error(e, as_json="--json" in argv)
-        raise SystemExit(EXIT_USAGE) from None
+    with interrupt.Signals():
+        try:
+            return _run(argv)
+        except (interrupt.Interrupted, KeyboardInterrupt) as e:
+            signum = getattr(e, "signum", None) or interrupt.received() or 2
+            sys.stdout.flush()
+            what = interrupt.SIGNALS.get(signum, "a signal")
+            if "--json" in argv:
+                print(json.dumps({"error": "interrupted", "signal": what,
+                                  "message": f"interrupted by {what}"}))
+            else:
+                print(f"dipsolve: interrupted by {what}", file=sys.stderr)
+            return 128 + int(signum)
+
+
+def _run(argv: list[str]) -> int:
+    # a signal while the command line is read (milliseconds) waits for the command: one
+    # that stops by itself (``stops_by_itself``: play, solve, ...) then answers with what
+    # it has (play: the table of no game); any other stops at once
+    with interrupt.cooperative():
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except UsageError as e:
+            report_error(e, as_json="--json" in argv)
+            raise SystemExit(EXIT_USAGE) from None
+    if interrupt.received() and not getattr(args, "stops_by_itself", False):
+        raise interrupt.Interrupted(interrupt.received() or 2)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
     try:
         options.check(args)
-        return int(args.func(args))
+        status = int(args.func(args))
     except DipsolveError as e:
         report_error(e, as_json=bool(getattr(args, "json", False)))
         return EXIT_USAGE
@@ -103,6 +129,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if os.environ.get("DIPSOLVE_TIMINGS"):
             _timings()
+    stopped = interrupt.exit_status()
+    if stopped is not None:
+        print(f"dipsolve: interrupted by {interrupt.name()}", file=sys.stderr)
+        return stopped
+    return status
 
 
 def _timings() -> None:
@@ -123,7 +154,6 @@ def report_error(e: DipsolveError, as_json: bool = False) -> None:
     """The one place an error reaches the user: ``file:line:col: message`` (with its
     caret) on stderr, or under ``--json`` one JSON object on stdout."""
     if as_json:
-        import json
         print(json.dumps(e.to_json()))
         return
     if isinstance(e, UsageError):          # as argparse says it

@@ -1,5 +1,6 @@
 """The options and readers the commands share: ``--json``, ``--time-limit``, ``--power``,
-``--evaluation``, ``--render``, ``--phase``; `read_text`, `load`, `load_orders`, `write_file`; the
+``--evaluation``, ``--render``, ``--phase``; `read_text`, `load`, `load_orders`,
+`write_render`, `write_file`; the
 command line's errors (`UserError`, `FileError`, `UsageError`).
 
 Each ``add_*`` function adds one option to a command's parser; `check` validates every
@@ -29,6 +30,7 @@ from ..errors import DipsolveSyntaxError
 if TYPE_CHECKING:
     from ..orders import Order
     from ..position import Position
+    from .output import Outputs
 
 EXIT_USAGE = 2
 
@@ -141,44 +143,57 @@ def check_render_path(path: str | None) -> None:
                         f"(expected .svg or .png)", filename=path)
 
 
-def write_render(args: argparse.Namespace, subject: Any,
-                 orders: Mapping[str, Iterable["Order"]] | None = None, *,
-                 source: str | None = None) -> str | None:
-    """Honour ``--render`` if it was given: draw ``subject`` (a Position with optional
-    ``orders``, an Outcome, or a replayed plan) to the path, atomically.  Returns the path
-    written, or None."""
+def render_path(args: argparse.Namespace, source: str | None = None) -> str | None:
+    """The file ``--render`` draws ``source``'s result to ('{stem}' replaced), or None."""
     template = getattr(args, "render", None)
     if not template:
         return None
-    from ..pictures import render_to
-    path = (template.replace("{stem}", os.path.splitext(os.path.basename(source))[0])
-            if source else template)
-    try:
-        render_to(path, subject, orders)
-    except OSError as e:
-        raise FileError(f"cannot write: {e.strerror}", filename=path) from None
+    if source is None:
+        return template
+    stem = "stdin" if source == "-" else os.path.splitext(os.path.basename(source))[0]
+    return template.replace("{stem}", stem)
+
+
+def plan_render(args: argparse.Namespace, outputs: "Outputs", sources: Iterable[str]) -> None:
+    """Check ``--render``'s file for each input now, before any work
+    (`dipsolve.cli.output.Outputs.plan`: two inputs drawn to one file are refused)."""
+    for source in sources:
+        path = render_path(args, source)
+        if path:
+            outputs.plan(path)
+
+
+def write_render(args: argparse.Namespace, subject: Any,
+                 orders: Mapping[str, Iterable["Order"]] | None = None, *,
+                 source: str | None = None, outputs: "Outputs | None" = None) -> str | None:
+    """Honour ``--render`` if it was given: draw ``subject`` (a Position with optional
+    ``orders``, an Outcome, or a replayed plan) for `output.Outputs` to write with the
+    run's other files (``outputs``), or now.  Returns the path, or None."""
+    path = render_path(args, source)
+    if not path:
+        return None
+    from ..pictures import picture_bytes, svg_for
+    from .output import Outputs
+    data = picture_bytes(path, svg_for(subject, orders))
+    if outputs is None:
+        one = Outputs()
+        one.put(path, data)
+        one.commit()
+    else:
+        outputs.put(path, data)
     return path
 
 
-def make_folder(path: str, option: str) -> None:
-    """Make the folder an option names (``--save DIR``), now, before any work; or raise a
-    `FileError` that says why not."""
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise FileError(f"{option}: not a folder", filename=path)
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as e:
-        raise FileError(f"{option}: cannot make the folder: {e.strerror}", filename=path) from None
-
-
 def write_file(path: str, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` whole or not at all (`dipsolve.files.write_atomic`), or
-    raise a `UserError` that names the file."""
-    from ..files import write_atomic
-    try:
-        write_atomic(path, data)
-    except OSError as e:
-        raise FileError(f"cannot write: {e.strerror}", filename=path) from None
+    """Write one finished result to ``path`` now, whole or not at all, through the one
+    writer (`dipsolve.cli.output`: ``PATH: cannot write: REASON`` on any error), even
+    after Ctrl-C: it is complete (a game played to its end, saved as it ends).  A command
+    whose files hold an answer the signal may cut short plans them with
+    `dipsolve.cli.output.Outputs` instead."""
+    from .output import Outputs
+    one = Outputs()
+    one.put(path, data)
+    one.commit(finished=True)
 
 
 # -- reading ----------------------------------------------------------------------------

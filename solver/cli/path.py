@@ -17,10 +17,12 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from ..results import Deadline, Status, interrupted
+from .interrupt import cooperative
 from .options import (PATH_ALGORITHMS, PATH_GOAL_TESTS, PATH_ORDERS, UserError, add_json,
-                      add_power, add_render, add_time_limit, load, write_file, write_render)
+                      add_power, add_render, add_time_limit, load, plan_render, write_render)
+from .output import Outputs
 from .progress import Progress
-from ..results import Deadline
 
 if TYPE_CHECKING:
     from ..path import SearchResult
@@ -88,7 +90,7 @@ def register(subparsers: Any) -> None:
                    help="exact only: also write the plan as JSON (for `dipsolve render "
                         "--plan PLAN.json --alone`)")
     add_render(p)
-    p.set_defaults(func=cmd_path)
+    p.set_defaults(func=cmd_path, stops_by_itself=True)
 
 
 # -- the command ---------------------------------------------------------------------------
@@ -134,12 +136,19 @@ def _start(args: argparse.Namespace, power: str) -> Position:
 def cmd_path(args: argparse.Namespace) -> int:
     from ..path import search
     power = _check(args)
+    outputs = Outputs()                 # every file, checked before any work
+    if args.plan_out:
+        outputs.plan(args.plan_out)
+    plan_render(args, outputs, [args.from_file or "start"])
     position = _start(args, power)
     if args.algorithm == "exact":
-        return _exact(args, power, position)
-    result = search(position, power, args.algorithm, args.target,
-                    order=args.order or "alphabetical", goal_test=args.goal_test or "insertion",
-                    deadline=Deadline(args.time_limit))
+        with cooperative():
+            return _exact(args, power, position, outputs)
+    with cooperative():
+        result = search(position, power, args.algorithm, args.target,
+                        order=args.order or "alphabetical", goal_test=args.goal_test or "insertion",
+                        deadline=Deadline(args.time_limit))
+    result = interrupted(result)
     if args.json:
         print(json.dumps(search_json(args, position, result)))
     else:
@@ -166,7 +175,8 @@ def search_json(args: argparse.Namespace, position: Position, r: SearchResult) -
         "algorithm": r.algorithm, "algorithm_name": ALGORITHM_NAMES[r.algorithm],
         "power": r.power, "target": r.target, "from": args.from_file, "start": position.phase.short,
         "order": r.order, "goal_test": r.goal_test,
-        "status": "reached" if r.reached else "timed out" if r.status == "timed out" else "not reached",
+        "status": ("reached" if r.reached else r.status.value
+                   if r.status in (Status.TIMED_OUT, Status.INTERRUPTED) else "not reached"),
         "nodes_expanded": r.nodes_expanded, "expansions": r.expansions,
         "paper_count": _paper_count(position, r),
         "moves": r.objective, "years": None, "bound": None, "plan": None,
@@ -196,8 +206,9 @@ def search_text(args: argparse.Namespace, position: Position, r: SearchResult) -
         lines.append(f"  moves: {r.objective} (the depth of the deepest center counted, every unit "
                      f"moving at once: a flood fill, not a plan)")
         lines.append(f"  centers: {r.start_count} held, then {len(r.counted)} counted: {new}")
-    elif r.status == "timed out":
-        lines.append(f"  the time limit came after {r.expansions} expansions, at "
+    elif r.status in (Status.TIMED_OUT, Status.INTERRUPTED):
+        why = "the time limit came" if r.status == Status.TIMED_OUT else "interrupted"
+        lines.append(f"  {why} after {r.expansions} expansions, at "
                      f"{r.start_count + len(r.counted)} centers")
     else:
         lines.append(f"  the search ran out of nodes at {r.start_count + len(r.counted)} centers: "
@@ -207,7 +218,7 @@ def search_text(args: argparse.Namespace, position: Position, r: SearchResult) -
 
 # -- the exact answer ----------------------------------------------------------------------
 
-def _exact(args: argparse.Namespace, power: str, position: Position) -> int:
+def _exact(args: argparse.Namespace, power: str, position: Position, outputs: Outputs) -> int:
     from ..models.path import solve_path
 
     with Progress() as progress:
@@ -216,6 +227,7 @@ def _exact(args: argparse.Namespace, power: str, position: Position) -> int:
 
         sol = solve_path(position, power, args.target, args.rules or "full",
                          time_limit=args.time_limit, workers=args.workers, progress=attempt)
+    sol = interrupted(sol, (Status.TIMED_OUT, Status.FEASIBLE))   # feasible: cut short
     obj = exact_json(args, sol)
     if args.json:
         print(json.dumps(obj))
@@ -223,14 +235,16 @@ def _exact(args: argparse.Namespace, power: str, position: Position) -> int:
         print(exact_text(args, sol))
     if args.plan_out:
         if sol.plan:
-            write_file(args.plan_out, json.dumps(obj, indent=1) + "\n")
+            outputs.put(args.plan_out, json.dumps(obj, indent=1) + "\n")
         elif sol.objective == 0:
             print(f"dipsolve: nothing to plan ({power} already has {args.target} centers): "
                   f"{args.plan_out} not written", file=sys.stderr)
         else:
             print(f"dipsolve: no plan ({sol.status}): {args.plan_out} not written", file=sys.stderr)
     if args.render:
-        write_render(args, list(sol.outcomes) if sol.outcomes else position.alone({power}))
+        write_render(args, list(sol.outcomes) if sol.outcomes else position.alone({power}),
+                     source=args.from_file or "start", outputs=outputs)
+    outputs.commit()
     return 0
 
 

@@ -8,17 +8,24 @@ Prints one line per game and then the results per bot, as the Victorybot seed's 
 bot or power name, or a dipsolve seat when the search is not installed, is a one-line
 error with exit status 2.  ``--save DIR`` writes each game to ``DIR/game-SEED.json`` in
 the ``diplomacy`` package's saved-game format (`dipsolve.records`), which that package
-loads, replays and shows.
+loads, replays and shows, as each game ends.  Ctrl-C (or SIGTERM) drops the games being
+played and prints the table of the games finished (exit status 130 or 143; the games
+saved are those finished); with ``--jobs``, a worker process that dies is reported in one
+line, its game left out, the others played, and the exit status is 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TYPE_CHECKING, Any
 
+from ..results import Stopped
+from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_time_limit,
-                      make_folder, power, write_file)
+                      power)
+from .output import Outputs
 from .progress import Progress
 
 if TYPE_CHECKING:
@@ -84,7 +91,7 @@ def register(subparsers: Any) -> None:
                    help="write each game to DIR/game-SEED.json, the diplomacy package's saved-game "
                         "JSON (its load_saved_games_from_disk and web interface read it; "
                         "dipsolve show/analyze too)")
-    p.set_defaults(func=cmd_play)
+    p.set_defaults(func=cmd_play, stops_by_itself=True)
 
 
 def seating(bots: str, seats: list[str], evaluator: str = "influence",
@@ -154,16 +161,29 @@ class _GamesProgress:
         self.bar.close()
 
 
-def save_game(folder: str, record: GameRecord) -> str:
-    """Write one game to ``folder/game-SEED.json`` (saved-game JSON); the path written."""
+def saved_path(folder: str, seed: int) -> str:
+    """The file ``--save`` writes the game of ``seed`` to."""
     import os
+    return os.path.join(folder, f"game-{seed}.json")
+
+
+def save_game(folder: str, record: GameRecord, outputs: Outputs) -> str:
+    """Write one game to ``folder/game-SEED.json`` (saved-game JSON) now, whole: a game
+    played to its end is written even after Ctrl-C.  The path written."""
     from ..records import dumps_records, from_play
-    path = os.path.join(folder, f"game-{record.seed}.json")
-    write_file(path, dumps_records([from_play(record, id=f"dipsolve-{record.seed}")]))
+    path = saved_path(folder, record.seed)
+    outputs.put(path, dumps_records([from_play(record, id=f"dipsolve-{record.seed}")]))
+    outputs.commit(finished=True)
     return path
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    # a Ctrl-C at any moment, from here on (loading the bots too), ends in the table
+    with cooperative():
+        return _play(args)
+
+
+def _play(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UserError(f"--games {args.games}: expected a number of games, at least 1")
     from ..play import format_table, play_series, results_table
@@ -176,36 +196,52 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.history and not args.json:
         raise UserError("--history goes with --json")
     bots = seating(args.bots, args.seat, args.evaluation, args.opponents)
+    outputs = Outputs()                 # every game's file, checked before any game
     if args.save:
-        make_folder(args.save, "--save")
+        for i in range(args.games):
+            outputs.plan(saved_path(args.save, args.seed + i), folder=True)
     progress = _GamesProgress(args.games)
-    played = 0
+    records: list[GameRecord] = []
+    lost: list[dict[str, Any]] = []
 
     def on_game(record: GameRecord) -> None:
-        nonlocal played
+        records.append(record)
         if args.save:
-            save_game(args.save, record)
+            save_game(args.save, record, outputs)   # finished: saved even after Ctrl-C
         if not args.json:
             progress.close()
-            print(game_line(played, record), flush=True)
-        played += 1
+            print(game_line(record.seed - args.seed, record), flush=True)
         if args.jobs > 1:
-            progress.played(played, args.jobs)
+            progress.played(len(records) + len(lost), args.jobs)
+
+    def on_lost(index: int, reason: str) -> None:
+        lost.append({"game": index + 1, "seed": args.seed + index, "reason": reason})
+        progress.close()
+        print(f"dipsolve: game {index + 1} (seed {args.seed + index}) lost: its worker "
+              f"process died ({reason}); the other games go on", file=sys.stderr, flush=True)
 
     if args.jobs > 1:
         progress.played(0, args.jobs)
 
+    interrupted = False
     try:
-        records = play_series(bots, args.games, seed=args.seed, until=args.until,
-                              time_limit=args.time_limit, rotate=args.rotate, jobs=args.jobs,
-                              on_phase=progress.phase, on_game=on_game)
+        play_series(bots, args.games, seed=args.seed, until=args.until,
+                    time_limit=args.time_limit, rotate=args.rotate, jobs=args.jobs,
+                    on_phase=progress.phase, on_game=on_game, on_lost=on_lost)
+    except Stopped:
+        interrupted = True
     finally:
         progress.close()
     rows = results_table(records)
+    if interrupted:
+        print(f"dipsolve: interrupted: {len(records)} of {args.games} games finished; the table "
+              f"is theirs", file=sys.stderr)
     if args.json:
         print(json.dumps({"games": [r.to_json(history=args.history) for r in records],
-                          "table": [row.to_json() for row in rows]}))
-        return 0
-    print()
-    print(format_table(rows))
-    return 0
+                          "table": [row.to_json() for row in rows],
+                          "status": "interrupted" if interrupted else "finished",
+                          "lost": lost}))
+    else:
+        print()
+        print(format_table(rows))
+    return 1 if lost else 0

@@ -27,8 +27,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from .options import (UserError, add_json, add_phase, check_render_path, load, load_orders, read_text,
-                      write_file)
+from .options import UserError, add_json, add_phase, check_render_path, load, load_orders, read_text
+from .output import Outputs
 
 if TYPE_CHECKING:
     from ..orders import Order
@@ -214,8 +214,10 @@ def cmd_render(args: argparse.Namespace) -> int:
     from ..adjudicator import adjudicate
     from ..position import Position
     from ..pictures import PlanError, picture_bytes, replay_plan, svg_for
+    outputs = Outputs()
     if args.output:
         check_render_path(args.output)
+        outputs.plan(args.output)           # a bad -o fails now, before any drawing
     if args.plan and (args.orders or args.orders_file or args.results):
         raise UserError("--plan draws the plan's own orders; leave out --orders, --orders-file and --results")
     if args.alone and not args.plan:
@@ -272,7 +274,8 @@ def cmd_render(args: argparse.Namespace) -> int:
     svg = svg_for(subject, orders, title=args.title, edges=not args.no_edges)
     if args.output:
         data = picture_bytes(args.output, svg, args.scale)
-        write_file(args.output, data)
+        outputs.put(args.output, data)
+        outputs.commit()
         info.update(output=args.output, format=os.path.splitext(args.output)[1].lower()[1:], bytes=len(data))
         if args.json:
             print(json.dumps(info))

@@ -17,8 +17,11 @@ import dataclasses
 import json
 from typing import TYPE_CHECKING, Any
 
-from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_phase, add_power, add_render,
-                      add_time_limit, load, read_text, write_render)
+from ..results import interrupted, stop_requested
+from .interrupt import cooperative
+from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_phase, add_power,
+                      add_render, add_time_limit, load, plan_render, read_text, write_render)
+from .output import Outputs
 from .progress import Progress
 
 if TYPE_CHECKING:
@@ -85,7 +88,7 @@ def register(subparsers: Any) -> None:
                    help="print the search: the opponents' order sets and the agenda at every step")
     add_json(p)
     add_render(p)
-    p.set_defaults(func=cmd_solve)
+    p.set_defaults(func=cmd_solve, stops_by_itself=True)
 
 
 def _values(args: argparse.Namespace) -> dict[str, ProvinceValues]:
@@ -116,18 +119,32 @@ def _powers(position: Position, only: str | None) -> list[str]:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from ..api import DEFAULT_LIMITS, SolveSettings, solve
-    power = args.power                  # a power's name or None (options.check)
     if args.beam is not None and args.beam < 1:
         raise UserError(f"--beam must be at least 1, not {args.beam}")
     if args.render and len(args.files) > 1 and "{stem}" not in args.render:
         raise UserError("--render takes one FILE; put '{stem}' in OUT to draw several")
+    outputs = Outputs()
+    plan_render(args, outputs, args.files)     # a bad --render fails now, not after the search
     values = _values(args)
     if args.samples is not None and (args.samples < 1 or args.opponents != "sampled"):
         raise UserError(f"--samples {args.samples}: expected a count of 1 or more, with "
                         f"--opponents sampled")
     jobs = [(path, load(path, args)[0]) for path in args.files]
+    with cooperative():
+        _solve_all(args, jobs, values, outputs)
+    outputs.commit()
+    return 0
+
+
+def _solve_all(args: argparse.Namespace, jobs: list[tuple[str, Position]],
+               values: dict[str, ProvinceValues], outputs: Outputs) -> None:
+    """Solve and print each file in turn; on Ctrl-C, print the answers so far of the file
+    being solved (status interrupted) and stop."""
+    from ..api import DEFAULT_LIMITS, SolveSettings, solve
+    power = args.power                  # a power's name or None (options.check)
     for path, position in jobs:
+        if stop_requested():
+            break
         powers = _powers(position, power)
         share = args.time_limit / max(1, len(powers))
         solutions: list[Solution] = []
@@ -138,13 +155,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
         with Progress(enabled=args.time_limit >= 2) as progress:
             for i, p in enumerate(powers, 1):
                 progress.show(f"{path}: solving {p} ({i}/{len(powers)}, {share:.1f} s)")
-                solutions.append(solve(position, p, settings))
+                solutions.append(interrupted(solve(position, p, settings)))
+                if stop_requested():
+                    break
         if args.json:
             print(json.dumps(_as_json(path, position, solutions, args.trace)))
         else:
             print(_as_text(path, position, solutions, args))
-        write_render(args, position, {s.power: list(s.orders) for s in solutions}, source=path)
-    return 0
+        write_render(args, position, {s.power: list(s.orders) for s in solutions}, source=path,
+                     outputs=outputs)
 
 
 def _as_json(path: str, position: Position, solutions: list[Solution], trace: bool) -> dict[str, Any]:
