@@ -343,3 +343,27 @@ def test_correlated_generation_on_the_trieste_game_and_gambits_equilibrium():
             Pi = P if i == 0 else P.T
             for a in range(U.shape[0]):
                 assert max(float(((U[b] - U[a]) * Pi[a]).sum()) for b in range(U.shape[0])) <= 1e-7
+
+
+def test_cli_default_on_the_issues_position_is_certified(capsys):
+    """`dipsolve adjust` on issue 15's position (the search cycles): a certified mixed or
+    correlated equilibrium, never the pure profile the search stopped at."""
+    import json
+    assert main(["adjust", str(ADJUST / "stress-two-removers.dip"), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["kind"] in ("mixed", "correlated") and obj["status"] == "optimal"
+    assert obj["certified"] and obj["epsilon"] <= 1e-6
+    assert any(len(v) > 1 for v in obj["strategies"].values())
+
+
+def test_cli_never_calls_an_unproven_answer_an_equilibrium(capsys):
+    """Cut short at 0.2 s (or not): the summary line says "equilibrium" only when the
+    status is optimal, and otherwise that the answer is not (known to be) one."""
+    assert main(["adjust", str(ADJUST / "stress-two-removers.dip"), "--time-limit", "0.2"]) == 0
+    out = capsys.readouterr().out
+    (line,) = [x for x in out.splitlines() if not x.startswith(("#", " ", "[")) and "gain" in x]
+    status = line.split(": ", 1)[1].split(";")[0]
+    if status == "optimal":
+        assert line.split(":")[0].endswith(" equilibrium")
+    else:
+        assert ", not an equilibrium" in line or ", not known to be an equilibrium" in line

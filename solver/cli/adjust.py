@@ -224,7 +224,13 @@ def _equilibrium(args: argparse.Namespace, position: Position, only: str | None,
         proof = f"largest gain from deviating {eq.epsilon:.3g} (certified in the whole game)"
     else:
         proof = "largest gain from deviating not known (the certificate was cut short)"
-    print(f"{eq.kind} equilibrium: {eq.status}; {proof}; {eq.seconds:.2f} s, "
+    if eq.status == "optimal":
+        what = f"{eq.kind} equilibrium"
+    else:                  # never called an equilibrium unless its epsilon is at most 1e-6
+        noun = "distribution" if eq.kind in ("correlated", "coarse") else (
+            "profile" if eq.kind == "pure" else "strategies")
+        what = f"{eq.kind} {noun}, not {'' if eq.certified else 'known to be '}an equilibrium"
+    print(f"{what}: {eq.status}; {proof}; {eq.seconds:.2f} s, "
           f"{eq.evaluations:,} evaluations")
     width = max((len(p) for p in shown), default=8)
     by_power = {s.power: s for s in eq.strategies}
