@@ -67,6 +67,7 @@ from dipsolve.results import Deadline, Limits, Result, Status, TimeUp
 from .equilibria_game import (AdjustmentGame, Evaluator, Mixed, Profile, certificate_cost,
                               correlated_gains, first_options, group_table,
                               interaction_groups, interaction_links, nash_gains)
+from .games.double_oracle import HINT_ROUNDS, SUPPORT_LIMIT
 from .games import (Generation, correlated_generation, correlated_lp, double_oracle,
                     fictitious_play, pure_equilibria, sgc_milp, small_support_nash,
                     support_enumeration, tensor_gains, zero_sum_lp)
@@ -614,7 +615,11 @@ class _Solver:
         if k > 2:
             # three or more powers: small supports, each checked exactly in the table
             try:
-                nash = small_support_nash(table, deadline.part(0.5), hint=None)
+                part = deadline.part(0.5)
+                nash = small_support_nash(table, part, limit=SUPPORT_LIMIT)
+                if nash is None:
+                    hint, _ = fictitious_play(table, part, start, rounds=HINT_ROUNDS)
+                    nash = small_support_nash(table, part, hint=hint, limit=0)
             except TimeUp:
                 deadline.check()
                 nash = None

@@ -367,3 +367,18 @@ def test_cli_never_calls_an_unproven_answer_an_equilibrium(capsys):
         assert line.split(":")[0].endswith(" equilibrium")
     else:
         assert ", not an equilibrium" in line or ", not known to be an equilibrium" in line
+
+
+def test_supports_near_fictitious_play_reach_beyond_the_size_cap():
+    """A 4 x 4 zero-sum game whose only equilibrium mixes all four options: supports of at
+    most three find nothing; the supports near fictitious play's mixtures (`hint`,
+    `limit=0`: only those) find the equilibrium support enumeration finds."""
+    from dipsolve.models.games import fictitious_play
+    A = np.random.default_rng(28).random((4, 4)) * 10
+    (eq,) = support_enumeration(A, -A, first_only=False)
+    assert min((eq[0] > 0).sum(), (eq[1] > 0).sum()) == 4
+    table = np.stack([A, -A], axis=-1)
+    assert small_support_nash(table, max_support=3) is None
+    hint, _ = fictitious_play(table, rounds=300)
+    x = small_support_nash(table, max_support=3, hint=hint, limit=0)
+    assert x is not None and np.allclose(x[0], eq[0], atol=1e-9) and np.allclose(x[1], eq[1], atol=1e-9)

@@ -11,9 +11,10 @@ and a player's expected payoff of each of its options against the others' mixtur
 The restricted game is solved exactly while at most two players have more than one
 option kept (`support_enumeration`, else `sgc_milp`); with three or more, its table
 (the product of the options kept, up to ``table_limit`` profiles) is searched for an
-equilibrium with small supports (`small_support_nash`: Newton's method on each
-support's indifference equations, every answer checked exactly in the restricted
-table), and the search gives up (None) when it finds none.
+equilibrium with small supports (`small_support_nash`: small supports first, then the
+supports near fictitious play's mixtures; Newton's method on each support's
+indifference equations, every answer checked exactly in the restricted table), and the
+search gives up (None) when it finds none.
 """
 
 from __future__ import annotations
@@ -26,8 +27,15 @@ import numpy as np
 
 from dipsolve.results import Deadline
 
+from .fictitious_play import fictitious_play
 from .sgc_milp import sgc_milp
 from .small_supports import small_support_nash
+
+#: support profiles the small-support search tries in a restricted game of three or
+#: more mixing players ...
+SUPPORT_LIMIT = 20_000
+#: ... before the supports near fictitious play's mixtures after this many rounds
+HINT_ROUNDS = 300
 from .support_enumeration import support_enumeration
 
 __all__ = ["Mixed", "Oracle", "Profile", "double_oracle"]
@@ -128,7 +136,11 @@ def _restricted(game: Oracle, group: Sequence[int], start: Profile, keep: dict[i
                 return None
             strategies = list(sol)
     else:
-        nash = small_support_nash(table, deadline)
+        nash = small_support_nash(table, deadline, limit=SUPPORT_LIMIT)
+        if nash is None:
+            # then the supports near fictitious play's mixtures, whatever their size
+            hint, _ = fictitious_play(table, deadline, rounds=HINT_ROUNDS)
+            nash = small_support_nash(table, deadline, hint=hint, limit=0)
         if nash is None:
             return None
         strategies = nash

@@ -11,7 +11,11 @@ mixtures, each mixture sums to one — which for three or more players are polyn
 solved here by Newton's method from the uniform mixtures (and from a hint), then kept
 only if every probability is non-negative and no player gains in the whole table by
 leaving its support (`tensor_gains`, exact).  Supports are capped at ``max_support``
-options a player.  Anytime: `dipsolve.results.TimeUp` when the deadline passes.
+options a player.  Given a ``hint`` (an approximate equilibrium: fictitious play's
+mixtures), the supports near it are tried first, whatever their size: the options it
+plays clearly are in, the ones it plays a little are tried in and out (`_near`);
+``limit=0`` tries only those.
+Anytime: `dipsolve.results.TimeUp` when the deadline passes.
 
     >>> import numpy as np
     >>> A = np.array([[1.0, -1.0], [-1.0, 1.0]])
@@ -115,8 +119,8 @@ def small_support_nash(table: np.ndarray, deadline: Deadline | None = None,
     """A Nash equilibrium of ``table`` (shape ``(m_1, …, m_k, k)``) with at most
     ``max_support`` options in each player's support, as each player's mixture over
     all its options; None when none is found among the first ``limit`` support
-    profiles.  ``hint``: mixtures to start Newton's method from as well (e.g. a
-    correlated equilibrium's marginals), whose supports are tried first."""
+    profiles.  ``hint``: mixtures near an equilibrium (fictitious play's), whose
+    nearby supports are tried first, Newton's method starting from them."""
     k = table.ndim - 1
     shape = table.shape[:k]
     scale = max(1.0, float(np.abs(table).max()))
@@ -142,14 +146,14 @@ def small_support_nash(table: np.ndarray, deadline: Deadline | None = None,
                 return full
         return None
 
-    tried = 0
     if hint is not None:
-        first = [[a for a in live[i] if hint[i][a] > 1e-9] or [int(np.argmax(hint[i]))]
-                 for i in range(k)]
-        if all(len(s) <= max_support for s in first):
-            found = attempt(first)
+        for n, near in enumerate(_near(hint, k)):
+            if deadline is not None and n % 16 == 15:
+                deadline.check()
+            found = attempt(near)
             if found is not None:
                 return found
+    tried = 0
     for sizes in _size_vectors(caps):
         for supports in itertools.product(*(itertools.combinations(live[i], s)
                                              for i, s in enumerate(sizes))):
@@ -164,6 +168,23 @@ def small_support_nash(table: np.ndarray, deadline: Deadline | None = None,
             if found is not None:
                 return found
     return None
+
+
+def _near(hint: Sequence[np.ndarray], k: int, low: float = 1e-4, high: float = 0.15,
+          cap: int = 256) -> Iterator[list[list[int]]]:
+    """Supports near an approximate equilibrium ``hint`` (fictitious play's mixtures,
+    say): the options it plays with weight at least ``high`` are in, those between
+    ``low`` and ``high`` are tried in and out, fewest first (at most ``cap`` supports)."""
+    sure = [[a for a in range(len(h)) if h[a] >= high] or [int(np.argmax(h))] for h in hint]
+    doubt = [(i, a) for i in range(k) for a in range(len(hint[i]))
+             if low < hint[i][a] < high and a not in sure[i]]
+    n = 0
+    for r in range(len(doubt) + 1):
+        for pick in itertools.combinations(doubt, r):
+            n += 1
+            if n > cap:
+                return
+            yield [sorted(sure[i] + [a for j, a in pick if j == i]) for i in range(k)]
 
 
 def _conditionally_dominated(table: np.ndarray, supports: Sequence[Sequence[int]],
