@@ -301,6 +301,24 @@ def solve_equilibrium(position: Position, evaluator: Evaluator, kind: str = "pur
                    game, progress).run()
 
 
+def _product(mixed: Mixed, grp: Sequence[int]) -> dict[Profile, float]:
+    """The joint distribution of independent mixed strategies over the group's profiles."""
+    joint = {}
+    for combo in itertools.product(*(mixed[i].items() for i in grp)):
+        joint[tuple(a for a, _ in combo)] = math.prod(q for _, q in combo)
+    return joint
+
+
+def _marginals(dist: dict[Profile, float], grp: Sequence[int], mixed: Mixed) -> None:
+    """Each group member's marginal of a joint distribution over the group's profiles,
+    written into ``mixed``."""
+    for k, i in enumerate(grp):
+        marg: dict[int, float] = {}
+        for idx, q in dist.items():
+            marg[idx[k]] = marg.get(idx[k], 0.0) + q
+        mixed[i] = marg
+
+
 class _Solver:
     """One call of `solve_equilibrium`: the set-up, the groups, their answers, the
     certificate."""
@@ -399,12 +417,6 @@ class _Solver:
         size = math.prod(len(g.options[i]) for i in grp)
         mixed = [dict(m) for m in mixed]
 
-        def product(found: Mixed) -> dict[Profile, float]:
-            joint = {}
-            for combo in itertools.product(*(found[i].items() for i in grp)):
-                joint[tuple(a for a, _ in combo)] = math.prod(q for _, q in combo)
-            return joint
-
         def pure(found: Profile, method: str, note: str = "") -> tuple[Mixed, dict[Profile, float]]:
             for i in grp:
                 mixed[i] = {found[i]: 1.0}
@@ -449,11 +461,7 @@ class _Solver:
                      if p > 1e-12}
             total = sum(joint.values())
             joint = {k: v / total for k, v in joint.items()}
-            for k, i in enumerate(grp):
-                marg: dict[int, float] = {}
-                for idx, p in joint.items():
-                    marg[idx[k]] = marg.get(idx[k], 0.0) + p
-                mixed[i] = marg
+            _marginals(joint, grp, mixed)
             self.group_answers.append(GroupAnswer(powers, size, "correlated LP (GLOP)" + (
                 "; a correlated equilibrium is also a coarse one" if self.kind == "coarse" else ""),
                                                   Status.OPTIMAL))
@@ -467,7 +475,7 @@ class _Solver:
         status = Status.OPTIMAL if eps <= self.tolerance else Status.FEASIBLE
         self.group_answers.append(GroupAnswer(powers, size, method, status,
                                               f"epsilon in the group's table {eps:.3g}"))
-        return mixed, product(mixed)
+        return mixed, _product(mixed, grp)
 
     def _large_group(self, grp: tuple[int, ...], profile: Profile, visited: list[Profile],
                      mixed: Mixed, deadline: Deadline) -> tuple[Mixed, dict[Profile, float]]:
@@ -502,10 +510,7 @@ class _Solver:
             self.group_answers.append(GroupAnswer(
                 powers, size, f"double oracle after a cycle{how}", Status.OPTIMAL,
                 f"{rounds} rounds; {' x '.join(str(len(mixed[i])) for i in grp)} support"))
-            joint = {}
-            for combo in itertools.product(*(mixed[i].items() for i in grp)):
-                joint[tuple(a for a, _ in combo)] = math.prod(q for _, q in combo)
-            return mixed, joint
+            return mixed, _product(mixed, grp)
 
         if self.kind == "mixed":
             done = oracle(ORACLE_SHARE)
@@ -531,11 +536,7 @@ class _Solver:
         note = (f"{state.rounds} rounds, {state.columns} profiles in the working set, "
                 f"{state.rows} deviation rows, {len(dist)} in the support; epsilon "
                 f"{state.epsilon:.3g}" if state.gains else f"{state.rounds} rounds; cut short")
-        for k, i in enumerate(grp):
-            marg: dict[int, float] = {}
-            for idx, q in dist.items():
-                marg[idx[k]] = marg.get(idx[k], 0.0) + q
-            mixed[i] = marg
+        _marginals(dist, grp, mixed)
         if self.kind == "pure" and status == Status.OPTIMAL:
             # a mixed Nash equilibrium is worth a short look: the double oracle from
             # the options the correlated equilibrium uses
@@ -557,11 +558,7 @@ class _Solver:
             done = oracle(ORACLE_SHARE * 2, kept, ", from the correlated equilibrium's support")
             if done is not None:
                 return done
-            for k, i in enumerate(grp):       # the marginals again (the oracle used mixed)
-                marg = {}
-                for idx, q in dist.items():
-                    marg[idx[k]] = marg.get(idx[k], 0.0) + q
-                mixed[i] = marg
+            _marginals(dist, grp, mixed)      # again: the oracle's attempt used them
         # else the better epsilon-Nash of two candidates, each by its exact epsilon
         candidates = []
         for name, cand in (("the cycle's last profile", {i: {profile[i]: 1.0} for i in grp}),
@@ -586,10 +583,7 @@ class _Solver:
             powers, size, f"{'mixed' if exact else 'approximate'} Nash ({name})",
             Status.OPTIMAL if exact else Status.FEASIBLE if eps < math.inf else Status.TIMED_OUT,
             f"epsilon in the group {eps:.3g}; from {method}: {note}"))
-        joint = {}
-        for combo in itertools.product(*(trial[i].items() for i in grp)):
-            joint[tuple(a for a, _ in combo)] = math.prod(q for _, q in combo)
-        return trial, joint
+        return trial, _product(trial, grp)
 
     def _mixed_group(self, table: np.ndarray, start: list[int], deadline: Deadline
                      ) -> tuple[list[np.ndarray], str]:
