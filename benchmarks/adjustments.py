@@ -19,6 +19,8 @@ dipsolve's support enumeration and Sandholm-Gilpin-Conitzer MILP against pygambi
 
     python benchmarks/adjustments.py
     python benchmarks/adjustments.py --json
+    python benchmarks/adjustments.py --only stress     # issue 15's large positions
+    python benchmarks/adjustments.py --random 20       # 20 random ones of each shape
 
 pygambit is a peer, not a dependency (it has no wheel for Python 3.11 on Linux and
 compiles for most of an hour): ``pip install -e '.[peers]'`` installs it.  Without it
@@ -49,7 +51,24 @@ GAMES = [("examples/adjustments/trieste.dip", "mixed"),
          ("examples/adjustments/west-guessing.dip", "mixed"),
          ("examples/w1902a.dip", "pure"),
          ("examples/w1901a.dip", "pure"),
-         ("examples/adjustments/billion.dip", "pure")]
+         ("examples/adjustments/billion.dip", "pure"),
+         ("examples/adjustments/no-pure-four.dip", "pure"),
+         ("examples/adjustments/no-pure-four.dip", "correlated"),
+         # issue 15's stress positions (tests/tools/make_adjustment_examples.py): the
+         # combined search cycles on all of them
+         ("examples/adjustments/stress-two-removers.dip", "pure"),
+         ("examples/adjustments/stress-two-removers.dip", "correlated"),
+         ("examples/adjustments/stress-two-removers.dip", "coarse"),
+         ("examples/adjustments/stress-two-removers.dip", "mixed"),
+         ("examples/adjustments/stress-wide.dip", "pure"),
+         ("examples/adjustments/stress-wide.dip", "correlated"),
+         ("examples/adjustments/stress-correlated.dip", "pure"),
+         ("examples/adjustments/stress-correlated.dip", "correlated"),
+         ("examples/adjustments/stress-correlated.dip", "mixed"),
+         ("examples/adjustments/stress-three-removers.dip", "pure"),
+         ("examples/adjustments/stress-three-removers.dip", "correlated"),
+         ("examples/adjustments/stress-three-removers.dip", "mixed"),
+         ("examples/adjustments/worst-case-waives.dip", "pure")]
 TABLE_LIMIT = 6_000        # joint profiles pygambit's side builds; larger ones are estimated
 
 
@@ -170,16 +189,88 @@ def time_solvers(A: np.ndarray, B: np.ndarray) -> dict[str, float]:
     return out
 
 
+#: the generator's shapes of `--random`: two removers (8 of 16) or three (7 of 14)
+SHAPES = {"two removers": {}, "three removers": {"units": 14, "removals": 7, "builders": 4}}
+TRIOS = [("Austria", "Italy", "Turkey"), ("Austria", "Russia", "Turkey"),
+         ("England", "France", "Germany"), ("France", "Germany", "Italy")]
+
+
+def random_positions(n: int, kinds: list[str]) -> list[dict]:
+    """Issue 15's sweep: ``n`` seeds of each shape of `random_adjustment_position`, each
+    solved for every kind in ``kinds`` (fresh game each, time limit 60 s): the profiles,
+    the kind answered, status, epsilon, seconds, and how the cycle was resolved."""
+    from dipsolve.adjustments import joint_count
+    from dipsolve.evaluation import evaluator
+    from dipsolve.models.equilibria import solve_equilibrium
+    from dipsolve.testing import random_adjustment_position
+    rows = []
+    for shape, kw in SHAPES.items():
+        for seed in range(n):
+            extra = dict(kw)
+            if shape == "three removers":
+                extra["removers"] = TRIOS[seed % len(TRIOS)]
+            position = random_adjustment_position(seed, **extra)
+            for kind in kinds:
+                t0 = time.perf_counter()
+                eq = solve_equilibrium(_fresh(position), evaluator("influence"), kind,
+                                       time_limit=60)
+                rows.append({"shape": shape, "seed": seed, "asked": kind,
+                             "profiles": joint_count(position, True), "answer": eq.kind,
+                             "status": eq.status, "epsilon": eq.epsilon,
+                             "seconds": time.perf_counter() - t0,
+                             "method": eq.groups[0].method if eq.groups else "",
+                             "note": eq.groups[0].note if eq.groups else "",
+                             "cycled": any("cycled" in x for x in eq.notes)})
+    return rows
+
+
+def print_random(rows: list[dict]) -> None:
+    print(f"{'shape':15} {'seed':>4} {'asked':10} {'profiles':>21} {'seconds':>8}  answer")
+    for r in rows:
+        print(f"{r['shape']:15} {r['seed']:4} {r['asked']:10} {r['profiles']:21,} "
+              f"{r['seconds']:7.2f}s  {r['answer']} {r['status']}, epsilon {r['epsilon']:.2g}"
+              f"{'' if r['cycled'] else ' (no cycle)'}; {r['method']}")
+    for asked in dict.fromkeys(r["asked"] for r in rows):
+        mine = [r for r in rows if r["asked"] == asked]
+        cyc = [r for r in mine if r["cycled"]]
+        ok = [r for r in cyc if r["status"] == "optimal" and r["epsilon"] <= 1e-6]
+        secs = sorted(r["seconds"] for r in cyc)
+        if secs:
+            print(f"# {asked}: {len(cyc)} of {len(mine)} positions cycled; {len(ok)} of them "
+                  f"certified (epsilon <= 1e-6); seconds median {secs[len(secs) // 2]:.2f}, "
+                  f"max {secs[-1]:.2f}; answers: "
+                  + ", ".join(f"{k} {sum(1 for r in cyc if r['answer'] == k)}"
+                              for k in dict.fromkeys(r["answer"] for r in cyc)))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--only", help="only the games whose file name contains this text "
+                                   "(and no solver-only table)")
+    ap.add_argument("--random", type=int, metavar="N",
+                    help="instead: N seeded random large positions of each shape "
+                         "(dipsolve.testing.random_adjustment_position)")
+    ap.add_argument("--kinds", default="pure,correlated,mixed",
+                    help="with --random: the kinds asked (comma-separated)")
     args = ap.parse_args(argv)
+    if args.random:
+        rows = random_positions(args.random, args.kinds.split(","))
+        if args.json:
+            print(json.dumps(rows, indent=1))
+        else:
+            print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {_cpu_model()}, nproc {os.cpu_count()}, "
+                  f"load {os.getloadavg()[0]:.1f}")
+            print_random(rows)
+        return 0
     gambit = _pygambit()
     if gambit is None:
         print("# pygambit is not installed (pip install -e '.[peers]'): dipsolve alone, "
               "no pygambit columns", file=sys.stderr)
     rows = []
     for path, kind in GAMES:
+        if args.only and args.only not in path:
+            continue
         from dipsolve.adjustments import joint_count
         from dipsolve.models.equilibria import AdjustmentGame
         position = _load(path)
@@ -197,7 +288,8 @@ def main(argv=None) -> int:
             row.update(pygambit_estimate_s=cost * profiles * len(AdjustmentGame(position, lambda p, q: 0.0).sizes),
                        evaluation_s=cost)
         rows.append(row)
-    solvers = [{"table": name, **time_solvers(A, B)} for name, A, B in solver_tables()]
+    solvers = ([] if args.only else
+               [{"table": name, **time_solvers(A, B)} for name, A, B in solver_tables()])
     info = {"date": time.strftime("%Y-%m-%d"), "cpu": _cpu_model(), "nproc": os.cpu_count(),
             "python": sys.version.split()[0],
             "pygambit": getattr(gambit, "__version__", None) if gambit else None,
@@ -215,8 +307,8 @@ def main(argv=None) -> int:
         return 0
     print(f"# {info['date']}, {info['cpu']}, nproc {info['nproc']}, Python {info['python']}, "
           f"{'pygambit ' + str(info['pygambit']) if gambit else 'pygambit not installed'}")
-    print(f"{'game':20} {'kind':5} {'profiles':>13} {'dipsolve':>9} {'pygambit':>13} {'ratio':>7}"
-          f"  dipsolve answer / pygambit's")
+    print(f"{'game':26} {'asked':10} {'profiles':>21} {'dipsolve':>9} {'pygambit':>13} {'ratio':>7}"
+          f"  dipsolve answer (kind, status, epsilon) / pygambit's")
     for r in rows:
         if "pygambit_s" in r:
             theirs, ratio = f"{r['pygambit_s']:.3f} s", f"{r['ratio']:.1f}x"
@@ -226,8 +318,10 @@ def main(argv=None) -> int:
         else:
             theirs, ratio = f"~{r['pygambit_estimate_s']:,.0f} s est", "-"
             peer = f"table too large (est. {r['evaluation_s'] * 1e6:.0f} us per evaluation)"
-        print(f"{r['game']:20} {r['kind']:5} {r['profiles']:13,} {r['dipsolve_s']:8.3f}s {theirs:>13} "
+        print(f"{r['game']:26} {r['kind']:10} {r['profiles']:21,} {r['dipsolve_s']:8.3f}s {theirs:>13} "
               f"{ratio:>7}  {r['answer']} {r['status']}, epsilon {r['epsilon']:.2g} / {peer}")
+    if not solvers:
+        return 0
     print()
     names = list(solvers[0])[1:]
     print(f"{'two-player table':40} " + " ".join(f"{n[:24]:>24}" for n in names))

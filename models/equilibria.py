@@ -3,35 +3,37 @@
 The game is `dipsolve.models.equilibria_game.AdjustmentGame` (Loeb, seed ``003_…``:
 each power picks one legal adjustment order set; its payoff is the value of the position
 after all adjustments, from an evaluator; the CLI uses the influence evaluation of Hall
-& Loeb, seed ``002_…`` section 4.1).  `solve_equilibrium` answers it three ways:
+& Loeb, seed ``002_…`` section 4.1).  `solve_equilibrium` answers it four ways:
 
 pure
     Loeb's combined search (`combined_search`), "Possible improvements 1", steps 1–16:
     every power walks its list of order sets, first ordered by the preliminary search
-    (`preliminary_order`: the value of each set while the others skip their
-    adjustments), takes any set better for it than the current one, and when a power
-    changes its mind the others walk again the sets they had tried, best first.  When
-    every list is exhausted no power can gain alone: a pure Nash equilibrium.  A profile
-    seen twice is the "infinite loop" the seed warns of (a best-response cycle, detected
-    with a hash set): that group of powers goes on to mixed strategies (its table when
-    small enough; otherwise the double oracle, exact while at most two of its powers
-    need to mix).
+    (`preliminary_order`), takes any set better for it, and when a power changes its
+    mind the others walk again the sets they had tried, best first.  When every list is
+    exhausted no power can gain alone: a pure Nash equilibrium.  A profile seen twice is
+    the seed's "infinite loop" (a best-response cycle, found with a hash set): a small
+    group's table is checked for a pure equilibrium and solved in mixed strategies; a
+    group too large for a table (`_Solver._large_group`) gets a correlated equilibrium
+    by LP with column and row generation (`correlated_generation`), then the double
+    oracle from its support (a mixed equilibrium, if found in `ORACLE_SECONDS`).
 mixed
-    Two interacting powers: linear programming when their game is zero-sum (constant
-    sum), otherwise support enumeration (given a quarter of the time left) and, if it
-    finds nothing, the mixed-integer program of Sandholm, Gilpin and Conitzer.  Three or
-    more: an approximate Nash equilibrium (fictitious play and the correlated
-    equilibrium's marginals), its epsilon certified by exact best responses.
-correlated
-    A correlated equilibrium of each group by linear programming (GLOP), maximising the
-    sum of the powers' expected values.
+    Two interacting powers: LP when their game is constant-sum, otherwise support
+    enumeration and, failing it, the MILP of Sandholm, Gilpin and Conitzer.  Three or
+    more: small-support enumeration (`small_support_nash`), else an approximate Nash
+    equilibrium.  Large groups: the double oracle (its restricted game by the same
+    solvers), before and after a correlated equilibrium; else the best epsilon-Nash.
+correlated, coarse
+    A (coarse) correlated equilibrium of each group: by LP over its table (GLOP,
+    maximising the sum of the values), or, too large for a table, by column and row
+    generation after the search cycles.
 
 The generic solvers are pure functions of `dipsolve.models.games`, one module each.
 Structure first (`interaction_groups`): powers whose adjustments cannot change each
 other's values are solved apart.
 
 Every answer carries each power's largest gain from deviating alone (for a correlated
-equilibrium: from any rule that maps the power's recommendation to another order set),
+equilibrium: from any rule that maps the power's recommendation to another order set;
+for a coarse one: from one order set whatever the recommendation),
 computed in the whole game by exact best responses over every order set of the power
 (`nash_gains`, `correlated_gains`), never by building the joint table.  ``status`` is
 ``optimal`` when every gain is at most 1e-6 (the answer is an equilibrium), ``feasible``
@@ -41,7 +43,8 @@ time.
 
 The time limit is one `dipsolve.results.Deadline` for the whole call: the game's
 set-up (enumerating the options, the structure analysis) and every search, table,
-batch of payoffs and LP/MILP look at it; the searches get `SEARCH_SHARE` of the time
+batch of payoffs and LP/MILP look at it; the work ends at `WORK_SHARE` of the limit
+(freeing the game's tables comes after); the searches get `SEARCH_SHARE` of the time
 the set-up leaves, the certificate the rest (at least `CERTIFICATE_MARGIN` times what
 the preliminary search took).
 """
@@ -64,10 +67,12 @@ from dipsolve.results import Deadline, Limits, Result, Status, TimeUp
 from .equilibria_game import (AdjustmentGame, Evaluator, Mixed, Profile, certificate_cost,
                               correlated_gains, first_options, group_table,
                               interaction_groups, interaction_links, nash_gains)
-from .games import (correlated_lp, double_oracle, fictitious_play, pure_equilibria, sgc_milp,
+from .games.double_oracle import HINT_ROUNDS, SUPPORT_LIMIT
+from .games import (Generation, correlated_generation, correlated_lp, double_oracle,
+                    fictitious_play, pure_equilibria, sgc_milp, small_support_nash,
                     support_enumeration, tensor_gains, zero_sum_lp)
 
-KINDS = ("pure", "mixed", "correlated")
+KINDS = ("pure", "mixed", "correlated", "coarse")
 #: the largest deviation gain an answer may have to be called an equilibrium (optimal)
 TOLERANCE = 1e-6
 #: most joint profiles of one group whose payoff table may be built (mixed, correlated)
@@ -76,6 +81,16 @@ TABLE_LIMIT = 40_000
 CERTIFICATE_LIMIT = 2_000_000
 #: most coefficients of a correlated-equilibrium LP (profiles x the sum of the options)
 CORRELATED_LIMIT = 2_000_000
+#: the share of the time limit the work may use: the rest is for freeing the game's
+#: tables and printing the answer (within the limit's 10%)
+WORK_SHARE = 0.93
+#: the share of a group's time left that the double oracle gets after a cycle (the
+#: correlated LP has the rest)
+ORACLE_SHARE = 0.3
+#: ... and, after a correlated equilibrium was found for ``pure``, at most this long
+ORACLE_SECONDS = 1.0
+#: the last profiles of a cycled search that seed the correlated LP's working set
+GENERATION_SEEDS = 64
 #: options of one player the combined search values together (vectorised influence)
 PREFETCH = 512
 #: the share of the time left after the set-up that the searches get (the certificate
@@ -163,7 +178,8 @@ def preliminary_order(game: AdjustmentGame, i: int, deadline: Deadline | None = 
 
 def combined_search(game: AdjustmentGame, group: Sequence[int], start: Profile,
                     orders: dict[int, list[int]], deadline: Deadline | None = None,
-                    tolerance: float = 1e-9, track: list[int] | None = None) -> SearchOutcome:
+                    tolerance: float = 1e-9, track: list[int] | None = None,
+                    visited: list[Profile] | None = None) -> SearchOutcome:
     """Loeb's combined search, "Possible improvements 1", for the players in ``group``.
 
     The players outside the group keep their options in ``start``.  Steps: (1) each
@@ -179,7 +195,8 @@ def combined_search(game: AdjustmentGame, group: Sequence[int], start: Profile,
     (`TimeUp`).  A profile reached a second time is a better-response cycle (the seed's
     "infinite loop", detected with a hash set): the search stops and says so.
     ``track``, if given, follows the current profile, so that a search stopped by the
-    deadline leaves its best state behind.
+    deadline leaves its best state behind; ``visited``, if given, receives every profile
+    the search adopts (the seeds of `correlated_generation` after a cycle).
     """
     profile = list(start)
     new = {i: [a for a in orders[i] if a != profile[i]] for i in group}
@@ -218,6 +235,8 @@ def combined_search(game: AdjustmentGame, group: Sequence[int], start: Profile,
             if track is not None:
                 track[c] = b
             key = tuple(profile)
+            if visited is not None:
+                visited.append(key)
             if key in seen:
                 return SearchOutcome(key, False, True, steps)
             seen.add(key)
@@ -254,9 +273,10 @@ def solve_equilibrium(position: Position, evaluator: Evaluator, kind: str = "pur
                       deadline: Deadline | None = None, limits: Limits | None = None) -> Equilibrium:
     """An equilibrium of the adjustment phase of ``position`` with its certificate.
 
-    ``kind``: ``pure`` (the combined search; a group whose search cycles falls back to
-    mixed strategies), ``mixed`` (each group's game solved by LP/MILP, or approximately
-    for three or more powers), ``correlated`` (an LP per group).  ``time_limit``
+    ``kind``: ``pure`` (the combined search; a group whose search cycles goes on to a
+    mixed or, too large for a table, a correlated equilibrium), ``mixed`` (each group's
+    game by LP/MILP/support enumeration, or the best epsilon-Nash found), ``correlated``
+    or ``coarse`` (an LP per group; by column generation for a large one).  ``time_limit``
     (seconds, set-up included) or a ``deadline`` (whose clock may be injected) bounds
     the whole call: at the deadline the best answer so far is returned, ``timed out``
     unless its certificate proves it an equilibrium.  ``tolerance`` may only tighten
@@ -273,8 +293,30 @@ def solve_equilibrium(position: Position, evaluator: Evaluator, kind: str = "pur
                                 rule="equilibria are of an adjustment phase")
     if deadline is None:
         deadline = Limits(time_limit=time_limit).deadline()
+    # the work ends a little before the limit: freeing the game's tables (25,000 order
+    # sets and their effects take 20-30 ms to free) and printing the answer come after
+    deadline = Deadline(WORK_SHARE * (deadline.end - deadline.start), clock=deadline.clock,
+                        start=deadline.start)
     return _Solver(position, evaluator, kind, waives, deadline, min(tolerance, TOLERANCE),
                    game, progress).run()
+
+
+def _product(mixed: Mixed, grp: Sequence[int]) -> dict[Profile, float]:
+    """The joint distribution of independent mixed strategies over the group's profiles."""
+    joint = {}
+    for combo in itertools.product(*(mixed[i].items() for i in grp)):
+        joint[tuple(a for a, _ in combo)] = math.prod(q for _, q in combo)
+    return joint
+
+
+def _marginals(dist: dict[Profile, float], grp: Sequence[int], mixed: Mixed) -> None:
+    """Each group member's marginal of a joint distribution over the group's profiles,
+    written into ``mixed``."""
+    for k, i in enumerate(grp):
+        marg: dict[int, float] = {}
+        for idx, q in dist.items():
+            marg[idx[k]] = marg.get(idx[k], 0.0) + q
+        mixed[i] = marg
 
 
 class _Solver:
@@ -290,6 +332,8 @@ class _Solver:
         self.notes: list[str] = []
         self.group_answers: list[GroupAnswer] = []
         self.timed_out = False
+        #: a group answered by a correlated equilibrium (the whole answer is one)
+        self.correlated_found = False
 
     def run(self) -> Equilibrium:
         try:
@@ -373,12 +417,6 @@ class _Solver:
         size = math.prod(len(g.options[i]) for i in grp)
         mixed = [dict(m) for m in mixed]
 
-        def product(found: Mixed) -> dict[Profile, float]:
-            joint = {}
-            for combo in itertools.product(*(found[i].items() for i in grp)):
-                joint[tuple(a for a, _ in combo)] = math.prod(q for _, q in combo)
-            return joint
-
         def pure(found: Profile, method: str, note: str = "") -> tuple[Mixed, dict[Profile, float]]:
             for i in grp:
                 mixed[i] = {found[i]: 1.0}
@@ -387,13 +425,16 @@ class _Solver:
 
         g.stage = f"group {'+'.join(powers)}"
         use_table = len(grp) > 1 and size <= TABLE_LIMIT
-        if self.kind == "correlated":
+        if self.kind in ("correlated", "coarse"):
             use_table = use_table and size * sum(len(g.options[i]) for i in grp) <= CORRELATED_LIMIT
         if self.kind == "pure" or not use_table:
             if self.kind != "pure" and len(grp) > 1:
                 self.notes.append(f"{', '.join(powers)}: {size:,} joint profiles, too many for "
-                                  f"a table and an LP: combined search instead")
-            outcome = combined_search(g, grp, profile, orders, deadline, track=self.current)
+                                  f"a table: the combined search first (a pure equilibrium "
+                                  f"is also a {self.kind} one), the LP only if it cycles")
+            visited: list[Profile] = []
+            outcome = combined_search(g, grp, profile, orders, deadline, track=self.current,
+                                      visited=visited)
             method = "combined search" if len(grp) > 1 else "best response"
             if outcome.converged:
                 return pure(outcome.profile, method, f"{outcome.steps} steps")
@@ -401,21 +442,7 @@ class _Solver:
             self.notes.append(f"{', '.join(powers)}: the combined search cycled after "
                               f"{outcome.steps} steps")
             if not use_table:
-                found = double_oracle(g, grp, profile, deadline)
-                if found is not None:
-                    oracle_mixed, rounds = found
-                    for i in grp:
-                        mixed[i] = oracle_mixed[i]
-                    self.group_answers.append(GroupAnswer(
-                        powers, size, "double oracle after a cycle", Status.OPTIMAL,
-                        f"{rounds} rounds; {' x '.join(str(len(mixed[i])) for i in grp)} "
-                        f"support"))
-                    return mixed, product(mixed)
-                for i in grp:
-                    mixed[i] = {profile[i]: 1.0}
-                self.group_answers.append(GroupAnswer(powers, size, method, Status.FEASIBLE,
-                                                      "cycled; too large for a table"))
-                return mixed, {tuple(profile[i] for i in grp): 1.0}
+                return self._large_group(grp, profile, visited, mixed, deadline)
         table = group_table(g, grp, profile, deadline)
         if self.kind == "pure":
             found_pure = pure_equilibria(table, first_only=True)
@@ -426,7 +453,7 @@ class _Solver:
                 return pure(tuple(full), "every profile checked after a cycle")
             self.notes.append(f"{', '.join(powers)}: no pure equilibrium (every one of the "
                               f"{size:,} profiles checked): mixed strategies")
-        if self.kind == "correlated":
+        if self.kind in ("correlated", "coarse"):      # a correlated one is also coarse
             dist = correlated_lp(table, deadline)
             if dist is None:       # one always exists
                 raise DipsolveInternalError("GLOP found no correlated equilibrium of a finite game")
@@ -434,12 +461,9 @@ class _Solver:
                      if p > 1e-12}
             total = sum(joint.values())
             joint = {k: v / total for k, v in joint.items()}
-            for k, i in enumerate(grp):
-                marg: dict[int, float] = {}
-                for idx, p in joint.items():
-                    marg[idx[k]] = marg.get(idx[k], 0.0) + p
-                mixed[i] = marg
-            self.group_answers.append(GroupAnswer(powers, size, "correlated LP (GLOP)",
+            _marginals(joint, grp, mixed)
+            self.group_answers.append(GroupAnswer(powers, size, "correlated LP (GLOP)" + (
+                "; a correlated equilibrium is also a coarse one" if self.kind == "coarse" else ""),
                                                   Status.OPTIMAL))
             return mixed, joint
         strategies, method = self._mixed_group(table, [profile[i] for i in grp], deadline)
@@ -451,7 +475,115 @@ class _Solver:
         status = Status.OPTIMAL if eps <= self.tolerance else Status.FEASIBLE
         self.group_answers.append(GroupAnswer(powers, size, method, status,
                                               f"epsilon in the group's table {eps:.3g}"))
-        return mixed, product(mixed)
+        return mixed, _product(mixed, grp)
+
+    def _large_group(self, grp: tuple[int, ...], profile: Profile, visited: list[Profile],
+                     mixed: Mixed, deadline: Deadline) -> tuple[Mixed, dict[Profile, float]]:
+        """A group too large for a table whose combined search cycled at ``profile``.
+
+        A correlated (``coarse``: coarse correlated) equilibrium by LP with column and
+        row generation, seeded with the profiles the search walked through
+        (`correlated_generation`).  ``pure`` then gives the double oracle (a mixed Nash
+        equilibrium; `small_support_nash` when three or more powers mix) a short look
+        from the options that equilibrium uses, and answers the mixed equilibrium if it
+        finds one, else the correlated one.  ``mixed`` runs the double oracle first
+        (`ORACLE_SHARE` of the time), then, after the correlated equilibrium, again from
+        its support; failing both it answers the better epsilon-Nash of the cycle's
+        last profile and the product of the distribution's marginals, by their exact
+        epsilon (never called an equilibrium unless that epsilon is at most 1e-6)."""
+        g = self.game
+        powers = tuple(g.players[i] for i in grp)
+        size = math.prod(len(g.options[i]) for i in grp)
+        def oracle(share: float, kept: dict[int, list[int]] | None = None,
+                   how: str = "") -> tuple[Mixed, dict[Profile, float]] | None:
+            g.stage = "double oracle"
+            try:
+                found = double_oracle(g, grp, profile, deadline.part(share), kept=kept)
+            except TimeUp:
+                deadline.check()
+                found = None
+            if found is None:
+                return None
+            oracle_mixed, rounds = found
+            for i in grp:
+                mixed[i] = oracle_mixed[i]
+            self.group_answers.append(GroupAnswer(
+                powers, size, f"double oracle after a cycle{how}", Status.OPTIMAL,
+                f"{rounds} rounds; {' x '.join(str(len(mixed[i])) for i in grp)} support"))
+            return mixed, _product(mixed, grp)
+
+        if self.kind == "mixed":
+            done = oracle(ORACLE_SHARE)
+            if done is not None:
+                return done
+            self.notes.append(f"{', '.join(powers)}: no mixed equilibrium from the double "
+                              f"oracle in its share of the time: a correlated equilibrium "
+                              f"by column generation, then the oracle again from its support")
+        coarse = self.kind == "coarse"
+        g.stage = "correlated generation"
+        seeds = [profile] + list(dict.fromkeys(reversed(visited[-GENERATION_SEEDS:])))
+        state = Generation({profile: 1.0}, coarse)
+        try:
+            correlated_generation(g, grp, seeds, deadline, coarse=coarse,
+                                  tolerance=self.tolerance / 10, state=state)
+            status = Status.OPTIMAL if state.converged else Status.FEASIBLE
+        except TimeUp:
+            self.timed_out = True
+            status = Status.TIMED_OUT
+        dist = {tuple(s[i] for i in grp): q for s, q in state.distribution.items()}
+        method = (f"{'coarse ' if coarse else ''}correlated LP by column and row generation "
+                  f"(GLOP) after a cycle")
+        note = (f"{state.rounds} rounds, {state.columns} profiles in the working set, "
+                f"{state.rows} deviation rows, {len(dist)} in the support; epsilon "
+                f"{state.epsilon:.3g}" if state.gains else f"{state.rounds} rounds; cut short")
+        _marginals(dist, grp, mixed)
+        if self.kind == "pure" and status == Status.OPTIMAL:
+            # a mixed Nash equilibrium is worth a short look: the double oracle from
+            # the options the correlated equilibrium uses
+            kept = {i: sorted({s[i] for s in state.distribution}) for i in grp}
+            left = deadline.remaining()
+            share = min(ORACLE_SHARE, ORACLE_SECONDS / left) if left > 0 else 0.0
+            done = oracle(share, kept, ", from the correlated equilibrium's support")
+            if done is not None:
+                return done
+            self.notes.append(f"{', '.join(powers)}: no mixed equilibrium from the double "
+                              f"oracle in {share * left:.2g} s: the correlated equilibrium")
+        if self.kind != "mixed":
+            self.correlated_found = True
+            self.group_answers.append(GroupAnswer(powers, size, method, status, note))
+            return mixed, dist
+        # mixed: the double oracle again, from the options the correlated equilibrium uses
+        if status != Status.TIMED_OUT:
+            kept = {i: sorted({s[i] for s in state.distribution}) for i in grp}
+            done = oracle(ORACLE_SHARE * 2, kept, ", from the correlated equilibrium's support")
+            if done is not None:
+                return done
+            _marginals(dist, grp, mixed)      # again: the oracle's attempt used them
+        # else the better epsilon-Nash of two candidates, each by its exact epsilon
+        candidates = []
+        for name, cand in (("the cycle's last profile", {i: {profile[i]: 1.0} for i in grp}),
+                           ("the correlated equilibrium's marginals", {i: mixed[i] for i in grp})):
+            trial = [cand.get(i, m) for i, m in enumerate(mixed)]
+            if certificate_cost(g, trial) > CERTIFICATE_LIMIT // 4 or deadline.expired():
+                continue
+            try:
+                eps = max(max(0.0, float(v.max()) - own)
+                          for v, own in (g.expectations(trial, i, deadline) for i in grp))
+            except TimeUp:
+                self.timed_out = True
+                break
+            candidates.append((eps, name, trial))
+        if candidates:
+            eps, name, trial = min(candidates, key=lambda c: c[0])
+        else:
+            eps, name, trial = math.inf, "the cycle's last profile", [
+                {profile[i]: 1.0} if i in grp else m for i, m in enumerate(mixed)]
+        exact = eps <= self.tolerance
+        self.group_answers.append(GroupAnswer(
+            powers, size, f"{'mixed' if exact else 'approximate'} Nash ({name})",
+            Status.OPTIMAL if exact else Status.FEASIBLE if eps < math.inf else Status.TIMED_OUT,
+            f"epsilon in the group {eps:.3g}; from {method}: {note}"))
+        return trial, _product(trial, grp)
 
     def _mixed_group(self, table: np.ndarray, start: list[int], deadline: Deadline
                      ) -> tuple[list[np.ndarray], str]:
@@ -474,7 +606,20 @@ class _Solver:
             sol = sgc_milp(A, B, deadline)
             if sol is not None:
                 return list(sol), "MILP (Sandholm-Gilpin-Conitzer, CBC)"
-        # three or more powers (or the MILP gave nothing): approximate Nash
+        if k > 2:
+            # three or more powers: small supports, each checked exactly in the table
+            try:
+                part = deadline.part(0.5)
+                nash = small_support_nash(table, part, limit=SUPPORT_LIMIT)
+                if nash is None:
+                    hint, _ = fictitious_play(table, part, start, rounds=HINT_ROUNDS)
+                    nash = small_support_nash(table, part, hint=hint, limit=0)
+            except TimeUp:
+                deadline.check()
+                nash = None
+            if nash is not None:
+                return nash, "small-support enumeration"
+        # otherwise (or the MILP gave nothing): approximate Nash
         candidates = []
         strategies, eps = fictitious_play(table, deadline, start)
         candidates.append((eps, strategies, "fictitious play"))
@@ -489,7 +634,8 @@ class _Solver:
                 candidates.append((max(tensor_gains(table, margs)), margs,
                                    "correlated LP marginals"))
         eps, strategies, method = min(candidates, key=lambda c: c[0])
-        return strategies, f"approximate Nash ({method})"
+        exact = "mixed" if eps <= self.tolerance else "approximate"
+        return strategies, f"{exact} Nash ({method})"
 
     # the certificate -------------------------------------------------------------------------
     def _answer(self, groups: Sequence[tuple[int, ...]], mixed: Mixed,
@@ -502,10 +648,17 @@ class _Solver:
         g.stage = "certificate"
         gains: dict[str, float] = {}
         values: dict[str, float] = {}
+        kind = self.kind
+        if kind == "pure" and self.correlated_found:
+            kind = "correlated"
+        elif kind == "pure" and any(len(m) > 1 for m in mixed):
+            kind = "mixed"
+        joint_kind = kind in ("correlated", "coarse")
         try:
             self.deadline.check()        # no time left: no certificate begun, none reported
-            if self.kind == "correlated":
-                correlated_gains(g, groups, joint, self.deadline, gains, values)
+            if joint_kind:
+                correlated_gains(g, groups, joint, self.deadline, gains, values,
+                                 coarse=kind == "coarse")
             elif certificate_cost(g, mixed) > CERTIFICATE_LIMIT:
                 certified = False
                 self.notes.append(f"the certificate would need more than {CERTIFICATE_LIMIT:,} "
@@ -544,18 +697,15 @@ class _Solver:
                 raise DipsolveInternalError(
                     f"the adjudicator disagrees with the equilibrium: {failed[:1]}")
             next_position = out.next
-        if g.batched and certified and self.kind != "correlated":
+        if g.batched and certified and not joint_kind:
             self._check_batch(mixed, values)
         correlated: tuple = ()
-        if self.kind == "correlated":
+        if joint_kind:
             correlated = tuple(
                 (tuple(g.players[i] for i in grp),
                  tuple(sorted(((tuple(g.options[i][a] for i, a in zip(grp, idx)), pr)
                                for idx, pr in dist.items()), key=lambda t: -t[1])))
                 for grp, dist in zip(groups, joint))
-        kind = self.kind
-        if kind == "pure" and any(len(m) > 1 for m in mixed):
-            kind = "mixed"
         return Equilibrium(status=status, objective=epsilon if certified else None, bound=0.0,
                            seconds=self.deadline.elapsed(), kind=kind, strategies=strategies,
                            values=values, gains=gains, epsilon=epsilon,

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from dipsolve.adjustments import OrderSet, iter_adjustments
 from dipsolve.evaluation import InfluenceBatch, distances, influence
+from dipsolve.influence_rows import InfluenceRows
 from dipsolve.orders import Build, Disband
 from dipsolve.position import Phase, Position, Unit
 from dipsolve.results import Deadline
@@ -86,8 +87,9 @@ class AdjustmentGame:
         effects = []
         for p, opts in zip(self.players, self.options):
             mine = []
+            memo: dict[Any, Any] = {}
             for k, os in enumerate(opts):
-                mine.append(_effect(p, os, po))
+                mine.append(_effect(p, os, po, memo))
                 _check(deadline, k)
             effects.append(tuple(mine))
         self._effects = tuple(effects)
@@ -100,6 +102,9 @@ class AdjustmentGame:
         self._base = [u for u in position.units if (u.kind, u.location) not in fixed_removed]
         self._next_phase = Phase("Spring", position.phase.year + 1, "movement")
         self._payoff: dict[tuple[Profile, int], float] = {}
+        #: whole rows (`option_values`): (player, the others' choices with -1 for the
+        #: player's) -> the player's value of each of its options
+        self._rows: dict[tuple[int, Profile], np.ndarray] = {}
         #: the last positions built: the evaluator keeps its per-position tables (the
         #: influence evaluation's control table) in them, shared by every power
         self._positions: dict[Profile, Position] = {}
@@ -151,6 +156,10 @@ class AdjustmentGame:
         """Player ``i``'s value of the position after ``profile``."""
         key = (profile, i)
         v = self._payoff.get(key)
+        if v is None and self._rows:
+            row = self._rows.get((i, profile[:i] + (-1,) + profile[i + 1:]))
+            if row is not None:
+                return float(row[profile[i]])
         if v is None:
             pos = self._positions.get(profile)
             if pos is None:
@@ -185,7 +194,7 @@ class AdjustmentGame:
     def skip_values(self, i: int, deadline: Deadline | None = None) -> list[float]:
         """`skip_value` of every option of player ``i``."""
         if self._batch is not None:
-            vals = self._batch.row(None, i, range(len(self.options[i])), deadline)
+            vals = self._batch.row_all(None, i, deadline)
             self.evaluations += len(vals)
             return [float(v) for v in vals]
         out = []
@@ -204,11 +213,51 @@ class AdjustmentGame:
         self.evaluations += 1
         return float(self.evaluator(pos, self.players[i]))
 
+    def option_values(self, profile: Profile, i: int, deadline: Deadline | None = None
+                      ) -> np.ndarray:
+        """Player ``i``'s value of every one of its options, the others playing their
+        options in ``profile`` (``profile[i]`` is ignored): one row of the game, exact,
+        cached.  With the plain influence evaluation the row is one array computation
+        (`dipsolve.influence_rows.InfluenceRows`); otherwise option by option."""
+        key = (i, profile[:i] + (-1,) + profile[i + 1:])
+        row = self._rows.get(key)
+        if row is not None:
+            return row
+        if deadline is not None:
+            deadline.check()
+        if self._batch is not None:
+            row = self._batch.row_all(key[1], i, deadline)
+        else:
+            head, tail = profile[:i], profile[i + 1:]
+            row = np.empty(len(self.options[i]))
+            for a in range(len(row)):
+                row[a] = self.payoff(head + (a,) + tail, i)
+                _check(deadline, a)
+        self.evaluations += len(row)
+        if self.progress is not None:
+            self.progress(self.evaluations, self.stage)
+        if len(self._rows) >= 4096:
+            self._rows.clear()
+        self._rows[key] = row
+        return row
+
+    def values(self, profile: Profile, i: int, options: Sequence[int],
+               deadline: Deadline | None = None) -> np.ndarray:
+        """Player ``i``'s values of some of its ``options``, the others playing
+        ``profile`` (from a cached row when there is one; else valued together)."""
+        row = self._rows.get((i, profile[:i] + (-1,) + profile[i + 1:]))
+        if row is not None:
+            return row[list(options)]
+        self.prefetch(profile, i, options, deadline)
+        head, tail = profile[:i], profile[i + 1:]
+        return np.array([self.payoff(head + (a,) + tail, i) for a in options])
+
     def expectations(self, mixed: Mixed, i: int, deadline: Deadline | None = None
                      ) -> tuple[np.ndarray, float]:
         """Player ``i``'s expected value of each of its options against the others'
         mixed strategies, and of its own mixed strategy: exact, over the product of the
-        others' supports (the `dipsolve.models.games.Oracle` of `double_oracle`)."""
+        others' supports, one vectorised row per profile of the others (the
+        `dipsolve.models.games.Oracle` of `double_oracle`)."""
         others = [(j, list(mixed[j].items())) for j in range(len(mixed)) if j != i]
         values = np.zeros(len(self.options[i]))
         for combo in itertools.product(*(s for _, s in others)):
@@ -216,14 +265,7 @@ class AdjustmentGame:
             profile = [0] * len(mixed)
             for (j, _), (a, _) in zip(others, combo):
                 profile[j] = a
-            self.prefetch(tuple(profile), i, range(len(self.options[i])), deadline)
-            for a in range(len(self.options[i])):
-                profile[i] = a
-                values[a] += prob * self.payoff(tuple(profile), i)
-                if a % 64 == 63 and deadline is not None:
-                    deadline.check()
-            if deadline is not None:
-                deadline.check()
+            values += prob * self.option_values(tuple(profile), i, deadline)
         own = sum(p * values[a] for a, p in mixed[i].items())
         return values, float(own)
 
@@ -264,30 +306,68 @@ class _Batch:
             self.removes.append(rem)
             self.adds.append(add)
         self.players = game.players
+        #: per player: its variable units, which of them each option leaves on the board,
+        #: and the rows evaluator over them (`row_all`)
+        self.rows: list[tuple[np.ndarray, np.ndarray, InfluenceRows]] = []
+        for rem, add in zip(self.removes, self.adds):
+            var = np.nonzero(rem.any(axis=0) | add.any(axis=0))[0]
+            present = (self.base[var][None, :] & ~rem[:, var]) | add[:, var]
+            self.rows.append((var, present, InfluenceRows(self.influence, var.tolist())))
+
+    def row_all(self, profile: Profile | None, i: int, deadline: Deadline | None) -> np.ndarray:
+        """Player ``i``'s values of all its options, the others playing ``profile``
+        (None: the others skip their adjustments, as in `AdjustmentGame.skip_value`)
+        (`dipsolve.influence_rows.InfluenceRows`: only the player's variable units and
+        the provinces they reach are raced per option)."""
+        _, present, rows = self.rows[i]
+        return rows.values(self._rest(profile, i), present, self.players[i], deadline)
+
+    def _rest(self, profile: Profile | None, i: int) -> np.ndarray:
+        """The units on the board when the players but ``i`` play ``profile`` (None:
+        skip their adjustments) and ``i`` keeps its base units (a fresh mask)."""
+        if profile is None:
+            return self.skip_base.copy()
+        mask = self.base.copy()
+        for j, a in enumerate(profile):
+            if j != i:
+                mask &= ~self.removes[j][a]
+                mask |= self.adds[j][a]
+        return mask
 
     def row(self, profile: Profile | None, i: int, options: Sequence[int],
             deadline: Deadline | None) -> np.ndarray:
         """Player ``i``'s values of ``options``, the others playing ``profile`` (None:
         the others skip their adjustments, as in `AdjustmentGame.skip_value`)."""
-        if profile is None:
-            mask = self.skip_base
-        else:
-            mask = self.base.copy()
-            for j, a in enumerate(profile):
-                if j != i:
-                    mask &= ~self.removes[j][a]
-                    mask |= self.adds[j][a]
+        mask = self._rest(profile, i)
         opts = np.asarray(list(options), dtype=np.int64)
         masks = (mask[None, :] & ~self.removes[i][opts]) | self.adds[i][opts]
         return self.influence.values(masks, self.players[i], deadline)
 
 
-def _effect(power: str, orders: OrderSet, province_of: dict[str, str]
+def _effect(power: str, orders: OrderSet, province_of: dict[str, str],
+            memo: dict[Any, Any] | None = None
             ) -> tuple[frozenset[tuple[str, str]], tuple[Unit, ...]]:
-    removed = frozenset((o.kind, o.location) for o in orders if isinstance(o, Disband))
-    built = tuple(Unit(power, o.kind, province_of[o.location] if o.kind == "A" else o.location)
-                  for o in orders if isinstance(o, Build))
-    return removed, built
+    """What an order set does: the units it removes (kind, location) and the units it
+    builds.  ``memo`` shares one key or unit per order among the sets (a remover's
+    12,870 sets repeat its 16 orders): fewer objects to make, and to free."""
+    memo = {} if memo is None else memo
+    removed: list[tuple[str, str]] = []
+    built: list[Unit] = []
+    for o in orders:
+        got = memo.get(o)
+        if got is None:
+            if isinstance(o, Disband):
+                got = memo[o] = (o.kind, o.location)
+            elif isinstance(o, Build):
+                got = memo[o] = Unit(power, o.kind,
+                                     province_of[o.location] if o.kind == "A" else o.location)
+            else:
+                continue
+        if isinstance(got, Unit):
+            built.append(got)
+        else:
+            removed.append(got)
+    return frozenset(removed), tuple(built)
 
 
 # -- structure: which powers interact ------------------------------------------------------------
@@ -415,10 +495,13 @@ def nash_gains(game: AdjustmentGame, mixed: Mixed, deadline: Deadline | None = N
 
 def correlated_gains(game: AdjustmentGame, groups: Sequence[tuple[int, ...]],
                      joint: Sequence[dict[Profile, float]], deadline: Deadline | None = None,
-                     gains: dict[str, float] | None = None, values: dict[str, float] | None = None
-                     ) -> tuple[dict[str, float], dict[str, float]]:
+                     gains: dict[str, float] | None = None, values: dict[str, float] | None = None,
+                     coarse: bool = False) -> tuple[dict[str, float], dict[str, float]]:
     """Each player's largest gain from a deviation rule (recommendation -> order set)
-    under the product of the groups' joint distributions, and its expected value."""
+    under the product of the groups' joint distributions, and its expected value;
+    ``coarse``: from one order set played whatever the recommendation (a coarse
+    correlated equilibrium's certificate).  One exact row of the game per profile of
+    the support (`AdjustmentGame.option_values`)."""
     n = len(game.players)
     dists = [list(d.items()) for d in joint]
     gains = {} if gains is None else gains
@@ -434,15 +517,11 @@ def correlated_gains(game: AdjustmentGame, groups: Sequence[tuple[int, ...]],
                 for j, a in zip(g, gp):
                     profile[j] = a
             a0 = profile[i]
-            row = np.empty(len(game.options[i]))
-            for a in range(len(game.options[i])):
-                profile[i] = a
-                row[a] = game.payoff(tuple(profile), i)
-                if a % 64 == 63 and deadline is not None:
-                    deadline.check()
+            row = game.option_values(tuple(profile), i, deadline)
             base = row[a0]
             own += prob * base
-            swap[a0] = swap.get(a0, 0) + prob * (row - base)
+            key = -1 if coarse else a0
+            swap[key] = swap.get(key, 0) + prob * (row - base)
             if deadline is not None:
                 deadline.check()
         gains[power] = float(sum(max(0.0, float(r.max())) for r in swap.values()))

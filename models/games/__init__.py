@@ -18,6 +18,12 @@ hand the time left to GLOP or CBC.
                             (von Neumann 1928; `zero_sum`)
 `correlated_lp`             a welfare-maximising correlated equilibrium by LP
                             (Aumann 1974; `correlated`)
+`correlated_generation`     a correlated or coarse correlated equilibrium of a game
+                            too large for a table: LP with column and row generation,
+                            exact best responses as separation (`correlated_generation`)
+`small_support_nash`        a Nash equilibrium of a table of any number of players by
+                            small-support enumeration (Porter, Nudelman and Shoham
+                            2004, n-player form; `small_supports`)
 `fictitious_play`           an approximate Nash equilibrium of any table
                             (Brown 1951; `fictitious_play`)
 `double_oracle`             a Nash equilibrium of a game too large for a table
@@ -33,14 +39,17 @@ hand the time left to GLOP or CBC.
 """
 
 from .correlated import correlated_lp
+from .correlated_generation import Generation, RowOracle, correlated_generation, deviation_gains
 from .double_oracle import Mixed, Oracle, Profile, double_oracle
 from .fictitious_play import fictitious_play
 from .gains import contract, tensor_gains, two_player_gain
 from .pure import pure_equilibria
 from .sgc_milp import sgc_milp
+from .small_supports import small_support_nash
 from .support_enumeration import indifferent, support_enumeration
 from .zero_sum import zero_sum_lp
 
-__all__ = ["Mixed", "Oracle", "Profile", "contract", "correlated_lp", "double_oracle",
-           "fictitious_play", "indifferent", "pure_equilibria", "sgc_milp",
+__all__ = ["Generation", "Mixed", "Oracle", "Profile", "RowOracle", "contract", "correlated_generation",
+           "correlated_lp", "deviation_gains", "double_oracle",
+           "fictitious_play", "indifferent", "pure_equilibria", "sgc_milp", "small_support_nash",
            "support_enumeration", "tensor_gains", "two_player_gain", "zero_sum_lp"]

@@ -1,7 +1,7 @@
 """``dipsolve adjust``: the choices of a winter adjustment phase, its equilibria, and
 Loeb's open problem.
 
-    dipsolve adjust FILE [--count] [--power P] [--equilibrium pure|mixed|correlated]
+    dipsolve adjust FILE [--count] [--power P] [--equilibrium pure|mixed|correlated|coarse]
                     [--evaluation influence|centers|dumbbot] [--no-waives] [--time-limit S]
                     [--json]
     dipsolve adjust --worst-case [--waives] [-o WITNESS.dip] [--time-limit S] [--json]
@@ -43,11 +43,18 @@ The winter adjustment phase as Loeb's "combinatorics of adjustments" sees it.
                                       witness position (-o WITNESS.dip)
 
 Equilibria: 'pure' is Loeb's combined search (Possible improvements 1); a group of
-powers whose search cycles goes on to mixed strategies.  'mixed' solves each group of
-interacting powers by LP (zero-sum), support enumeration or the Sandholm-Gilpin-Conitzer
-MILP (two powers), or an approximate Nash equilibrium (three or more).  'correlated' is
-an LP per group.  Payoffs: each power's value of the position after all adjustments
-(--evaluation; influence is Hall & Loeb's section 4.1).
+powers whose search cycles goes on to mixed strategies (a small group) or, too large
+for a table, to a correlated equilibrium by LP with column and row generation and then
+the double oracle from its support (a mixed one when it finds it).  'mixed' solves each
+group by LP (zero-sum), support enumeration or the Sandholm-Gilpin-Conitzer MILP (two
+powers), small-support enumeration (three or more) or the double oracle (large), else
+the best epsilon-Nash found.  'correlated' and 'coarse' are an LP per group (column
+generation when large).  Every answer states its kind, its epsilon (the largest gain
+from deviating, exact over every order set of every power) and its status: optimal
+only when that epsilon is at most 1e-6.
+
+Payoffs: each power's value of the position after all adjustments (--evaluation;
+influence is Hall & Loeb's section 4.1).
 
 Waives: the game and the counts of FILE take every legal order set, waives included
 (--no-waives: build as many units as possible, the seed's convention); --worst-case
@@ -63,7 +70,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--count", action="store_true",
                    help="count each power's legal order sets (no enumeration) and their product")
     add_power(p, help="only this power: list its order sets (or, with --count, count them)")
-    p.add_argument("--equilibrium", choices=("pure", "mixed", "correlated"),
+    p.add_argument("--equilibrium", choices=("pure", "mixed", "correlated", "coarse"),
                    help="compute an equilibrium of this kind (the default when neither "
                         "--count nor --power is given: pure)")
     add_evaluation(p, help="payoff of each power after the adjustments (influence: Hall & "
@@ -217,7 +224,13 @@ def _equilibrium(args: argparse.Namespace, position: Position, only: str | None,
         proof = f"largest gain from deviating {eq.epsilon:.3g} (certified in the whole game)"
     else:
         proof = "largest gain from deviating not known (the certificate was cut short)"
-    print(f"{eq.kind} equilibrium: {eq.status}; {proof}; {eq.seconds:.2f} s, "
+    if eq.status == "optimal":
+        what = f"{eq.kind} equilibrium"
+    else:                  # never called an equilibrium unless its epsilon is at most 1e-6
+        noun = "distribution" if eq.kind in ("correlated", "coarse") else (
+            "profile" if eq.kind == "pure" else "strategies")
+        what = f"{eq.kind} {noun}, not {'' if eq.certified else 'known to be '}an equilibrium"
+    print(f"{what}: {eq.status}; {proof}; {eq.seconds:.2f} s, "
           f"{eq.evaluations:,} evaluations")
     width = max((len(p) for p in shown), default=8)
     by_power = {s.power: s for s in eq.strategies}
