@@ -186,15 +186,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise UserError(f"--games {args.games}: expected a number of games, at least 1")
     from ..play import format_table, play_series, results_table
     from ..position import Position
     start = Position.initial().phase.year
     if not start <= args.until <= 2100:
         raise UserError(f"--until {args.until}: expected a year from {start} to 2100")
-    if args.jobs < 1:
-        raise UserError(f"--jobs {args.jobs}: expected a number of processes, at least 1")
     if args.history and not args.json:
         raise UserError("--history goes with --json")
     bots = seating(args.bots, args.seat, args.evaluation, args.opponents)
