@@ -208,6 +208,29 @@ def test_small_position_has_no_pure_equilibrium_and_an_exact_mixed_one():
                for fx, fy in found)
 
 
+def test_small_position_mixed_equilibrium_is_pygambits():
+    """pygambit (recorded by tests/tools/record_gambit.py, pygambit 16.7.0) finds no pure
+    equilibrium of no-pure-four.dip's whole table either, and ``enumpoly_solve`` (every
+    support's polynomial system) finds exactly one mixed equilibrium: dipsolve's."""
+    import json
+    rec = json.loads((ROOT / "tests" / "data" / "gambit" / "no-pure-four.json").read_text())
+    pos = example("no-pure-four.dip")
+    game = AdjustmentGame(pos, influence)
+    (grp,) = interaction_groups(game)
+    table = group_table(game, grp, tuple(0 for _ in game.players))
+    assert np.allclose(np.array(rec["payoffs"]), table, rtol=1e-12, atol=0), \
+        "not the game pygambit answered"
+    assert rec["enumpure_solve"] == [] and len(rec["enumpoly_solve"]) == 1
+    eq = solve_equilibrium(pos, influence, "mixed", time_limit=60)
+    assert eq.status == "optimal"
+    idx = indices(game, eq)
+    for s, theirs in zip(eq.strategies, rec["enumpoly_solve"][0]):
+        ours = np.zeros(len(theirs))
+        for os, q in s.support:
+            ours[idx[s.power][os]] = q
+        assert np.allclose(ours, theirs, atol=1e-9), s.power
+
+
 # -- the generic solvers on random tables -------------------------------------------------------------
 
 class TableGame:

@@ -28,6 +28,9 @@ The games (`GAMES`):
     four random 6 x 5 bimatrix games: ``enummixed_solve``.
 ``zero-sum``
     a random 5 x 6 zero-sum game: ``lp_solve`` (the value and the strategies).
+``no-pure-four``
+    the whole 5 x 3 x 3 x 7 table of ``examples/adjustments/no-pure-four.dip`` (four
+    powers, no pure equilibrium): ``enumpure_solve`` and ``enumpoly_solve``.
 
 Floats are written with ``repr`` (JSON's own), so the arrays read back bit for bit.
 """
@@ -128,6 +131,15 @@ def gambit_lp(A: np.ndarray) -> dict[str, Any]:
     return {"strategies": [x, y], "value": float(np.array(x) @ A @ np.array(y))}
 
 
+def gambit_enumpoly(table: np.ndarray) -> list[list[list[float]]]:
+    """``enumpoly_solve``: the equilibria of an n-player table found by solving the
+    polynomial systems of every support (each player's mixture a list of probabilities)."""
+    gbt = _gambit()
+    g = gbt.Game.from_arrays(*(table[..., k] for k in range(table.shape[-1])))
+    return [[[float(eq[s]) for s in pl.strategies] for pl in g.players]
+            for eq in gbt.nash.enumpoly_solve(g).equilibria]
+
+
 # -- the records -------------------------------------------------------------------------------------
 
 def _example(name: str) -> dict[str, Any]:
@@ -141,6 +153,17 @@ def _example(name: str) -> dict[str, Any]:
                     f"interaction group's payoff table (the other players at their first "
                     f"order set); payoffs[a_1]...[a_k][i] is player i's",
             "groups": groups}
+
+
+def _no_pure(name: str) -> dict[str, Any]:
+    """A position with no pure equilibrium: its one group's whole table, pygambit's pure
+    equilibria (none) and its mixed ones by ``enumpoly_solve`` (n players)."""
+    ((players, table),) = example_groups(name)
+    return {"made": f"examples/adjustments/{name}.dip, the influence evaluation: its one "
+                    f"interaction group's whole payoff table; payoffs[a_1]...[a_k][i] is "
+                    f"player i's",
+            "players": list(players), "payoffs": table.tolist(),
+            "enumpure_solve": gambit_pure(table), "enumpoly_solve": gambit_enumpoly(table)}
 
 
 def _random(kind: str, seed: int) -> dict[str, Any]:
@@ -158,6 +181,7 @@ def _random(kind: str, seed: int) -> dict[str, Any]:
 #: file name -> how to make its record
 GAMES: dict[str, Callable[[], dict[str, Any]]] = {
     **{name: (lambda name=name: _example(name)) for name in ("trieste", "two-groups", "west-guessing")},
+    "no-pure-four": lambda: _no_pure("no-pure-four"),
     **{(f"{kind}-{seed}" if kind != "zero-sum" else kind): (lambda kind=kind, seed=seed: _random(kind, seed))
        for kind, seed in RANDOM},
 }
