@@ -77,7 +77,8 @@ def _num(x: float) -> str:
 
 _BOUNDS = [
     Bound("max_year", 9999, "a year is {range}", low=1),
-    Bound("max_units", 34, "a position has {range} units, as many as the supply centers"),
+    Bound("max_units", 150, "a position has {range} units: one in each of the 75 provinces "
+                            "and one dislodged from it"),
     Bound("max_nesting", 64, "brackets nest {range} deep in press and in JSON"),
     Bound("max_press_length", 65_535, "a press message has {range} characters, as a DAIDE "
                                       "message has at most 65,535 bytes"),

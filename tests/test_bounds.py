@@ -186,13 +186,11 @@ def test_province_values_from_the_api_are_checked_too():
         ProvinceValues({"CON": math.nan})
 
 
-def test_units_past_the_limit(tmp_path, capsys):
-    from dipsolve.map import standard_map
-    provinces = sorted(standard_map().provinces)
-    units = [p for p in provinces if standard_map().provinces[p].terrain != "sea"][:35]
+def test_units_past_the_limit_are_refused_before_the_board_is_checked(tmp_path, capsys):
     f = tmp_path / "crowd.dip"
-    f.write_text("phase: S1901M\n[France]\nunits: " + ", ".join(f"A {p}" for p in units) + "\n")
-    assert "past the limit max_units" in refused(capsys, "show", str(f))
+    f.write_text("phase: S1901M\n[France]\nunits: " + ", ".join(["A PAR"] * 100_000) + "\n")
+    line = refused(capsys, "show", str(f))
+    assert line.startswith(f"{f}:3:") and "a position of 100000 units: past the limit max_units" in line
 
 
 def test_a_file_past_the_size_limit(tmp_path, capsys, monkeypatch):
