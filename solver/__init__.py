@@ -34,6 +34,9 @@ Game records
     JSON: a `Record` of phases, `RecordPhase`, each a `Position` with its orders and results;
     ``Record.phase("S1903M")``), `dumps_records` (write them); `analyze` (a whole game
     re-adjudicated and each power's orders weighed against dipsolve's: an `Analysis`).
+DAIDE
+    `play_daide` (one seat at a DAIDE server with a bot, until the game ends: a
+    `GameEnd`); `DaideError`, `DaideConnectionError` (`DaideRefused`), `DaideProtocolError`.
 Errors
     `DipsolveError`, the root of `DipsolveSyntaxError` (not understood; its
     `DipsolveLimitError`: past one of the bounds in `LIMITS`), `DipsolveRuleError` (not
@@ -108,6 +111,13 @@ _LAZY: dict[str, tuple[str, str]] = {
     "DumbBotPlayer": ("dipsolve.bots", "DumbBotPlayer"),
     "RandomBot": ("dipsolve.bots", "RandomBot"),
     "dumbbot_orders": ("dipsolve.dumbbot", "orders"),
+    # a seat at a DAIDE server
+    "play_daide": ("dipsolve.daide.seat", "play_daide"),
+    "GameEnd": ("dipsolve.daide.client", "GameEnd"),
+    "DaideError": ("dipsolve.daide.wire", "DaideError"),
+    "DaideConnectionError": ("dipsolve.daide.wire", "DaideConnectionError"),
+    "DaideProtocolError": ("dipsolve.daide.wire", "DaideProtocolError"),
+    "DaideRefused": ("dipsolve.daide.wire", "DaideRefused"),
     # game records (the diplomacy package's saved-game JSON)
     "Record": ("dipsolve.records", "Record"),
     "RecordPhase": ("dipsolve.records", "RecordPhase"),

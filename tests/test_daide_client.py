@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import dipsolve
 from dipsolve.cli.main import main
 from dipsolve.daide.client import Variant, parse_tree
 from dipsolve.daide.wire import (BASE_TOKENS, DM, EM, FM, IM, RM, STANDARD_MAP_TOKENS, Connection,
@@ -587,3 +588,32 @@ def test_ctrl_c_leaves_the_game_with_an_fm_and_exit_130():
     server.join()
     assert proc.returncode == 130
     assert err.splitlines()[-1] == "dipsolve: interrupted by SIGINT" and "Traceback" not in err
+
+
+def test_play_daide_from_python_returns_the_end_or_raises_a_dipsolve_error():
+    """`dipsolve.play_daide` is the CLI's seat from Python: the game's end as a `GameEnd`
+    (the FM of a client leaving sent after OFF), a refusal as `DaideRefused`."""
+    def solo(s: FakeServer) -> None:
+        s.sign_on()
+        s.send("SMR (AUT 1910) (AUS ('a') ('1') 1) (ENG ('b') ('1') 2) (FRA ('dipsolve') ('0.1') 18) "
+               "(GER ('d') ('1') 0 1906) (ITA ('e') ('1') 4) (RUS ('f') ('1') 7) (TUR ('g') ('1') 2)")
+        s.send("OFF")
+        s.expect("FM")
+
+    server = FakeServer(solo)
+    seen: list[tuple[str, str]] = []
+    end = dipsolve.play_daide("127.0.0.1", server.port, "dumbbot", seed=1,
+                              log=lambda d, t: seen.append((d, t)))
+    server.join()
+    assert isinstance(end, dipsolve.GameEnd) and end.to_json()["winner"] == "France"
+    assert (">>", "NME ('dipsolve') ('0.1')") in seen and ("<<", "OFF") in seen
+
+    def refuse(s: FakeServer) -> None:
+        s.raw(frame(RM))
+        s.send(f"REJ ({s.expect('NME')})")
+
+    server = FakeServer(refuse)
+    with pytest.raises(dipsolve.DaideRefused) as caught:
+        dipsolve.play_daide("127.0.0.1", server.port, dipsolve.RandomBot())
+    server.join()
+    assert isinstance(caught.value, dipsolve.DipsolveError)

@@ -80,8 +80,8 @@ def parse_address(text: str) -> tuple[str, int]:
 
 
 def cmd_daide(args: argparse.Namespace) -> int:
-    from ..daide.client import DaideSession
-    from ..daide.wire import FM, Connection, DaideConnectionError
+    from ..daide.seat import play_daide
+    from ..daide.wire import DaideConnectionError
     from .play import seating
 
     host, port = parse_address(args.address)
@@ -97,18 +97,9 @@ def cmd_daide(args: argparse.Namespace) -> int:
         sys.stderr.write(f"dipsolve daide: {text}\n")
 
     try:
-        conn = Connection.open(host, port, idle_timeout=args.timeout)
-        session = DaideSession(conn, bot, name=args.name, power=args.power, passcode=args.passcode,
-                               time_limit=args.time_limit, log=log, say=say, seed=args.seed)
-        try:
-            end = session.run()
-        finally:                         # the game's end, an error, or Ctrl-C (exit 130)
-            if not conn.closed:
-                try:
-                    conn.send(FM)        # tell the server this client is leaving
-                except DaideConnectionError:
-                    pass
-            conn.close()
+        end = play_daide(host, port, bot, name=args.name, power=args.power,
+                         passcode=args.passcode, time_limit=args.time_limit,
+                         timeout=args.timeout, seed=args.seed, log=log, say=say)
     except DaideConnectionError as e:
         if args.json:
             print(json.dumps(e.to_json()))
