@@ -333,6 +333,9 @@ class Analysis:
     checks: list[PhaseCheck] = field(default_factory=list)
     moves: dict[str, list[PowerMove]] = field(default_factory=dict)
     seconds: float = 0.0
+    #: a stop was requested (Ctrl-C, SIGTERM) before every phase and power was done: the
+    #: report holds the phases checked and the moves weighed until then
+    interrupted: bool = False
 
     @property
     def differences(self) -> list[PhaseCheck]:
@@ -366,6 +369,7 @@ class Analysis:
     def to_json(self) -> dict:
         r = self.record
         return {"game": r.id, "phases": r.names, "seconds": round(self.seconds, 3),
+                "status": "interrupted" if self.interrupted else "complete",
                 "adjudication": {"checked": len(self.checks), "differences": len(self.differences),
                                  "unexplained": len(self.unexplained),
                                  "phases": [c.to_json() for c in self.differences]},
@@ -381,10 +385,12 @@ def analyze(record: Record, powers: Sequence[str] | None = None, *, time_limit: 
     """Analyse ``record``: re-adjudicate every phase, then (unless ``check_only``) solve
     each movement phase for each power in ``powers`` (default: every power with units)
     within ``time_limit`` seconds a power and phase.  ``on_step(text, done, total)``
-    reports progress."""
+    reports progress.  When a stop is requested (`dipsolve.results.request_stop`: Ctrl-C
+    at the command line) the work ends after the phase or search under way: the
+    report holds what was finished, with ``interrupted`` set."""
     from .api import SolveSettings, solve
     from .evaluation import influence
-    from .results import Limits
+    from .results import Limits, Status, stop_requested
 
     began = time.perf_counter()
     analysis = Analysis(record)
@@ -397,16 +403,22 @@ def analyze(record: Record, powers: Sequence[str] | None = None, *, time_limit: 
     total = len(pairs) + len(jobs)
     done = 0
     for before, after in pairs:
+        if stop_requested():
+            break
         if on_step is not None:
             on_step(f"checking {before.name}", done, total)
         analysis.checks.append(check_phase(before, after))
         done += 1
     settings = SolveSettings(method=method, limits=Limits(time_limit=time_limit))
     for ph, power in jobs:
+        if stop_requested():
+            break
         if on_step is not None:
             on_step(f"{ph.name} {power}", done, total)
         given = ph.orders_of()
         solution = solve(ph.position, power, settings)
+        if stop_requested() and solution.status in (Status.TIMED_OUT, Status.INTERRUPTED):
+            break                    # cut short by the stop: not a weighing of the phase
         played = tuple(given.get(power, ()))
         played_value = influence(adjudicate(ph.position, given).next, power)
         ours_value = influence(adjudicate(ph.position, {**given, power: list(solution.orders)}).next, power)
@@ -414,7 +426,8 @@ def analyze(record: Record, powers: Sequence[str] | None = None, *, time_limit: 
             power, ph.name, played, tuple(solution.orders), played_value, ours_value,
             solution.status.value, solution.seconds))
         done += 1
-    if on_step is not None:
+    analysis.interrupted = done < total
+    if on_step is not None and not analysis.interrupted:
         on_step("done", total, total)
     analysis.seconds = time.perf_counter() - began
     return analysis

@@ -303,3 +303,23 @@ def test_a_stop_request_expires_every_deadline_and_calls_the_blocking_calls_stop
     finally:
         reset_stop()
     assert interrupted(cut) is cut and not d.expired()
+
+
+def test_analyze_interrupted_prints_what_it_finished_and_draws_nothing(tmp_path):
+    """Ctrl-C while `analyze` searches: the report of the phases checked and the searches
+    finished, marked interrupted, exit 130, and no picture (the run was cut short)."""
+    record = ROOT / "examples" / "records" / "dumbbot-1903.json"
+    pictures = tmp_path / "pics"
+    run = Running("analyze", str(record), "--power", "FRA", "--time-limit", "60", "--json",
+                  "--render", str(pictures), cwd=tmp_path)
+    run.wait_for("S1901M France")           # the progress line of the first search
+    run.send(signal.SIGINT)
+    code, out, err = run.finish()
+    assert code == 130 and "Traceback" not in err
+    report = json.loads(out)
+    assert report["status"] == "interrupted"
+    assert report["adjudication"]["checked"] == 11 and report["adjudication"]["unexplained"] == 0
+    assert report["powers"] == {} or all(m["status"] != "interrupted"
+                                         for m in report["powers"]["France"]["moves"])
+    assert report["pictures"] == [] and not pictures.exists()
+    assert "interrupted by SIGINT" in err

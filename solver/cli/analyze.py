@@ -22,6 +22,8 @@ import json
 import os
 from typing import Any
 
+from ..results import stop_requested
+from .interrupt import cooperative
 from .options import UserError, add_json, add_power, add_time_limit, is_record, read_text, source_name
 from .output import Outputs
 from .progress import Progress
@@ -45,7 +47,7 @@ def register(subparsers: Any) -> None:
     add_json(p, help="print the whole report as one JSON object")
     p.add_argument("--render", dest="render_dir", metavar="DIR",
                    help="draw the center counts per power over the game into DIR/centers.svg and .png")
-    p.set_defaults(func=cmd_analyze)
+    p.set_defaults(func=cmd_analyze, stops_by_itself=True)
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
@@ -65,26 +67,17 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             for suffix in PICTURES:
                 outputs.plan(os.path.join(args.render_dir, stems[record.id] + suffix), folder=True)
     totals = {"games": 0, "checked": 0, "differences": 0, "unexplained": 0}
-    for record in records:
-        with Progress(total=1) as progress:
-            def step(what: str, done: int, total: int) -> None:
-                progress.total = max(1, total)
-                head = f"game {record.id}: " if len(records) > 1 else ""
-                progress.show(f"{head}{what} ({done}/{total})", done=done)
-            result = analyze_one(record, args, step)
-        pictures = (_render(args.render_dir, result, stems[record.id], outputs)
-                    if args.render_dir else [])
-        if args.json:
-            print(json.dumps({"file": name, **result.to_json(), "time_limit": args.time_limit,
-                              "pictures": pictures}))
-        else:
-            if totals["games"]:
-                print()
-            print(report_text(name, result, args.time_limit, pictures))
-        totals["games"] += 1
-        totals["checked"] += len(result.checks)
-        totals["differences"] += len(result.differences)
-        totals["unexplained"] += len(result.unexplained)
+    with cooperative():                 # Ctrl-C: the report of what was finished, exit 130
+        for record in records:
+            if stop_requested():
+                break
+            with Progress(total=1) as progress:
+                def step(what: str, done: int, total: int) -> None:
+                    progress.total = max(1, total)
+                    head = f"game {record.id}: " if len(records) > 1 else ""
+                    progress.show(f"{head}{what} ({done}/{total})", done=done)
+                result = analyze_one(record, args, step)
+            _report(args, name, record, result, stems, outputs, totals)
     if len(records) > 1 and not args.json:
         print()
         print(f"# {totals['games']} games: {totals['checked']} phases re-adjudicated, "
@@ -92,6 +85,24 @@ def cmd_analyze(args: argparse.Namespace) -> int:
               f"record, {totals['unexplained']} not explained "
               f"by any documented quirk")
     return 0
+
+
+def _report(args: argparse.Namespace, name: str, record: Any, result: Any, stems: dict[str, str],
+            outputs: Any, totals: dict[str, int]) -> None:
+    """Print one game's report (and draw its chart, unless the analysis was cut short)."""
+    pictures = (_render(args.render_dir, result, stems[record.id], outputs)
+                if args.render_dir and not result.interrupted else [])
+    if args.json:
+        print(json.dumps({"file": name, **result.to_json(), "time_limit": args.time_limit,
+                          "pictures": pictures}))
+    else:
+        if totals["games"]:
+            print()
+        print(report_text(name, result, args.time_limit, pictures))
+    totals["games"] += 1
+    totals["checked"] += len(result.checks)
+    totals["differences"] += len(result.differences)
+    totals["unexplained"] += len(result.unexplained)
 
 
 def analyze_one(record: Any, args: argparse.Namespace, step: Any) -> Any:
@@ -106,6 +117,9 @@ def report_text(name: str, result: Any, time_limit: float, pictures: list[str]) 
     record = result.record
     names = record.names
     lines = [f"# {name}: game {record.id}, {len(names)} phases ({names[0]} to {names[-1]})"]
+    if result.interrupted:
+        lines.append(f"# interrupted: the report of the {len(result.checks)} phases checked and "
+                     f"the {sum(map(len, result.moves.values()))} searches finished before the stop")
     diffs, unexplained = result.differences, result.unexplained
     head = f"adjudication: {len(result.checks)} phases re-adjudicated; "
     if not diffs:

@@ -4,7 +4,7 @@ exit 130 or 143, never a traceback.
 `Signals` (installed by `dipsolve.cli.main` around every command) handles both signals:
 
 - a command that stops by itself (``solve``, ``path``, ``adjust``, ``play``,
-  ``adjudicate``: they run inside `cooperative`, and say so to `dipsolve.cli.main` with
+  ``adjudicate``, ``analyze``: they run inside `cooperative`, and say so to `dipsolve.cli.main` with
   ``stops_by_itself``, so that a signal while the command line is read reaches them
   too) is asked to stop
   (`dipsolve.results.request_stop`: every deadline expires, a CP-SAT search stops at
