@@ -395,8 +395,9 @@ class _Build(NameReader):
             if isinstance(c, Token):
                 continue
             if c.data == "unit":
-                *kind, place = c.children
-                units.append(self.read_unit(c.meta, kind[0] if kind else None,
+                *words, place = c.children      # the kind, or "a fleet in" (article, kind, in)
+                kind = next((t for t in reversed(words) if t.type.startswith("KIND_")), None)
+                units.append(self.read_unit(c.meta, kind,
                                             self.read_place(place.meta, place.children)))
             elif c.data == "place":
                 places.append(self.read_place(c.meta, c.children))
