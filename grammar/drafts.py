@@ -26,7 +26,7 @@ from dipsolve.position import Position
 
 from .errors import DipsolveRuleError, DipsolveSyntaxError, Source, Span
 
-__all__ = ["Board", "Draft", "PlaceAt", "UnitAt", "complete"]
+__all__ = ["Board", "Draft", "PlaceAt", "UnitAt", "complete", "fleet_goal"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +184,7 @@ def _build(m: Map, what: str, d: Draft, units: list[UnitAt], kinds: tuple[str, .
     if what in ("move", "retreat"):
         target = places[-1]
         if k == "F":
-            target = _coast(m, loc, target)
+            target = fleet_goal(m, loc, target)
         if what == "retreat":
             return Retreat(k, loc, target)
         route = tuple(_province(m, p) for p in places[:-1])
@@ -202,7 +202,7 @@ def _build(m: Map, what: str, d: Draft, units: list[UnitAt], kinds: tuple[str, .
     return Build(k, loc)
 
 
-def _coast(m: Map, src: str, target: str) -> str:
+def fleet_goal(m: Map, src: str, target: str) -> str:
     """A fleet's goal with its coast, when the text left it out and only one is in reach."""
     prov = m.province_of.get(target)
     if prov != target or not m.provinces[prov].coasts:

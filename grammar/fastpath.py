@@ -19,7 +19,7 @@ from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat,
                              SupportMove, Waive)
 from dipsolve.position import Position
 
-from .drafts import _coast
+from .drafts import fleet_goal
 
 __all__ = ["fast_order_line", "fast_orders_file"]
 
@@ -39,11 +39,11 @@ def _order(m: Map, g: tuple) -> Order | None:
         if x is not None and x not in locs:
             return None
     if target is not None:
-        return Move(kind, loc, _coast(m, loc, target) if kind == "F" else target, via is not None)
+        return Move(kind, loc, fleet_goal(m, loc, target) if kind == "F" else target, via is not None)
     if word is not None:
         return Hold(kind, loc) if word == "H" else Disband(kind, loc) if word == "D" else Build(kind, loc)
     if retreat is not None:
-        return Retreat(kind, loc, _coast(m, loc, retreat) if kind == "F" else retreat)
+        return Retreat(kind, loc, fleet_goal(m, loc, retreat) if kind == "F" else retreat)
     if sloc is not None:
         if starget is None:
             return SupportHold(kind, loc, skind, sloc)

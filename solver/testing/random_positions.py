@@ -491,16 +491,11 @@ def shrink_case(position: Position, orders: Orders,
 def as_read(order: Order, game_map: Map | None = None) -> Order:
     """``order`` as the order reader gives it back from its printed form: the goal of a
     fleet's move or retreat written without a coast gets the coast when the map leaves only
-    one in the fleet's reach (``F LYO - SPA`` reads as ``F LYO - SPA/SC``; docs/orders.md).
-    Round-trip tests of randomly drawn orders compare with this."""
-    m = game_map or standard_map()
+    one in the fleet's reach (``F LYO - SPA`` reads as ``F LYO - SPA/SC``; the reader's own
+    rule, `dipsolve.grammar.drafts.fleet_goal`).  Round-trip tests of randomly drawn orders
+    compare with this."""
+    from ..grammar.drafts import fleet_goal
     if not isinstance(order, (Move, Retreat)) or order.kind != "F":
         return order
-    prov = m.province_of.get(order.target)
-    if prov != order.target or not m.provinces[prov].coasts:
-        return order
-    moves = m.fleet_moves.get(order.location, ())
-    reach = [x for x in m.fleet_locations.get(prov, ()) if x in moves]
-    if len(reach) != 1:
-        return order
-    return dataclasses.replace(order, target=reach[0])
+    target = fleet_goal(game_map or standard_map(), order.location, order.target)
+    return order if target == order.target else dataclasses.replace(order, target=target)
