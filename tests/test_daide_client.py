@@ -483,15 +483,18 @@ def test_power_and_passcode_take_a_seat_back_with_iam(capsys):
     assert "--passcode needs --power" in capsys.readouterr().err
 
 
-def test_a_solo_the_server_ends_without_slo_is_read_from_smr(capsys):
-    def script(s: FakeServer) -> None:
-        s.sign_on()
-        s.send("SMR (AUT 1910) (AUS ('a') ('1') 1) (ENG ('b') ('1') 2) (FRA ('dipsolve') ('0.1') 18) "
-               "(GER ('d') ('1') 0 1906) (ITA ('e') ('1') 4) (RUS ('f') ('1') 7) (TUR ('g') ('1') 2)")
-        s.send("OFF")
-        s.expect("FM")
+def _solo_then_off(s: FakeServer) -> None:
+    """A server that signs the client on, ends the game with France's solo in an SMR (no
+    SLO), sends OFF and waits for the client's FM."""
+    s.sign_on()
+    s.send("SMR (AUT 1910) (AUS ('a') ('1') 1) (ENG ('b') ('1') 2) (FRA ('dipsolve') ('0.1') 18) "
+           "(GER ('d') ('1') 0 1906) (ITA ('e') ('1') 4) (RUS ('f') ('1') 7) (TUR ('g') ('1') 2)")
+    s.send("OFF")
+    s.expect("FM")
 
-    server = FakeServer(script)
+
+def test_a_solo_the_server_ends_without_slo_is_read_from_smr(capsys):
+    server = FakeServer(_solo_then_off)
     assert run_client(server) == 0
     server.join()
     assert capsys.readouterr().out == ("game over (AUT 1910): a solo win for France; centers: France 18, "
@@ -593,14 +596,7 @@ def test_ctrl_c_leaves_the_game_with_an_fm_and_exit_130():
 def test_play_daide_from_python_returns_the_end_or_raises_a_dipsolve_error():
     """`dipsolve.play_daide` is the CLI's seat from Python: the game's end as a `GameEnd`
     (the FM of a client leaving sent after OFF), a refusal as `DaideRefused`."""
-    def solo(s: FakeServer) -> None:
-        s.sign_on()
-        s.send("SMR (AUT 1910) (AUS ('a') ('1') 1) (ENG ('b') ('1') 2) (FRA ('dipsolve') ('0.1') 18) "
-               "(GER ('d') ('1') 0 1906) (ITA ('e') ('1') 4) (RUS ('f') ('1') 7) (TUR ('g') ('1') 2)")
-        s.send("OFF")
-        s.expect("FM")
-
-    server = FakeServer(solo)
+    server = FakeServer(_solo_then_off)
     seen: list[tuple[str, str]] = []
     end = dipsolve.play_daide("127.0.0.1", server.port, "dumbbot", seed=1,
                               log=lambda d, t: seen.append((d, t)))
