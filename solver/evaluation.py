@@ -494,7 +494,7 @@ class InfluenceBatch:
         self._provinces = g.provinces
         self._tables: dict[str, tuple[np.ndarray, float, np.ndarray]] = {}
 
-    def _power(self, power: str) -> tuple[np.ndarray, float, np.ndarray]:
+    def power_tables(self, power: str) -> tuple[np.ndarray, float, np.ndarray]:
         """The power's province values, its owned centers' bonus, and the occupation
         bonus of each province (in `_Grid` order)."""
         t = self._tables.get(power)
@@ -520,7 +520,7 @@ class InfluenceBatch:
         return out
 
     def _values(self, masks: np.ndarray, power: str) -> np.ndarray:
-        vals, const, bonus = self._power(power)
+        vals, const, bonus = self.power_tables(power)
         me = self.power_of == (self.powers.index(power) if power in self.powers else -1)
         d = np.where(masks[:, :, None], self.dist[None, :, :], self.far)     # R x U x P
         nearest = d.min(axis=1)                                              # R x P

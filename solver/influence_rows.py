@@ -66,7 +66,7 @@ class InfluenceRows:
         unit must be ``power``'s.  Raises `dipsolve.results.TimeUp` between chunks once
         ``deadline`` has passed."""
         b = self.batch
-        vals, const, bonus = b._power(power)
+        vals, const, bonus = b.power_tables(power)
         me = b.power_of == (b.powers.index(power) if power in b.powers else -1)
         rest = rest.copy()
         rest[self.variable] = False
