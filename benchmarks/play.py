@@ -44,7 +44,8 @@ def _series(label: str, seating, args, quiet: bool):
                   f"{seat.centers} centers, {record.seconds:.1f} s", file=sys.stderr, flush=True)
 
     records = play_series(seating, args.games, seed=args.seed, until=args.until,
-                          time_limit=args.time_limit, rotate=True, jobs=args.jobs, on_game=on_game)
+                          time_limit=args.time_limit, rotate=True, jobs=args.jobs, on_game=on_game,
+                          clock=args.clock)
     rows = {row.bot: row for row in results_table(records)}
     return records, rows, time.perf_counter() - started
 
@@ -60,6 +61,40 @@ def _compare(label: str, one: str, rows, seconds: float) -> dict:
             "others_mean_centers": rest.centers, "center_ratio": ratio, "wall_seconds": seconds}
 
 
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of ``k`` successes in ``n`` trials."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / d
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
+    return (max(0.0, mid - half), min(1.0, mid + half))
+
+
+def mean_interval(xs: list[float], z: float = 1.96) -> tuple[float, float, float]:
+    """The mean of ``xs`` and its normal 95% interval."""
+    n = len(xs)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    m = sum(xs) / n
+    sd = (sum((x - m) ** 2 for x in xs) / (n - 1)) ** 0.5 if n > 1 else 0.0
+    return (m, m - z * sd / n ** 0.5, m + z * sd / n ** 0.5)
+
+
+def _intervals(records, bot: str) -> dict:
+    """A seat's solos and centers with their 95% intervals, and its phases' times."""
+    mine = [r for rec in records for r in rec.results if r.bot == bot]
+    solos = sum(r.win for r in mine)
+    lo, hi = wilson(solos, len(mine))
+    m, clo, chi = mean_interval([float(r.centers) for r in mine])
+    times = [sec for rec in records for ph in rec.phases for p, sec in ph.seconds.items()
+             if rec.seats[p] == bot]
+    return {"solos": solos, "solo_interval": [lo, hi], "centers_interval": [clo, chi],
+            "phases": len(times), "max_phase_seconds": max(times, default=0.0),
+            "phases_over_10pct": sum(t > 1.1 * records[0].time_limit for t in times) if records else 0}
+
+
 def _print_compare(c: dict) -> None:
     print(f"{c['series']} ({c['games']} games)")
     print(f"  {c['bot']:<20} solo {100 * c['win_rate']:5.1f}%   eliminated "
@@ -69,6 +104,12 @@ def _print_compare(c: dict) -> None:
           f"{100 * c['others_elimination_rate']:5.1f}%   mean centers {c['others_mean_centers']:5.2f}"
           f"   (per seat)")
     print(f"  centers ratio {c['center_ratio']:.2f}x   wall {c['wall_seconds']:.0f} s")
+    if "solo_interval" in c:
+        lo, hi = c["solo_interval"]
+        clo, chi = c["centers_interval"]
+        print(f"  95% intervals: solos {100 * lo:.0f}-{100 * hi:.0f}%, mean centers {clo:.2f}-{chi:.2f};"
+              f" {c['phases']} phases, longest {c['max_phase_seconds']:.2f} s, "
+              f"{c['phases_over_10pct']} over the limit by more than 10%")
 
 
 def main(argv=None) -> int:
@@ -79,8 +120,12 @@ def main(argv=None) -> int:
     p.add_argument("--until", type=int, default=1910, help="last year played (default 1910)")
     p.add_argument("--time-limit", type=float, default=2.0, help="seconds a dipsolve phase (default 2)")
     p.add_argument("--method", default="agenda", help="dipsolve's search method (default agenda)")
-    p.add_argument("--opponents", default="sampled",
-                   help="dipsolve's opponent model: sampled (default), worst, expected or hold")
+    p.add_argument("--opponents", default="equilibrium",
+                   help="dipsolve's opponent model: equilibrium (default), sampled, worst, expected or "
+                        "hold; several, comma-separated, run one series each")
+    p.add_argument("--clock", choices=("wall", "cpu"), default="cpu",
+                   help="what a dipsolve phase's time limit is measured on (default cpu: this "
+                        "process's CPU time, so other work on the machine does not shorten it)")
     p.add_argument("--jobs", type=int, default=1,
                    help="games played at once, one process each (default 1; at most one a core)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
@@ -93,17 +138,20 @@ def main(argv=None) -> int:
     dumb, rand = DumbBotPlayer(), RandomBot()
     out: dict = {"date": time.strftime("%Y-%m-%d"), "nproc": os.cpu_count(), "games": args.games,
                  "until": args.until, "time_limit": args.time_limit, "seed": args.seed,
-                 "jobs": args.jobs, "opponents": args.opponents,
+                 "jobs": args.jobs, "opponents": args.opponents, "clock": args.clock,
                  "series": []}
     if args.only != "references":
-        bot = DipsolveBot(args.method, opponents=args.opponents)
-        try:
-            bot.check()
-        except BotUnavailable as e:
-            out["dipsolve_unavailable"] = str(e)
-        else:
-            _, rows, secs = _series("dipsolve vs 6 DumbBots", [bot] + [dumb] * 6, args, args.quiet)
-            out["series"].append(_compare("1 dipsolve vs 6 DumbBots", bot.name, rows, secs))
+        for model in args.opponents.split(","):
+            bot = DipsolveBot(args.method, opponents=model.strip(), clock=args.clock)
+            try:
+                bot.check()
+            except BotUnavailable as e:
+                out["dipsolve_unavailable"] = str(e)
+                continue
+            records, rows, secs = _series(f"{bot.name} vs 6 DumbBots", [bot] + [dumb] * 6, args, args.quiet)
+            row = _compare(f"1 {bot.name} vs 6 DumbBots", bot.name, rows, secs)
+            row.update(_intervals(records, bot.name))
+            out["series"].append(row)
     if args.only != "dipsolve":
         _, rows, secs = _series("DumbBot vs 6 random", [dumb] + [rand] * 6, args, args.quiet)
         out["series"].append(_compare("1 DumbBot vs 6 random bots", "dumbbot", rows, secs))

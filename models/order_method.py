@@ -26,11 +26,15 @@ import dataclasses
 import sys
 from types import ModuleType
 
+from dipsolve.adjudicator import adjudicate
+from dipsolve.legal import useful_orders
+from dipsolve.orders import Hold, unit_key
 from dipsolve.results import Status
 from dipsolve.search.agenda import AgendaSearch
 from dipsolve.search.methods import (MethodUnavailable, Solution, Task, describe_model,
                                      run_agenda)
 from dipsolve.search.opponents import MAX_JOINT, Judge
+from dipsolve.search.phase_game import BestResponse, BestResponseQuery
 
 #: OR-Tools' import on an idle machine, in seconds
 LOAD_SECONDS = 1.0
@@ -123,3 +127,42 @@ def cpsat(task: Task) -> Solution:
     proven = sel.exact and sel.status == Status.OPTIMAL and sel.bound is not None
     return task.finish(orders, value, status, nodes, lines, model,
                        bound=float(sel.bound) if proven and sel.bound is not None else None)
+
+
+def best_response(query: BestResponseQuery) -> BestResponse | None:
+    """The phase game's best-response oracle (`dipsolve.search.phase_game`): ``query.power``'s
+    best orders for its queried units over *every* useful order set (the CP-SAT order
+    model, `order_model.select_orders`, aggregating the scenarios by their weighted mean),
+    warm-started from ``query.hint``.
+
+    The model maximizes a linearization of the evaluation unless the evaluation is linear
+    (``centers``), so its answer is re-scored by the adjudicator with the real evaluation
+    and the hint is returned instead when the hint scores better: the answer is never
+    worse than the best action known.  ``bound`` is the model's proven bound only when
+    the model's value is the evaluation itself and it proved optimality.  None when
+    OR-Tools is not loaded and there is no time to load it, or the scenarios hold a convoy
+    paradox the model does not encode."""
+    if not loaded() and query.deadline.remaining() * LOAD_SHARE < LOAD_SECONDS:
+        return None
+    order_model = load()
+    position, power = query.position, query.power
+    useful = useful_orders(position, power)
+    candidates = {u: list(useful.get(u, [])) or [Hold(u.kind, u.location)] for u in query.units}
+    scenarios = [(w, {p: list(os) for p, os in sc.items()}) for w, sc in query.scenarios]
+    try:
+        sel = order_model.select_orders(position, power, candidates=candidates, scenarios=scenarios,
+                                        evaluate=query.evaluate, aggregate="expected",
+                                        hint=list(query.hint), num_workers=query.workers,
+                                        deadline=query.deadline)
+    except order_model.ParadoxError:
+        return None
+    keep = {(u.kind, u.location) for u in query.units}
+    orders = tuple(o for o in sel.orders if unit_key(o) in keep)
+    value = float(sel.score)
+    hint_value = sum(w * query.evaluate(adjudicate(position, {**sc, power: list(query.hint)}).next, power)
+                     for w, sc in scenarios) / (sum(w for w, _ in scenarios) or 1.0)
+    if hint_value > value + 1e-9:
+        return BestResponse(tuple(query.hint), hint_value, None, "cpsat (hint kept)")
+    proven = sel.exact and sel.status == Status.OPTIMAL and sel.bound is not None
+    return BestResponse(orders, value, float(sel.bound) if proven and sel.bound is not None else None,
+                        "cpsat")

@@ -22,6 +22,7 @@ from .results import Deadline
 from .search import methods as search
 from .search.methods import (DEFAULT_LIMITS, METHODS, OPPONENT_MODELS, Method, MethodUnavailable,
                              Solution, SolveSettings)
+from .search.phase_game import Oracle
 
 __all__ = ["DEFAULT_LIMITS", "METHODS", "OPPONENT_MODELS", "MethodUnavailable", "Solution",
            "SolveSettings", "check_method", "solve"]
@@ -44,7 +45,16 @@ def solve(position: Position, power: str, settings: SolveSettings | None = None,
     started earlier or is a test's."""
     settings = settings if settings is not None else SolveSettings()
     call = deadline if deadline is not None else settings.limits.deadline()
-    return search.solve(position, power, settings, method=_method(settings.method), deadline=call)
+    return search.solve(position, power, settings, method=_method(settings.method), deadline=call,
+                        oracle=_oracle(settings))
+
+
+def _oracle(settings: SolveSettings) -> Oracle | None:
+    """The phase game's CP-SAT best-response oracle, when the settings ask for it."""
+    if settings.equilibrium and settings.oracle == "cpsat":
+        from .models import order_method
+        return order_method.best_response
+    return None
 
 
 def check_method(name: str) -> None:

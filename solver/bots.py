@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from . import api, dumbbot
+from . import api, dumbbot, greedy
 from .errors import DipsolveUnavailable
 from .orders import Build, Disband, Order, Waive
 from .position import Position
@@ -103,6 +103,18 @@ class DumbBotPlayer:
         return dumbbot.orders(position, power, rng, self.weights)
 
 
+@dataclass(frozen=True)
+class GreedyBot:
+    """The greedy center grabber (`dipsolve.greedy`): every unit heads for the nearest
+    supply center its power does not own; a few milliseconds, the deadline ignored."""
+
+    name: str = "greedy"
+
+    def orders(self, position: Position, power: str, deadline_s: float,
+               rng: random.Random) -> list[Order]:
+        return greedy.orders(position, power, rng)
+
+
 #: the search methods of `dipsolve.api.solve`
 DIPSOLVE_METHODS = api.METHODS
 
@@ -118,23 +130,34 @@ class DipsolveBot:
     method: str = "agenda"
     #: the position evaluation the search maximises (`dipsolve.evaluation.evaluator`)
     evaluator: str = "influence"
-    #: the opponent model (``solve``'s ``opponents``): "sampled" (default) is a best
-    #: response to draws of DumbBot's policy for every other power; "worst", "expected"
-    #: and "hold" are the search-built models of the seeds
-    opponents: str = "sampled"
+    #: the opponent model (``solve``'s ``opponents``): "equilibrium" (default) plays each
+    #: movement phase as a game among the powers that interact, knowing nobody's policy;
+    #: "sampled" is a best response to draws of DumbBot's policy for every other power;
+    #: "worst", "expected" and "hold" are the search-built models of the seeds
+    opponents: str = "equilibrium"
+    #: the clock its time per move is measured on: "wall" or "cpu" (`dipsolve.Limits`)
+    clock: str = "wall"
+    #: the phase game's best-response oracle and how our move is picked (``solve``'s)
+    oracle: str = "cpsat"
+    pick: str = "best"
 
     @property
     def name(self) -> str:
         tail = "" if self.evaluator == "influence" else f"/{self.evaluator}"
-        model = "" if self.opponents == "sampled" else f"[{self.opponents}]"
-        return f"dipsolve:{self.method}{tail}{model}"
+        model = "" if self.opponents == "equilibrium" else f"[{self.opponents}]"
+        extra = "".join(f"[{k}={v}]" for k, v, d in (("oracle", self.oracle, "cpsat"),
+                                                       ("pick", self.pick, "best")) if v != d)
+        return f"dipsolve:{self.method}{tail}{model}{extra}"
 
     def settings(self, time_limit: float, seed: int = 0) -> api.SolveSettings:
-        """What the bot asks of `dipsolve.api.solve` with ``time_limit`` seconds."""
+        """What the bot asks of `dipsolve.api.solve` with ``time_limit`` seconds (on the
+        CPU clock, with one CP-SAT worker, whose thread's time counts)."""
+        workers = 1 if self.clock == "cpu" else api.DEFAULT_LIMITS.workers
         return api.SolveSettings(method=self.method, evaluation=self.evaluator,
-                                 opponents=self.opponents,
+                                 opponents=self.opponents, oracle=self.oracle, pick=self.pick,
                                  limits=dataclasses.replace(api.DEFAULT_LIMITS, time_limit=time_limit,
-                                                            seed=seed))
+                                                            seed=seed, clock=self.clock,
+                                                            workers=workers))
 
     def check(self) -> None:
         """Raise `BotUnavailable` unless the search can answer with this method and this
@@ -152,6 +175,8 @@ class DipsolveBot:
         """Load the method's model before a game (OR-Tools for ``cpsat``: about a second,
         which a phase's time limit would otherwise have to cover)."""
         api.check_method(self.method)
+        if self.opponents == "equilibrium" and self.oracle == "cpsat":
+            api.check_method("cpsat")
 
     def orders(self, position: Position, power: str, deadline_s: float,
                rng: random.Random) -> list[Order]:
@@ -160,12 +185,13 @@ class DipsolveBot:
 
 
 #: the opponent models a dipsolve bot can play with (``solve``'s ``opponents``)
-OPPONENT_MODELS = ("sampled", "worst", "expected", "hold")
+OPPONENT_MODELS = ("equilibrium", "sampled", "worst", "expected", "hold")
 
-BOT_NAMES = ("dumbbot", "random", "dipsolve") + tuple(f"dipsolve:{m}" for m in DIPSOLVE_METHODS)
+BOT_NAMES = ("dumbbot", "greedy", "random", "dipsolve") + tuple(f"dipsolve:{m}" for m in DIPSOLVE_METHODS)
 
 
-def make_bot(name: str, evaluator: str = "influence", opponents: str = "sampled") -> Bot:
+def make_bot(name: str, evaluator: str = "influence", opponents: str = "equilibrium",
+             clock: str = "wall") -> Bot:
     """The bot a name stands for: ``dumbbot``, ``random``, ``dipsolve`` (its default
     method) or ``dipsolve:METHOD``; a dipsolve bot searches with ``evaluator`` against
     the ``opponents`` model.  ``ValueError`` for any other name."""
@@ -177,12 +203,14 @@ def make_bot(name: str, evaluator: str = "influence", opponents: str = "sampled"
         return DumbBotPlayer()
     if key == "random":
         return RandomBot()
+    if key == "greedy":
+        return GreedyBot()
     if key == "dipsolve":
-        return DipsolveBot(evaluator=evaluator, opponents=opponents)
+        return DipsolveBot(evaluator=evaluator, opponents=opponents, clock=clock)
     if key.startswith("dipsolve:"):
         method = key.split(":", 1)[1]
         if method not in DIPSOLVE_METHODS:
             raise ValueError(f"unknown dipsolve method {method!r} (expected one of "
                              f"{', '.join(DIPSOLVE_METHODS)})")
-        return DipsolveBot(method, evaluator, opponents)
+        return DipsolveBot(method, evaluator, opponents, clock)
     raise ValueError(f"unknown bot {name!r} (expected one of {', '.join(BOT_NAMES)})")

@@ -29,7 +29,7 @@ from .bots import Bot
 from .map import POWERS
 from .orders import Order
 from .position import Position
-from .results import Stopped, stop_requested
+from .results import CLOCKS, Stopped, stop_requested
 
 #: supply centers for a solo win on the standard map
 SOLO = 18
@@ -59,6 +59,9 @@ class PhaseRecord:
 
     phase: str
     orders: dict[str, tuple[str, ...]]
+    #: each power's thinking time in this phase, in seconds on the game's clock (not part
+    #: of equality, so a replayed game equals the original)
+    seconds: dict[str, float] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,8 @@ class GameRecord:
                            "seconds": round(r.seconds, 3), "max_seconds": round(r.max_seconds, 3),
                            "refused": r.refused} for r in self.results]}
         if history:
-            out["phases"] = [{"phase": p.phase, "orders": {k: list(v) for k, v in p.orders.items()}}
+            out["phases"] = [{"phase": p.phase, "orders": {k: list(v) for k, v in p.orders.items()},
+                              "seconds": {k: round(v, 4) for k, v in p.seconds.items()}}
                              for p in self.phases]
         return out
 
@@ -127,7 +131,8 @@ def _to_order(position: Position, power: str) -> bool:
 
 def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
               time_limit: float = 2.0, start: Position | None = None,
-              on_phase: Callable[[Position], None] | None = None) -> GameRecord:
+              on_phase: Callable[[Position], None] | None = None,
+              clock: str = "wall") -> GameRecord:
     """Play one game: ``seats`` maps every power to its bot.
 
     Each phase, every power with something to order (units to move, units to retreat,
@@ -135,8 +140,11 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
     phase is adjudicated and the next begins.  A bot with a ``prepare()`` method is
     prepared once before the game, outside its clock (a dipsolve seat loads its method's
     model there, in every process that plays).  ``on_phase`` is called with each position
-    before it is played (for a progress bar).
+    before it is played (for a progress bar).  ``clock``: what each power's thinking
+    time is measured on, "wall" or "cpu" (`dipsolve.results.CLOCKS`; the bots keep their
+    own clocks: a dipsolve seat's is its `DipsolveBot.clock`).
     """
+    tick = CLOCKS[clock]
     missing = [p for p in POWERS if p not in seats]
     if missing:
         raise ValueError(f"no bot seated for {', '.join(missing)}")
@@ -159,12 +167,13 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
         if on_phase is not None:
             on_phase(position)
         orders: dict[str, list[Order]] = {}
+        spent_by: dict[str, float] = {}
         for power in POWERS:
             if not _to_order(position, power):
                 continue
-            t0 = time.perf_counter()
+            t0 = tick()
             given = seats[power].orders(position, power, time_limit, rngs[power])
-            spent = time.perf_counter() - t0
+            spent = spent_by[power] = tick() - t0
             thinking[power] += spent
             longest[power] = max(longest[power], spent)
             if given:
@@ -174,7 +183,8 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
             if r.reason in REFUSED and r.power in refused:
                 refused[r.power] += 1
         phases.append(PhaseRecord(position.phase.short,
-                                  {p: tuple(str(o) for o in os) for p, os in orders.items()}))
+                                  {p: tuple(str(o) for o in os) for p, os in orders.items()},
+                                  spent_by))
         position = outcome.next
     counts = {p: len(position.centers_of(p)) for p in POWERS}
     winner = next((p for p in POWERS if counts[p] >= SOLO), None)
@@ -194,6 +204,7 @@ def rotated(seating: Sequence[Bot], shift: int) -> dict[str, Bot]:
 
 def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int = 1910,
                 time_limit: float = 2.0, rotate: bool = False, jobs: int = 1,
+                clock: str = "wall",
                 on_phase: Callable[[int, Position], None] | None = None,
                 on_game: Callable[[GameRecord], None] | None = None,
                 on_lost: Callable[[int, str], None] | None = None) -> list[GameRecord]:
@@ -215,7 +226,8 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
         raise ValueError(f"a seating names {len(POWERS)} bots, not {len(seating)}")
     if jobs < 1:
         raise ValueError(f"jobs must be 1 or more, not {jobs}")
-    tasks = [(rotated(seating, i if rotate else 0), seed + i, until, time_limit) for i in range(games)]
+    tasks = [(rotated(seating, i if rotate else 0), seed + i, until, time_limit, clock)
+             for i in range(games)]
     records = []
     if jobs > 1 and games > 1:
         from .workers import run_tasks
@@ -246,8 +258,9 @@ class GameLost(RuntimeError):
 
 
 def _play_task(task, on_phase: Callable[[Position], None] | None = None) -> GameRecord:
-    seats, seed, until, time_limit = task
-    return play_game(seats, seed=seed, until=until, time_limit=time_limit, on_phase=on_phase)
+    seats, seed, until, time_limit, clock = task
+    return play_game(seats, seed=seed, until=until, time_limit=time_limit, on_phase=on_phase,
+                     clock=clock)
 
 
 # -- the results table ---------------------------------------------------------------------

@@ -105,17 +105,25 @@ class Result:
                 if f.repr}
 
 
+#: the clocks a time limit can be measured on
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
 @dataclass(frozen=True)
 class Limits:
     """What a caller may set on every solver.
 
     ``time_limit`` in seconds of wall time for the whole call (set-up included; a solver
     returns its best answer so far when it runs out), ``seed`` for every random choice,
-    ``workers`` for solvers that can use several threads (CP-SAT)."""
+    ``workers`` for solvers that can use several threads (CP-SAT).  ``clock``: "wall"
+    (default) or "cpu", this process's CPU time (`time.process_time`): a bot's time per
+    move measured on a shared machine, where other work must not shorten its search (a
+    CP-SAT worker thread's time counts too, so use one worker on it)."""
 
     time_limit: float = 5.0
     seed: int = 0
     workers: int = 1
+    clock: str = "wall"
 
     def __post_init__(self) -> None:
         # the bounds of `dipsolve.bounds` (a DipsolveLimitError, a DipsolveSyntaxError):
@@ -124,10 +132,14 @@ class Limits:
         if not isinstance(self.workers, int) or isinstance(self.workers, bool):
             raise DipsolveSyntaxError(f"workers must be a whole number, not {self.workers!r}")
         check_int(self.workers, "workers", "max_workers")
+        if self.clock not in CLOCKS:
+            raise DipsolveSyntaxError(f"clock must be one of {', '.join(CLOCKS)}, not {self.clock!r}",
+                                      found=str(self.clock), expected="wall or cpu")
 
-    def deadline(self, clock: Callable[[], float] = time.perf_counter) -> "Deadline":
-        """A deadline ``time_limit`` seconds from now."""
-        return Deadline(self.time_limit, clock=clock)
+    def deadline(self, clock: Callable[[], float] | None = None) -> "Deadline":
+        """A deadline ``time_limit`` seconds from now, on ``clock`` (default: the one
+        ``self.clock`` names)."""
+        return Deadline(self.time_limit, clock=clock or CLOCKS[self.clock])
 
 
 # -- stopping on request ----------------------------------------------------------------

@@ -89,9 +89,12 @@ def test_a_series_rotates_the_seats_and_the_table_adds_up():
 def test_make_bot_names():
     assert make_bot("DumbBot").name == "dumbbot" and make_bot("random").name == "random"
     assert make_bot("dipsolve:cpsat").name == "dipsolve:cpsat"
-    # the default opponent model (DumbBot's policy, sampled) goes unnamed; others are named
-    assert make_bot("dipsolve").opponents == "sampled"
+    # the default opponent model (the phase game: nobody's policy) goes unnamed; others are named
+    assert make_bot("dipsolve").opponents == "equilibrium"
+    assert make_bot("dipsolve").name == "dipsolve:agenda"
     assert make_bot("dipsolve", opponents="worst").name == "dipsolve:agenda[worst]"
+    assert make_bot("dipsolve", opponents="sampled").name == "dipsolve:agenda[sampled]"
+    assert make_bot("greedy").name == "greedy"
     with pytest.raises(ValueError, match="unknown opponent model"):
         make_bot("dipsolve", opponents="psychic")
     with pytest.raises(ValueError, match="unknown bot"):
@@ -160,6 +163,7 @@ def test_cli_json_is_the_same_game_as_the_library(capsys):
 
     def untimed(obj):   # wall times differ between two runs of the same game
         obj = {k: v for k, v in obj.items() if k != "seconds"}
+        obj["phases"] = [{k: v for k, v in p.items() if k != "seconds"} for p in obj["phases"]]
         obj["powers"] = [{k: v for k, v in r.items() if "seconds" not in k} for r in obj["powers"]]
         return obj
     assert untimed(game) == untimed(json.loads(json.dumps(record.to_json(history=True))))
@@ -225,3 +229,18 @@ def test_games_played_at_once_are_the_games_played_one_by_one():
     assert [r.phases for r in one] == [r.phases for r in two]
     with pytest.raises(ValueError, match="jobs"):
         play_series(seating, 1, jobs=0)
+
+
+def test_the_greedy_bot_plays_whole_games_with_legal_orders_only():
+    from dipsolve.bots import GreedyBot
+    greedy = GreedyBot()
+    records = play_series([greedy] + [RandomBot()] * 6, 3, seed=5, until=1905, time_limit=0.1,
+                          rotate=True)
+    assert all(r.refused == 0 for rec in records for r in rec.results)
+    row = {r.bot: r for r in results_table(records)}
+    # heading for the centers it does not own, it ends with more than the random seats
+    assert row["greedy"].centers > row["random"].centers
+    # it orders every phase kind: retreats and adjustments included
+    kinds = {p.phase[-1] for rec in records for p in rec.phases if greedy.name in
+             {rec.seats[q] for q in p.orders}}
+    assert {"M", "A"} <= kinds

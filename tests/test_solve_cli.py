@@ -24,7 +24,7 @@ def run(capsys, *argv):
 
 def test_the_turkish_example(capsys):
     code, out, err = run(capsys, "solve", TURKEY, "--power", "TUR", "--values", VALUES,
-                         "--time-limit", "5")
+                         "--time-limit", "5", "--opponents", "worst")
     assert code == 0, err
     orders = [line for line in out.splitlines() if not line.startswith("#")]
     assert sorted(orders) == ["Turkey: A CON - BUL", "Turkey: A SMY - ARM", "Turkey: F ANK - BLA"]
@@ -119,7 +119,7 @@ def test_a_bad_values_file_points_at_line_and_column(capsys, tmp_path):
 
 def test_cpsat_runs(capsys):
     code, out, err = run(capsys, "solve", TURKEY, "--power", "TUR", "--method", "cpsat",
-                         "--time-limit", "4", "--trace", "--json")
+                         "--opponents", "worst", "--time-limit", "4", "--trace", "--json")
     assert code == 0, err
     (s,) = json.loads(out)["solutions"]
     assert s["method"] == "cpsat" and len(s["orders"]) == 3

@@ -40,12 +40,16 @@ retreats, adjustments) is adjudicated by dipsolve. A game ends after the Fall tu
 
 Bots:
   dumbbot            David Norman's DumbBot (2003), from its published description
+  greedy             a greedy center grabber: every unit heads for the nearest supply
+                     center its power does not own
   random             a random legal order for each unit
   dipsolve           dipsolve's search (dipsolve solve); dipsolve:METHOD picks the
                      method: agenda, minimax, expectimax, cpsat; --evaluation picks
                      the evaluation it maximises (influence, centers, dumbbot);
-                     --opponents its model of the others: by default a best response
-                     to 8 draws of DumbBot's policy for every other power
+                     --opponents its model of the others: by default none, the
+                     phase played as a game among the powers that interact
+                     (equilibrium); sampled: a best response to 8 draws of DumbBot's
+                     policy for every other power
 
 Seats: --bots names the bots of Austria, England, France, Germany, Italy, Russia and
 Turkey in that order; a shorter list is filled up with its last bot, so
@@ -77,10 +81,15 @@ def register(subparsers: Any) -> None:
     add_time_limit(p, 2.0, help="seconds a bot may think per phase (default 2; DumbBot and "
                                 "random need none)")
     add_evaluation(p, help="the position evaluation of dipsolve seats")
-    p.add_argument("--opponents", choices=OPPONENT_MODELS, default="sampled",
-                   help="the opponent model of dipsolve seats: sampled (default: a best "
-                        "response to 8 draws of DumbBot's policy for the others), worst, "
-                        "expected or hold (see dipsolve solve --help)")
+    p.add_argument("--opponents", choices=OPPONENT_MODELS, default="equilibrium",
+                   help="the opponent model of dipsolve seats: equilibrium (default: the phase "
+                        "as a game, nobody's policy assumed), sampled (a best response to 8 draws "
+                        "of DumbBot's policy for the others), worst, expected or hold (see "
+                        "dipsolve solve --help)")
+    p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                   help="what a bot's time per phase is measured on: wall time (default) or this "
+                        "process's CPU time (a fair measure on a busy machine; dipsolve seats then "
+                        "run one CP-SAT worker)")
     p.add_argument("--seed", type=integer, default=0, metavar="K",
                    help=f"seed of the first game (default 0; {range_help('seed')})")
     p.add_argument("--rotate", action="store_true", help="move every bot one seat on in each game")
@@ -97,7 +106,7 @@ def register(subparsers: Any) -> None:
 
 
 def seating(bots: str, seats: list[str], evaluator: str = "influence",
-            opponents: str = "sampled") -> list[Bot]:
+            opponents: str = "equilibrium", clock: str = "wall") -> list[Bot]:
     """The seven bots in power order from ``--bots`` and ``--seat``, or `UserError`."""
     from ..bots import BOT_NAMES, BotUnavailable, DipsolveBot, make_bot
     from ..map import POWERS
@@ -121,7 +130,7 @@ def seating(bots: str, seats: list[str], evaluator: str = "influence",
         if name.lower() not in BOT_NAMES:
             raise UserError(f"unknown bot {name!r} (expected one of {', '.join(BOT_NAMES)})")
         if name not in made:
-            made[name] = make_bot(name, evaluator, opponents)
+            made[name] = make_bot(name, evaluator, opponents, clock)
         chosen.append(made[name])
     for seated in made.values():
         if isinstance(seated, DipsolveBot):
@@ -193,7 +202,7 @@ def _play(args: argparse.Namespace) -> int:
         raise UserError(f"--until {args.until}: expected a year from {start} to 2100")
     if args.history and not args.json:
         raise UserError("--history goes with --json")
-    bots = seating(args.bots, args.seat, args.evaluation, args.opponents)
+    bots = seating(args.bots, args.seat, args.evaluation, args.opponents, args.clock)
     outputs = Outputs()                 # every game's file, checked before any game
     if args.save:
         for i in range(args.games):
@@ -225,7 +234,7 @@ def _play(args: argparse.Namespace) -> int:
     try:
         play_series(bots, args.games, seed=args.seed, until=args.until,
                     time_limit=args.time_limit, rotate=args.rotate, jobs=args.jobs,
-                    on_phase=progress.phase, on_game=on_game, on_lost=on_lost)
+                    clock=args.clock, on_phase=progress.phase, on_game=on_game, on_lost=on_lost)
     except Stopped:
         interrupted = True
     finally:

@@ -3,7 +3,8 @@
     dipsolve solve FILE... [--power TUR] [--method agenda|minimax|expectimax|cpsat]
                    [--time-limit S] [--trace] [--json] [--render OUT] [--values FILE]
                    [--evaluation influence|centers|dumbbot]
-                   [--opponents worst|expected|sampled|hold] [--samples K]
+                   [--opponents equilibrium|worst|expected|sampled|hold] [--samples K]
+                   [--oracle cpsat|agenda] [--pick best|sample] [--seed K]
                    [--predictor dumbbot] [--beam N]
 
 The human output is an orders file (``Power: order`` lines) with the value, status and
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import interrupted, stop_requested
 from .interrupt import cooperative
-from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_phase, add_power,
+from .options import (METHODS, OPPONENT_MODELS, ORACLES, PICKS, UserError, add_evaluation, add_json, add_phase, add_power,
                       add_render, add_time_limit, integer, load, plan_render, range_help, read_text,
                       write_render)
 from .output import Outputs
@@ -34,12 +35,23 @@ _DESCRIPTION = """\
 Find the best orders for --power (or for every power that has something to order) in
 each FILE's phase, within --time-limit seconds, and print them as an orders file.
 
-Movement phases, by --method:
+Movement phases, by default (--opponents equilibrium), are played as a game: every
+power whose units can reach ours is a player with a working set of order sets (the
+agenda search's best under its own evaluation, DumbBot's heuristic, holding), solved to
+an approximate equilibrium by regret matching, the working sets grown by best responses
+to the others' mixture (--oracle cpsat: the CP-SAT order model over every legal order
+set of ours, beside the agenda search; agenda: the agenda search alone). Nobody's
+policy is assumed. Printed: our orders (--pick best: the best of our set against the
+others' mixture; sample: a draw from our own mixture), our mixture, the others' likely
+orders, and the exploitability estimate: how much each player could gain by deviating,
+within the working sets and with the best responses found.
+
+With another --opponents, movement phases by --method:
   agenda      Hall & Loeb's best-first agenda search: order sets grow one unit at a time
               (a move with all its possible supports, a convoy with its fleets, as one
               step); each complete set is tested against the orders the neighbouring
               powers are likely to give or that would hurt most, and judged by its worst
-              outcome (--opponents expected: by the mean; sampled: by the mean over
+              outcome (--opponents worst; expected: by the mean; sampled: by the mean over
               draws of DumbBot's policy for every other power, a best response to
               it; hold: nobody else moves)
   minimax     Victorybot's paranoid search: candidates scored against each opponent
@@ -55,7 +67,8 @@ values a power controls, +100 a supply center owned; --values FILE gives a power
 province values, one 'PROVINCE VALUE' a line, with an optional 'power: NAME' line),
 'centers' (supply centers owned), or 'dumbbot' (DumbBot's province values).
 
-The status is 'optimal' when every order set the search considers was judged,
+The status is 'optimal' when every order set the search considers was judged (never
+for the phase game, whose equilibrium is approximate: its gains are printed),
 'feasible' when some were left out by pruning, 'timed out' when the clock stopped it;
 the best set found so far is always printed. Without --power, --time-limit is shared
 among the powers."""
@@ -77,9 +90,20 @@ def register(subparsers: Any) -> None:
                    help="province values for the influence evaluation (one file per power; "
                         "may be given again for other powers)")
     p.add_argument("--opponents", choices=OPPONENT_MODELS,
-                   help="agenda method: judge a set by its worst outcome against the opponents' "
-                        "orders (default), its mean, its mean over draws of DumbBot's policy "
-                        "for every other power (sampled), or with everybody else holding")
+                   help="equilibrium (default for agenda and cpsat): play the phase as a game, "
+                        "nobody's policy assumed; or judge a set by its worst outcome against "
+                        "the opponents' likely and hostile orders (worst: the default of minimax), "
+                        "its mean (expected), its mean over draws of DumbBot's policy for every "
+                        "other power (sampled), or with everybody else holding (hold)")
+    p.add_argument("--oracle", choices=ORACLES, default="cpsat",
+                   help="the phase game's best responses for our power: the CP-SAT order model "
+                        "over every legal order set, beside the agenda search (default), or the "
+                        "agenda search alone")
+    p.add_argument("--pick", choices=PICKS, default="best",
+                   help="our orders from the phase game: the best of our working set against the "
+                        "others' mixture (default), or a draw from our own mixture (seeded)")
+    p.add_argument("--seed", type=integer, default=0, metavar="K",
+                   help=f"seed of every random choice of the search (default 0; {range_help('seed')})")
     p.add_argument("--samples", type=integer, metavar="K",
                    help=f"with --opponents sampled: how many joint draws (default 8; "
                         f"{range_help('samples')})")
@@ -152,7 +176,9 @@ def _solve_all(args: argparse.Namespace, jobs: list[tuple[str, Position]],
         settings = SolveSettings(method=args.method, evaluation=args.evaluation,
                                  values=values or None, trace=args.trace, opponents=args.opponents,
                                  beam=args.beam, predictor=args.predictor, samples=args.samples or 0,
-                                 limits=dataclasses.replace(DEFAULT_LIMITS, time_limit=share))
+                                 oracle=args.oracle, pick=args.pick,
+                                 limits=dataclasses.replace(DEFAULT_LIMITS, time_limit=share,
+                                                            seed=args.seed))
         with Progress(enabled=args.time_limit >= 2) as progress:
             for i, p in enumerate(powers, 1):
                 progress.show(f"{path}: solving {p} ({i}/{len(powers)}, {share:.1f} s)")
@@ -190,4 +216,29 @@ def _as_text(path: str, position: Position, solutions: list[Solution], args: arg
                  if s.plain_value is not None and abs(s.plain_value - value) > 1e-9 else "")
         lines.append(f"# {s.power}: value {value:g}{plain}, {s.status}{bound}, "
                      f"{s.seconds:.2f} s, {s.nodes} positions")
+        if s.equilibrium is not None:
+            lines += _equilibrium_lines(s)
     return "\n".join(lines)
+
+
+def _equilibrium_lines(s: Solution) -> list[str]:
+    """The phase game's answer as comment lines: our mixture, the others' likely orders,
+    the exploitability estimate."""
+    eq = s.equilibrium
+    assert eq is not None
+    me = eq.player(s.power)
+    how = ("the best of our set against the others' mixture" if eq.pick == "best"
+           else "a draw from our mixture")
+    out = [f"# {s.power}: the phase game, {len(eq.players)} players, {eq.iterations} iterations, "
+           f"{eq.profiles} profiles; our orders: {how}"]
+    out.append(f"# {s.power}: our mixture ({me.actions} order sets, {me.added} added by best responses):")
+    out += [f"#   {w:6.1%}  {', '.join(map(str, a))}" for a, w in me.strategy[:6]]
+    for p in eq.players:
+        if p.power == s.power or not p.strategy:
+            continue
+        a, w = p.strategy[0]
+        out.append(f"# {p.power} likely ({w:.0%} of {len(p.strategy)}): {', '.join(map(str, a))}")
+    out.append(f"# exploitability: {eq.exploitability:.1f} within the working sets, "
+               f"{eq.exploitability_found:.1f} with the best responses found (the sum of every "
+               f"player's gain from deviating; ours {me.gain_in_sets:.1f} / {max(me.gain_in_sets, me.gain_found):.1f})")
+    return out

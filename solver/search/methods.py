@@ -49,6 +49,7 @@ clock stopped it.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from dataclasses import dataclass, field
@@ -62,13 +63,19 @@ from ..position import Position
 from ..results import Deadline, Limits, Result, Status
 from .agenda import AgendaSearch
 from ..legal import build_orders, useful_orders
+from . import phase_game
 from .opponents import (MAX_SCENARIOS, Judge, OpponentModel, Opponents, SampledModel, build_model,
                         sample_model)
+from .phase_game import BestResponseQuery, Oracle, PhaseEquilibrium
 
 #: every method `dipsolve.solve` knows (``cpsat`` is wired by `dipsolve.api`)
 METHODS = ("agenda", "minimax", "expectimax", "cpsat")
 #: how a set is judged against the opponents' orders
-OPPONENT_MODELS = ("worst", "expected", "sampled", "hold")
+OPPONENT_MODELS = ("equilibrium", "worst", "expected", "sampled", "hold")
+#: the best-response oracles of the phase game (``opponents="equilibrium"``)
+ORACLES = ("cpsat", "agenda")
+#: how our move is chosen from the phase game's equilibrium
+PICKS = phase_game.PICKS
 PREDICTORS = ("dumbbot",)
 STATUSES = tuple(Status)
 #: the part of the time left spent building the opponent model
@@ -93,9 +100,16 @@ class SolveSettings:
 
     ``method``: one of `METHODS`.  ``evaluation``: "influence" (default), "centers",
     "dumbbot" or a function ``(position, power) -> float``; ``values``: power -> province
-    values for the influence evaluation.  ``opponents`` (movement): "worst" or "expected"
-    — how the agenda method judges a set against the opponents' orders ("worst" by
-    default; minimax is always "worst", expectimax "expected"), "sampled" (the mean over
+    values for the influence evaluation.  ``opponents`` (movement): "equilibrium" (the
+    default of the agenda and cpsat methods) plays the phase as a game among every power
+    whose units can reach ours (`dipsolve.search.phase_game`): no model of who the others
+    are, an equilibrium of their own interests, grown by best responses of ``oracle``
+    ("cpsat": the CP-SAT order model over every legal order set of ours, beside the agenda
+    search; "agenda": the agenda search alone), our orders chosen by ``pick`` ("best": the
+    best of our working set against the others' mixture; "sample": a draw from our own
+    mixture).  ``lookahead``: retreats, builds and removals judged by the movement phase
+    that follows (the default with the phase game).  "worst" or "expected" — how the agenda method judges a set against the
+    opponents' orders (minimax is always "worst", expectimax "expected"), "sampled" (the mean over
     ``samples`` joint draws of the predictor, `SAMPLES` by default: a best response to a
     model of how the others play), or "hold" to assume everybody else holds.
     ``samples``: instead of candidate sets from searches, the opponent model is that many
@@ -121,6 +135,9 @@ class SolveSettings:
     evaluation: str | Evaluation = "influence"
     values: Mapping[str, Mapping[str, float] | ProvinceValues] | None = None
     opponents: str | None = None
+    oracle: str = "cpsat"
+    pick: str = "best"
+    lookahead: bool | None = None
     samples: int = 0
     predictor: str | None = None
     beam: int | None = None
@@ -136,8 +153,21 @@ class SolveSettings:
                                       f"{', '.join(METHODS)})", found=str(self.method),
                                       expected="a method")
         if self.opponents is not None and self.opponents not in OPPONENT_MODELS:
-            raise DipsolveSyntaxError(f"opponents must be worst, expected, sampled or hold, "
+            raise DipsolveSyntaxError(f"opponents must be one of {', '.join(OPPONENT_MODELS)}, "
                                       f"not {self.opponents!r}", found=str(self.opponents))
+        for name, allowed in (("oracle", ORACLES), ("pick", PICKS)):
+            if getattr(self, name) not in allowed:
+                raise DipsolveSyntaxError(f"{name} must be one of {', '.join(allowed)}, not "
+                                          f"{getattr(self, name)!r}", found=str(getattr(self, name)))
+        if self.opponents == "equilibrium" and self.method in ("minimax", "expectimax"):
+            raise DipsolveRuleError(f"method {self.method!r} judges sets against an opponent model; "
+                                    f"the phase game (opponents 'equilibrium') is a search of its "
+                                    f"own: use method agenda or cpsat", rule="equilibrium-method")
+        if self.opponents == "equilibrium" and (self.samples or self.predictor or self.background):
+            raise DipsolveRuleError("the phase game (opponents 'equilibrium') takes no samples, "
+                                    "predictor or background: it models no opponent's policy "
+                                    "and chooses every player's orders itself",
+                                    rule="equilibrium-model")
         if self.predictor is not None and self.predictor not in PREDICTORS:
             raise DipsolveSyntaxError(f"unknown predictor {self.predictor!r} (expected dumbbot)",
                                       found=str(self.predictor))
@@ -150,6 +180,19 @@ class SolveSettings:
             raise DipsolveRuleError("method 'cpsat' takes the opponents' orders from its "
                                     "scenarios, not a background", rule="cpsat-background")
         object.__setattr__(self, "seeds", tuple(tuple(s) for s in self.seeds))
+
+    @property
+    def equilibrium(self) -> bool:
+        """Whether movement phases are played as a game (`phase_game`): the default of the
+        agenda and cpsat methods, unless samples or a predictor ask for a model."""
+        return (self.opponents == "equilibrium"
+                or (self.opponents is None and self.method in ("agenda", "cpsat")
+                    and not self.samples and not self.predictor and not self.background))
+
+    @property
+    def looks_ahead(self) -> bool:
+        """Whether retreats and adjustments are judged by the movement that follows."""
+        return self.equilibrium if self.lookahead is None else self.lookahead
 
     @property
     def draws(self) -> int:
@@ -181,6 +224,9 @@ class Solution(Result):
     #: the opponents considered and how many order sets each (movement phases)
     opponents: Mapping[str, int] = field(default_factory=dict)
     trace: tuple[str, ...] = ()
+    #: the phase game's answer (``opponents="equilibrium"``, movement phases): every
+    #: player's mixed strategy, values and gains (its exploitability estimate)
+    equilibrium: PhaseEquilibrium | None = None
 
 
 #: a movement method: the orders for a `Task`
@@ -284,7 +330,8 @@ class Task:
 
 
 def solve(position: Position, power: str, settings: SolveSettings | None = None, *,
-          method: Method | None = None, deadline: Deadline | None = None) -> Solution:
+          method: Method | None = None, deadline: Deadline | None = None,
+          oracle: Oracle | None = None) -> Solution:
     """The best orders for ``power`` in ``position`` within ``settings.limits.time_limit``
     seconds (default `SolveSettings`).
 
@@ -293,10 +340,15 @@ def solve(position: Position, power: str, settings: SolveSettings | None = None,
     `dipsolve.models.order_method.cpsat`); otherwise `MethodUnavailable`.
     ``deadline``: the call's deadline when it began earlier than this function (the
     caller's set-up counts), or runs on a clock of the caller's (a test's).
+    ``oracle``: the phase game's best-response oracle for ``settings.oracle == "cpsat"``
+    (`dipsolve.solve` hands in the CP-SAT one; without it the agenda search alone).
     """
     settings = settings if settings is not None else SolveSettings()
     call = deadline if deadline is not None else settings.limits.deadline()
     run = method if method is not None else SEARCH_METHODS.get(settings.method)
+    if settings.equilibrium:
+        def run(task: Task) -> Solution:
+            return run_phase_game(task, oracle)
     if run is None:
         raise MethodUnavailable(f"method {settings.method!r} is the CP-SAT order model of "
                                 f"dipsolve.models: call dipsolve.solve (dipsolve.api.solve), "
@@ -398,6 +450,46 @@ def run_victorybot(task: Task) -> Solution:
                        lines, model)
 
 
+def run_phase_game(task: Task, oracle: Oracle | None = None) -> Solution:
+    """The phase as a game (`phase_game`): our orders from its equilibrium, with every
+    player's strategy and the exploitability estimate in ``Solution.equilibrium``.
+
+    The status is never "optimal": the equilibrium is approximate (its gains are in the
+    answer).  ``objective`` is our expected value under the final mixtures, ``bound``
+    the CP-SAT oracle's proven bound on our best response when it proved one."""
+    from .. import dumbbot
+    s = task.settings
+    eq = phase_game.solve_phase_game(
+        task.position, task.power, task.evaluate, deadline=task.deadline, seed=s.limits.seed,
+        workers=s.limits.workers, heuristic=dumbbot.orders, seeds=s.seeds, pick=s.pick,
+        oracle=oracle if s.oracle == "cpsat" else None)
+    ours = dict.fromkeys(eq.orders)
+    lines: list[str] = []
+    if s.trace:
+        lines = describe_equilibrium(eq)
+    me = eq.player(task.power)
+    status = Status.TIMED_OUT if eq.timed_out else Status.FEASIBLE
+    solution = task.finish(tuple(ours), me.value, status, eq.profiles, lines,
+                           bound=me.bound if me.bound is not None and me.bound >= me.value else None)
+    sizes = {p.power: p.actions for p in eq.players if p.power != task.power}
+    return dataclasses.replace(solution, equilibrium=eq, opponents=sizes)
+
+
+def describe_equilibrium(eq: PhaseEquilibrium) -> list[str]:
+    """The phase game's answer as trace lines: each player's strategy and gains."""
+    lines = [f"phase game: {len(eq.players)} players, {eq.iterations} iterations of regret "
+             f"matching, {eq.profiles} profiles adjudicated, {eq.oracle_calls} best-response "
+             f"searches; exploitability {eq.exploitability:.1f} within the working sets, "
+             f"{eq.exploitability_found:.1f} with the best responses found"]
+    for p in eq.players:
+        lines.append(f"  {p.power} ({len(p.units)} units, {p.actions} order sets, {p.added} added "
+                     f"by best responses): value {p.value:.1f}, gain {p.gain_in_sets:.1f} within "
+                     f"the sets, {p.gain_found:.1f} found")
+        for a, w in p.strategy[:5]:
+            lines.append(f"    {w:5.1%} {{{', '.join(map(str, a))}}}")
+    return lines
+
+
 #: the methods of this module, by name
 SEARCH_METHODS: dict[str, Method] = {"agenda": run_agenda, "minimax": run_victorybot,
                                      "expectimax": run_victorybot}
@@ -423,11 +515,23 @@ def describe_model(model: Opponents, how: str) -> list[str]:
 
 # -- retreats and adjustments --------------------------------------------------------------
 
+#: with look-ahead: the share of the time for judging every choice by the evaluation,
+#: and how many of the best are then judged by the movement phase that follows
+STATIC_SHARE = 0.4
+LOOKAHEAD_CHOICES = 6
+
+
 def _best_of(task: Task, choices: Iterable[Sequence[Order]],
              first: Sequence[Order] | None = None) -> Solution:
     """The best of ``choices`` (each a complete order set for the power) by the
-    evaluation of the position that follows; anytime."""
+    evaluation of the position that follows; anytime.  With look-ahead
+    (`SolveSettings.looks_ahead`) when a movement phase follows, the best few by the
+    evaluation are judged again by `_lookahead`: an offensive retreat, a disband to rebuild
+    at home, a build that leaves a home center free, the fleet or the army, are valued by
+    what they let us do next (Hall & Loeb 3.3; Loeb, *Disband and Build*)."""
     position, power, evaluate = task.position, task.power, task.evaluate
+    ahead = task.settings.looks_ahead and _next_is_movement(position)
+    deadline = task.deadline.part(STATIC_SHARE) if ahead else task.deadline
     best: tuple[Order, ...] | None = None
     best_v = float("-inf")
     n = 0
@@ -439,7 +543,7 @@ def _best_of(task: Task, choices: Iterable[Sequence[Order]],
         key = frozenset(orders)
         if key in seen:
             continue
-        if n and task.deadline.expired():
+        if n and deadline.expired():
             timed_out = True
             break
         seen.add(key)
@@ -453,8 +557,55 @@ def _best_of(task: Task, choices: Iterable[Sequence[Order]],
         lines.append(f"{n} order sets judged{' (stopped by the time limit)' if timed_out else ''}:")
         for v, os in sorted(scored, key=lambda x: -x[0])[:20]:
             lines.append(f"  {{{', '.join(map(str, os)) or 'no orders'}}} = {v:g}")
-    return task.finish(best or (), best_v, Status.TIMED_OUT if timed_out else Status.OPTIMAL,
-                       n, lines)
+    status = Status.TIMED_OUT if timed_out else Status.OPTIMAL
+    if ahead and len(scored) > 1:
+        # the searches of the next phase are compared only among choices that leave us
+        # the same number of units (a search over more units is less complete in the same
+        # time, which would favour waiving and disbanding)
+        ranked = [os for _, os in sorted(scored, key=lambda x: -x[0])]
+        size = _units_after(ranked[0])
+        top = [os for os in ranked if _units_after(os) == size][:LOOKAHEAD_CHOICES]
+        judged = _lookahead(task, top)
+        if judged:
+            value, best = max(judged, key=lambda x: x[0])
+            best_v = dict((os, v) for v, os in scored)[best]
+            status = Status.FEASIBLE if not timed_out else status
+            if task.settings.trace:
+                lines.append(f"the best {len(top)} judged by the movement that follows "
+                             f"(our best orders there, everybody else holding):")
+                lines += [f"  {{{', '.join(map(str, os)) or 'no orders'}}} -> {v:g}"
+                          for v, os in sorted(judged, key=lambda x: -x[0])]
+    return task.finish(best or (), best_v, status, n, lines)
+
+
+def _units_after(orders: Sequence[Order]) -> int:
+    """How many units these retreat or adjustment orders add (builds) or take away
+    (disbands, removals)."""
+    return sum(isinstance(o, Build) for o in orders) - sum(isinstance(o, Disband) for o in orders)
+
+
+def _next_is_movement(position: Position) -> bool:
+    """Whether the phase after this one is a movement phase (the look-ahead's ground)."""
+    return position.phase.kind == "adjustment" or (position.phase.kind == "retreat"
+                                                   and position.phase.season == "Spring")
+
+
+def _lookahead(task: Task, choices: Sequence[tuple[Order, ...]]) -> list[tuple[float, tuple[Order, ...]]]:
+    """Each choice valued by our best orders in the movement phase that follows (the
+    agenda search, everybody else holding, an equal part of the time left each)."""
+    out = []
+    for i, orders in enumerate(choices):
+        if task.deadline.expired():
+            break
+        nxt = adjudicate(task.position, {task.power: list(orders)}).next
+        if nxt.phase.kind != "movement" or not nxt.units_of(task.power):
+            return []
+        r = AgendaSearch(nxt, task.power, task.evaluate,
+                         deadline=task.deadline.part(1.0 / (len(choices) - i))).run()
+        if r.best is None or not r.tested:
+            break
+        out.append((r.best.value, orders))
+    return out if len(out) == len(choices) else []
 
 
 def _retreats(task: Task) -> Solution:
