@@ -51,14 +51,56 @@ def _series(label: str, seating, args, quiet: bool):
 
 
 def _compare(label: str, one: str, rows, seconds: float) -> dict:
-    lone, rest = rows[one], [r for b, r in rows.items() if b != one][0]
-    ratio = lone.centers / rest.centers if rest.centers else float("inf")
+    lone = rows[one]
+    others = [r for b, r in rows.items() if b != one]
+    seats = sum(r.seats for r in others)
+    rest_centers = sum(r.centers * r.seats for r in others) / seats
+    rest_win = sum(r.win_rate * r.seats for r in others) / seats
+    rest_elim = sum(r.elimination_rate * r.seats for r in others) / seats
+    ratio = lone.centers / rest_centers if rest_centers else float("inf")
     return {"series": label, "bot": one, "games": lone.games,
             "win_rate": lone.win_rate, "elimination_rate": lone.elimination_rate,
             "mean_centers": lone.centers, "max_seconds": lone.max_seconds,
-            "others": rest.bot, "others_win_rate": rest.win_rate,
-            "others_elimination_rate": rest.elimination_rate,
-            "others_mean_centers": rest.centers, "center_ratio": ratio, "wall_seconds": seconds}
+            "others": "+".join(r.bot for r in others), "others_win_rate": rest_win,
+            "others_elimination_rate": rest_elim,
+            "others_mean_centers": rest_centers, "center_ratio": ratio, "wall_seconds": seconds,
+            "by_bot": {r.bot: {"seats": r.seats, "win_rate": r.win_rate, "mean_centers": r.centers}
+                       for r in others}}
+
+
+#: the fields the dipsolve seat plays in (``--field``)
+FIELDS = ("dumbbot", "random", "greedy", "mixed", "dipsolve", "self")
+
+
+def field_seating(field: str, bot, args):
+    """The seven bots of a series: the dipsolve seat first, then its field."""
+    from dipsolve.bots import DipsolveBot, DumbBotPlayer, GreedyBot, RandomBot
+    dumb, rand, greedy = DumbBotPlayer(), RandomBot(), GreedyBot()
+    if field == "dumbbot":
+        return [bot] + [dumb] * 6
+    if field == "random":
+        return [bot] + [rand] * 6
+    if field == "greedy":
+        return [bot] + [greedy] * 6
+    if field == "mixed":
+        return [bot, dumb, greedy, rand, dumb, greedy, rand]
+    if field == "dipsolve":
+        other = DipsolveBot(args.method, opponents=args.field_opponents, clock=args.clock)
+        other.check()
+        return [bot] + [other] * 6
+    return [bot] * 7
+
+
+def _per_power(records) -> dict:
+    """Self-play: each power's mean final centers, solos and the 95% interval of its mean."""
+    from dipsolve.map import POWERS
+    out = {}
+    for p in POWERS:
+        xs = [float(rec.result(p).centers) for rec in records]
+        m, lo, hi = mean_interval(xs)
+        out[p] = {"mean_centers": m, "interval": [lo, hi],
+                  "solos": sum(rec.winner == p for rec in records)}
+    return out
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -123,6 +165,19 @@ def main(argv=None) -> int:
     p.add_argument("--opponents", default="equilibrium",
                    help="dipsolve's opponent model: equilibrium (default), sampled, worst, expected or "
                         "hold; several, comma-separated, run one series each")
+    p.add_argument("--field", default="dumbbot",
+                   help=f"the six other seats: {', '.join(FIELDS)} (mixed: two DumbBots, two "
+                        f"greedy, two random; dipsolve: six dipsolve seats with --field-opponents; "
+                        f"self: seven copies of the dipsolve seat, per power); several, "
+                        f"comma-separated, run one series each (default dumbbot)")
+    p.add_argument("--field-opponents", default="expected",
+                   help="the opponent model of the six dipsolve seats of --field dipsolve "
+                        "(default expected)")
+    p.add_argument("--oracle", choices=("cpsat", "agenda"), default="cpsat",
+                   help="the phase game's best-response oracle (default cpsat)")
+    p.add_argument("--pick", choices=("best", "sample"), default="best",
+                   help="our orders from the phase game: the best against the others' mixture "
+                        "(default) or a draw from our own mixture")
     p.add_argument("--clock", choices=("wall", "cpu"), default="cpu",
                    help="what a dipsolve phase's time limit is measured on (default cpu: this "
                         "process's CPU time, so other work on the machine does not shorten it)")
@@ -142,16 +197,31 @@ def main(argv=None) -> int:
                  "series": []}
     if args.only != "references":
         for model in args.opponents.split(","):
-            bot = DipsolveBot(args.method, opponents=model.strip(), clock=args.clock)
+            bot = DipsolveBot(args.method, opponents=model.strip(), clock=args.clock,
+                              oracle=args.oracle, pick=args.pick)
             try:
                 bot.check()
             except BotUnavailable as e:
                 out["dipsolve_unavailable"] = str(e)
                 continue
-            records, rows, secs = _series(f"{bot.name} vs 6 DumbBots", [bot] + [dumb] * 6, args, args.quiet)
-            row = _compare(f"1 {bot.name} vs 6 DumbBots", bot.name, rows, secs)
-            row.update(_intervals(records, bot.name))
-            out["series"].append(row)
+            for field in args.field.split(","):
+                field = field.strip()
+                if field not in FIELDS:
+                    p.error(f"--field {field!r}: expected one of {', '.join(FIELDS)}")
+                seating = field_seating(field, bot, args)
+                label = f"{bot.name} vs {field}" if field != "self" else f"7 x {bot.name}"
+                records, rows, secs = _series(label, seating, args, args.quiet)
+                if field == "self":
+                    r = rows[bot.name]
+                    out["series"].append({"series": label, "bot": bot.name, "field": field,
+                                          "games": r.games, "win_rate": r.win_rate,
+                                          "mean_centers": r.centers, "wall_seconds": secs,
+                                          "per_power": _per_power(records)})
+                    continue
+                row = _compare(f"1 {bot.name} vs {field}", bot.name, rows, secs)
+                row["field"] = field
+                row.update(_intervals(records, bot.name))
+                out["series"].append(row)
     if args.only != "dipsolve":
         _, rows, secs = _series("DumbBot vs 6 random", [dumb] + [rand] * 6, args, args.quiet)
         out["series"].append(_compare("1 DumbBot vs 6 random bots", "dumbbot", rows, secs))
@@ -169,7 +239,12 @@ def main(argv=None) -> int:
     if "dipsolve_unavailable" in out:
         print(f"dipsolve seat unavailable: {out['dipsolve_unavailable']}")
     for c in out["series"]:
-        if c["series"] == "7 DumbBots":
+        if "per_power" in c:
+            print(f"{c['series']} ({c['games']} games): solo per seat {100 * c['win_rate']:.1f}%")
+            for pw, v in c["per_power"].items():
+                print(f"  {pw:<8} mean centers {v['mean_centers']:5.2f} "
+                      f"({v['interval'][0]:.2f}-{v['interval'][1]:.2f}), solos {v['solos']}")
+        elif c["series"] == "7 DumbBots":
             print(f"7 DumbBots ({c['games']} games)\n  dumbbot per seat: solo "
                   f"{100 * c['win_rate']:5.1f}%   eliminated {100 * c['elimination_rate']:5.1f}%"
                   f"   mean centers {c['mean_centers']:5.2f}   wall {c['wall_seconds']:.0f} s")

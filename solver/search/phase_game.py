@@ -65,7 +65,7 @@ SEED_SHARE = 0.2
 #: the others' mixture begins
 EQUILIBRIUM_END = 0.5
 #: the share of the time kept for the final report (exploitability, our move)
-REPORT_SHARE = 0.1
+REPORT_SHARE = 0.03
 #: best-response rounds during regret matching, at these shares of its time
 ORACLE_ROUNDS = (0.3, 0.65)
 #: the share of each round's time a player's best-response search may use, ours first
@@ -511,20 +511,29 @@ class PhaseGame:
 
     def _measure(self, i: int, rng: random.Random) -> tuple[list[float], bool]:
         """Player ``i``'s actions valued against the others' final mixtures: by our last
-        best-response search's measure when it saw every action (ours, last), else on
-        fresh scenarios as long as the clock allows, else by the running utilities of
-        the iterations.  Also whether every value is a fresh measure."""
+        best-response search's measure when it saw every action (ours, last), else by
+        the running utilities of the iterations (each action's utility against the
+        others' strategies as they converged), an action the iterations never measured
+        on fresh scenarios while the clock allows.  Also whether every action got a
+        value."""
         p = self.players[i]
         if p.estimates and all(a in p.estimates for a in p.actions):
             return [p.estimates[a] for a in p.actions], True
         values = list(p.utility)
-        if self.deadline.expired():
-            return values, False
+        missing = [k for k, m in enumerate(p.measured) if not m]
+        if not missing:
+            return values, True
         scen = self.scenarios(i, SCENARIOS, rng)
-        for k, a in enumerate(p.actions):
+        for k in missing:
             if self.deadline.expired():
+                known = [values[j] for j, m in enumerate(p.measured) if m]
+                floor = min(known) if known else 0.0
+                for j in missing:
+                    if not p.measured[j]:
+                        values[j] = floor
                 return values, False
-            values[k] = self._expected(i, a, scen)
+            values[k] = self._expected(i, p.actions[k], scen)
+            p.measured[k] = 1
         return values, True
 
     def report(self) -> PhaseEquilibrium:
