@@ -517,8 +517,11 @@ def describe_model(model: Opponents, how: str) -> list[str]:
 
 #: with look-ahead: the share of the time for judging every choice by the evaluation,
 #: and how many of the best are then judged by the movement phase that follows
-STATIC_SHARE = 0.4
-LOOKAHEAD_CHOICES = 6
+STATIC_SHARE = 0.3
+LOOKAHEAD_CHOICES = 4
+#: the look-ahead's searches end at this share of the time (a retreat or a build needs
+#: less thought than a movement; the rest of the time is not used)
+LOOKAHEAD_END = 0.7
 
 
 def _best_of(task: Task, choices: Iterable[Sequence[Order]],
@@ -594,14 +597,16 @@ def _lookahead(task: Task, choices: Sequence[tuple[Order, ...]]) -> list[tuple[f
     """Each choice valued by our best orders in the movement phase that follows (the
     agenda search, everybody else holding, an equal part of the time left each)."""
     out = []
+    d = task.deadline
+    until = Deadline(LOOKAHEAD_END * (d.end - d.start) - d.elapsed(), clock=d.clock)
     for i, orders in enumerate(choices):
-        if task.deadline.expired():
+        if until.expired():
             break
         nxt = adjudicate(task.position, {task.power: list(orders)}).next
         if nxt.phase.kind != "movement" or not nxt.units_of(task.power):
             return []
         r = AgendaSearch(nxt, task.power, task.evaluate,
-                         deadline=task.deadline.part(1.0 / (len(choices) - i))).run()
+                         deadline=until.part(1.0 / (len(choices) - i))).run()
         if r.best is None or not r.tested:
             break
         out.append((r.best.value, orders))

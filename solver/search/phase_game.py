@@ -60,10 +60,10 @@ Action = tuple[Order, ...]
 Scenario = tuple[float, dict[str, Action]]
 
 #: the share of the time for seeding the working sets
-SEED_SHARE = 0.2
+SEED_SHARE = 0.1
 #: the share of the time at which regret matching ends and our final best response to
 #: the others' mixture begins
-EQUILIBRIUM_END = 0.5
+EQUILIBRIUM_END = 0.3
 #: the share of the time kept for the final report (exploitability, our move)
 REPORT_SHARE = 0.03
 #: best-response rounds during regret matching, at these shares of its time
