@@ -198,22 +198,27 @@ def test_play_interrupted_prints_the_table_of_the_games_finished(moment, tmp_pat
     assert _workers(run.proc.pid) == []
 
 
-def test_a_play_worker_that_dies_is_one_line_and_the_other_games_are_kept(tmp_path):
+def test_a_play_worker_that_dies_is_one_line_and_its_game_is_played_again(tmp_path):
     # three games, two at once: a worker is killed while both play their first game
-    # (they take seconds; the kill comes as soon as both exist), a new one plays game 3
-    run = Running("play", "--games", "3", *PLAY[3:-1], "1904", cwd=tmp_path)
+    # (they take seconds; the kill comes as soon as both exist); its game is played again
+    # by a new worker (dipsolve.execution), and every game is in the table once
+    results = tmp_path / "games.jsonl"
+    run = Running("play", "--games", "3", *PLAY[3:-1], "1904", "--results", str(results),
+                  cwd=tmp_path)
     end = time.monotonic() + BOUND
     while len(_workers(run.proc.pid)) < 2:
         assert time.monotonic() < end and run.proc.poll() is None
         time.sleep(0.02)
     os.kill(_workers(run.proc.pid)[0], signal.SIGKILL)
     code, out, err = run.finish()
-    assert code == 1 and "Traceback" not in err
-    lost = [line for line in err.splitlines() if "lost" in line]
-    assert len(lost) == 1 and "its worker process died (killed by SIGKILL)" in lost[0], err
+    assert code == 0 and "Traceback" not in err
+    again = [line for line in err.splitlines() if "playing it again" in line]
+    assert len(again) == 1 and "its worker process died (killed by SIGKILL)" in again[0], err
     finished = [line for line in out.splitlines() if line.startswith("game ")]
-    assert len(finished) == 2 and _table_games(out) == 2
-    assert "game 3 (seed 2)" in out                   # played by the worker that replaced it
+    assert len(finished) == 3 and _table_games(out) == 3
+    lines = [json.loads(line) for line in results.read_text().splitlines()[1:]]
+    assert sorted(line["id"] for line in lines) == ["game-0", "game-1", "game-2"]
+    assert {line["status"] for line in lines} == {"ok"}
 
 
 def test_a_command_that_does_not_poll_is_stopped_where_it_is(tmp_path, capsys, monkeypatch):

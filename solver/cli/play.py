@@ -10,8 +10,11 @@ error with exit status 2.  ``--save DIR`` writes each game to ``DIR/game-SEED.js
 the ``diplomacy`` package's saved-game format (`dipsolve.records`), which that package
 loads, replays and shows, as each game ends.  Ctrl-C (or SIGTERM) drops the games being
 played and prints the table of the games finished (exit status 130 or 143; the games
-saved are those finished); with ``--jobs``, a worker process that dies is reported in one
-line, its game left out, the others played, and the exit status is 1.
+saved are those finished); with ``--jobs`` or ``--ray``, a game whose worker process dies
+is played again (said in one line); one that dies twice is reported failed in one line,
+the others played, and the exit status is 1.  ``--results FILE`` appends each game to a
+JSON-lines file as it ends (`dipsolve.execution.journal`); the same command again plays
+only the games not in it, and tabulates them all.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from ..results import Stopped
 from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_time_limit,
                       integer, power, range_help)
+from .batch import add_ray
 from .output import Outputs
 from .progress import Progress
 
@@ -87,6 +91,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--jobs", type=integer, default=1, metavar="N",
                    help=f"games played at once, one process each (default 1; {range_help('jobs')}; "
                         f"at most one a core, or the bots that think against the clock think less)")
+    add_ray(p)
+    p.add_argument("--results", metavar="FILE",
+                   help="append each game to FILE (JSON lines) as it ends; the same command "
+                        "again plays only the games not in FILE and tabulates them all")
     add_json(p, help="one JSON object: the games and the table")
     p.add_argument("--history", action="store_true", help="with --json: every phase's orders too")
     p.add_argument("--save", metavar="DIR",
@@ -179,6 +187,66 @@ def save_game(folder: str, record: GameRecord, outputs: Outputs) -> str:
     return path
 
 
+def _executor(args: argparse.Namespace) -> Any:
+    """Where the games are played: ``--ray``, or ``--jobs`` local processes (None: here,
+    one after the other, with a progress bar of phases)."""
+    import contextlib
+    if args.ray is None and args.jobs <= 1:
+        return contextlib.nullcontext(None)
+    from ..execution import LocalPool, executor
+    if args.ray is None:
+        return LocalPool(min(args.jobs, args.games))
+    return executor(args.jobs, args.ray)
+
+
+def _journal(args: argparse.Namespace) -> Any:
+    """The ``--results`` file, opened (its games of an earlier run read)."""
+    from ..execution.journal import Journal
+    from .output import check_destination
+    check_destination(args.results)
+    run = {"command": "play", "bots": args.bots, "seat": args.seat, "until": args.until,
+           "time_limit": args.time_limit, "evaluation": args.evaluation,
+           "opponents": args.opponents, "seed": args.seed, "rotate": args.rotate}
+    return Journal.open(args.results, run)
+
+
+def _played_before(journal: Any, args: argparse.Namespace) -> dict[int, GameRecord]:
+    """The games of this run that the results file holds, by seed, rebuilt (their
+    orders replayed from the start: the final board is the adjudicator's)."""
+    out: dict[int, GameRecord] = {}
+    for key, line in journal.done.items():
+        game = line.get("game")
+        seed = game.get("seed") if isinstance(game, dict) else None
+        if not isinstance(seed, int) or not args.seed <= seed < args.seed + args.games:
+            continue
+        try:
+            out[seed] = game_from_json(game)
+        except (KeyError, TypeError, ValueError) as e:
+            raise UserError(f"the line of {key} is not a game dipsolve play wrote ({type(e).__name__}: "
+                            f"{e})", filename=args.results) from None
+    return out
+
+
+def game_from_json(obj: dict[str, Any]) -> GameRecord:
+    """A game back from its JSON (`GameRecord.to_json` with ``history``): its phases
+    replayed through the adjudicator to its final board."""
+    from ..grammar import parse_order
+    from ..play import GameRecord, PhaseRecord, PowerResult
+    from ..position import Position
+    from ..records import replay
+    phases = tuple(PhaseRecord(p["phase"], {k: tuple(v) for k, v in p["orders"].items()})
+                   for p in obj["phases"])
+    results = tuple(PowerResult(r["power"], r["bot"], r["centers"], r["units"], r["win"],
+                                r["eliminated"], r["refused"], r["seconds"], r["max_seconds"])
+                    for r in obj["powers"])
+    final = replay(Position.initial(), [{k: [parse_order(t) for t in ts] for k, ts in ph.orders.items()}
+                                        for ph in phases]).final
+    if final.phase.short != obj["final_phase"]:
+        raise ValueError(f"its orders replayed end in {final.phase.short}, not {obj['final_phase']}")
+    return GameRecord(obj["seed"], obj["until"], obj["time_limit"], dict(obj["seats"]), results,
+                      obj["winner"], final, phases, obj["seconds"])
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     # a Ctrl-C at any moment, from here on (loading the bots too), ends in the table
     with cooperative():
@@ -201,35 +269,56 @@ def _play(args: argparse.Namespace) -> int:
     progress = _GamesProgress(args.games)
     records: list[GameRecord] = []
     lost: list[dict[str, Any]] = []
+    journal = _journal(args) if args.results else None
+    before = _played_before(journal, args) if journal is not None else {}
+    records += before.values()
+    parallel = args.jobs > 1 or args.ray is not None
 
     def on_game(record: GameRecord) -> None:
         records.append(record)
+        if journal is not None:
+            journal.append({"id": f"game-{record.seed}", "status": "ok",
+                            "game": record.to_json(history=True)})
         if args.save:
             save_game(args.save, record, outputs)   # finished: saved even after Ctrl-C
         if not args.json:
             progress.close()
             print(game_line(record.seed - args.seed, record), flush=True)
-        if args.jobs > 1:
+        if parallel:
             progress.played(len(records) + len(lost), args.jobs)
 
     def on_lost(index: int, reason: str) -> None:
         lost.append({"game": index + 1, "seed": args.seed + index, "reason": reason})
+        if journal is not None:
+            journal.append({"id": f"game-{args.seed + index}", "status": "failed",
+                            "error": {"error": "failed", "message": reason}})
         progress.close()
-        print(f"dipsolve: game {index + 1} (seed {args.seed + index}) lost: its worker "
-              f"process died ({reason}); the other games go on", file=sys.stderr, flush=True)
+        print(f"dipsolve: game {index + 1} (seed {args.seed + index}) lost: {reason}; the other "
+              f"games go on", file=sys.stderr, flush=True)
 
-    if args.jobs > 1:
-        progress.played(0, args.jobs)
+    def on_retry(index: int, reason: str) -> None:
+        progress.close()
+        print(f"dipsolve: game {index + 1} (seed {args.seed + index}): its worker process died "
+              f"({reason}); playing it again", file=sys.stderr, flush=True)
+
+    if parallel:
+        progress.played(len(records), args.jobs)
 
     interrupted = False
     try:
-        play_series(bots, args.games, seed=args.seed, until=args.until,
-                    time_limit=args.time_limit, rotate=args.rotate, jobs=args.jobs,
-                    on_phase=progress.phase, on_game=on_game, on_lost=on_lost)
+        with _executor(args) as pool:
+            play_series(bots, args.games, seed=args.seed, until=args.until,
+                        time_limit=args.time_limit, rotate=args.rotate, jobs=args.jobs,
+                        executor=pool, skip={r.seed - args.seed for r in before.values()},
+                        on_phase=progress.phase, on_game=on_game, on_lost=on_lost,
+                        on_retry=on_retry)
     except Stopped:
         interrupted = True
     finally:
         progress.close()
+        if journal is not None:
+            journal.close()
+    records.sort(key=lambda r: r.seed)
     rows = results_table(records)
     if interrupted:
         print(f"dipsolve: interrupted: {len(records)} of {args.games} games finished; the table "

@@ -1,0 +1,130 @@
+"""A results file that a run appends to as jobs finish, and that a rerun resumes from.
+
+    journal = Journal.open("results.jsonl", {"command": "batch", "task": "solve", ...})
+    journal.done                       # key -> its line, for the jobs already finished
+    journal.append({"id": "a.dip", "status": "ok", ...})
+
+The file is JSON lines.  Its first line says what run wrote it (``{"dipsolve":
+"results", "run": {...}}``: the command and every setting that changes an answer); each
+other line is one job's result, with its ``id``.  A line is appended in one ``write`` of
+a file opened for appending, then synced to the disk (`dipsolve.files.append`): a run
+killed at any moment leaves every finished line whole, and at worst the end of one
+line, which the next run cuts off (and says so) before it appends.
+
+A rerun with the same settings skips every job whose id has a line (`Journal.done`;
+``status`` ``failed`` — a worker died every time — is run again, and its new line
+follows the old: the last line of an id is its result).  A rerun with other settings is
+refused: its answers would be mixed with the first run's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from .. import files
+from ..errors import DipsolveSyntaxError
+
+__all__ = ["Journal", "RETRIED"]
+
+#: the statuses of a line that a rerun runs again
+RETRIED = ("failed",)
+
+
+def _error(path: str, message: str, line: int | None = None, text: str | None = None) -> DipsolveSyntaxError:
+    shown = None if text is None else (text if len(text) <= 80 else text[:77] + "...")
+    return DipsolveSyntaxError(message, filename=path, line=line, column=1 if line else None,
+                               found=shown, source_line=None)
+
+
+class Journal:
+    """An open results file: the lines finished before (`done`) and `append`."""
+
+    def __init__(self, path: str, fd: int, done: dict[str, dict[str, Any]], cut: int) -> None:
+        self.path = path
+        self._fd = fd
+        #: the last line of each id already in the file, but for those run again (`RETRIED`)
+        self.done = done
+        #: bytes of a torn last line cut off when the file was opened (a killed run)
+        self.cut = cut
+
+    @classmethod
+    def open(cls, path: str, run: dict[str, Any]) -> Journal:
+        """Open (or make) the results file ``path`` of a run with settings ``run``; a
+        `DipsolveSyntaxError` naming the file and line for a file that is not one, or
+        one written with other settings."""
+        header = {"dipsolve": "results", "run": run}
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o666)
+        except OSError as e:
+            raise _error(path, f"cannot open: {e.strerror}") from None
+        try:
+            done, cut = cls._read(path, fd, header)
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(path, fd, done, cut)
+
+    @staticmethod
+    def _read(path: str, fd: int, header: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], int]:
+        size = os.fstat(fd).st_size
+        data = b""
+        while len(data) < size:
+            chunk = os.pread(fd, size - len(data), len(data))
+            if not chunk:
+                break
+            data += chunk
+        if not data:
+            files.append(fd, (json.dumps(header) + "\n").encode())
+            return {}, 0
+        end = data.rfind(b"\n") + 1
+        cut = len(data) - end
+        if cut:                               # a line torn by a killed run: cut it off
+            os.ftruncate(fd, end)
+            data = data[:end]
+        lines = data.decode("utf-8", errors="replace").split("\n")[:-1]
+        if not lines:
+            files.append(fd, (json.dumps(header) + "\n").encode())
+            return {}, cut
+        try:
+            first = json.loads(lines[0])
+        except json.JSONDecodeError:
+            first = None
+        if not isinstance(first, dict) or first.get("dipsolve") != "results":
+            raise _error(path, "not a dipsolve results file (its first line is no "
+                               "{\"dipsolve\": \"results\", ...} object): give a new file or one "
+                               "a run of the same command wrote", 1, lines[0])
+        if first.get("run") != header["run"]:
+            raise _error(path, f"written by another run ({json.dumps(first.get('run'))}); this one "
+                               f"is {json.dumps(header['run'])}: give another results file, or "
+                               f"the same settings to resume", 1, lines[0])
+        done: dict[str, dict[str, Any]] = {}
+        for n, text in enumerate(lines[1:], 2):
+            try:
+                item = json.loads(text)
+            except json.JSONDecodeError as e:
+                raise _error(path, f"not a JSON object ({e.msg}); expected one result a line",
+                             n, text) from None
+            if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+                raise _error(path, "a line without an \"id\"; expected one result a line", n, text)
+            if item.get("status") in RETRIED:
+                done.pop(item["id"], None)
+            else:
+                done[item["id"]] = item
+        return done, cut
+
+    def append(self, item: dict[str, Any]) -> None:
+        """Append one result (it has an ``id``) as one line, synced to the disk."""
+        files.append(self._fd, (json.dumps(item) + "\n").encode())
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
