@@ -132,8 +132,8 @@ class InProcess(_Base):
             if stop_requested():
                 raise Stopped
             ok, value = guarded(fn, task)
-            if stop_requested() and not ok:
-                raise Stopped            # cut short by the stop, not failed
+            if stop_requested():
+                raise Stopped            # cut short by the stop: no answer of it is kept
             on_done(Done(key, True, value) if ok else Done(key, False, error=value))
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from .. import files
 from ..errors import DipsolveSyntaxError
 
-__all__ = ["Journal", "RETRIED"]
+__all__ = ["Journal", "RETRIED", "read_results"]
 
 #: the statuses of a line that a rerun runs again
 RETRIED = ("failed",)
@@ -36,6 +36,46 @@ def _error(path: str, message: str, line: int | None = None, text: str | None = 
     shown = None if text is None else (text if len(text) <= 80 else text[:77] + "...")
     return DipsolveSyntaxError(message, filename=path, line=line, column=1 if line else None,
                                found=shown, source_line=None)
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return _BAD
+
+
+_BAD = object()
+
+
+def read_results(text: str, path: str, run: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The results a file's ``text`` holds (whole lines), by id: the last line of each,
+    but for those run again (`RETRIED`); a `DipsolveSyntaxError` naming ``path`` and the
+    line for a file that is no results file, or one that run ``run`` did not write."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    first = _json(lines[0]) if lines else None
+    if not isinstance(first, dict) or first.get("dipsolve") != "results":
+        raise _error(path, "not a dipsolve results file (its first line is no "
+                           "{\"dipsolve\": \"results\", ...} object): give a new file or one "
+                           "a run of the same command wrote", 1, lines[0] if lines else "")
+    if first.get("run") != run:
+        raise _error(path, f"written by another run ({json.dumps(first.get('run'))[:200]}); this one "
+                           f"is {json.dumps(run)}: give another results file, or "
+                           f"the same settings to resume", 1, lines[0])
+    done: dict[str, dict[str, Any]] = {}
+    for n, line in enumerate(lines[1:], 2):
+        item = _json(line)
+        if item is _BAD:
+            raise _error(path, "not a JSON object; expected one result a line", n, line)
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            raise _error(path, "a line without an \"id\"; expected one result a line", n, line)
+        if item.get("status") in RETRIED:
+            done.pop(item["id"], None)
+        else:
+            done[item["id"]] = item
+    return done
 
 
 class Journal:
@@ -75,44 +115,22 @@ class Journal:
             if not chunk:
                 break
             data += chunk
-        if not data:
-            files.append(fd, (json.dumps(header) + "\n").encode())
-            return {}, 0
+        first = (json.dumps(header) + "\n").encode()
         end = data.rfind(b"\n") + 1
-        cut = len(data) - end
-        if cut:                               # a line torn by a killed run: cut it off
+        whole, torn = data[:end], data[end:]
+        if not whole:                 # new, or a run killed while it wrote the first line
+            if not first.startswith(torn):
+                read_results(torn.decode("utf-8", errors="replace"), path, header["run"])
+            if torn:
+                os.ftruncate(fd, 0)
+            files.append(fd, first)
+            return {}, len(torn)
+        # every whole line is checked before the file is touched: a file that is not
+        # this run's is refused as it is
+        done = read_results(whole.decode("utf-8", errors="replace"), path, header["run"])
+        if torn:                      # a line torn by a killed run: cut it off
             os.ftruncate(fd, end)
-            data = data[:end]
-        lines = data.decode("utf-8", errors="replace").split("\n")[:-1]
-        if not lines:
-            files.append(fd, (json.dumps(header) + "\n").encode())
-            return {}, cut
-        try:
-            first = json.loads(lines[0])
-        except json.JSONDecodeError:
-            first = None
-        if not isinstance(first, dict) or first.get("dipsolve") != "results":
-            raise _error(path, "not a dipsolve results file (its first line is no "
-                               "{\"dipsolve\": \"results\", ...} object): give a new file or one "
-                               "a run of the same command wrote", 1, lines[0])
-        if first.get("run") != header["run"]:
-            raise _error(path, f"written by another run ({json.dumps(first.get('run'))}); this one "
-                               f"is {json.dumps(header['run'])}: give another results file, or "
-                               f"the same settings to resume", 1, lines[0])
-        done: dict[str, dict[str, Any]] = {}
-        for n, text in enumerate(lines[1:], 2):
-            try:
-                item = json.loads(text)
-            except json.JSONDecodeError as e:
-                raise _error(path, f"not a JSON object ({e.msg}); expected one result a line",
-                             n, text) from None
-            if not isinstance(item, dict) or not isinstance(item.get("id"), str):
-                raise _error(path, "a line without an \"id\"; expected one result a line", n, text)
-            if item.get("status") in RETRIED:
-                done.pop(item["id"], None)
-            else:
-                done[item["id"]] = item
-        return done, cut
+        return done, len(torn)
 
     def append(self, item: dict[str, Any]) -> None:
         """Append one result (it has an ``id``) as one line, synced to the disk."""
