@@ -11,6 +11,7 @@ after line (`dipsolve.execution.journal`), is written by `append`: each line who
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -99,4 +100,8 @@ def append(fd: int, data: bytes) -> None:
     while view:
         written = os.write(fd, view)
         view = view[written:]
-    os.fsync(fd)
+    try:
+        os.fsync(fd)
+    except OSError as e:
+        if e.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EROFS):   # not a disk file
+            raise

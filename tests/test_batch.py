@@ -166,6 +166,13 @@ def test_command_line_mistakes_are_one_line_before_any_work(argv, message, folde
     assert not out.exists() or "\"id\"" not in out.read_text()
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_a_full_disk_is_one_line_and_exit_status_2(folder, capsys):
+    code, error = batch(str(folder), "-o", "/dev/full", "--task", "adjudicate", capsys=capsys)
+    assert code == 2 and error["error"] == "file" and error["file"] == "/dev/full"
+    assert "no space left on device" in error["message"]
+
+
 def test_the_results_file_of_another_run_in_the_folder_is_not_an_input(folder, capsys):
     out = folder / "r.jsonl"
     batch(str(folder), "-o", str(out), "--task", "adjudicate", capsys=capsys)

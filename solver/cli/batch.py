@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any, Iterator
 from ..errors import DipsolveError
 from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_power,
-                      add_time_limit, integer, is_record, range_help, read_text, source_name)
+                      add_ray, add_time_limit, integer, is_record, range_help, read_text,
+                      source_name)
 
 if TYPE_CHECKING:
     from ..execution import Done
@@ -80,26 +81,9 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_batch, stops_by_itself=True)
 
 
-def add_ray(p: argparse.ArgumentParser) -> None:
-    """``--ray [ADDRESS]``: the jobs on Ray (`dipsolve.execution.ray_cluster`)."""
-    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
-                   help="run the jobs on Ray (pip install 'dipsolve[cluster]'): alone, a local "
-                        "Ray started for the run with --jobs CPUs; with ADDRESS (ray://HOST:10001, "
-                        "HOST:6379, auto), an existing cluster with dipsolve installed on every "
-                        "node (write --ray=ADDRESS before the inputs); see docs/cluster.md")
-
-
-def check_ray(value: str | None) -> None:
-    """Refuse an ``--ray`` value that is an input the parser took for an address."""
-    if value is not None and value != "local" and os.path.exists(value):
-        raise UserError(f"--ray {value!r}: a file, not a Ray address (write --ray=ADDRESS, or put "
-                        f"--ray after the inputs)")
-
-
 def make_executor(args: argparse.Namespace) -> Any:
     """The backend of ``--jobs`` and ``--ray`` (`dipsolve.execution.executor`)."""
     from ..execution import executor
-    check_ray(args.ray)
     jobs = args.jobs if args.jobs is not None else (
         min(os.cpu_count() or 1, 64) if args.ray == "local" else 1)
     return executor(jobs, args.ray)
@@ -302,7 +286,6 @@ def line_of(done: Done) -> dict[str, Any]:
 def cmd_batch(args: argparse.Namespace) -> int:
     from ..execution.journal import Journal
     from .output import check_destination
-    check_ray(args.ray)
     check_destination(args.output)      # a bad -o fails before any input is read
     items = inputs(args)
     settings = settings_of(args)

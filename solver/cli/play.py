@@ -26,9 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import Stopped
 from .interrupt import cooperative
-from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_time_limit,
-                      integer, power, range_help)
-from .batch import add_ray
+from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_ray,
+                      add_time_limit, integer, power, range_help)
 from .output import Outputs
 from .progress import Progress
 

@@ -26,16 +26,28 @@ from typing import Any
 from .. import files
 from ..errors import DipsolveSyntaxError
 
-__all__ = ["Journal", "RETRIED", "read_results"]
+__all__ = ["Journal", "JournalError", "RETRIED", "read_results"]
 
 #: the statuses of a line that a rerun runs again
 RETRIED = ("failed",)
 
 
-def _error(path: str, message: str, line: int | None = None, text: str | None = None) -> DipsolveSyntaxError:
+class JournalError(DipsolveSyntaxError):
+    """A results file that cannot be opened, read or written (``PATH: cannot write: No
+    space left on device``), or that is not this run's."""
+
+    kind = "file"
+
+
+def _error(path: str, message: str, line: int | None = None, text: str | None = None) -> JournalError:
     shown = None if text is None else (text if len(text) <= 80 else text[:77] + "...")
-    return DipsolveSyntaxError(message, filename=path, line=line, column=1 if line else None,
-                               found=shown, source_line=None)
+    return JournalError(message, filename=path, line=line, column=1 if line else None,
+                        found=shown, source_line=None)
+
+
+def _reason(e: OSError) -> str:
+    text = e.strerror or str(e)
+    return text[:1].lower() + text[1:]
 
 
 def _json(text: str) -> Any:
@@ -98,9 +110,12 @@ class Journal:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o666)
         except OSError as e:
-            raise _error(path, f"cannot open: {e.strerror}") from None
+            raise _error(path, f"cannot open: {_reason(e)}") from None
         try:
             done, cut = cls._read(path, fd, header)
+        except OSError as e:
+            os.close(fd)
+            raise _error(path, f"cannot read or write: {_reason(e)}") from None
         except BaseException:
             os.close(fd)
             raise
@@ -133,8 +148,12 @@ class Journal:
         return done, len(torn)
 
     def append(self, item: dict[str, Any]) -> None:
-        """Append one result (it has an ``id``) as one line, synced to the disk."""
-        files.append(self._fd, (json.dumps(item) + "\n").encode())
+        """Append one result (it has an ``id``) as one line, synced to the disk; a
+        `JournalError` if it cannot be written (a full disk)."""
+        try:
+            files.append(self._fd, (json.dumps(item) + "\n").encode())
+        except OSError as e:
+            raise _error(self.path, f"cannot write: {_reason(e)}") from None
 
     def close(self) -> None:
         if self._fd >= 0:
