@@ -10,7 +10,10 @@ ended.  Without Ray installed they are skipped, except in CI (``CI`` set), where
 
 from __future__ import annotations
 
+import json
 import os
+import socket
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -135,15 +138,26 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-@pytest.fixture(scope="module")
-def ray_pool():
-    """One local Ray of 2 CPUs for the module; every process it started ends with it."""
+def _need_ray() -> None:
     try:
         import ray  # noqa: F401
     except ImportError:
         if os.environ.get("CI"):
             pytest.fail("Ray is not installed: .ci/run installs the 'cluster' extra")
         pytest.skip("Ray is not installed (pip install 'dipsolve[cluster]')")
+
+
+def _wait_gone(pids: set[int]) -> list[int]:
+    end = time.monotonic() + BOUND
+    while any(_alive(p) for p in pids) and time.monotonic() < end:
+        time.sleep(0.1)
+    return [p for p in pids if _alive(p)]
+
+
+@pytest.fixture(scope="module")
+def ray_pool():
+    """One local Ray of 2 CPUs for the module; every process it started ends with it."""
+    _need_ray()
     from dipsolve.execution.ray_cluster import RayExecutor
     before = _descendants(os.getpid())
     pool = RayExecutor(None, 2)
@@ -153,10 +167,7 @@ def ray_pool():
     finally:
         pool.close()
         started |= _descendants(os.getpid()) - before
-        end = time.monotonic() + BOUND
-        while any(_alive(p) for p in started) and time.monotonic() < end:
-            time.sleep(0.1)
-        assert started and not [p for p in started if _alive(p)], "Ray left processes behind"
+        assert started and not _wait_gone(started), "Ray left processes behind"
 
 
 def test_ray_answers_as_the_local_pool_does(ray_pool):
@@ -222,3 +233,52 @@ def test_results_written_from_ray_resume_like_any(ray_pool, tmp_path):
                                                              "value": d.value}))
     with Journal.open(path, {"command": "test"}) as journal:
         assert {k: v["value"] for k, v in journal.done.items()} == {str(n): n * n for n in range(6)}
+
+
+def test_a_batch_on_an_existing_ray_cluster(tmp_path):
+    """``--ray HOST:PORT``: a cluster started apart (``ray start --head``, here on the
+    loopback address, stopped by its process id at the end) runs a batch and gives the
+    lines of this process."""
+    _need_ray()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_USAGE_STATS_ENABLED": "0"}
+    head = subprocess.Popen([str(Path(sys.executable).parent / "ray"), "start", "--head",
+                             f"--port={port}", "--num-cpus=2", "--include-dashboard=false", "--block"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    started: set[int] = set()
+    try:
+        end = time.monotonic() + BOUND
+        while True:
+            assert head.poll() is None and time.monotonic() < end, "the head did not start"
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        started = _descendants(head.pid)
+        files = [str(p) for p in sorted(EXAMPLES.glob("*.dip"))]
+
+        def batch(out: str, *more: str) -> dict:
+            run = subprocess.run([sys.executable, "-m", "dipsolve.cli", "batch", *files, "-o", out,
+                                  "--task", "adjudicate", "--json", *more],
+                                 capture_output=True, text=True, timeout=BOUND, env=env)
+            assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+            return json.loads(run.stdout)
+        summary = batch(str(tmp_path / "cluster.jsonl"), f"--ray=127.0.0.1:{port}")
+        assert summary["backend"] == f"ray (127.0.0.1:{port}), 2 at once" and summary["ok"] == len(files)
+        batch(str(tmp_path / "here.jsonl"))
+        lines = {name: {json.loads(x)["id"]: json.loads(x) for x in (tmp_path / name).read_text().splitlines()[1:]}
+                 for name in ("cluster.jsonl", "here.jsonl")}
+        assert lines["cluster.jsonl"] == lines["here.jsonl"]
+    finally:
+        started |= _descendants(head.pid)
+        head.terminate()
+        try:
+            head.wait(BOUND)
+        except subprocess.TimeoutExpired:
+            head.kill()
+            head.wait()
+        assert not _wait_gone(started), "the Ray head left processes behind"

@@ -26,6 +26,49 @@ from . import ATTEMPTS, Done, ExecutionUnavailable, OnDone, OnRetry, _Base, died
 
 #: seconds between two looks at the stop flag while waiting for the tasks
 POLL = 0.1
+#: seconds to wait for a cluster's address to answer before Ray is asked to join it (Ray
+#: itself waits minutes for an address where nothing listens)
+CONNECT_TIMEOUT = 10.0
+
+
+def _host_port(address: str) -> tuple[str, int] | None:
+    """The host and port of a cluster's address (``ray://HOST:10001``, ``HOST:6379``), or
+    None for one that names none (``auto``: the cluster this machine is part of)."""
+    rest = address.split("://", 1)[1] if "://" in address else address
+    host, sep, port = rest.rstrip("/").rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return None
+    return host.strip("[]"), int(port)
+
+
+def _token_available() -> bool:
+    """Whether a Ray authentication token is at hand (``RAY_AUTH_TOKEN``,
+    ``RAY_AUTH_TOKEN_PATH`` or ``~/.ray/auth_token``)."""
+    if os.environ.get("RAY_AUTH_TOKEN"):
+        return True
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or os.path.join(os.path.expanduser("~"), ".ray", "auth_token")
+    return os.path.isfile(path)
+
+
+def _loopback(host: str) -> bool:
+    return host == "localhost" or host.startswith("127.") or host == "::1"
+
+
+def check_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Raise `ExecutionUnavailable` unless something accepts a connection at the cluster
+    address ``address`` within ``timeout`` seconds (``auto`` is not checked)."""
+    import socket
+    target = _host_port(address)
+    if target is None:
+        if address != "auto":
+            raise ExecutionUnavailable(f"--ray {address!r}: expected HOST:PORT, ray://HOST:PORT or auto")
+        return
+    try:
+        with socket.create_connection(target, timeout=timeout):
+            pass
+    except OSError as e:
+        why = e.strerror or type(e).__name__
+        raise ExecutionUnavailable(f"no Ray cluster answers at {address} ({why[:1].lower() + why[1:]})") from None
 
 
 def _import_ray() -> Any:
@@ -65,7 +108,14 @@ class RayExecutor(_Base):
         if workers < 1 or attempts < 1:
             raise ValueError(f"workers and attempts must be 1 or more, not {workers}, {attempts}")
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-        if address is None:
+        if address is not None:
+            check_address(address)
+            # a cluster started with token authentication (Ray's default) takes this
+            # machine's token only when the mode is said before Ray is imported
+            if "RAY_AUTH_MODE" not in os.environ and _token_available():
+                os.environ["RAY_AUTH_MODE"] = "token"
+        target = _host_port(address) if address is not None else None
+        if address is None or (target is not None and _loopback(target[0])):
             # Ray picks the machine's network address for its node unless clusters are
             # off, when it binds to the loopback one (read when ray is first imported)
             os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
@@ -78,7 +128,7 @@ class RayExecutor(_Base):
             raise ExecutionUnavailable("Ray is already initialised in this process: one run at a time")
         try:
             if address is None:
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                ray.init(address="local", num_cpus=workers, include_dashboard=False, log_to_driver=False,
                          logging_level=logging.ERROR, namespace="dipsolve")
                 self.started = True
                 self.name = "ray (local)"
