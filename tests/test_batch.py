@@ -207,3 +207,23 @@ def test_batch_on_a_local_ray_gives_the_lines_of_the_local_processes(folder, tmp
     assert code == 0 and summary["backend"] == "ray (local), 2 at once"
     assert ({line["id"]: line for line in lines(on_ray)}
             == {line["id"]: line for line in lines(local)})
+
+
+def test_play_with_ray_not_installed_is_one_line(monkeypatch, capsys):
+    import sys
+    monkeypatch.setitem(sys.modules, "ray", None)       # import ray: ImportError
+    assert main(["play", "--games", "2", "--until", "1901", "--ray", "--json"]) == 2
+    error = json.loads(capsys.readouterr().out)
+    assert error["error"] == "unavailable" and "pip install 'dipsolve[cluster]'" in error["message"]
+
+
+@pytest.mark.parametrize("address, message", [
+    ("nonsense", "expected HOST:PORT, ray://HOST:PORT or auto"),
+    ("127.0.0.1:1", "no Ray cluster answers at 127.0.0.1:1 (connection refused)"),
+])
+def test_a_ray_address_where_no_cluster_answers_is_one_line(address, message, tmp_path, capsys):
+    pytest.importorskip("ray") if not os.environ.get("CI") else None
+    out = tmp_path / "r.jsonl"
+    code, error = batch(str(EXAMPLES / "start.dip"), "-o", str(out), "--task", "adjudicate",
+                        f"--ray={address}", capsys=capsys)
+    assert code == 2 and error["error"] == "unavailable" and message in error["message"]

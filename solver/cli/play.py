@@ -271,6 +271,9 @@ def _play(args: argparse.Namespace) -> int:
     journal = _journal(args) if args.results else None
     before = _played_before(journal, args) if journal is not None else {}
     records += before.values()
+    if before and not args.json:
+        print(f"dipsolve: {len(before)} of {args.games} games already in {args.results}: "
+              f"playing the others", file=sys.stderr, flush=True)
     parallel = args.jobs > 1 or args.ray is not None
 
     def on_game(record: GameRecord) -> None:
