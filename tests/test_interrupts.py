@@ -249,7 +249,7 @@ def test_a_batch_interrupted_keeps_its_lines_and_the_rerun_finishes_it(tmp_path)
     names = [f"{c}.dip" for c in "abc"]
     for name in names:
         (tmp_path / name).write_text(Path(S1902M).read_text())
-    argv = ("batch", *names, "-o", "results.jsonl", "--power", "FRA", "--time-limit", "1.5")
+    argv = ("batch", *names, "-o", "results.jsonl", "--power", "FRA", "--time-limit", "4")
     run = Running(*argv, cwd=tmp_path)
     results = tmp_path / "results.jsonl"
     end = time.monotonic() + BOUND
