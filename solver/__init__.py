@@ -111,6 +111,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "DumbBotPlayer": ("dipsolve.bots", "DumbBotPlayer"),
     "RandomBot": ("dipsolve.bots", "RandomBot"),
     "dumbbot_orders": ("dipsolve.dumbbot", "orders"),
+    # many jobs at once: here, local processes or Ray (docs/cluster.md)
+    "executor": ("dipsolve.execution", "executor"),
+    "ExecutionUnavailable": ("dipsolve.execution", "ExecutionUnavailable"),
     # a seat at a DAIDE server
     "play_daide": ("dipsolve.daide.seat", "play_daide"),
     "GameEnd": ("dipsolve.daide.client", "GameEnd"),
@@ -191,6 +194,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .models.worstcase import solve_worst_case
     from .models.order_model import predict, select_orders
     from .play import format_table, play_game, play_series, results_table
+    from .execution import ExecutionUnavailable, executor
     from .pictures import render_to as render
     from .legal import legal_orders
     from .records import (Record, RecordPhase, dumps_records, load_record, load_records,

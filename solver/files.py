@@ -5,11 +5,13 @@ target (flushed and synced to the disk), `commit` renames it into place, which r
 the target in one step.  An error, a full disk or an interrupt between the two leaves
 the target as it was and no temporary file behind (`discard`); `write_atomic` does both
 for one file.  The command line plans, stages and commits all of a run's files through
-`dipsolve.cli.output`.
+`dipsolve.cli.output`.  The one file a run adds to as it goes, a results file of line
+after line (`dipsolve.execution.journal`), is written by `append`: each line whole.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -87,3 +89,19 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
     except BaseException:
         discard(tmp)
         raise
+
+
+def append(fd: int, data: bytes) -> None:
+    """Append all of ``data`` to the file open on ``fd`` (opened with ``O_APPEND``) in
+    one ``write``, then sync it to the disk: a results file that a run adds to line by
+    line (`dipsolve.execution.journal`) never holds half of a line but, after a crash in
+    this very call, at its end (which the journal's reader cuts off)."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+    try:
+        os.fsync(fd)
+    except OSError as e:
+        if e.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EROFS):   # not a disk file
+            raise

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Container, Iterable, Mapping, Sequence
 
 from .adjudicator import REFUSED, adjudicate
 from .bots import Bot
@@ -30,6 +30,9 @@ from .map import POWERS
 from .orders import Order
 from .position import Position
 from .results import CLOCKS, Stopped, stop_requested
+
+if TYPE_CHECKING:
+    from .execution import Executor
 
 #: supply centers for a solo win on the standard map
 SOLO = 18
@@ -205,18 +208,23 @@ def rotated(seating: Sequence[Bot], shift: int) -> dict[str, Bot]:
 def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int = 1910,
                 time_limit: float = 2.0, rotate: bool = False, jobs: int = 1,
                 clock: str = "wall",
+                executor: Executor | None = None, skip: Container[int] = (),
                 on_phase: Callable[[int, Position], None] | None = None,
                 on_game: Callable[[GameRecord], None] | None = None,
-                on_lost: Callable[[int, str], None] | None = None) -> list[GameRecord]:
+                on_lost: Callable[[int, str], None] | None = None,
+                on_retry: Callable[[int, str], None] | None = None) -> list[GameRecord]:
     """Play ``games`` games with the seven bots of ``seating`` (in the order of
     `POWERS`); game ``i`` has seed ``seed + i`` and, with ``rotate``, the seating moved
     ``i`` seats on.  ``on_phase(i, position)`` and ``on_game(record)`` report progress.
+    The games numbered in ``skip`` are not played (a run resumed: they were before).
 
     ``jobs`` > 1 plays that many games at once, each in its own process (the games
     are independent; give each a core of its own, or the bots that think against the
-    clock think less); ``on_phase`` is then not called, ``on_game`` is, in game order.
-    A game whose process dies (`dipsolve.workers`) is reported to ``on_lost(i, reason)``
-    and left out, and the others are played (without ``on_lost``: `GameLost`).
+    clock think less); ``executor`` (`dipsolve.execution`: local processes or Ray) plays
+    them where it runs jobs.  Either way ``on_phase`` is not called, ``on_game`` is, as
+    each game ends; a game whose worker dies is played again (``on_retry(i, reason)``),
+    and one that died twice, or whose bot raised, is reported to ``on_lost(i, reason)``
+    and left out (without ``on_lost``: `GameLost`).  The list returned is in game order.
 
     After `dipsolve.results.request_stop` (Ctrl-C at the command line) the game being
     played is dropped and `dipsolve.results.Stopped` is raised, once ``on_game`` has had
@@ -228,25 +236,33 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
         raise ValueError(f"jobs must be 1 or more, not {jobs}")
     tasks = [(rotated(seating, i if rotate else 0), seed + i, until, time_limit, clock)
              for i in range(games)]
+    todo = [i for i in range(games) if i not in skip]
     records = []
-    if jobs > 1 and games > 1:
-        from .workers import run_tasks
+    if executor is not None or (jobs > 1 and len(todo) > 1):
+        from .execution import Done, LocalPool
+        played: dict[int, GameRecord] = {}
 
-        def finished(i: int, record: GameRecord) -> None:
-            records.append(record)
-            if on_game is not None:
-                on_game(record)
+        def finished(done: Done) -> None:
+            i = int(done.key)
+            if done.ok:
+                played[i] = done.value
+                if on_game is not None:
+                    on_game(done.value)
+            elif on_lost is None:
+                raise GameLost(f"game {i + 1} (seed {seed + i}): {done.error}")
+            else:
+                on_lost(i, done.error or "")
 
-        def lost(i: int, reason: str) -> None:
-            if on_lost is None:
-                raise GameLost(f"game {i + 1} (seed {seed + i}): its process died ({reason})")
-            on_lost(i, reason)
+        def again(key: str, reason: str) -> None:
+            if on_retry is not None:
+                on_retry(int(key), reason)
 
-        run_tasks(_play_task, tasks, min(jobs, games), on_result=finished, on_lost=lost)
-        return records
-    for i, task in enumerate(tasks):
+        pool = executor if executor is not None else LocalPool(min(jobs, len(todo)))
+        pool.run(_play_task, [(str(i), tasks[i]) for i in todo], finished, again)
+        return [played[i] for i in sorted(played)]
+    for i in todo:
         hook = (lambda pos, i=i: on_phase(i, pos)) if on_phase is not None else None
-        record = _play_task(task, hook)
+        record = _play_task(tasks[i], hook)
         records.append(record)
         if on_game is not None:
             on_game(record)
@@ -254,7 +270,8 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
 
 
 class GameLost(RuntimeError):
-    """A game's worker process died (`play_series` with ``jobs`` and no ``on_lost``)."""
+    """A game's worker process died twice, or its bot raised (`play_series` with
+    ``jobs`` or an executor, and no ``on_lost``)."""
 
 
 def _play_task(task, on_phase: Callable[[Position], None] | None = None) -> GameRecord:

@@ -106,10 +106,11 @@ class _Worker:
 
 def run_tasks(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int, *,
               on_result: Callable[[int, Any], None],
-              on_lost: Callable[[int, str], None]) -> None:
+              on_lost: Callable[[int, str], None], ordered: bool = True) -> None:
     """Run ``fn(task)`` for every task in at most ``jobs`` worker processes (``fn`` is a
     module-level function); ``on_result(i, value)`` for each in task order,
-    ``on_lost(i, reason)`` (in that order too) for a task whose worker died.  Raises
+    ``on_lost(i, reason)`` (in that order too) for a task whose worker died; with
+    ``ordered=False`` each as soon as it is known (`dipsolve.execution`).  Raises
     `Stopped` after a stop request, once every finished result has been handed back."""
     import multiprocessing
     from multiprocessing.connection import wait
@@ -122,6 +123,11 @@ def run_tasks(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int, *,
 
     def hand_back(all_finished: bool = False) -> None:
         nonlocal next_out
+        if not ordered:
+            for index in list(done):
+                ok, value = done.pop(index)
+                (on_result if ok else on_lost)(index, value)
+            return
         while next_out < len(tasks) and (next_out in done or all_finished):
             if next_out in done:
                 ok, value = done.pop(next_out)

@@ -217,6 +217,30 @@ def _read_records(text: str) -> object:
     return read_records(text, "<fuzz>")
 
 
+def _read_results(text: str) -> object:
+    from dipsolve.execution.journal import read_results
+    return read_results(text, "<fuzz>", {"command": "batch", "task": "adjudicate"})
+
+
+def _results_examples() -> list[str]:
+    head = json.dumps({"dipsolve": "results", "run": {"command": "batch", "task": "adjudicate"}})
+    return [head + "\n", "\n".join([head, json.dumps({"id": "a.dip", "status": "ok", "result": {}}),
+                                     json.dumps({"id": "a.dip", "status": "failed", "attempts": 2}),
+                                     json.dumps({"id": "x:3", "status": "error", "error": {}})]) + "\n"]
+
+
+def _read_position_lines(text: str) -> object:
+    from dipsolve.cli.batch import _position_lines, run_job
+    settings = {"task": "adjudicate", "power": None, "time_limit": 1.0}
+    return [run_job((settings, item)) for _, item in _position_lines(text, "<fuzz>") or []]
+
+
+def _position_lines_examples() -> list[str]:
+    start = (EXAMPLES / "start.dip").read_text(encoding="utf-8")
+    return [json.dumps({"id": "opening", "position": start, "orders": "France: A PAR - BUR"}) + "\n"
+            + json.dumps({"position": start}) + "\n"]
+
+
 def _read_phase(text: str) -> object:
     from dipsolve.position import Phase
     return Phase.parse(text)
@@ -238,6 +262,8 @@ READERS: dict[str, tuple[Callable[[str], object], Callable[[], list[str]]]] = {
     "values": (_read_values, lambda: _VALUES),
     "plan-json": (_read_plan, lambda: _PLANS),
     "records": (_read_records, _record_examples),
+    "results-file": (_read_results, _results_examples),
+    "batch-positions": (_read_position_lines, _position_lines_examples),
     "phase": (_read_phase, lambda: ["S1901M", "Spring 1901 Movement", "W1999A", "Fall 1905 Retreats"]),
 }
 

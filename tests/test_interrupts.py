@@ -198,22 +198,74 @@ def test_play_interrupted_prints_the_table_of_the_games_finished(moment, tmp_pat
     assert _workers(run.proc.pid) == []
 
 
-def test_a_play_worker_that_dies_is_one_line_and_the_other_games_are_kept(tmp_path):
+def test_a_play_worker_that_dies_is_one_line_and_its_game_is_played_again(tmp_path):
     # three games, two at once: a worker is killed while both play their first game
-    # (they take seconds; the kill comes as soon as both exist), a new one plays game 3
-    run = Running("play", "--games", "3", *PLAY[3:-1], "1904", cwd=tmp_path)
+    # (they take seconds; the kill comes as soon as both exist); its game is played again
+    # by a new worker (dipsolve.execution), and every game is in the table once
+    results = tmp_path / "games.jsonl"
+    run = Running("play", "--games", "3", *PLAY[3:-1], "1904", "--results", str(results),
+                  cwd=tmp_path)
     end = time.monotonic() + BOUND
     while len(_workers(run.proc.pid)) < 2:
         assert time.monotonic() < end and run.proc.poll() is None
         time.sleep(0.02)
     os.kill(_workers(run.proc.pid)[0], signal.SIGKILL)
     code, out, err = run.finish()
-    assert code == 1 and "Traceback" not in err
-    lost = [line for line in err.splitlines() if "lost" in line]
-    assert len(lost) == 1 and "its worker process died (killed by SIGKILL)" in lost[0], err
+    assert code == 0 and "Traceback" not in err
+    again = [line for line in err.splitlines() if "playing it again" in line]
+    assert len(again) == 1 and "its worker process died (killed by SIGKILL)" in again[0], err
     finished = [line for line in out.splitlines() if line.startswith("game ")]
-    assert len(finished) == 2 and _table_games(out) == 2
-    assert "game 3 (seed 2)" in out                   # played by the worker that replaced it
+    assert len(finished) == 3 and _table_games(out) == 3
+    lines = [json.loads(line) for line in results.read_text().splitlines()[1:]]
+    assert sorted(line["id"] for line in lines) == ["game-0", "game-1", "game-2"]
+    assert {line["status"] for line in lines} == {"ok"}
+
+
+def test_a_batch_worker_that_dies_has_its_input_run_again_and_every_input_is_one_line(tmp_path):
+    # four inputs, two at once: a worker is killed during its first input; a new worker
+    # runs that input again, and the results file holds every input once, all answered
+    names = [f"{c}.dip" for c in "abcd"]
+    for name in names:
+        (tmp_path / name).write_text(Path(S1902M).read_text())
+    run = Running("batch", *names, "-o", "results.jsonl", "--power", "FRA", "--time-limit", "2",
+                  "--jobs", "2", cwd=tmp_path)
+    end = time.monotonic() + BOUND
+    while len(_workers(run.proc.pid)) < 2:
+        assert time.monotonic() < end and run.proc.poll() is None
+        time.sleep(0.02)
+    os.kill(_workers(run.proc.pid)[0], signal.SIGKILL)
+    code, out, err = run.finish()
+    assert code == 0 and "Traceback" not in err
+    again = [line for line in err.splitlines() if "running it again" in line]
+    assert len(again) == 1 and "its worker died (killed by SIGKILL)" in again[0], err
+    lines = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()[1:]]
+    assert sorted(line["id"] for line in lines) == names
+    assert {line["status"] for line in lines} == {"ok"}
+    assert sorted(line["attempts"] for line in lines) == [1, 1, 1, 2]
+    assert "4 inputs: 0 already in results.jsonl, 4 ok" in out
+
+
+def test_a_batch_interrupted_keeps_its_lines_and_the_rerun_finishes_it(tmp_path):
+    names = [f"{c}.dip" for c in "abc"]
+    for name in names:
+        (tmp_path / name).write_text(Path(S1902M).read_text())
+    argv = ("batch", *names, "-o", "results.jsonl", "--power", "FRA", "--time-limit", "4")
+    run = Running(*argv, cwd=tmp_path)
+    results = tmp_path / "results.jsonl"
+    end = time.monotonic() + BOUND
+    while not (results.exists() and results.read_text().count("\n") >= 2):   # one input done
+        assert time.monotonic() < end and run.proc.poll() is None
+        time.sleep(0.02)
+    run.send(signal.SIGINT)
+    code, out, err = run.finish()
+    assert code == 130 and "Traceback" not in err and "interrupted" in out
+    kept = [json.loads(line)["id"] for line in results.read_text().splitlines()[1:]]
+    assert 1 <= len(kept) < 3 and len(set(kept)) == len(kept)
+    code, out, err = Running(*argv, cwd=tmp_path).finish()
+    assert code == 0, err
+    done = [json.loads(line) for line in results.read_text().splitlines()[1:]]
+    assert sorted(line["id"] for line in done) == names
+    assert f"{len(kept)} already in results.jsonl" in out
 
 
 def test_a_command_that_does_not_poll_is_stopped_where_it_is(tmp_path, capsys, monkeypatch):

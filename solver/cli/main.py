@@ -1,7 +1,7 @@
 """The ``dipsolve`` command: its parser, and the one place an error reaches the user.
 
     dipsolve adjudicate | show | parse | validate | solve | path | adjust | play | render | analyze
-             | daide
+             | batch | daide
 
 Each command lives in its own module of `dipsolve.cli` with ``register(subparsers)``
 (its options) and the function that runs it; the options several commands share are in
@@ -32,7 +32,7 @@ from .options import EXIT_USAGE, UsageError
 
 #: the commands, in the order ``--help`` lists them (each a module of dipsolve.cli)
 COMMANDS = ("adjudicate", "show", "parse", "validate", "solve", "path", "adjust", "play", "render",
-            "analyze", "daide")
+            "analyze", "batch", "daide")
 
 
 def version() -> str:
@@ -68,7 +68,8 @@ class _Version(argparse.Action):
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command (imports only the command modules' option lists)."""
-    from . import adjudicate, adjust, analyze, daide, parse, path, play, render, show, solve, validate
+    from . import (adjudicate, adjust, analyze, batch, daide, parse, path, play, render, show, solve,
+                   validate)
     p = Parser(
         prog="dipsolve",
         description="A declarative solver for Diplomacy (standard map, Avalon Hill rules).",
@@ -77,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action=_Version, help="print dipsolve's version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for command in (adjudicate, show, parse, validate, solve, path, adjust, play, render, analyze,
-                    daide):
+                    batch, daide):
         command.register(sub)
     return p
 

@@ -13,7 +13,8 @@ that each is checked the same way, with the same message, in every command:
   digits counted before it is converted (`integer`, `number`);
 - ``--power P``: a power's name or DAIDE token, replaced by the power's name;
 - ``--evaluation NAME``: one of `EVALUATIONS` (``--evaluator`` is its old spelling);
-- ``--render OUT``: a picture format dipsolve writes (``.svg`` or ``.png``).
+- ``--render OUT``: a picture format dipsolve writes (``.svg`` or ``.png``);
+- ``--ray ADDRESS``: not a file on disk (an input the parser took for the address).
 
 Building the parser imports nothing but this module and `argparse`: the names offered
 (`EVALUATIONS`, `METHODS`, ...) are written out here, and ``tests/test_cli.py`` checks
@@ -188,6 +189,22 @@ def add_render(parser: argparse.ArgumentParser) -> None:
              "each input file's name, for several files); see `dipsolve render --help`")
 
 
+def add_ray(p: argparse.ArgumentParser) -> None:
+    """``--ray [ADDRESS]``: the jobs on Ray (`dipsolve.execution.ray_cluster`): ``play``, ``batch``."""
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="run the jobs on Ray (pip install 'dipsolve[cluster]'): alone, a local "
+                        "Ray started for the run with --jobs CPUs; with ADDRESS (ray://HOST:10001, "
+                        "HOST:6379, auto), an existing cluster with dipsolve installed on every "
+                        "node (write --ray=ADDRESS before the inputs); see docs/cluster.md")
+
+
+def check_ray(value: str | None) -> None:
+    """Refuse an ``--ray`` value that is an input the parser took for an address."""
+    if value is not None and value != "local" and os.path.exists(value):
+        raise UserError(f"--ray {value!r}: a file, not a Ray address (write --ray=ADDRESS, or put "
+                        f"--ray after the inputs)")
+
+
 def check(args: argparse.Namespace) -> None:
     """Validate the shared options in ``args`` (those its command has), before any work."""
     check_numbers(args)
@@ -197,6 +214,7 @@ def check(args: argparse.Namespace) -> None:
         raise UserError(f"--evaluation {args.evaluation!r}: unknown evaluation "
                         f"(expected one of {', '.join(EVALUATIONS)})")
     check_render_path(getattr(args, "render", None))
+    check_ray(getattr(args, "ray", None))
 
 
 def power(text: str, option: str = "--power") -> str:

@@ -10,8 +10,11 @@ error with exit status 2.  ``--save DIR`` writes each game to ``DIR/game-SEED.js
 the ``diplomacy`` package's saved-game format (`dipsolve.records`), which that package
 loads, replays and shows, as each game ends.  Ctrl-C (or SIGTERM) drops the games being
 played and prints the table of the games finished (exit status 130 or 143; the games
-saved are those finished); with ``--jobs``, a worker process that dies is reported in one
-line, its game left out, the others played, and the exit status is 1.
+saved are those finished); with ``--jobs`` or ``--ray``, a game whose worker process dies
+is played again (said in one line); one that dies twice is reported failed in one line,
+the others played, and the exit status is 1.  ``--results FILE`` appends each game to a
+JSON-lines file as it ends (`dipsolve.execution.journal`); the same command again plays
+only the games not in it, and tabulates them all.
 """
 
 from __future__ import annotations
@@ -23,9 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import Stopped
 from .interrupt import cooperative
-from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_time_limit,
-                      integer, power, range_help)
+from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_ray,
+                      add_time_limit, integer, power, range_help)
 from .output import Outputs
+from .play_results import executor_for, open_results, played_before
 from .progress import Progress
 
 if TYPE_CHECKING:
@@ -96,6 +100,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--jobs", type=integer, default=1, metavar="N",
                    help=f"games played at once, one process each (default 1; {range_help('jobs')}; "
                         f"at most one a core, or the bots that think against the clock think less)")
+    add_ray(p)
+    p.add_argument("--results", metavar="FILE",
+                   help="append each game to FILE (JSON lines) as it ends; the same command "
+                        "again plays only the games not in FILE and tabulates them all")
     add_json(p, help="one JSON object: the games and the table")
     p.add_argument("--history", action="store_true", help="with --json: every phase's orders too")
     p.add_argument("--save", metavar="DIR",
@@ -210,35 +218,60 @@ def _play(args: argparse.Namespace) -> int:
     progress = _GamesProgress(args.games)
     records: list[GameRecord] = []
     lost: list[dict[str, Any]] = []
+    journal = open_results(args) if args.results else None
+    before = played_before(journal, args) if journal is not None else {}
+    records += before.values()
+    if before and not args.json:
+        print(f"dipsolve: {len(before)} of {args.games} games already in {args.results}: "
+              f"playing the others", file=sys.stderr, flush=True)
+    parallel = args.jobs > 1 or args.ray is not None
 
     def on_game(record: GameRecord) -> None:
         records.append(record)
+        if journal is not None:
+            journal.append({"id": f"game-{record.seed}", "status": "ok",
+                            "game": record.to_json(history=True)})
         if args.save:
             save_game(args.save, record, outputs)   # finished: saved even after Ctrl-C
         if not args.json:
             progress.close()
             print(game_line(record.seed - args.seed, record), flush=True)
-        if args.jobs > 1:
+        if parallel:
             progress.played(len(records) + len(lost), args.jobs)
 
     def on_lost(index: int, reason: str) -> None:
         lost.append({"game": index + 1, "seed": args.seed + index, "reason": reason})
+        if journal is not None:
+            journal.append({"id": f"game-{args.seed + index}", "status": "failed",
+                            "error": {"error": "failed", "message": reason}})
         progress.close()
-        print(f"dipsolve: game {index + 1} (seed {args.seed + index}) lost: its worker "
-              f"process died ({reason}); the other games go on", file=sys.stderr, flush=True)
+        print(f"dipsolve: game {index + 1} (seed {args.seed + index}) lost: {reason}; the other "
+              f"games go on", file=sys.stderr, flush=True)
 
-    if args.jobs > 1:
-        progress.played(0, args.jobs)
+    def on_retry(index: int, reason: str) -> None:
+        progress.close()
+        print(f"dipsolve: game {index + 1} (seed {args.seed + index}): its worker process died "
+              f"({reason}); playing it again", file=sys.stderr, flush=True)
+
+    if parallel:
+        progress.played(len(records), args.jobs)
 
     interrupted = False
     try:
-        play_series(bots, args.games, seed=args.seed, until=args.until,
-                    time_limit=args.time_limit, rotate=args.rotate, jobs=args.jobs,
-                    clock=args.clock, on_phase=progress.phase, on_game=on_game, on_lost=on_lost)
+        with executor_for(args) as pool:
+            play_series(bots, args.games, seed=args.seed, until=args.until,
+                        time_limit=args.time_limit, rotate=args.rotate, jobs=args.jobs,
+                        clock=args.clock, executor=pool,
+                        skip={r.seed - args.seed for r in before.values()},
+                        on_phase=progress.phase, on_game=on_game, on_lost=on_lost,
+                        on_retry=on_retry)
     except Stopped:
         interrupted = True
     finally:
         progress.close()
+        if journal is not None:
+            journal.close()
+    records.sort(key=lambda r: r.seed)
     rows = results_table(records)
     if interrupted:
         print(f"dipsolve: interrupted: {len(records)} of {args.games} games finished; the table "

@@ -1,0 +1,344 @@
+"""``dipsolve batch``: solve, adjudicate or analyse many inputs, one JSON line each in a
+results file as they finish; resumable, on local processes or on Ray.
+
+    dipsolve batch INPUT... -o RESULTS.jsonl [--task solve|adjudicate|analyze]
+                   [--power P] [--time-limit S] [--method M] [--evaluation E]
+                   [--opponents O] [--jobs N] [--ray [ADDRESS]] [--json]
+
+An INPUT is a position file (``.dip``, DAIDE ``NOW``/``SCO``), a folder (its position
+and ``.json``/``.jsonl`` files), a glob (``'games/*.json'``), a file of JSON lines of
+positions (``{"id": ..., "position": "<.dip text>"}``), or game records (the
+``diplomacy`` package's saved-game JSON): every phase of every game is one input of
+``solve`` and ``adjudicate``, every game one input of ``analyze``.
+
+Every input has an id (its file; ``FILE:LINE`` or the line's ``id``; ``FILE#GAME:PHASE``)
+and one line in RESULTS, appended as it finishes (`dipsolve.execution.journal`):
+``{"id", "status", "attempts", "result" | "error"}`` with status ``ok``, ``error`` (the
+input is bad: the error as ``--json`` gives it) or ``failed`` (its worker died twice, or
+dipsolve failed on it).  Rerunning the same command skips every input with a line
+(``failed`` ones are tried again).  The jobs run by `dipsolve.execution`: here, in
+``--jobs`` local processes, or on Ray (``--ray``).  Exit status: 0 when every input is
+``ok``, 2 when one is a bad input, 1 when one failed; Ctrl-C keeps every line written
+(exit 130).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import glob
+import json
+import os
+import sys
+from typing import TYPE_CHECKING, Any, Iterator
+
+from ..errors import DipsolveError
+from .interrupt import cooperative
+from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_power,
+                      add_ray, add_time_limit, integer, is_record, range_help, read_text,
+                      source_name)
+
+if TYPE_CHECKING:
+    from ..execution import Done
+
+_DESCRIPTION = __doc__.split("\n\n", 2)[2].replace("``", "") if __doc__ else ""
+
+#: the tasks of a batch
+TASKS = ("solve", "adjudicate", "analyze")
+#: the files a folder given as INPUT contributes
+SUFFIXES = (".dip", ".daide", ".json", ".jsonl")
+#: how a results file (`dipsolve.execution.journal`) starts
+RESULTS_HEAD = '{"dipsolve": "results"'
+
+
+def register(subparsers: Any) -> None:
+    """Add ``batch`` to the ``dipsolve`` subcommands."""
+    p = subparsers.add_parser(
+        "batch", help="solve, adjudicate or analyse many inputs into a resumable results file",
+        description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("inputs", nargs="+", metavar="INPUT",
+                   help="a position file, a folder, a glob, JSON lines of positions, or game records")
+    p.add_argument("-o", "--output", required=True, metavar="RESULTS",
+                   help="the results file (JSON lines), appended to as inputs finish; a rerun "
+                        "with the same settings skips what it holds")
+    p.add_argument("--task", choices=TASKS, default="solve",
+                   help="solve (dipsolve solve on each input: default), adjudicate (the "
+                        "input's orders), analyze (whole game records: dipsolve analyze)")
+    add_power(p, help="solve/analyze: only this power (default: every power)")
+    add_time_limit(p, 5.0, help="solve: seconds an input (shared among its powers); analyze: "
+                                "seconds a power and movement phase (default 5)")
+    p.add_argument("--method", choices=METHODS, default="agenda", help="solve: the search (default: agenda)")
+    add_evaluation(p, help="solve: how positions are judged")
+    p.add_argument("--opponents", choices=OPPONENT_MODELS,
+                   help="solve: the opponent model (see dipsolve solve --help)")
+    p.add_argument("--adjudication-only", action="store_true",
+                   help="analyze: only re-adjudicate each game's phases (no search)")
+    p.add_argument("--jobs", type=integer, metavar="N",
+                   help=f"inputs worked on at once (default 1, here; with --ray: this machine's "
+                        f"cores); more than 1: one process each ({range_help('jobs')})")
+    add_ray(p)
+    add_json(p, help="print the summary as one JSON object")
+    p.set_defaults(func=cmd_batch, stops_by_itself=True)
+
+
+def make_executor(args: argparse.Namespace) -> Any:
+    """The backend of ``--jobs`` and ``--ray`` (`dipsolve.execution.executor`)."""
+    from ..execution import executor
+    jobs = args.jobs if args.jobs is not None else (
+        min(os.cpu_count() or 1, 64) if args.ray == "local" else 1)
+    return executor(jobs, args.ray)
+
+
+# -- the inputs ----------------------------------------------------------------------------
+
+def _files(inputs: list[str], results: str) -> list[tuple[str, bool]]:
+    """Every file the INPUT arguments name, and whether it was named itself: files as
+    given, folders' files, globs (the results file itself left out)."""
+    out: list[tuple[str, bool]] = []
+    mine = os.path.realpath(results)
+    for item in inputs:
+        if os.path.isdir(item):
+            found = sorted(os.path.normpath(os.path.join(item, n)) for n in os.listdir(item)
+                           if n.endswith(SUFFIXES) and os.path.isfile(os.path.join(item, n))
+                           and os.path.realpath(os.path.join(item, n)) != mine)
+            if not found:
+                raise UserError(f"no input in it (expected files ending {', '.join(SUFFIXES)})",
+                                filename=item)
+            out += [(f, False) for f in found]
+        elif not os.path.lexists(item) and glob.has_magic(item):
+            found = sorted(f for f in glob.glob(item)
+                           if os.path.isfile(f) and os.path.realpath(f) != mine)
+            if not found:
+                raise UserError(f"{item!r}: no file matches")
+            out += [(f, False) for f in found]
+        else:
+            out.append((item, True))
+    return out
+
+
+def _position_lines(text: str, name: str) -> Iterator[tuple[str, Any]] | None:
+    """The inputs of a file of JSON lines of positions, or None if it is no such file."""
+    lines = text.split("\n")
+    first = next((ln for ln in lines if ln.strip()), "")
+    try:
+        head = json.loads(first)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(head, dict) or "position" not in head:
+        return None
+
+    def items() -> Iterator[tuple[str, Any]]:
+        for n, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as e:
+                err = UserError(f"not a JSON object ({e.msg}); expected "
+                                f"{{\"id\": ..., \"position\": \"...\"}} a line",
+                                filename=name, line=n, column=e.colno)
+                yield f"{name}:{n}", ("bad", err)
+                continue
+            if not isinstance(obj, dict) or not isinstance(obj.get("position"), str):
+                yield f"{name}:{n}", ("bad", UserError("expected {\"id\": ..., \"position\": \"...\"}",
+                                                       filename=name, line=n, column=1))
+                continue
+            key = obj.get("id")
+            yield (str(key) if key is not None else f"{name}:{n}",
+                   ("text", f"{name}:{n}", obj["position"], obj.get("orders")))
+    return items()
+
+
+def inputs(args: argparse.Namespace) -> list[tuple[str, Any]]:
+    """``(id, item)`` for every input: an item is what a worker needs (`run_job`); a file
+    that cannot be read or is no input at all is an item ``("bad", error)``."""
+    out: list[tuple[str, Any]] = []
+    for path, named in _files(args.inputs, args.output):
+        name = source_name(path)
+        try:
+            text = read_text(path)
+            if text.startswith(RESULTS_HEAD):
+                if not named:
+                    continue            # another run's results, in a folder of inputs
+                raise UserError("a dipsolve results file, not an input", filename=name)
+            if not is_record(text):
+                if args.task == "analyze":
+                    raise UserError("a position file: analyze takes game records (saved-game JSON)",
+                                    filename=name)
+                out.append((name, ("text", name, text, None)))
+                continue
+            lines = _position_lines(text, name)
+            if lines is not None:
+                if args.task == "analyze":
+                    raise UserError("positions: analyze takes game records (saved-game JSON)",
+                                    filename=name)
+                out += list(lines)
+                continue
+            from ..records import read_records
+            for record in read_records(text, name):
+                if args.task == "analyze":
+                    out.append((f"{name}#{record.id}", ("record", record)))
+                    continue
+                for phase in record.phases:
+                    if phase.name == "COMPLETED" or (args.task == "adjudicate" and not phase.orders):
+                        continue
+                    out.append((f"{name}#{record.id}:{phase.name}",
+                                ("phase", phase.position, phase.orders_of())))
+        except DipsolveError as e:
+            out.append((name, ("bad", e)))
+    seen: dict[str, int] = {}
+    for key, _ in out:
+        seen[key] = seen.get(key, 0) + 1
+    twice = [k for k, n in seen.items() if n > 1]
+    if twice:
+        raise UserError(f"two inputs with the id {twice[0]!r}: every input needs its own (a file "
+                        f"given twice, or two lines with one \"id\")")
+    return out
+
+
+# -- one job, in a worker ------------------------------------------------------------------
+
+def settings_of(args: argparse.Namespace) -> dict[str, Any]:
+    """Every setting that changes an answer: the run a results file belongs to."""
+    keep = {"task": args.task, "power": args.power, "time_limit": args.time_limit}
+    if args.task == "solve":
+        keep.update(method=args.method, evaluation=args.evaluation, opponents=args.opponents)
+    if args.task == "analyze":
+        keep.update(adjudication_only=args.adjudication_only)
+    return {"command": "batch", **keep}
+
+
+def run_job(job: tuple[dict[str, Any], Any]) -> dict[str, Any]:
+    """One input's result line (without its id): ``{"status": "ok", "result": ...}``, or
+    ``{"status": "error", "error": {...}}`` for a bad input.  Runs in a worker."""
+    settings, item = job
+    try:
+        return {"status": "ok", "result": _answer(settings, item)}
+    except DipsolveError as e:
+        return {"status": "error", "error": e.to_json()}
+
+
+def _answer(settings: dict[str, Any], item: Any) -> dict[str, Any]:
+    kind = item[0]
+    if kind == "bad":
+        raise item[1]
+    if kind == "record":
+        from ..analysis import analyze
+        power = settings["power"]
+        return analyze(item[1], [power] if power else None, time_limit=settings["time_limit"],
+                       check_only=settings.get("adjudication_only", False)).to_json()
+    if kind == "text":
+        from ..grammar import parse_orders, parse_position_text
+        _, name, text, orders_text = item
+        position, orders = parse_position_text(text, name)
+        if orders_text is not None:
+            if not isinstance(orders_text, str):
+                raise UserError("\"orders\": expected a string of 'Power: order' lines", filename=name)
+            orders = {}
+            for p, order in parse_orders(orders_text, f"{name} (orders)", position=position):
+                orders.setdefault(p, []).append(order)
+    else:
+        _, position, orders = item
+        name = None
+    if settings["task"] == "adjudicate":
+        from ..adjudicator import adjudicate
+        from .adjudicate import outcome_json
+        out = outcome_json(name or "", adjudicate(position, orders))
+        del out["file"]
+        return out
+    return _solve(settings, position)
+
+
+def _solve(settings: dict[str, Any], position: Any) -> dict[str, Any]:
+    from ..api import DEFAULT_LIMITS, SolveSettings, solve
+    from .solve import _powers
+    powers = _powers(position, settings["power"])
+    share = settings["time_limit"] / max(1, len(powers))
+    chosen = SolveSettings(method=settings["method"], evaluation=settings["evaluation"],
+                           opponents=settings["opponents"],
+                           limits=dataclasses.replace(DEFAULT_LIMITS, time_limit=share))
+    solutions = []
+    for p in powers:
+        obj = solve(position, p, chosen).to_json()
+        obj.pop("trace", None)
+        solutions.append(obj)
+    return {"phase": position.phase.short, "solutions": solutions}
+
+
+# -- the run -------------------------------------------------------------------------------
+
+def progress_bar(total: int, done: int, label: str) -> Any:
+    """The batch's progress bar on stderr (tqdm: drawn only on a terminal); the one place
+    to swap for the command line's shared progress display."""
+    from tqdm import tqdm
+    return tqdm(total=total, initial=done, desc=label, unit="input", file=sys.stderr,
+                disable=None, leave=False, dynamic_ncols=True)
+
+
+def line_of(done: Done) -> dict[str, Any]:
+    """The results file's line of one finished job."""
+    if done.ok:
+        return {"id": done.key, **done.value, "attempts": done.attempts}
+    return {"id": done.key, "status": "failed", "attempts": done.attempts,
+            "error": {"error": "failed", "message": done.error}}
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from ..execution.journal import Journal
+    from .output import check_destination
+    check_destination(args.output)      # a bad -o fails before any input is read
+    items = inputs(args)
+    settings = settings_of(args)
+    counts = {"ok": 0, "error": 0, "failed": 0}
+    with Journal.open(args.output, settings) as journal:
+        if journal.cut:
+            print(f"dipsolve: {args.output}: cut off a line torn by an earlier run "
+                  f"({journal.cut} bytes); its input is run again", file=sys.stderr)
+        todo = [(key, (settings, item)) for key, item in items if key not in journal.done]
+        skipped = len(items) - len(todo)
+        with cooperative():
+            status, backend = _run(args, journal, todo, skipped, len(items), counts)
+    summary = {"results": args.output, "inputs": len(items), "skipped": skipped,
+               **counts, "backend": backend, "status": status}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"{len(items)} inputs: {skipped} already in {args.output}, {counts['ok']} ok, "
+              f"{counts['error']} bad input, {counts['failed']} failed ({backend})"
+              + ("; interrupted" if status == "interrupted" else ""))
+    return 2 if counts["error"] else 1 if counts["failed"] else 0
+
+
+def _run(args: argparse.Namespace, journal: Any, todo: list[tuple[str, Any]], skipped: int,
+         total: int, counts: dict[str, int]) -> tuple[str, str]:
+    from ..results import Stopped
+    if not todo:
+        return "finished", "nothing to run"
+    bar = progress_bar(total, skipped, args.task)
+
+    def on_done(done: Done) -> None:
+        line = line_of(done)
+        journal.append(line)
+        counts[line["status"]] += 1
+        if line["status"] != "ok":
+            bar.clear()
+            what = line["error"].get("message", "")
+            print(f"dipsolve: {done.key}: {line['status']}: {what.splitlines()[0] if what else ''}",
+                  file=sys.stderr, flush=True)
+        bar.update(1)
+
+    def on_retry(key: str, reason: str) -> None:
+        bar.clear()
+        print(f"dipsolve: {key}: its worker died ({reason}); running it again",
+              file=sys.stderr, flush=True)
+
+    try:
+        with make_executor(args) as ex:
+            backend = f"{ex.name}, {ex.workers} at once"
+            try:
+                ex.run(run_job, todo, on_done, on_retry)
+            except Stopped:
+                return "interrupted", backend
+    finally:
+        bar.close()
+    return "finished", backend

@@ -1,0 +1,194 @@
+"""Many independent jobs (the games of a tournament, the positions of a batch) run by one
+small interface: in this process, in local worker processes, or on Ray.
+
+    with executor(jobs=2) as ex:                      # or ray="local", or ray="ADDRESS"
+        ex.run(solve_one, [("a.dip", task_a), ("b.dip", task_b)], on_done=keep)
+
+`Executor.run` calls ``fn(task)`` for every ``(key, task)`` and hands each job back to
+``on_done`` exactly once, as a `Done`, in the order the jobs finish (in the calling
+thread): ``ok`` with the function's value, or not ok with the reason in words.  The
+jobs are independent and carry everything they need (their seeds too), so the values
+are the same whatever the backend, the number of workers or the order of completion.
+
+Failures, the same on every backend:
+
+- a job whose function raises is done at once, not ok, with the exception in words
+  (``ValueError: ...``): running it again would raise again;
+- a job whose worker *dies* (killed, out of memory, a crash in a library) is run again,
+  up to ``attempts`` times in all (2 by default); ``on_retry(key, reason)`` hears of each
+  retry, and a job that died every time is done, not ok: ``its worker died 2 times
+  (killed by SIGKILL)``.  No job is lost and none is reported twice;
+- after `dipsolve.results.request_stop` (Ctrl-C), the jobs running are dropped and
+  `dipsolve.results.Stopped` is raised once every finished job has been handed back.
+
+The backends: `InProcess` (one job after another here: no process to start, nothing to
+survive a crash), `LocalPool` (``jobs`` fresh worker processes, `dipsolve.workers`) and
+`dipsolve.execution.ray_cluster.RayExecutor` (Ray, the optional ``cluster`` extra,
+imported only when asked for: a local Ray started for the run, or an existing cluster).
+``fn`` must be a module-level function of an installed module (workers import it by
+name) and each task and value must pickle.
+"""
+
+from __future__ import annotations
+
+import functools
+import traceback
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol, Sequence
+
+from ..errors import DipsolveUnavailable
+from ..results import Stopped, stop_requested
+
+__all__ = ["ATTEMPTS", "Done", "Executor", "ExecutionUnavailable", "InProcess", "LocalPool", "executor"]
+
+#: how many times in all a job whose worker dies is run before it is reported failed
+ATTEMPTS = 2
+
+
+@dataclass(frozen=True)
+class Done:
+    """One job finished: its value (``ok``), or why it failed (``error``); ``attempts``
+    counts the runs it took (more than 1 when a worker died under it)."""
+
+    key: str
+    ok: bool
+    value: Any = None
+    error: str | None = None
+    attempts: int = 1
+
+
+class ExecutionUnavailable(DipsolveUnavailable):
+    """The backend asked for cannot run here (Ray not installed, no cluster at the address)."""
+
+
+OnDone = Callable[[Done], None]
+OnRetry = Callable[[str, str], None]
+
+
+class Executor(Protocol):
+    """Where jobs run: `InProcess`, `LocalPool`, `RayExecutor`."""
+
+    #: the backend in words (``local processes``, ``ray (local)``)
+    name: str
+    #: jobs run at once
+    workers: int
+
+    def run(self, fn: Callable[[Any], Any], jobs: Sequence[tuple[str, Any]], on_done: OnDone,
+            on_retry: OnRetry | None = None) -> None:
+        """Run every job; ``on_done`` once for each, as they finish (see the module)."""
+
+    def close(self) -> None:
+        """Release the workers (a local Ray is shut down, every process of it ended)."""
+
+    def __enter__(self) -> Executor: ...
+
+    def __exit__(self, *exc: Any) -> None: ...
+
+
+def guarded(fn: Callable[[Any], Any], task: Any) -> tuple[bool, Any]:
+    """``(True, fn(task))``, or ``(False, "Type: message")`` when it raises: what a worker
+    runs, so that an exception comes back as a value on every backend."""
+    try:
+        return True, fn(task)
+    except Stopped:
+        raise
+    except Exception as e:          # any failure of the job is the job's answer
+        return False, describe(e)
+
+
+def describe(e: BaseException) -> str:
+    """An exception in one line: ``ValueError: bad``, where it was raised at the end."""
+    where = traceback.extract_tb(e.__traceback__)[-1:] if e.__traceback__ else []
+    at = f" (at {where[0].filename.rsplit('/', 1)[-1]}:{where[0].lineno})" if where else ""
+    return f"{type(e).__name__}: {e}{at}"
+
+
+def died(attempts: int, reason: str) -> str:
+    """The error of a job whose worker died every time it ran."""
+    return f"its worker died {attempts} time{'s' if attempts != 1 else ''} ({reason})"
+
+
+class _Base:
+    name = "in this process"
+    workers = 1
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        pass
+
+
+class InProcess(_Base):
+    """Every job in this process, one after the other (nothing to start; a crash of the
+    process ends the run)."""
+
+    def run(self, fn: Callable[[Any], Any], jobs: Sequence[tuple[str, Any]], on_done: OnDone,
+            on_retry: OnRetry | None = None) -> None:
+        for key, task in jobs:
+            if stop_requested():
+                raise Stopped
+            ok, value = guarded(fn, task)
+            if stop_requested():
+                raise Stopped            # cut short by the stop: no answer of it is kept
+            on_done(Done(key, True, value) if ok else Done(key, False, error=value))
+
+
+class LocalPool(_Base):
+    """``workers`` fresh worker processes on this machine (`dipsolve.workers`): a worker
+    that dies is replaced and its job run again."""
+
+    name = "local processes"
+
+    def __init__(self, workers: int, attempts: int = ATTEMPTS) -> None:
+        if workers < 1 or attempts < 1:
+            raise ValueError(f"workers and attempts must be 1 or more, not {workers}, {attempts}")
+        self.workers = workers
+        self.attempts = attempts
+
+    def run(self, fn: Callable[[Any], Any], jobs: Sequence[tuple[str, Any]], on_done: OnDone,
+            on_retry: OnRetry | None = None) -> None:
+        from ..workers import run_tasks
+        call = functools.partial(guarded, fn)
+        todo = list(range(len(jobs)))
+        for attempt in range(1, self.attempts + 1):
+            again: list[int] = []
+            batch = todo
+
+            def finished(i: int, answer: tuple[bool, Any], batch: list[int] = batch,
+                         attempt: int = attempt) -> None:
+                ok, value = answer
+                key = jobs[batch[i]][0]
+                on_done(Done(key, True, value, attempts=attempt) if ok
+                        else Done(key, False, error=value, attempts=attempt))
+
+            def lost(i: int, reason: str, batch: list[int] = batch, attempt: int = attempt) -> None:
+                key = jobs[batch[i]][0]
+                if attempt < self.attempts:
+                    again.append(batch[i])
+                    if on_retry is not None:
+                        on_retry(key, reason)
+                else:
+                    on_done(Done(key, False, error=died(attempt, reason), attempts=attempt))
+
+            run_tasks(call, [jobs[j][1] for j in batch], min(self.workers, len(batch)),
+                      on_result=finished, on_lost=lost, ordered=False)
+            if not again:
+                return
+            todo = again
+
+
+def executor(jobs: int = 1, ray: str | None = None, *, attempts: int = ATTEMPTS) -> Executor:
+    """The backend for ``jobs`` jobs at once: this process (1), local worker processes
+    (more), or Ray: ``ray="local"`` starts a local Ray with ``jobs`` CPUs for the run,
+    any other ``ray`` is the address of an existing cluster (``ray://HOST:10001``,
+    ``HOST:6379``, ``auto``), whose CPUs set the jobs at once."""
+    if ray is not None:
+        from .ray_cluster import RayExecutor
+        return RayExecutor(None if ray == "local" else ray, jobs, attempts=attempts)
+    if jobs <= 1:
+        return InProcess()
+    return LocalPool(jobs, attempts)

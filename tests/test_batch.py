@@ -1,0 +1,229 @@
+"""``dipsolve batch`` and ``play --results``: one line per input in the results file, a
+rerun resumes (skips what is done, cuts a torn line, refuses other settings), bad inputs
+are lines of their own, and ``--ray`` gives the lines the local processes give."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dipsolve.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+RECORD = EXAMPLES / "records" / "dumbbot-1903.json"
+
+
+def lines(path: Path) -> list[dict]:
+    text = path.read_text()
+    assert text.endswith("\n")
+    out = [json.loads(line) for line in text.splitlines()]
+    assert out[0]["dipsolve"] == "results"
+    return out[1:]
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """A folder of three position files (with orders) and a file that is not an input."""
+    d = tmp_path / "in"
+    d.mkdir()
+    for name in ("s1902m.dip", "f1902m.dip", "w1901a.dip"):
+        shutil.copy(EXAMPLES / name, d / name)
+    (d / "notes.txt").write_text("not an input")
+    return d
+
+
+def batch(*argv: str, capsys) -> tuple[int, dict]:
+    code = main(["batch", *argv, "--json"])
+    out = capsys.readouterr().out.strip().splitlines()
+    return code, json.loads(out[-1])
+
+
+def test_a_batch_writes_one_line_per_input_and_a_rerun_skips_them(folder, tmp_path, capsys):
+    out = tmp_path / "r.jsonl"
+    code, summary = batch(str(folder), "-o", str(out), "--task", "adjudicate", capsys=capsys)
+    assert code == 0 and summary["inputs"] == 3 and summary["ok"] == 3 and summary["skipped"] == 0
+    first = lines(out)
+    assert sorted(line["id"] for line in first) == sorted(str(folder / n) for n in
+                                                          ("f1902m.dip", "s1902m.dip", "w1901a.dip"))
+    assert all(line["status"] == "ok" and line["attempts"] == 1 for line in first)
+    s1902m = next(line for line in first if line["id"].endswith("s1902m.dip"))
+    assert s1902m["result"]["phase"] == "S1902M" and s1902m["result"]["next"]
+    code, summary = batch(str(folder), "-o", str(out), "--task", "adjudicate", capsys=capsys)
+    assert code == 0 and summary["skipped"] == 3 and summary["ok"] == 0
+    assert lines(out) == first                      # nothing appended
+
+
+def test_a_torn_last_line_is_cut_and_its_input_run_again(folder, tmp_path, capsys):
+    out = tmp_path / "r.jsonl"
+    batch(str(folder), "-o", str(out), "--task", "adjudicate", capsys=capsys)
+    whole = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(whole[:-1]) + whole[-1][:25])     # killed while writing the last
+    code = main(["batch", str(folder), "-o", str(out), "--task", "adjudicate", "--json"])
+    said = capsys.readouterr()
+    summary = json.loads(said.out)
+    assert code == 0 and summary["skipped"] == 2 and summary["ok"] == 1
+    assert "cut off a line torn by an earlier run (25 bytes)" in said.err
+    again = lines(out)
+    assert len(again) == 3 and len({line["id"] for line in again}) == 3
+
+
+def test_a_rerun_with_other_settings_is_refused(folder, tmp_path, capsys):
+    out = tmp_path / "r.jsonl"
+    batch(str(folder), "-o", str(out), "--task", "adjudicate", capsys=capsys)
+    before = out.read_text()
+    code, error = batch(str(folder), "-o", str(out), "--task", "solve", "--time-limit", "0.1",
+                        capsys=capsys)
+    assert code == 2 and error["file"] == str(out) and error["line"] == 1
+    assert "written by another run" in error["message"]
+    assert out.read_text() == before
+
+
+@pytest.mark.parametrize("text", ["precious\n", "precious", "{\"id\": 1}\nmore", "\n"])
+def test_a_file_that_is_not_a_results_file_is_refused_untouched(text, folder, tmp_path, capsys):
+    out = tmp_path / "r.jsonl"
+    out.write_text(text)
+    code, error = batch(str(folder), "-o", str(out), "--task", "adjudicate", capsys=capsys)
+    assert code == 2 and "not a dipsolve results file" in error["message"]
+    assert out.read_text() == text
+
+
+def test_a_failed_line_is_run_again_and_the_last_line_is_the_result(folder, tmp_path, capsys):
+    out = tmp_path / "r.jsonl"
+    batch(str(folder), "-o", str(out), "--task", "adjudicate", capsys=capsys)
+    rows = out.read_text().splitlines()
+    failed = json.loads(rows[1])
+    rows[1] = json.dumps({"id": failed["id"], "status": "failed", "attempts": 2,
+                          "error": {"error": "failed", "message": "its worker died 2 times"}})
+    out.write_text("\n".join(rows) + "\n")
+    code, summary = batch(str(folder), "-o", str(out), "--task", "adjudicate", capsys=capsys)
+    assert code == 0 and summary["ok"] == 1 and summary["skipped"] == 2
+    last = lines(out)[-1]
+    assert last["id"] == failed["id"] and last["status"] == "ok"
+
+
+def test_bad_inputs_are_lines_of_their_own_and_the_exit_status_is_2(folder, tmp_path, capsys):
+    (folder / "broken.dip").write_text("phase: Spring 1901 Movement\nFrance: A Atlantis\n")
+    positions = tmp_path / "positions.jsonl"
+    start = (EXAMPLES / "start.dip").read_text()
+    positions.write_text(json.dumps({"id": "opening", "position": start,
+                                     "orders": "France: A PAR - BUR\nGermany: A MUN - BUR"}) + "\n"
+                         + "{not json\n"
+                         + json.dumps({"position": start}) + "\n")
+    out = tmp_path / "r.jsonl"
+    code, summary = batch(str(folder), str(positions), "-o", str(out), "--task", "adjudicate",
+                          capsys=capsys)
+    assert code == 2 and summary["ok"] == 5 and summary["error"] == 2
+    got = {line["id"]: line for line in lines(out)}
+    broken = got[str(folder / "broken.dip")]
+    assert broken["status"] == "error" and broken["error"]["line"] == 2
+    assert got[f"{positions}:2"]["status"] == "error" and got[f"{positions}:2"]["error"]["line"] == 2
+    reasons = {r["order"]: r["reason"] for r in got["opening"]["result"]["results"]}
+    assert reasons["A PAR - BUR"] == reasons["A MUN - BUR"] == "bounced"
+    assert reasons["A MAR H"] == "held"             # a unit without an order holds
+    assert got[f"{positions}:3"]["status"] == "ok"
+
+
+def test_a_game_record_is_one_input_per_phase_or_per_game(tmp_path, capsys):
+    out = tmp_path / "r.jsonl"
+    code, summary = batch(str(RECORD), "-o", str(out), "--task", "adjudicate", capsys=capsys)
+    ids = [line["id"] for line in lines(out)]
+    assert code == 0 and summary["ok"] == len(ids) > 6
+    assert f"{RECORD}#dipsolve-7:S1901M" in ids
+    games = tmp_path / "g.jsonl"
+    code, summary = batch(str(RECORD), "-o", str(games), "--task", "analyze", "--adjudication-only",
+                          capsys=capsys)
+    (line,) = lines(games)
+    assert code == 0 and line["id"] == f"{RECORD}#dipsolve-7" and line["status"] == "ok"
+    assert line["result"]["adjudication"]["checked"] > 6 and line["result"]["status"] == "complete"
+
+
+def test_solve_on_local_processes(tmp_path, capsys):
+    out = tmp_path / "r.jsonl"
+    files = [str(EXAMPLES / "s1902m.dip"), str(EXAMPLES / "f1902m.dip")]
+    code, summary = batch(*files, "-o", str(out), "--power", "FRA", "--time-limit", "0.5",
+                          "--jobs", "2", capsys=capsys)
+    assert code == 0 and summary["ok"] == 2 and summary["backend"] == "local processes, 2 at once"
+    for line in lines(out):
+        (solution,) = line["result"]["solutions"]
+        assert solution["power"] == "France" and solution["orders"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["nowhere/*.dip"], "no file matches"),
+    (["{d}", "{d}"], "two inputs with the id"),
+    (["{d}", "--ray", "{d}"], "a file, not a Ray address"),
+])
+def test_command_line_mistakes_are_one_line_before_any_work(argv, message, folder, tmp_path, capsys):
+    out = tmp_path / "r.jsonl"
+    argv = [a.replace("{d}", str(folder)) for a in argv]
+    code, error = batch(*argv, "-o", str(out), "--task", "adjudicate", capsys=capsys)
+    assert code == 2 and message in error["message"]
+    assert not out.exists() or "\"id\"" not in out.read_text()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_a_full_disk_is_one_line_and_exit_status_2(folder, capsys):
+    code, error = batch(str(folder), "-o", "/dev/full", "--task", "adjudicate", capsys=capsys)
+    assert code == 2 and error["error"] == "file" and error["file"] == "/dev/full"
+    assert "no space left on device" in error["message"]
+
+
+def test_the_results_file_of_another_run_in_the_folder_is_not_an_input(folder, capsys):
+    out = folder / "r.jsonl"
+    batch(str(folder), "-o", str(out), "--task", "adjudicate", capsys=capsys)
+    other = folder / "other.jsonl"
+    code, summary = batch(str(folder), "-o", str(other), "--task", "adjudicate", capsys=capsys)
+    assert code == 0 and summary["inputs"] == 3
+
+
+def test_play_results_resume_and_the_table_counts_every_game(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    argv = ["play", "--bots", "dumbbot,random", "--until", "1902", "--results", str(out), "--json"]
+    assert main([*argv, "--games", "2"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--games", "3"]) == 0           # plays game 3 only
+    second = json.loads(capsys.readouterr().out)
+    assert [g["seed"] for g in second["games"]] == [0, 1, 2]
+    assert second["games"][:2] == first["games"]        # the games of the file, rebuilt
+    assert [line["id"] for line in lines(out)] == ["game-0", "game-1", "game-2"]
+    assert main([*argv, "--games", "3", "--time-limit", "1"]) == 2     # other settings
+    assert "written by another run" in json.loads(capsys.readouterr().out)["message"]
+
+
+def test_batch_on_a_local_ray_gives_the_lines_of_the_local_processes(folder, tmp_path, capsys):
+    pytest.importorskip("ray") if not os.environ.get("CI") else None
+    local, on_ray = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
+    inputs = [str(folder), str(RECORD)]
+    code, summary = batch(*inputs, "-o", str(local), "--task", "adjudicate", "--jobs", "2",
+                          capsys=capsys)
+    assert code == 0
+    code, summary = batch(*inputs, "-o", str(on_ray), "--task", "adjudicate", "--jobs", "2",
+                          "--ray", capsys=capsys)
+    assert code == 0 and summary["backend"] == "ray (local), 2 at once"
+    assert ({line["id"]: line for line in lines(on_ray)}
+            == {line["id"]: line for line in lines(local)})
+
+
+def test_play_with_ray_not_installed_is_one_line(monkeypatch, capsys):
+    import sys
+    monkeypatch.setitem(sys.modules, "ray", None)       # import ray: ImportError
+    assert main(["play", "--games", "2", "--until", "1901", "--ray", "--json"]) == 2
+    error = json.loads(capsys.readouterr().out)
+    assert error["error"] == "unavailable" and "pip install 'dipsolve[cluster]'" in error["message"]
+
+
+@pytest.mark.parametrize("address, message", [
+    ("nonsense", "expected HOST:PORT, ray://HOST:PORT or auto"),
+    ("127.0.0.1:1", "no Ray cluster answers at 127.0.0.1:1 (connection refused)"),
+])
+def test_a_ray_address_where_no_cluster_answers_is_one_line(address, message, tmp_path, capsys):
+    pytest.importorskip("ray") if not os.environ.get("CI") else None
+    out = tmp_path / "r.jsonl"
+    code, error = batch(str(EXAMPLES / "start.dip"), "-o", str(out), "--task", "adjudicate",
+                        f"--ray={address}", capsys=capsys)
+    assert code == 2 and error["error"] == "unavailable" and message in error["message"]
