@@ -247,3 +247,17 @@ def test_builds_are_judged_by_the_movement_that_follows():
     plain = solve(position, "France", SolveSettings(lookahead=False),
                   deadline=Deadline(20.0, clock=ticking(0.0005)))
     assert plain.status == "optimal" and plain.equilibrium is None
+
+
+@pytest.mark.parametrize("example, power", [("examples/start.dip", "Germany"),
+                                            ("examples/s1902m.dip", "Russia"),
+                                            ("examples/w1901a.dip", "France"),
+                                            ("examples/f1901r.dip", "Russia")])
+def test_the_time_limit_is_kept_within_ten_percent_on_an_injected_clock(example, power):
+    # a clock that moves 2 ms at every look: the whole call (seeding, iterations, best
+    # responses, the final best response, the report, look-ahead of retreats and builds,
+    # the replay) ends within 10% of its 2 s on that clock
+    position = Position.from_file(example)
+    s = solve(position, power, SolveSettings(oracle="agenda"), deadline=Deadline(2.0, clock=ticking(0.002)))
+    assert s.seconds <= 2.2
+    assert s.orders
