@@ -113,6 +113,8 @@ def normalise(value: Any, key: str | None = None, volatile: frozenset[str] = fro
         return "<any>"
     if key in CLOCK and isinstance(value, (int, float)):
         return "<seconds>"
+    if key in CLOCK and isinstance(value, dict):      # a phase's thinking time, per power
+        return {k: "<seconds>" for k in value}
     if key in WORK and isinstance(value, int):
         return "<count>"
     if key == "explanation" and isinstance(value, list):
