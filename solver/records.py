@@ -194,12 +194,18 @@ def _json_error(src: _Source, e: json.JSONDecodeError) -> DipsolveSyntaxError:
 
 
 def load_records(path: str) -> list[Record]:
-    """Every game in the file at ``path`` (see `read_records`)."""
-    from pathlib import Path
+    """Every game in the file at ``path`` (see `read_records`), within the bounds the
+    command line keeps (`dipsolve.bounds.read_bytes`: at most ``max_file_bytes``, a
+    device refused before reading)."""
+    from .bounds import decode_text, read_bytes
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise DipsolveSyntaxError(f"cannot read the record: {e}", filename=str(path)) from None
+        text = decode_text(read_bytes(path))
+    except UnicodeDecodeError as e:
+        raise DipsolveSyntaxError(f"cannot read the record: not a text file (byte {e.start} is "
+                                  "not UTF-8)", filename=str(path)) from None
+    except OSError as e:
+        raise DipsolveSyntaxError(f"cannot read the record: {e.strerror or e}",
+                                  filename=str(path)) from None
     return read_records(text, str(path))
 
 
