@@ -38,7 +38,7 @@ from .bounds import json_decoder
 from .errors import DipsolveError, DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError
 from .map import POWERS, Map, standard_map
 from .orders import Convoy, Move, Order
-from .position import Dislodged, Phase, Position, Unit
+from .position import Dislodged, Phase, Position, Unit, written_retreats
 
 __all__ = ["Record", "RecordPhase", "read_records", "load_records", "load_record", "dumps_records",
            "replay", "from_play", "result_codes", "board_differences"]
@@ -541,7 +541,7 @@ def _state(position: Position, name: str, influence: Mapping[str, set[str]]) -> 
     retreats: dict[str, dict[str, list[str]]] = {p.upper(): {} for p in POWERS}
     for d in position.dislodged:
         units[d.unit.power.upper()].append(f"*{d.unit.kind} {d.unit.location}")
-        retreats[d.unit.power.upper()][f"{d.unit.kind} {d.unit.location}"] = list(d.retreats)
+        retreats[d.unit.power.upper()][f"{d.unit.kind} {d.unit.location}"] = list(written_retreats(m, d))
     builds: dict[str, dict[str, Any]] = {}
     for p in POWERS:
         count = position.adjustment(p) if position.phase.kind == "adjustment" else 0
