@@ -90,6 +90,10 @@ _BOUNDS = [
     Bound("max_pixels", 40_000_000, "a picture has {range} pixels: the board is 1260 x 900 "
                                     "at scale 1, so a scale of at most 5.9"),
     Bound("max_digits", 20, "an integer has {range} digits"),
+    Bound("max_order_length", 1000, "a line of orders has {range} characters: the longest "
+                                    "order in words is about 100"),
+    Bound("max_quote", 120, "an error repeats {range} characters of the input it quotes "
+                            "(shortened around the place, escaped)"),
     Bound("max_value", 1e9, "a province value is {range}", low=-1e9),
     Bound("max_seconds", 1e7, "a time limit is {range} seconds", low=0, low_open=True),
     Bound("max_workers", 64, "a solver has {range} worker threads", low=1),

@@ -54,7 +54,7 @@ QUOTE_LENGTH = 120
 #: bound on all of it together)
 MESSAGE_LENGTH = 600
 #: the characters beyond ASCII that dipsolve's own words use, shown as they are
-_OWN = frozenset("…—–×→§−")
+_OWN = frozenset("…§")
 
 
 def _escaped_char(ch: str) -> str:
