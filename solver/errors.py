@@ -50,6 +50,9 @@ __all__ = ["DipsolveError", "DipsolveSyntaxError", "DipsolveLimitError", "Dipsol
 #: the most characters of the input an error (or a line from a server) repeats: longer
 #: input is shortened around the place that matters (``max_quote`` in `dipsolve.LIMITS`)
 QUOTE_LENGTH = 120
+#: the most characters of a file's name an error repeats (a path may be long; escaped all
+#: the same)
+NAME_LENGTH = 4 * QUOTE_LENGTH
 #: the longest message an error carries (a message quotes input, shortened: this is the
 #: bound on all of it together)
 MESSAGE_LENGTH = 600
@@ -164,7 +167,7 @@ class DipsolveError(Exception):
                  expected: str | None = None, source_line: str | None = None,
                  width: int = 1, errors: list["DipsolveError"] | None = None) -> None:
         self.message = clean_message(message)
-        self.filename = None if filename is None else quote(filename)
+        self.filename = None if filename is None else quote(filename, NAME_LENGTH)
         self.line = line
         self.column = column
         self.found = None if found is None else quote(found)

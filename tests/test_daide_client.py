@@ -741,6 +741,20 @@ def test_a_servers_text_reaches_the_terminal_escaped_and_shortened(capsys, head)
     assert len(said) == 2 and all(len(line) < 300 for line in said) and "(30008 characters)" in said[1]
 
 
+def test_variant_options_with_hostile_text_are_said_escaped(capsys):
+    def script(s: FakeServer) -> None:
+        s.sign_on(variant="(LVL 0) (PDA '\x1b]0;owned\x07') ('" + "y" * 500 + "')")
+        s.send("OFF")
+        s.expect("FM")
+
+    server = FakeServer(script)
+    assert run_client(server) == 0
+    server.join()
+    err = capsys.readouterr().err
+    playing = next(line for line in err.splitlines() if "playing France" in line)
+    assert "\x1b" not in playing and "\\x1b]0;owned\\x07" in playing and len(playing) < 300
+
+
 def test_an_error_quoting_a_huge_hostile_message_is_short(capsys):
     entries = " ".join("((FRA) PAR)" for _ in range(3000))
     server = FakeServer(_after_sign_on(f"SCO {entries}"))

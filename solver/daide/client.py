@@ -514,7 +514,7 @@ class DaideSession:
         if self.want_power and self.power != self.want_power:
             self.say(f"asked for {self.want_power}, the server seated the client at {self.power}")
         self.say(f"playing {self.power} (passcode {self.passcode}; press level "
-                 f"{self.variant.level}; {', '.join(self.variant.options) or 'no variant options'})")
+                 f"{self.variant.level}; {quote(', '.join(self.variant.options)) or 'no variant options'})")
 
     # -- the turns -----------------------------------------------------------------------
 
