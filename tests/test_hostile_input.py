@@ -154,3 +154,19 @@ def test_look_alike_text_is_shown_escaped_under_the_error(text):
     shown = str(info.value)
     assert "\\u" in shown and all(ch.isprintable() and (ch.isascii() or ch == "…")
                                   for line in shown.splitlines() for ch in line)
+
+
+@pytest.mark.parametrize("order", ["A PAR - BUR" + " BUR" * 25_000, "A " + "PAR " * 260 + "- BUR",
+                                   "A PAR - " + "X" * 900])
+def test_a_long_order_inside_a_record_is_refused_not_a_hang(tmp_path, capsys, order):
+    """``analyze`` reads a record's orders with the order reader: past the bound at
+    once, within it in linear time (the name lookups are bounded)."""
+    from dipsolve.cli import main
+    from dipsolve.records import dumps_records, replay
+    game = json.loads(dumps_records([replay(Position.initial(), [{}], id="g")]))
+    game["phases"][0]["orders"]["FRANCE"] = [order]
+    f = tmp_path / "g.json"
+    f.write_text(json.dumps(game))
+    assert main(["analyze", str(f), "--adjudication-only"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) <= 3 and "cannot read the order" in err and len(err) < 1500
