@@ -741,6 +741,16 @@ def test_a_servers_text_reaches_the_terminal_escaped_and_shortened(capsys, head)
     assert len(said) == 2 and all(len(line) < 300 for line in said) and "(30008 characters)" in said[1]
 
 
+def test_our_huh_of_a_hostile_message_is_logged_escaped(capsys):
+    """-v logs what goes out too: a HUH repeats the server's words, escaped in the log."""
+    server = FakeServer(_after_sign_on("SCO ((FRA) 'x\x1b[2J\ngame over: forged')"))
+    assert run_client(server, "-v") == 1
+    server.join()
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and ">> HUH (SCO" in err
+    assert not any(line.startswith("game over") for line in err.splitlines())
+
+
 def test_variant_options_with_hostile_text_are_said_escaped(capsys):
     def script(s: FakeServer) -> None:
         s.sign_on(variant="(LVL 0) (PDA '\x1b]0;owned\x07') ('" + "y" * 500 + "')")

@@ -235,7 +235,7 @@ class DaideSession:
     def send(self, text: str) -> None:
         assert self.table is not None
         body = self.table.encode(text)
-        self.log(">>", text)
+        self.log(">>", quote(text, LOG_LENGTH))       # a HUH repeats the server's words
         self.conn.send(DM, body)
 
     def receive(self) -> tuple[str, Tree] | None:
