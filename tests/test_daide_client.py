@@ -56,6 +56,10 @@ def test_texts_numbers_and_brackets_round_trip_through_bytes():
         TABLE.encode("NOW XYZ")
     with pytest.raises(DaideError, match="range"):
         TABLE.encode("9000")
+    # found by the long fuzz run: digits that are not ASCII, and a sign twice
+    for word in ["\u00b2", "--5", "\u0661\u0669", "-\u00b3"]:
+        with pytest.raises(DaideError, match="not a DAIDE token"):
+            TABLE.encode(f"TME ({word})")
 
 
 def test_a_frame_is_type_pad_and_big_endian_length():
@@ -79,6 +83,9 @@ def test_the_tree_of_a_message_and_the_variant_of_hlo():
     v = Variant.from_tree(tree[3])
     assert (v.level, v.limit("movement"), v.limit("retreat"), v.limit("adjustment"),
             v.any_orders) == (10, 5, 3, 2, True)
+    # numbers that are not DAIDE's are no limits (never a ValueError)
+    odd = Variant.from_tree([["LVL", "\u00b2"], ["MTL", "--5"], ["RTL", "9" * 30], ["BTL", "7"]])
+    assert (odd.level, odd.move_limit, odd.retreat_limit, odd.build_limit) == (0, None, None, 7)
     for bad in ["HLO (FRA", "HLO FRA)"]:
         with pytest.raises(DaideProtocolError, match="without its"):
             parse_tree(bad)

@@ -29,6 +29,7 @@ At press level 0 (and at any level: the bots do not negotiate) no press is sent.
 from __future__ import annotations
 
 import random
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence, Union
@@ -128,7 +129,7 @@ class Variant:
                 continue
             v.options.append(" ".join(words))
             key, args = words[0], words[1:]
-            number = int(args[0]) if args and args[0].lstrip("-").isdigit() else None
+            number = int(args[0]) if args and _is_number(args[0]) and len(args[0]) < 8 else None
             if key == "LVL" and number is not None:
                 v.level = number
             elif key == "MTL":
@@ -300,7 +301,7 @@ class DaideSession:
 
     @staticmethod
     def _number(x: Tree | str) -> bool:
-        return isinstance(x, str) and x.lstrip("-").isdigit() and x.isascii()
+        return isinstance(x, str) and _is_number(x) and len(x) < 8
 
     def _turn(self, x: Tree | str) -> bool:
         return (isinstance(x, list) and len(x) == 2 and isinstance(x[0], str)
@@ -585,7 +586,7 @@ class DaideSession:
             name = " ".join(str(w) for w in entry[1]) if isinstance(entry[1], list) else str(entry[1])
             version = " ".join(str(w) for w in entry[2]) if isinstance(entry[2], list) else str(entry[2])
             self.end.players[power] = (name.strip("'"), version.strip("'"))
-            if isinstance(entry[3], str) and entry[3].lstrip("-").isdigit():
+            if isinstance(entry[3], str) and _is_number(entry[3]):
                 self.end.centers[power] = int(entry[3])
         # a server may end a solo without SLO (the diplomacy server sends it only when one
         # power has units left): a power with more than half the 34 centers has won
@@ -717,7 +718,7 @@ class DaideSession:
         if phase.unanswered:         # the MIS of an earlier SUB: this one's THX are due
             return
         phase.missing = [tree_text(u) for u in tree[1:] if isinstance(u, list)
-                         and len(u) >= 3 and u[0] != "" and not str(u[0]).lstrip("-").isdigit()]
+                         and len(u) >= 3 and u[0] != "" and not _is_number(str(u[0]))]
         self._settle()
 
     def _settle(self) -> None:
@@ -772,6 +773,15 @@ class DaideSession:
         if isinstance(order, (Retreat, UnitOrder)) and kind == "retreat":
             return Disband(order.kind, order.location)
         return None
+
+
+_NUMBER = re.compile(r"-?[0-9]+")
+
+
+def _is_number(word: str) -> bool:
+    """Whether a word is a DAIDE number: ASCII digits, one sign at most (``²`` and
+    ``--5`` are not: `int` would refuse them)."""
+    return _NUMBER.fullmatch(word) is not None
 
 
 def _words(text: str) -> str:
