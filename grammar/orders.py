@@ -549,10 +549,11 @@ _BLANK = re.compile(r"\s*(#.*)?\Z")
 def _read_lines(text: str, filename: str, game_map: Map, start: str = "order_line",
                 ) -> Iterable[tuple[Source, PowerAt | None, list[OrderAt]] | DipsolveError]:
     """Each line of an orders file, read alone: what it says, or its error."""
+    whole = Source(text, filename)
     for number, line in enumerate(text.split("\n")):
         if _BLANK.match(line):
             continue
-        source = Source(text, filename, line_offset=number)
+        source = whole.shifted(number)
         try:
             power, refs = _parse(line, "order_line", source, game_map)
         except DipsolveError as e:
@@ -687,7 +688,7 @@ def parse_order_lines(lines: Iterable[tuple[int, str]], source: Source, game_map
 
     def items():
         for number, line in lines:
-            here = Source(source.text, source.filename, line_offset=number)
+            here = source.shifted(number)
             try:
                 yield (here, *_parse(line, "order_line", here, game_map))
             except DipsolveError as e:

@@ -430,7 +430,9 @@ def _worst_orders(draw) -> str:
     from dipsolve.bounds import LIMITS
     head = draw(st.sampled_from(["A PAR - BUR", "France: A PAR -", "A", "F NTH C A LON -",
                                  "( FRA AMY PAR ) MTO", "A Paris supports", ""]))
-    word = draw(st.sampled_from(_RUN_WORDS) | st.text(min_size=1, max_size=6))
+    # one line (a file of many bad lines is its own case: tests/test_hostile_input.py)
+    word = draw(st.sampled_from(_RUN_WORDS) | st.text(st.characters(blacklist_characters="\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"),
+                                                      min_size=1, max_size=6))
     limit = int(LIMITS["max_order_length"].value)
     count = draw(st.sampled_from([1, 2, 50, 240, limit // 4, limit // 4 + 1, 5000, 30000])
                  | st.integers(1, 400))
