@@ -275,14 +275,18 @@ def test_a_server_that_closes_mid_game_is_exit_1(capsys):
     assert "Traceback" not in "\n".join(err)
 
 
-def test_a_silent_server_is_given_up_after_the_timeout(capsys):
+@pytest.mark.parametrize("partial", [b"", b"\x02", b"\x02\x00", b"\x02\x00\x00\x08\x48"])
+def test_a_silent_server_is_given_up_after_the_timeout(capsys, partial):
+    """Silence, or half a message then silence: the rest of a message begun is waited
+    for --timeout seconds too, not a fixed 30."""
     done = threading.Event()
-    server = FakeServer(lambda s: (s.sign_on(), done.wait(10)))
+    server = FakeServer(lambda s: (s.sign_on(), s.raw(partial), done.wait(20)))
     assert run_client(server, "--timeout", "1") == 1
     done.set()
     server.join()
+    what = "the rest of a message" if partial else "a message"
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "dipsolve daide: no answer from the server for 1 s (waiting for a message)")
+        f"dipsolve daide: no answer from the server for 1 s (waiting for {what})")
 
 
 def test_a_rejected_order_is_reported_replaced_by_a_hold_and_resubmitted(capsys):
@@ -626,11 +630,11 @@ def test_play_daide_from_python_returns_the_end_or_raises_a_dipsolve_error():
 # -- a hostile server: every message checked against its shape, every wait bounded, ------
 # -- every line of it repeated shortened and escaped ---------------------------------------
 
-def _after_sign_on(*messages: str, expect: str = "HUH"):
-    """A server that signs the client on as France, then sends ``messages`` and waits
-    for the client's ``expect``."""
+def _after_sign_on(*messages: str, expect: str = "HUH", variant: str = "(LVL 0)"):
+    """A server that signs the client on as France (with ``variant``), then sends
+    ``messages`` and waits for the client's ``expect``."""
     def script(s: FakeServer) -> None:
-        s.sign_on()
+        s.sign_on(variant=variant)
         for m in messages:
             s.send(m)
         s.expect(expect)
@@ -698,18 +702,6 @@ def test_results_of_other_powers_orders_are_not_counted_as_ours(capsys):
     assert json.loads(capsys.readouterr().out)["results"] == {"SUC": 2, "BNC": 1}
 
 
-@pytest.mark.parametrize("partial", [b"\x02", b"\x02\x00", b"\x02\x00\x00\x08\x48"])
-def test_half_a_message_then_silence_waits_no_longer_than_the_timeout(capsys, partial):
-    """The rest of a message begun is waited for --timeout seconds, not a fixed 30."""
-    done = threading.Event()
-    server = FakeServer(lambda s: (s.sign_on(), s.raw(partial), done.wait(20)))
-    assert run_client(server, "--timeout", "1") == 1
-    done.set()
-    server.join()
-    assert capsys.readouterr().err.splitlines()[-1] == (
-        "dipsolve daide: no answer from the server for 1 s (waiting for the rest of a message)")
-
-
 def test_every_wait_of_play_daide_is_bounded_by_its_timeout(monkeypatch):
     from dipsolve.daide import seat
     seen: dict = {}
@@ -759,12 +751,8 @@ def test_our_huh_of_a_hostile_message_is_logged_escaped(capsys):
 
 
 def test_variant_options_with_hostile_text_are_said_escaped(capsys):
-    def script(s: FakeServer) -> None:
-        s.sign_on(variant="(LVL 0) (PDA '\x1b]0;owned\x07') ('" + "y" * 500 + "')")
-        s.send("OFF")
-        s.expect("FM")
-
-    server = FakeServer(script)
+    server = FakeServer(_after_sign_on("OFF", expect="FM",
+                                       variant="(LVL 0) (PDA '\x1b]0;owned\x07') ('" + "y" * 500 + "')"))
     assert run_client(server) == 0
     server.join()
     err = capsys.readouterr().err
