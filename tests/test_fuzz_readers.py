@@ -464,6 +464,8 @@ def test_every_position_a_reader_accepts_is_written_and_read_back(name, data):
     except DipsolveError:
         return
     if name == "records":
+        if not got:              # "[]": a list of no games; no position to write back
+            return
         again = read_records(dumps_records(got), "<written>")
         assert [[p.position for p in r.phases] for r in again] == [[p.position for p in r.phases] for r in got]
         positions = [p.position for r in got for p in r.phases]
