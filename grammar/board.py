@@ -43,8 +43,9 @@ def board_errors(position: Position, source: Source, unit_at: Mapping[Unit, list
             at = centers_in_order[n_centers]
         else:
             at = None
-        expected = _expected_for(subject, position.map)
         rule = board_rule(message)
+        expected = (_RETREATS_EXPECTED if rule in _RETREAT_RULES
+                    else _expected_for(subject, position.map))
         if at is None:
             out.append(DipsolveRuleError(message, rule=rule, filename=source.filename,
                                          expected=expected) if rule is not None
@@ -63,12 +64,17 @@ BOARD_RULES: dict[str, str] = {
     "fleet-inland": "a fleet cannot stand in ",
     "coast-required": "a fleet in * must name its coast",
     "army-on-coast": "an army stands in a province, not on a coast",
+    "army-retreat-on-coast": "an army retreats to a province, not to a coast",
+    "army-retreat-at-sea": "an army cannot retreat to ",
+    "fleet-retreat-inland": "a fleet cannot retreat to ",
     "one-unit-per-province": "two units in ",
     "one-dislodged-per-province": "two dislodged units in ",
     "not-a-center": "* is not a supply center",
     "one-owner-per-center": "supply center * owned twice",
     "too-many-centers": "* supply centers owned; the board has ",
 }
+_RETREAT_RULES = ("army-retreat-on-coast", "army-retreat-at-sea", "fleet-retreat-inland")
+_RETREATS_EXPECTED = "retreats the unit may stand in: provinces for an army, coasts or seas for a fleet"
 #: what `Position.problems()` says of a name that names nothing (not understood)
 _UNKNOWN_NAMES = ("unknown unit type ", "unknown location ", "unknown power ")
 _BOARD_PATTERNS = [(re.compile(".*".join(map(re.escape, words.split("*")))), rule)

@@ -74,10 +74,22 @@ class Source:
         self.line_offset = line_offset
         self._lines: list[str] | None = None
 
-    def line_text(self, line: int) -> str:
+    def _split(self) -> list[str]:
         if self._lines is None:
             self._lines = self.text.split("\n")
-        return self._lines[line - 1] if 0 < line <= len(self._lines) else ""
+        return self._lines
+
+    def line_text(self, line: int) -> str:
+        lines = self._split()
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+    def shifted(self, line_offset: int) -> "Source":
+        """The same text for a piece of it read alone from line ``line_offset + 1``
+        on, sharing its lines: a file of many lines, each read alone and each wrong,
+        is split once, not once a line (which was quadratic in time and memory)."""
+        piece = Source(self.text, self.filename, line_offset)
+        piece._lines = self._split()
+        return piece
 
     def error(self, cls: type[E], message: str, line: int, column: int, *,
               found: str | None = None, expected: str | None = None,

@@ -50,6 +50,8 @@ from typing import Any, Iterable, Iterator, NamedTuple
 
 from lark import Lark, Token, Transformer
 
+from dipsolve.bounds import LIMITS, limit_error
+from dipsolve.errors import quote
 from dipsolve.map import COAST_ALIASES, POWER_ALIASES, POWERS, Map, power_name, standard_map
 from dipsolve.orders import Build, Disband, Order, UnitOrder
 from dipsolve.position import Position
@@ -57,7 +59,7 @@ from dipsolve.position import Position
 from .daide_order import parse_daide_order
 from .drafts import Board, Draft, PlaceAt, UnitAt, complete
 from .errors import (DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span,
-                     lark_errors, placed)
+                     lark_errors, placed, placed_at)
 from .loading import lalr_parser
 from .notation import NOTATIONS, FormatError, format_order
 
@@ -268,7 +270,7 @@ class NameReader:
         prov = self.map.province(name)
         if prov is None:
             raise self.source.error(DipsolveSyntaxError,
-                                    f"unknown province {name!r}{unknown_name_hint(self.map, name)}",
+                                    f"unknown province '{quote(name)}'{unknown_name_hint(self.map, name)}",
                                     at.line, at.column, found=name,
                                     expected="a province: a name, abbreviation or DAIDE token")
         coasts = self.map.provinces[prov].coasts
@@ -313,17 +315,38 @@ def _trailing_coast(m: Map, name: str) -> str | None:
     return None
 
 
+def _longest_name(m: Map) -> int:
+    """The length of the map's longest spelling of a province, letters and digits only."""
+    longest = m.memo.get("longest name")
+    if longest is None:
+        longest = m.memo["longest name"] = max(map(len, m.names))
+    return longest
+
+
 def unknown_name_hint(m: Map, name: str) -> str:
     """Advice for a name that is no province: a power with no ':' after it, a keyword
-    run into a name, or the nearest spelling."""
+    run into a name, or the nearest spelling.  Linear in the length of ``name``: only
+    the heads no longer than the map's longest name are looked up, and a name more than
+    twice as long as that is close to none (difflib's ratio is below the cutoff)."""
     words = name.split()
     if len(words) > 1 and power_of(words[0]) is not None and m.province(words[0]) is None:
-        return f" (is a ':' missing after the power {words[0]!r}?)"
-    for i in range(len(words) - 1, 0, -1):
+        return f" (is a ':' missing after the power {quote(words[0])!r}?)"
+    longest = _longest_name(m)
+    heads, letters = 0, 0
+    for w in words[:-1]:
+        letters += sum(ch.isalnum() for ch in w)
+        if letters > longest:
+            break
+        heads += 1
+    for i in range(heads, 0, -1):
         head = " ".join(words[:i])
         if m.province(head):
             return f" ({head!r} is a province: is a ',' or a keyword missing after it?)"
+    if len(name) > 4 * longest:
+        return ""
     key = "".join(ch for ch in name.upper() if ch.isalnum())
+    if len(key) > 2 * longest:
+        return ""
     close = difflib.get_close_matches(key, list(m.names), n=1, cutoff=0.75)
     if close:
         prov = m.names[close[0]]
@@ -452,7 +475,12 @@ def _normalise(text: str) -> str:
 
 def _parse(line: str, start: str, source: Source, game_map: Map) -> tuple[PowerAt | None, list[OrderAt]]:
     """One line: ``single_order`` (one text, one order or more) or ``order_line`` (a line
-    of an orders file: orders, or a ``Power:`` header alone)."""
+    of an orders file: orders, or a ``Power:`` header alone).  A line longer than
+    ``max_order_length`` is refused before it is read (`dipsolve.bounds.LIMITS`)."""
+    limit = int(LIMITS["max_order_length"].value)
+    if len(line) > limit:
+        raise placed_at(limit_error("max_order_length", f"a line of orders of {len(line):,} characters"),
+                        source, Span(1, limit + 1, line[limit:limit + 1]))
     if is_daide(line):
         return _daide_order(line, source, game_map)
     token = _KEYS.set(hyphen_keys(game_map))
@@ -521,10 +549,11 @@ _BLANK = re.compile(r"\s*(#.*)?\Z")
 def _read_lines(text: str, filename: str, game_map: Map, start: str = "order_line",
                 ) -> Iterable[tuple[Source, PowerAt | None, list[OrderAt]] | DipsolveError]:
     """Each line of an orders file, read alone: what it says, or its error."""
+    whole = Source(text, filename)
     for number, line in enumerate(text.split("\n")):
         if _BLANK.match(line):
             continue
-        source = Source(text, filename, line_offset=number)
+        source = whole.shifted(number)
         try:
             power, refs = _parse(line, "order_line", source, game_map)
         except DipsolveError as e:
@@ -659,7 +688,7 @@ def parse_order_lines(lines: Iterable[tuple[int, str]], source: Source, game_map
 
     def items():
         for number, line in lines:
-            here = Source(source.text, source.filename, line_offset=number)
+            here = source.shifted(number)
             try:
                 yield (here, *_parse(line, "order_line", here, game_map))
             except DipsolveError as e:

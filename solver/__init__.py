@@ -40,7 +40,8 @@ DAIDE
 Errors
     `DipsolveError`, the root of `DipsolveSyntaxError` (not understood; its
     `DipsolveLimitError`: past one of the bounds in `LIMITS`), `DipsolveRuleError` (not
-    allowed), `DipsolveUnavailable` (a part not installed), `DipsolveInternalError` (a bug).
+    allowed), `DipsolveUnavailable` (a part not installed), `DipsolveInternalError` (a bug);
+    `quote` (input as an error repeats it: escaped, shortened).
 
     >>> import dipsolve
     >>> start = dipsolve.Position.from_text(open(dipsolve.example("start.dip")).read())
@@ -59,7 +60,7 @@ from typing import TYPE_CHECKING, Any
 
 # -- the errors and the result types: a few small classes, imported at once -------------
 from .errors import (DipsolveError, DipsolveInternalError, DipsolveLimitError, DipsolveRuleError,
-                     DipsolveSyntaxError, DipsolveUnavailable)
+                     DipsolveSyntaxError, DipsolveUnavailable, quote)
 from .results import Deadline, Limits, Result, Status
 
 # -- everything else, loaded on first use: name -> (module, attribute) ----------------
@@ -139,7 +140,7 @@ __all__ = sorted([
     "Order", "Hold", "Move", "SupportHold", "SupportMove", "Convoy", "Retreat", "Disband",
     "Remove", "Build", "Waive", "UnitOrder", "unit_key", "adjudicate", "Outcome", "OrderResult", "Reason",
     "DipsolveError", "DipsolveSyntaxError", "DipsolveLimitError", "DipsolveRuleError",
-    "DipsolveUnavailable", "DipsolveInternalError", "Status", "Result", "Limits", "Deadline", "example", "__version__",
+    "DipsolveUnavailable", "DipsolveInternalError", "quote", "Status", "Result", "Limits", "Deadline", "example", "__version__",
     *_LAZY])
 
 

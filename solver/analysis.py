@@ -42,6 +42,8 @@ QUIRKS = {
     "6.H.6": "6.H.6 retreats after a convoyed attack (the peer lets the unit retreat to "
              "occupied or contested provinces)",
     "6.D.12": "6.D.12/6.F.4 support of a convoyed attack on one's own unit (the peer counts it)",
+    "6.F.4": "6.F.4/6.D.12 a convoying fleet attacked with a support of its own power (the "
+             "peer lets that support disrupt the convoy, though it cannot dislodge the fleet)",
     "6.E.3": "6.E.3 support of an attack on one's own unit (the peer gives it no effect at all)",
     "6.G.8": "6.G.8 a move by convoy ('via convoy', or by its own power's fleet) whose convoy "
              "fails (the peer, DATC 2.x, moves it by land)",
@@ -189,6 +191,23 @@ def _d12(case: _Case) -> _Case | None:
     return _with_stand_in(case, chosen)
 
 
+def _f4(case: _Case) -> _Case | None:
+    """6.F.4 with 6.D.12: a power's support of an attack on its own convoying fleet
+    cannot dislodge the fleet, so it cannot disrupt the convoy; the peer does not
+    dislodge the fleet either, but counts the support when it asks whether the convoy
+    is disrupted, and the convoyed army stays.  Emulated by leaving out the convoy
+    orders of those fleets (each then holds, as strong as before: its convoy fails as
+    the peer has it)."""
+    if case.position.phase.kind != "movement":
+        return None
+    po = case.position.map.province_of
+    convoys = {po[o.location]: o for os in case.orders.values() for o in os if isinstance(o, Convoy)}
+    drop = {convoys[po[d.location]] for _, _, _, d in _own_supports(case) if po[d.location] in convoys}
+    if not drop:
+        return None
+    return replace(case, orders={p: [o for o in os if o not in drop] for p, os in case.orders.items()})
+
+
 def _e3(case: _Case) -> _Case | None:
     """6.E.3: the peer gives a power's support of an attack over land on its own unit no
     effect at all (not even to the mover's defence in a head-to-head): emulated by
@@ -290,7 +309,7 @@ def _d8(case: _Case) -> _Case | None:
 
 
 _RECOGNISERS: tuple[tuple[str, Callable[[_Case], _Case | None]], ...] = (
-    ("6.H.6", _h66), ("6.D.12", _d12), ("6.E.3", _e3), ("6.G.8", _g8), ("4.D.8", _d8))
+    ("6.H.6", _h66), ("6.D.12", _d12), ("6.F.4", _f4), ("6.E.3", _e3), ("6.G.8", _g8), ("4.D.8", _d8))
 
 
 # -- orders against dipsolve's ---------------------------------------------------------------

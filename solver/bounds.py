@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,6 +90,10 @@ _BOUNDS = [
     Bound("max_pixels", 40_000_000, "a picture has {range} pixels: the board is 1260 x 900 "
                                     "at scale 1, so a scale of at most 5.9"),
     Bound("max_digits", 20, "an integer has {range} digits"),
+    Bound("max_order_length", 1000, "a line of orders has {range} characters: the longest "
+                                    "order in words is about 100"),
+    Bound("max_quote", 120, "an error repeats {range} characters of the input it quotes "
+                            "(shortened around the place, escaped)"),
     Bound("max_value", 1e9, "a province value is {range}", low=-1e9),
     Bound("max_seconds", 1e7, "a time limit is {range} seconds", low=0, low_open=True),
     Bound("max_workers", 64, "a solver has {range} worker threads", low=1),
@@ -262,8 +267,17 @@ def json_decoder(text: str, filename: str | None = None) -> json.JSONDecoder:
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """The bytes of the file at ``path``, no more than ``max_file_bytes`` of them (else
-    `DipsolveLimitError`, before the rest is read); OSError as `open` raises it."""
+    `DipsolveLimitError`: a file whose size says so before any of it is read, a pipe
+    once the bound is passed); a device (``/dev/zero``, a terminal) is refused before
+    reading (`DipsolveSyntaxError`); OSError as `open` raises it."""
     limit = int(LIMITS["max_file_bytes"].value)
+    name = os.fspath(path)
+    st = os.stat(path)
+    if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode):
+        raise DipsolveSyntaxError("a device, not a file: not read", filename=name,
+                                  found="a device", expected="a file or a pipe")
+    if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+        raise limit_error("max_file_bytes", f"a file of {st.st_size:,} bytes", filename=name)
     with open(path, "rb") as f:
         data = f.read(limit + 1)
     if len(data) > limit:

@@ -39,10 +39,121 @@ The text-reading side (Lark's exceptions turned into these, with spans) lives in
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Iterable
 
 __all__ = ["DipsolveError", "DipsolveSyntaxError", "DipsolveLimitError", "DipsolveRuleError",
-           "DipsolveUnavailable", "DipsolveInternalError"]
+           "DipsolveUnavailable", "DipsolveInternalError", "QUOTE_LENGTH", "MESSAGE_LENGTH",
+           "escape", "quote", "quote_line"]
+
+# ------------------------------------------------------------------ the quoting rule
+#: the most characters of the input an error (or a line from a server) repeats: longer
+#: input is shortened around the place that matters (``max_quote`` in `dipsolve.LIMITS`)
+QUOTE_LENGTH = 120
+#: the most characters of a file's name an error repeats (a path may be long; escaped all
+#: the same)
+NAME_LENGTH = 4 * QUOTE_LENGTH
+#: the longest message an error carries (a message quotes input, shortened: this is the
+#: bound on all of it together)
+MESSAGE_LENGTH = 600
+#: the characters beyond ASCII that dipsolve's own words use, shown as they are
+_OWN = frozenset("…§")
+
+
+def _escaped_char(ch: str) -> str:
+    """One character as an error shows it: printable ASCII (and dipsolve's own few
+    others) as it is; a control or bidirectional character, an odd space, a letter
+    of another script that may look like a Latin one (Cyrillic ``А``), anything else
+    beyond ASCII, escaped (``\\x1b``, ``\\u202e``, ``\\u0410``)."""
+    o = ord(ch)
+    if 0x20 <= o < 0x7F or ch in _OWN:
+        return ch
+    if ch == "\t":
+        return "\\t"
+    if ch == "\n":
+        return "\\n"
+    if ch == "\r":
+        return "\\r"
+    if o < 0x100:
+        return f"\\x{o:02x}"
+    if o < 0x10000:
+        return f"\\u{o:04x}"
+    return f"\\U{o:08x}"
+
+
+def _plain(text: str) -> bool:
+    return all(0x20 <= ord(ch) < 0x7F or ch in _OWN for ch in text)
+
+
+def escape(text: str) -> str:
+    """``text`` with every character a terminal could misshow escaped (see
+    `_escaped_char`): what is printed is what was read.
+
+        >>> escape("\\u0410 PAR\\x1b[2J\\u202e")
+        '\\\\u0410 PAR\\\\x1b[2J\\\\u202e'
+    """
+    if _plain(text):
+        return text
+    return "".join(_escaped_char(ch) for ch in text)
+
+
+def _window(text: str, at: int, limit: int) -> tuple[int, int]:
+    """The start and end of at most ``limit`` characters of ``text`` around ``at``."""
+    if len(text) <= limit:
+        return 0, len(text)
+    start = max(0, min(at - limit // 3, len(text) - limit))
+    return start, start + limit
+
+
+def quote(text: str, limit: int = QUOTE_LENGTH, at: int = 0) -> str:
+    """``text`` as an error repeats it: escaped (`escape`), and when longer than
+    ``limit`` characters shortened to that many around index ``at`` (the place that
+    matters), with ``…`` where text was left out and the full length said.
+
+        >>> quote("A PAR - BUR" + " BUR" * 5000, limit=24)
+        'A PAR - BUR BUR BUR BUR … (20011 characters)'
+    """
+    if len(text) <= limit:
+        return escape(text)
+    start, end = _window(text, at, limit)
+    head = "…" if start else ""
+    tail = "…" if end < len(text) else ""
+    return f"{head}{escape(text[start:end])}{tail} ({len(text)} characters)"
+
+
+def quote_line(line: str, column: int, width: int = 1,
+               limit: int = QUOTE_LENGTH) -> tuple[str, str]:
+    """A line of input and its caret line as an error shows them: shortened to about
+    ``limit`` characters around ``column`` (1-based), escaped, and the caret still
+    under the characters it points at (``width`` of them)."""
+    start, end = _window(line, column - 1, limit)
+    shown = "…" if start else ""
+    pad = " " if start else ""
+    for i in range(start, end):
+        ch = line[i]
+        piece = _escaped_char(ch) if ch != "\t" else "\t"
+        if i < column - 1:
+            pad += "\t" if ch == "\t" else " " * len(piece)
+        shown += piece
+    under = "".join(_escaped_char(ch) if ch != "\t" else "\t"
+                    for ch in line[column - 1:min(end, column - 1 + width)])
+    caret = "^" * max(1, len(under.replace("\t", " ")))
+    if end < len(line):
+        shown += "…"
+    return shown, pad + caret
+
+
+def clean_message(message: str, limit: int = MESSAGE_LENGTH) -> str:
+    """A message as an error carries it: escaped, and no longer than ``limit``
+    characters (the middle left out: the start says what is wrong, the end what was
+    expected)."""
+    message = escape(message)
+    if len(message) <= limit:
+        return message
+    keep = limit - 40
+    return (f"{message[:keep * 2 // 3]}… ({len(message) - keep} characters left out) …"
+            f"{message[-(keep // 3):]}")
+
 
 
 class DipsolveError(Exception):
@@ -55,12 +166,12 @@ class DipsolveError(Exception):
                  column: int | None = None, found: str | None = None,
                  expected: str | None = None, source_line: str | None = None,
                  width: int = 1, errors: list["DipsolveError"] | None = None) -> None:
-        self.message = message
-        self.filename = filename
+        self.message = clean_message(message)
+        self.filename = None if filename is None else quote(filename, NAME_LENGTH)
         self.line = line
         self.column = column
-        self.found = found
-        self.expected = expected
+        self.found = None if found is None else quote(found)
+        self.expected = None if expected is None else clean_message(expected)
         self.source_line = source_line
         self.width = max(1, width)
         self.errors: list[DipsolveError] = errors if errors is not None else [self]
@@ -80,11 +191,11 @@ class DipsolveError(Exception):
         where = self.location
         out = f"{where}: {self.message}" if where else self.message
         if self.source_line is not None and self.column is not None:
-            line = self.source_line
-            # keep tabs so that the caret lines up under a tab-indented line
-            pad = "".join("\t" if ch == "\t" else " " for ch in line[: self.column - 1])
-            width = min(self.width, max(1, len(line) - self.column + 1))
-            out += f"\n{line}\n{pad}{'^' * width}"
+            # shortened around the column and escaped; tabs kept so that the caret lines
+            # up under a tab-indented line
+            width = min(self.width, max(1, len(self.source_line) - self.column + 1))
+            line, caret = quote_line(self.source_line, self.column, width)
+            out += f"\n{line}\n{caret}"
         return out
 
     def __str__(self) -> str:

@@ -26,8 +26,27 @@ def _umask() -> int:
 
 def target_of(path: str | os.PathLike[str]) -> str:
     """The file a write to ``path`` replaces: the file a symbolic link points to (as
-    Unix tools write through a link), otherwise ``path`` itself."""
-    return os.path.realpath(path) if os.path.islink(path) else os.fspath(path)
+    Unix tools write through a link), otherwise ``path`` itself.  A link to what is no
+    regular file (``/dev/stdout``, a link to a pipe or a terminal, whose target
+    ``/proc/self/fd/1`` names ``pipe:[...]``, no file) is ``path`` itself: it is
+    written in place, through the link."""
+    if not os.path.islink(path):
+        return os.fspath(path)
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return os.fspath(path)
+    except OSError:
+        pass
+    return os.path.realpath(path)
+
+
+def is_device(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` (followed through links) exists and is no regular file: a
+    device, a pipe, a socket, written in place rather than replaced."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode) and not stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def stage(path: str | os.PathLike[str], data: bytes | str) -> str:

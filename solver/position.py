@@ -110,6 +110,14 @@ def unit(power: str, kind: str, location: str) -> Unit:
     return u
 
 
+def written_retreats(game_map: Map, d: "Dislodged") -> tuple[str, ...]:
+    """The retreats of ``d`` as a writer gives them: an army's as provinces (an army
+    never takes a coast, whatever a position built by hand holds), each once."""
+    if d.unit.kind != "A":
+        return d.retreats
+    return tuple(dict.fromkeys(game_map.province_of.get(r, r) for r in d.retreats))
+
+
 def retreat_options(game_map: Map, unit: Unit, attacker_origin: str | None,
                     occupied: Iterable[str], standoffs: Iterable[str]) -> tuple[str, ...]:
     """Where a dislodged unit may retreat: adjacent for its kind, not occupied, not a
@@ -298,6 +306,21 @@ class Position:
                 out.append((f"two units in {m.provinces[where].name}: {seen[where]} ({seen[where].power}) and {u} ({u.power})", u))
             else:
                 seen[where] = u
+        for d in self.dislodged:           # where each may retreat: places its kind may stand
+            u = d.unit
+            for r in d.retreats:
+                if r not in m.province_of:
+                    out.append((f"unknown location {r!r} among the retreats of {u}", u))
+                    continue
+                prov = m.province_of[r]
+                terrain = m.provinces[prov].terrain
+                if u.kind == "A" and r != prov:
+                    out.append((f"an army retreats to a province, not to a coast: {u} retreats {r} "
+                                f"(the army's retreat is {prov})", u))
+                elif u.kind == "A" and terrain == "sea":
+                    out.append((f"an army cannot retreat to {m.provinces[prov].name} (a sea)", u))
+                elif u.kind == "F" and terrain == "land":
+                    out.append((f"a fleet cannot retreat to {m.provinces[prov].name} (inland)", u))
         dislodged_in: dict[str, Unit] = {}
         for d in self.dislodged:
             where = m.province_of.get(d.unit.location)
@@ -345,7 +368,8 @@ class Position:
             lines.append("[dislodged]")
             for d in self.dislodged:
                 origin = f" from {d.attacker_origin}" if d.attacker_origin else ""
-                lines.append(f"{d.unit.power}: {d.unit}{origin} retreats {', '.join(d.retreats) or 'none'}")
+                retreats = written_retreats(self.map, d)
+                lines.append(f"{d.unit.power}: {d.unit}{origin} retreats {', '.join(retreats) or 'none'}")
             if self.standoffs:
                 lines.append("standoffs: " + ", ".join(self.standoffs))
             lines.append("")

@@ -38,7 +38,7 @@ from .bounds import json_decoder
 from .errors import DipsolveError, DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError
 from .map import POWERS, Map, standard_map
 from .orders import Convoy, Move, Order
-from .position import Dislodged, Phase, Position, Unit
+from .position import Dislodged, Phase, Position, Unit, written_retreats
 
 __all__ = ["Record", "RecordPhase", "read_records", "load_records", "load_record", "dumps_records",
            "replay", "from_play", "result_codes", "board_differences"]
@@ -194,12 +194,18 @@ def _json_error(src: _Source, e: json.JSONDecodeError) -> DipsolveSyntaxError:
 
 
 def load_records(path: str) -> list[Record]:
-    """Every game in the file at ``path`` (see `read_records`)."""
-    from pathlib import Path
+    """Every game in the file at ``path`` (see `read_records`), within the bounds the
+    command line keeps (`dipsolve.bounds.read_bytes`: at most ``max_file_bytes``, a
+    device refused before reading)."""
+    from .bounds import decode_text, read_bytes
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise DipsolveSyntaxError(f"cannot read the record: {e}", filename=str(path)) from None
+        text = decode_text(read_bytes(path))
+    except UnicodeDecodeError as e:
+        raise DipsolveSyntaxError(f"cannot read the record: not a text file (byte {e.start} is "
+                                  "not UTF-8)", filename=str(path)) from None
+    except OSError as e:
+        raise DipsolveSyntaxError(f"cannot read the record: {e.strerror or e}",
+                                  filename=str(path)) from None
     return read_records(text, str(path))
 
 
@@ -535,7 +541,7 @@ def _state(position: Position, name: str, influence: Mapping[str, set[str]]) -> 
     retreats: dict[str, dict[str, list[str]]] = {p.upper(): {} for p in POWERS}
     for d in position.dislodged:
         units[d.unit.power.upper()].append(f"*{d.unit.kind} {d.unit.location}")
-        retreats[d.unit.power.upper()][f"{d.unit.kind} {d.unit.location}"] = list(d.retreats)
+        retreats[d.unit.power.upper()][f"{d.unit.kind} {d.unit.location}"] = list(written_retreats(m, d))
     builds: dict[str, dict[str, Any]] = {}
     for p in POWERS:
         count = position.adjustment(p) if position.phase.kind == "adjustment" else 0

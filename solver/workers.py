@@ -8,8 +8,8 @@ that takes one task after another over its own pipe.  The parent waits on the pi
 on the processes themselves, so a worker that dies (killed, out of memory, a crash in a
 library) is seen at once: its task is reported to ``on_lost`` with the reason
 (``killed by SIGKILL``), a new worker takes the next task, and every result already
-finished is kept.  Workers ignore SIGINT: a Ctrl-C at the terminal reaches the whole
-process group, and it is the parent that decides (`dipsolve.results.request_stop`):
+finished is kept.  Workers ignore SIGINT and SIGHUP: a Ctrl-C at the terminal (or the
+terminal closing) reaches the whole process group, and it is the parent that decides (`dipsolve.results.request_stop`):
 it terminates the workers, hands back every result finished (in task order) and raises
 `dipsolve.results.Stopped`.  An exception raised by a task is raised in the parent.
 """
@@ -38,11 +38,18 @@ def death(exitcode: int | None) -> str:
     return f"exit status {exitcode}"
 
 
+#: the signals a worker leaves to its parent: Ctrl-C and a closed terminal reach the whole
+#: process group, and the parent decides (it stops the workers itself)
+_PARENTS = {signal.SIGINT} | ({signal.SIGHUP} if hasattr(signal, "SIGHUP") else set())
+
+
 def _serve(conn: Any, fn: Callable[[Any], Any]) -> None:
-    """A worker: run the tasks the parent sends until it sends None or goes away."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent handles Ctrl-C
+    """A worker: run the tasks the parent sends until it sends None or goes away (then
+    quietly: a parent gone is no error of the worker's)."""
+    for signum in _PARENTS:
+        signal.signal(signum, signal.SIG_IGN)        # the parent handles Ctrl-C, SIGHUP
     if hasattr(signal, "pthread_sigmask"):           # blocked since its start: see _Worker
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _PARENTS)
     while True:
         try:
             item = conn.recv()
@@ -56,9 +63,14 @@ def _serve(conn: Any, fn: Callable[[Any], Any]) -> None:
         except Exception as e:          # handed to the parent, which raises it
             out = ("error", index, e)
         try:
-            conn.send(out)
-        except Exception as e:          # the result or the error cannot be pickled
-            conn.send(("error", index, RuntimeError(f"task {index}: {type(e).__name__}: {e}")))
+            try:
+                conn.send(out)
+            except (OSError, EOFError):
+                raise
+            except Exception as e:      # the result or the error cannot be pickled
+                conn.send(("error", index, RuntimeError(f"task {index}: {type(e).__name__}: {e}")))
+        except (OSError, EOFError):     # the parent went away (BrokenPipeError): stop quietly
+            return
 
 
 class _Worker:
@@ -75,7 +87,7 @@ class _Worker:
             # SIGINT in this thread when it has: start it first
             from multiprocessing import resource_tracker
             resource_tracker.ensure_running()
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocking else None
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, _PARENTS) if blocking else None
         try:
             self.process.start()
         finally:

@@ -11,12 +11,14 @@ try ``LONG_EXAMPLES`` inputs each; see CONTRIBUTING.md.
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 
 from hypothesis import HealthCheck, settings
 
-#: examples a fuzz test tries under ``--hypothesis-profile=long``
-LONG_EXAMPLES = 20_000
+#: examples a fuzz test tries under ``--hypothesis-profile=long`` (``DIPSOLVE_LONG_EXAMPLES``
+#: sets another count, for a shorter deep run on a busy machine: record it with the run)
+LONG_EXAMPLES = int(os.environ.get("DIPSOLVE_LONG_EXAMPLES", "20000"))
 
 settings.register_profile(
     "long", max_examples=LONG_EXAMPLES, deadline=timedelta(seconds=10),

@@ -67,6 +67,21 @@ QUIRK_CASES = {
     "6.G.8 own fleet": ("S1903M", "England A WAL, England F NTH, England F ENG",
                         {"England": [Move("A", "WAL", "YOR"), Convoy("NTH", "A", "WAL", "YOR")]},
                         {"WAR": "Russia"}),
+    # a convoying fleet attacked with a support of its own power: the peer does not
+    # dislodge the fleet, but disrupts the convoy all the same
+    "6.F.4": ("S1901M", "England A LON, England F NTH, England F EDI, Germany F HEL",
+              {"England": [Move("A", "LON", "NWY", True), Convoy("NTH", "A", "LON", "NWY"),
+                           SupportMove("F", "EDI", "F", "HEL", "NTH")],
+               "Germany": [Move("F", "HEL", "NTH")]}, {"WAR": "Russia"}),
+    "6.F.4 foreign army": ("S1902M", "France A LON, England F NTH, England F EDI, Germany F HEL",
+                           {"France": [Move("A", "LON", "NWY", True)],
+                            "England": [Convoy("NTH", "A", "LON", "NWY"),
+                                        SupportMove("F", "EDI", "F", "HEL", "NTH")],
+                            "Germany": [Move("F", "HEL", "NTH")]}, {"WAR": "Russia"}),
+    "6.F.4 black sea": ("F1903M", "Turkey A ANK, Turkey F BLA, Turkey F CON, Russia F SEV",
+                        {"Turkey": [Move("A", "ANK", "RUM", True), Convoy("BLA", "A", "ANK", "RUM"),
+                                    SupportMove("F", "CON", "F", "SEV", "BLA")],
+                         "Russia": [Move("F", "SEV", "BLA")]}, {"WAR": "Russia"}),
     "4.D.8": ("W1905A", "Russia A STP, Russia F BAR, Russia A MOS, Russia F SEV, Turkey A ANK", {},
               {"MOS": "Russia", "SEV": "Russia", "ANK": "Turkey"}),
 }

@@ -196,7 +196,7 @@ def test_units_past_the_limit_are_refused_before_the_board_is_checked(tmp_path, 
 def test_a_file_past_the_size_limit(tmp_path, capsys, monkeypatch):
     f = tmp_path / "big.dip"
     f.write_text("# padding\n" * 1_700_000)
-    assert refused(capsys, "show", str(f)).startswith(f"{f}: a file of more than 16,777,216 bytes")
+    assert refused(capsys, "show", str(f)).startswith(f"{f}: a file of 17,000,000 bytes: past the limit")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"#\n" * 8_400_000)))
     assert refused(capsys, "show", "-").startswith("<stdin>: more than 16,777,216 bytes")
 

@@ -56,6 +56,10 @@ def test_texts_numbers_and_brackets_round_trip_through_bytes():
         TABLE.encode("NOW XYZ")
     with pytest.raises(DaideError, match="range"):
         TABLE.encode("9000")
+    # found by the long fuzz run: digits that are not ASCII, and a sign twice
+    for word in ["\u00b2", "--5", "\u0661\u0669", "-\u00b3"]:
+        with pytest.raises(DaideError, match="not a DAIDE token"):
+            TABLE.encode(f"TME ({word})")
 
 
 def test_a_frame_is_type_pad_and_big_endian_length():
@@ -79,6 +83,9 @@ def test_the_tree_of_a_message_and_the_variant_of_hlo():
     v = Variant.from_tree(tree[3])
     assert (v.level, v.limit("movement"), v.limit("retreat"), v.limit("adjustment"),
             v.any_orders) == (10, 5, 3, 2, True)
+    # numbers that are not DAIDE's are no limits (never a ValueError)
+    odd = Variant.from_tree([["LVL", "\u00b2"], ["MTL", "--5"], ["RTL", "9" * 30], ["BTL", "7"]])
+    assert (odd.level, odd.move_limit, odd.retreat_limit, odd.build_limit) == (0, None, None, 7)
     for bad in ["HLO (FRA", "HLO FRA)"]:
         with pytest.raises(DaideProtocolError, match="without its"):
             parse_tree(bad)
@@ -231,15 +238,16 @@ def test_a_refusal_at_sign_on_is_one_line_and_exit_1(capsys):
     assert "game is full" in err
 
 
-def test_garbage_from_the_server_is_one_line_and_exit_2(capsys):
+def test_garbage_from_the_server_is_one_line_and_exit_1(capsys):
+    """The server's fault, not the user's: exit 1, as for a lost connection."""
     server = FakeServer(lambda s: (s.raw(frame(RM)), s.expect("NME"), s.raw(b"\x09\x00\x00\x02ab")))
-    assert run_client(server) == 2
+    assert run_client(server) == 1
     server.join()
     err = capsys.readouterr().err
-    assert err == "dipsolve: unknown DAIDE message type 9 from the server\n"
+    assert err == "dipsolve daide: unknown DAIDE message type 9 from the server\n"
 
 
-def test_an_unknown_token_is_answered_with_an_em_and_exit_2(capsys):
+def test_an_unknown_token_is_answered_with_an_em_and_exit_1(capsys):
     def script(s: FakeServer) -> None:
         s.raw(frame(RM))
         s.expect("NME")
@@ -247,9 +255,9 @@ def test_an_unknown_token_is_answered_with_an_em_and_exit_2(capsys):
         s.expect("EM")
 
     server = FakeServer(script)
-    assert run_client(server) == 2
+    assert run_client(server) == 1
     server.join()
-    assert capsys.readouterr().err == "dipsolve: unknown token 0x4F01 at byte 2 of a DM\n"
+    assert capsys.readouterr().err == "dipsolve daide: unknown token 0x4F01 at byte 2 of a DM\n"
 
 
 def test_a_server_that_closes_mid_game_is_exit_1(capsys):
@@ -267,14 +275,18 @@ def test_a_server_that_closes_mid_game_is_exit_1(capsys):
     assert "Traceback" not in "\n".join(err)
 
 
-def test_a_silent_server_is_given_up_after_the_timeout(capsys):
+@pytest.mark.parametrize("partial", [b"", b"\x02", b"\x02\x00", b"\x02\x00\x00\x08\x48"])
+def test_a_silent_server_is_given_up_after_the_timeout(capsys, partial):
+    """Silence, or half a message then silence: the rest of a message begun is waited
+    for --timeout seconds too, not a fixed 30."""
     done = threading.Event()
-    server = FakeServer(lambda s: (s.sign_on(), done.wait(10)))
+    server = FakeServer(lambda s: (s.sign_on(), s.raw(partial), done.wait(20)))
     assert run_client(server, "--timeout", "1") == 1
     done.set()
     server.join()
+    what = "the rest of a message" if partial else "a message"
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "dipsolve daide: no answer from the server for 1 s (waiting for a message)")
+        f"dipsolve daide: no answer from the server for 1 s (waiting for {what})")
 
 
 def test_a_rejected_order_is_reported_replaced_by_a_hold_and_resubmitted(capsys):
@@ -613,3 +625,154 @@ def test_play_daide_from_python_returns_the_end_or_raises_a_dipsolve_error():
         dipsolve.play_daide("127.0.0.1", server.port, dipsolve.RandomBot())
     server.join()
     assert isinstance(caught.value, dipsolve.DipsolveError)
+
+
+# -- a hostile server: every message checked against its shape, every wait bounded, ------
+# -- every line of it repeated shortened and escaped ---------------------------------------
+
+def _after_sign_on(*messages: str, expect: str = "HUH", variant: str = "(LVL 0)"):
+    """A server that signs the client on as France (with ``variant``), then sends
+    ``messages`` and waits for the client's ``expect``."""
+    def script(s: FakeServer) -> None:
+        s.sign_on(variant=variant)
+        for m in messages:
+            s.send(m)
+        s.expect(expect)
+    return script
+
+
+@pytest.mark.parametrize("message", [
+    "SCO ((FRA) PAR MAR) (UNO BEL)",                     # the power bracketed
+    "SCO (FRA (PAR) MAR)",                               # a province bracketed
+    "SCO (PAR FRA MAR)",                                 # no power first
+    "SCO (FRA PAR 'x')",                                 # text among the provinces
+    "SMR (SPR 1901) ((FRA) ('a') ('1') 3)",              # the power bracketed
+    "SMR (SPR 1901) (FRA 'a' ('1') 3)",                  # the name not bracketed
+    "SMR (1901 SPR) (FRA ('a') ('1') 3)",                # the turn backwards
+    "SMR (SPR 1901) (FRA ('a') ('1') (3))",              # the centers bracketed
+    "SLO ((FRA))",
+    "SLO (PAR)",
+    "ORD (SPR 1901) ((FRA) MTO BUR) (SUC)",
+    "ORD (SPR 1901) ((FRA AMY PAR) MTO BUR) (YES)",      # no result token
+    "ORD (SPR 1901) ((FRA AMY PAR) MTO BUR)",            # no result at all
+    "THX ((FRA AMY PAR) MTO BUR) ((MBV))",
+    "MIS ((FRA) AMY PAR)",
+])
+def test_a_message_of_the_wrong_shape_is_one_clear_error_and_exit_1(capsys, message):
+    """Never a TypeError from a bracketed power: the server's fault, said in one line
+    that quotes the message, after a HUH to the server."""
+    server = FakeServer(_after_sign_on(message))
+    assert run_client(server) == 1
+    server.join()
+    err = capsys.readouterr().err.splitlines()
+    head = message.split()[0]
+    assert err[-1].startswith(f"dipsolve daide: the server's {head} is not "), err
+    assert message in err[-1] and "Traceback" not in "\n".join(err)
+    assert any(t.startswith(f"HUH ({head}") for t in server.received)
+
+
+@pytest.mark.parametrize("message", [NOW_1901, "ORD (SPR 1901) ((FRA AMY PAR) MTO BUR) (SUC)",
+                                     "THX ((FRA AMY PAR) MTO BUR) (MBV)", "MIS (FRA AMY PAR)"])
+def test_a_turn_before_hlo_is_the_servers_fault_not_an_assertion(capsys, message):
+    def script(s: FakeServer) -> None:
+        s.raw(frame(RM))
+        s.send(f"YES ({s.expect('NME')})")
+        s.send(SCO_1901)
+        s.send(message)
+
+    server = FakeServer(script)
+    assert run_client(server) == 1
+    server.join()
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith(f"dipsolve daide: the server sent {message[:3]} before HLO"), err
+
+
+def test_results_of_other_powers_orders_are_not_counted_as_ours(capsys):
+    import json
+    server = FakeServer(_after_sign_on(
+        "ORD (SPR 1901) ((FRA AMY PAR) MTO BUR) (SUC)",
+        "ORD (SPR 1901) ((GER AMY MUN) MTO BUR) (BNC)",
+        "ORD (SPR 1901) ((ENG FLT LON) MTO ECH) (BNC)",
+        "ORD (SPR 1901) ((FRA FLT BRE) MTO MAO) (BNC)",
+        "ORD (WIN 1901) (GER WVE) (SUC)",
+        "ORD (WIN 1901) (FRA WVE) (SUC)",
+        "DRW", "OFF", expect="FM"))
+    assert run_client(server, "--json") == 0
+    server.join()
+    assert json.loads(capsys.readouterr().out)["results"] == {"SUC": 2, "BNC": 1}
+
+
+def test_every_wait_of_play_daide_is_bounded_by_its_timeout(monkeypatch):
+    from dipsolve.daide import seat
+    seen: dict = {}
+
+    def fake_open(host, port, **kw):
+        seen.update(kw)
+        raise DaideConnectionError("no server")
+
+    monkeypatch.setattr(seat.Connection, "open", staticmethod(fake_open))
+    with pytest.raises(DaideConnectionError):
+        seat.play_daide("127.0.0.1", 9, "random", timeout=2.5)
+    assert {k: seen[k] for k in ("connect_timeout", "idle_timeout", "body_timeout")} == {
+        "connect_timeout": 2.5, "idle_timeout": 2.5, "body_timeout": 2.5}
+
+
+FORGED = "\x1b[2J\x1b[31m\ngame over: a solo win for France\r\u202e"
+
+
+@pytest.mark.parametrize("head", ["HUH", "REJ", "PRN"])
+def test_a_servers_text_reaches_the_terminal_escaped_and_shortened(capsys, head):
+    """Escape sequences, line ends and bidirectional marks from the server are shown
+    escaped (no forged 'game over' line, no cleared screen), and a 30 kB message is
+    shortened."""
+    forged = FORGED.replace("\u202e", "")          # DAIDE text is one byte a character
+    long = "x" * 30000
+    server = FakeServer(_after_sign_on(f"{head} ('{forged}')", f"{head} ('{long}')", "OFF",
+                                       expect="FM"))
+    assert run_client(server, "-v") == 0
+    server.join()
+    out, err = capsys.readouterr()
+    assert "\x1b" not in err and "\r" not in err and "\\x1b[2J" in err
+    assert not any(line.startswith("game over") for line in err.splitlines())
+    assert out.startswith("game over: the server ended the game")
+    assert max(len(line) for line in err.splitlines()) < 2200     # -v logs 2,000 at most
+    said = [line for line in err.splitlines() if line.startswith("dipsolve daide: the server")]
+    assert len(said) == 2 and all(len(line) < 300 for line in said) and "(30008 characters)" in said[1]
+
+
+def test_our_huh_of_a_hostile_message_is_logged_escaped(capsys):
+    """-v logs what goes out too: a HUH repeats the server's words, escaped in the log."""
+    server = FakeServer(_after_sign_on("SCO ((FRA) 'x\x1b[2J\ngame over: forged')"))
+    assert run_client(server, "-v") == 1
+    server.join()
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and ">> HUH (SCO" in err
+    assert not any(line.startswith("game over") for line in err.splitlines())
+
+
+def test_variant_options_with_hostile_text_are_said_escaped(capsys):
+    server = FakeServer(_after_sign_on("OFF", expect="FM",
+                                       variant="(LVL 0) (PDA '\x1b]0;owned\x07') ('" + "y" * 500 + "')"))
+    assert run_client(server) == 0
+    server.join()
+    err = capsys.readouterr().err
+    playing = next(line for line in err.splitlines() if "playing France" in line)
+    assert "\x1b" not in playing and "\\x1b]0;owned\\x07" in playing and len(playing) < 300
+
+
+def test_an_error_quoting_a_huge_hostile_message_is_short(capsys):
+    entries = " ".join("((FRA) PAR)" for _ in range(3000))
+    server = FakeServer(_after_sign_on(f"SCO {entries}"))
+    assert run_client(server, "--json") == 1
+    server.join()
+    import json
+    out = capsys.readouterr().out
+    obj = json.loads(out)
+    assert obj["error"] == "syntax" and len(out) < 2000 and "characters)" in obj["message"]
+
+
+def test_brackets_nested_past_the_limit_from_the_server_are_its_fault(capsys):
+    server = FakeServer(_after_sign_on("SCO " + "(" * 70 + "FRA" + ")" * 70, expect="FM"))
+    assert run_client(server) == 1
+    server.join()
+    assert "max_nesting" in capsys.readouterr().err.splitlines()[-1]

@@ -1,8 +1,11 @@
 """The error family: one root in the core, four branches, places and JSON."""
 
+import json
 import pickle
 
 import pytest
+
+import dipsolve
 
 from dipsolve.errors import (DipsolveError, DipsolveInternalError, DipsolveRuleError,
                              DipsolveSyntaxError, DipsolveUnavailable)
@@ -58,3 +61,65 @@ def test_an_error_about_no_file_has_no_place():
 def test_parse_order_errors_are_catchable_at_the_root():
     with pytest.raises(DipsolveError):
         parse_order("A Pariss - Burgundy")
+
+
+# -- one quoting rule for every message that repeats input ---------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from dipsolve.errors import QUOTE_LENGTH, escape, quote, quote_line  # noqa: E402
+
+_HOSTILE = ["\x1b[2J\x1b[31m", "\ngame over: a solo win for France\n", "\r", "\u202e", "\u2066",
+            "\u200f", "\u200b", "\u0410", "\u0420", "\u0391", "\x00", "\x7f", "\u2028", "\ufeff"]
+
+
+@pytest.mark.parametrize("bad", _HOSTILE)
+def test_control_bidi_and_look_alike_characters_are_escaped(bad):
+    shown = escape(f"A PAR{bad} - BUR")
+    assert shown.isascii() and shown.isprintable()
+    assert shown.startswith("A PAR\\") and shown.endswith(" - BUR")
+
+
+@pytest.mark.parametrize("text", ["\u0410 PAR - BUR",            # a Cyrillic A
+                                  "A P\u0391R - BUR",              # a Greek Alpha
+                                  "A PAR \u202e- BUR",             # right-to-left override
+                                  "A PAR - BUR\x1b[8m hidden"])
+def test_an_error_under_which_the_line_is_printed_shows_what_was_read(text):
+    with pytest.raises(DipsolveError) as info:
+        parse_order(text)
+    shown = str(info.value)
+    assert shown.isascii() and all(ch.isprintable() or ch in "\n" for ch in shown)
+    line, caret = shown.splitlines()[-2:]
+    assert "\\u" in line or "\\x" in line
+    assert set(caret.strip()) == {"^"}
+
+
+@pytest.mark.parametrize("length", [200, 33_000, 550_000])
+def test_long_input_is_quoted_short_with_its_place_kept(length):
+    line = "A PAR - BUR" + " BUR" * (length // 4)
+    column = len(line) - 2          # 1-based: the last BUR
+    shown, caret = quote_line(line, column, 3)
+    assert len(shown) <= QUOTE_LENGTH + 2 and len(caret) <= QUOTE_LENGTH + 2
+    assert shown[len(caret) - 3:len(caret)] == "BUR"          # the caret under what it points at
+    assert quote(line).endswith(f"({len(line)} characters)") and len(quote(line)) < QUOTE_LENGTH + 40
+
+
+def test_an_error_of_a_huge_nested_json_line_is_short():
+    line = "[" * 40 + '"x", ' * 110_000 + "]" * 40
+    with pytest.raises(DipsolveError) as info:
+        dipsolve.read_records(line, "g.json")
+    text = str(info.value)
+    assert len(text) < 1500, len(text)
+    assert len(json.dumps(info.value.to_json())) < 2500
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=400), st.integers(min_value=1, max_value=450), st.integers(1, 20))
+def test_the_quoting_rule_always_gives_one_short_printable_line_and_its_caret(text, column, width):
+    e = DipsolveSyntaxError(text, filename="f", line=1, column=column, source_line=text,
+                            found=text, width=width)
+    lines = str(e).split("\n")
+    assert len(lines) == 3 and all(ln.isprintable() or "\t" in ln for ln in lines)
+    assert len(lines[1]) <= 4 * QUOTE_LENGTH + 20 and len(e.found or "") <= 12 * QUOTE_LENGTH
+    assert set(lines[2].replace("\t", " ").strip()) == {"^"}

@@ -361,3 +361,146 @@ def test_the_wire_examples_are_read():
 @given(data=st.binary(max_size=200) | st.sampled_from(_wire_examples()).flatmap(_bytes_mutation))
 def test_daide_messages_from_a_server_answer_or_raise_the_projects_error(data):
     _only_our_errors(_read_wire, data)
+
+
+# -- the DAIDE client's inputs: whole sessions of (mutated) server messages -------------------
+
+_SESSION = [
+    "YES ( NME ( 'dipsolve' ) ( '0.1' ) )", "MAP ( 'standard' )",
+    "MDF ( AUS ENG FRA GER ITA RUS TUR ) ( ( ( AUS BUD TRI VIE ) ) ( ADR ) ) ( ( ADR ( FLT ALB ) ) )",
+    "HLO ( FRA ) ( 1234 ) ( ( LVL 0 ) ( MTL 30 ) )",
+    "SCO ( AUS BUD TRI VIE ) ( FRA BRE MAR PAR ) ( UNO BEL SPA )",
+    "NOW ( SPR 1901 ) ( FRA FLT BRE ) ( FRA AMY MAR ) ( FRA AMY PAR ) ( GER AMY MUN )",
+    "THX ( ( FRA AMY PAR ) MTO BUR ) ( FAR )", "MIS ( FRA AMY PAR )",
+    "ORD ( SPR 1901 ) ( ( FRA AMY PAR ) MTO BUR ) ( SUC )",
+    "ORD ( SPR 1901 ) ( ( GER AMY MUN ) MTO BUR ) ( BNC )",
+    "NOW ( SUM 1901 ) ( FRA AMY BUR MRT ( PAR GAS ) ) ( GER AMY BUR )",
+    "HUH ( 'x' )", "REJ ( SUB )", "TME ( 5 )", "CCD ( GER )", "DRW",
+    "SMR ( SPR 1901 ) ( FRA ( 'dipsolve' ) ( '0.1' ) 3 ) ( GER ( 'b' ) ( '1' ) 3 1902 )",
+    "SLO ( FRA )", "OFF",
+]
+
+
+class _Scripted:
+    """A DAIDE connection without a socket: the messages given, then the server gone."""
+
+    def __init__(self, bodies: list[bytes]) -> None:
+        from dipsolve.daide.wire import DM, RM
+        self.messages = [(RM, b"")] + [(DM, b) for b in bodies]
+        self.closed = False
+
+    def send(self, kind: int, body: bytes = b"") -> None:
+        from dipsolve.daide.wire import DaideConnectionError
+        if self.closed:
+            raise DaideConnectionError("the connection is closed")
+
+    def receive(self):
+        from dipsolve.daide.wire import DaideConnectionError, Message
+        if not self.messages:
+            self.closed = True
+            raise DaideConnectionError("the server closed the connection")
+        return Message(*self.messages.pop(0))
+
+    def poll(self):
+        from dipsolve.daide.wire import Message
+        return [Message(k, b) for k, b in self.messages]
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _read_session(text: str) -> object:
+    """A game as the client plays it: each line a message from the server (the lines
+    that are no DAIDE tokens dropped), played by a random bot; what the client says and
+    logs is checked to be escaped and short."""
+    from dipsolve.bots import make_bot
+    from dipsolve.daide.client import LOG_LENGTH, DaideSession
+    from dipsolve.daide.wire import TokenTable
+    table = TokenTable.from_rm(b"")
+    bodies = []
+    for line in text.split("\n")[:40]:
+        try:
+            bodies.append(table.encode(line))
+        except DipsolveError:
+            continue
+    said: list[str] = []
+
+    def say(t: str) -> None:
+        said.append(t)
+
+    def log(direction: str, t: str) -> None:
+        said.append(t)
+
+    session = DaideSession(_Scripted(bodies), make_bot("random"), seed=0, time_limit=0.05,  # type: ignore[arg-type]
+                           say=say, log=log)
+    try:
+        return session.run()
+    finally:
+        for t in said:
+            assert t.isprintable() and len(t) <= LOG_LENGTH + 40, t
+
+
+READERS["daide-session"] = (_read_session, lambda: ["\n".join(_SESSION)])
+
+
+# -- the order reader's worst cases: long runs of words, lines about the bound -------------------
+
+_RUN_WORDS = ["BUR", "bur", "X", "Paris", "-", "S", "A", "F", "St.", "(", "nc", "\u0410", "PAR/NC", "via"]
+
+
+@st.composite
+def _worst_orders(draw) -> str:
+    """An order followed (or interrupted) by a run of one word, 1 to 30,000 times: the
+    recovery and the name suggestions must stay linear, a line past max_order_length is
+    refused before it is read."""
+    from dipsolve.bounds import LIMITS
+    head = draw(st.sampled_from(["A PAR - BUR", "France: A PAR -", "A", "F NTH C A LON -",
+                                 "( FRA AMY PAR ) MTO", "A Paris supports", ""]))
+    # one line (a file of many bad lines is its own case: tests/test_hostile_input.py)
+    word = draw(st.sampled_from(_RUN_WORDS) | st.text(st.characters(blacklist_characters="\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"),
+                                                      min_size=1, max_size=6))
+    limit = int(LIMITS["max_order_length"].value)
+    count = draw(st.sampled_from([1, 2, 50, 240, limit // 4, limit // 4 + 1, 5000, 30000])
+                 | st.integers(1, 400))
+    sep = draw(st.sampled_from([" ", "", ", ", " - "]))
+    tail = draw(st.sampled_from(["", " - MUN", "\nA MAR H", " # a comment"]))
+    return head + " " + sep.join([word] * count) + tail
+
+
+@fuzz_settings()
+@given(text=_worst_orders())
+def test_the_order_readers_worst_cases_answer_or_raise_the_projects_error(text):
+    for read in (_read_orders, _read_order_lines):
+        _only_our_errors(read, text)
+
+
+# -- every position the readers accept is written and read back the same ----------------------
+
+@pytest.mark.parametrize("name", ["position-dip", "position-daide", "records"])
+@fuzz_settings()
+@given(data=st.data())
+def test_every_position_a_reader_accepts_is_written_and_read_back(name, data):
+    """What a reader accepts, its writer writes and the reader reads back equal (an
+    army never on a coast, nor retreating to one: the writer could not say so)."""
+    from dipsolve.records import dumps_records, read_records
+    read, examples = READERS[name]
+    text = data.draw(inputs(examples()), label="text")
+    try:
+        got = read(text)
+    except DipsolveError:
+        return
+    if name == "records":
+        if not got:              # "[]": a list of no games; no position to write back
+            return
+        again = read_records(dumps_records(got), "<written>")
+        assert [[p.position for p in r.phases] for r in again] == [[p.position for p in r.phases] for r in got]
+        positions = [p.position for r in got for p in r.phases]
+    else:
+        position = got[0]
+        assert parse_position_text(position.to_text(), "<written>")[0] == position
+        positions = [position]
+    for position in positions:
+        for u in list(position.units) + [d.unit for d in position.dislodged]:
+            assert u.kind == "F" or "/" not in u.location
+        for d in position.dislodged:
+            assert d.unit.kind == "F" or all("/" not in r for r in d.retreats)

@@ -375,3 +375,68 @@ def test_analyze_interrupted_prints_what_it_finished_and_draws_nothing(tmp_path)
                                          for m in report["powers"]["France"]["moves"])
     assert report["pictures"] == [] and not pictures.exists()
     assert "interrupted by SIGINT" in err
+
+
+# -- SIGHUP: the terminal closed ------------------------------------------------------------
+
+def test_sighup_is_handled_as_sigterm_by_solve(tmp_path):
+    """The best orders so far, status interrupted, exit 129: not a death in silence."""
+    run = Running("solve", S1902M, "--power", "FRA", "--time-limit", "120", "--json", cwd=tmp_path)
+    run.wait_for("solving France")
+    run.send(signal.SIGHUP)
+    code, out, err = run.finish()
+    assert code == 129 and "Traceback" not in err and "interrupted by SIGHUP" in err
+    assert json.loads(out)["solutions"][0]["status"] == "interrupted"
+
+
+def test_sighup_to_play_with_workers_keeps_the_finished_games_and_no_worker_complains(tmp_path):
+    """SIGHUP to the whole group (as a closed terminal sends it): the workers leave it to
+    the parent, which keeps every game finished and exits 129; no BrokenPipeError from
+    a worker whose parent is going away."""
+    saved = tmp_path / "saved"
+    run = Running(*PLAY, "--save", str(saved), cwd=tmp_path)
+    run.wait_for("game 1 (seed 0)", where="out")
+    run.send_to_group(signal.SIGHUP)
+    code, out, err = run.finish()
+    assert code == 129, err
+    assert "Traceback" not in err and "BrokenPipeError" not in err
+    finished = [line for line in out.splitlines() if line.startswith("game ")]
+    assert len(finished) >= 1 and "interrupted by SIGHUP" in err
+    files = sorted(saved.iterdir())
+    assert len(files) == len(finished) and all(json.loads(f.read_text())["phases"] for f in files)
+    assert _workers(run.proc.pid) == []
+
+
+def test_output_to_a_terminal_that_is_gone_is_dropped_without_a_traceback(tmp_path):
+    """After a SIGHUP the terminal may be gone: a write to it fails (EIO); the command
+    still ends with 129, and writes nothing more."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "dipsolve.cli", "solve", S1902M, "--power", "FRA",
+                             "--time-limit", "120"], stdout=slave, stderr=slave, cwd=tmp_path,
+                            start_new_session=True)
+    os.close(slave)
+    seen = b""
+    end = time.monotonic() + BOUND
+    while b"solving France" not in seen:
+        assert time.monotonic() < end and proc.poll() is None
+        try:
+            seen += os.read(master, 65536)
+        except OSError:
+            break
+    os.close(master)                    # the terminal is gone: every write now fails
+    os.killpg(proc.pid, signal.SIGHUP)
+    assert proc.wait(timeout=BOUND) == 129
+
+
+@pytest.mark.parametrize("task", ["5", "lambda: 1"])    # a result, and one that cannot be pickled
+def test_a_worker_whose_parent_went_away_ends_quietly(task):
+    """The parent's end of the pipe is closed before the result goes back: the worker
+    returns without a BrokenPipeError traceback (the one every worker printed when the
+    terminal closed under ``play --jobs``)."""
+    code = ("from multiprocessing import Pipe\n"
+            "from dipsolve.workers import _serve\n"
+            "parent, child = Pipe()\n"
+            f"parent.send((0, {task!r})); parent.close()\n"
+            "_serve(child, lambda t: eval(t))\n")
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=BOUND)
+    assert got.returncode == 0 and got.stderr == b"", got.stderr.decode()

@@ -236,3 +236,107 @@ def test_a_finished_result_is_written_even_after_a_stop_and_an_answer_cut_short_
     finally:
         results.reset_stop()
     assert snapshot(tmp_path) == {"game-0.json": b"[]\n"}
+
+
+# -- destinations that are not files: written in place, never blocking --------------------
+
+F1901M = str(ROOT / "examples" / "f1901m.dip")
+
+
+def _cli(argv: list[str], **kw):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "dipsolve.cli", *argv], capture_output=True,
+                          timeout=120, **kw)
+
+
+@pytest.mark.parametrize("how", ["/dev/stdout", "-", "/proc/self/fd/1"])
+def test_standard_output_into_a_pipe_is_written_in_place(how, tmp_path):
+    """``-o /dev/stdout`` (a link to ``pipe:[...]``, which names no file), ``-o -`` and
+    the descriptor's own link write the position to the pipe."""
+    got = _cli(["adjudicate", F1901M, "-o", how])
+    assert got.returncode == 0, got.stderr
+    assert b"Traceback" not in got.stderr and got.stderr == b""
+    assert got.stdout.count(b"phase: Fall 1901 Retreat") == 2        # printed, and written
+
+
+def test_a_link_to_a_pipe_is_written_through(tmp_path):
+    link = tmp_path / "out"
+    link.symlink_to("/dev/stdout")
+    got = _cli(["adjudicate", F1901M, "-o", str(link)])
+    assert got.returncode == 0 and got.stdout.count(b"phase: Fall 1901 Retreat") == 2
+    assert link.is_symlink()
+
+
+def test_a_fifo_that_nobody_reads_is_refused_after_the_timeout_not_waited_on_forever(tmp_path, capsys,
+                                                                                   monkeypatch):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 1.0
+        return now[0]
+
+    real = output.write_device
+    monkeypatch.setattr(output, "write_device",
+                        lambda path, data, **kw: real(path, data, timeout=5, clock=clock, **kw))
+    monkeypatch.setattr(output, "_DEVICE_POLL", 0.001)
+    code, out, err = run(capsys, "adjudicate", F1901M, "-o", str(fifo))
+    assert code == 2 and err.strip() == f"{fifo}: cannot write: no process reads the pipe (waited 5 s)"
+    assert stat_is_fifo(fifo)
+
+
+def stat_is_fifo(path: Path) -> bool:
+    import stat
+    return stat.S_ISFIFO(os.stat(path).st_mode)
+
+
+def test_a_reader_that_takes_nothing_is_given_up(tmp_path, monkeypatch):
+    """The reader opened the pipe and never reads: once the pipe is full the write
+    waits no longer than the timeout (injected clock), and says how much went."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 1.0
+        return now[0]
+
+    monkeypatch.setattr(output, "_DEVICE_POLL", 0.001)
+    try:
+        with pytest.raises(output.FileError) as info:
+            output.write_device(str(fifo), b"x" * (1 << 20), timeout=3, clock=clock)
+    finally:
+        os.close(reader)
+    assert "the reader took nothing for 3 s" in info.value.message
+    assert "of 1,048,576 bytes written" in info.value.message
+
+
+@pytest.mark.parametrize("cooperative", [False, True])
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT", "SIGHUP"])
+def test_a_signal_while_a_fifo_waits_for_its_reader_is_answered_at_once(tmp_path, signame, cooperative):
+    """SIGTERM, SIGINT and SIGHUP end the wait for a reader (nothing held off until a
+    SIGKILL), in a command that stops where it is and in one that stops by itself."""
+    import signal
+    import threading
+    from dipsolve.cli import interrupt
+    signum = getattr(signal, signame)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    timer = threading.Timer(0.2, os.kill, (os.getpid(), signum))
+    with interrupt.Signals():
+        with (interrupt.cooperative() if cooperative else _nothing()):
+            timer.start()
+            try:
+                with pytest.raises(interrupt.Interrupted) as info:
+                    output.write_device(str(fifo), b"x", timeout=600)
+            finally:
+                timer.cancel()
+    assert info.value.signum == signum
+
+
+def _nothing():
+    import contextlib
+    return contextlib.nullcontext()

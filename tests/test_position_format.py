@@ -385,6 +385,10 @@ TOO_MANY = ", ".join(sorted(M.centers))
     (HEAD + "[France]\nunits: A PAR\n[orders]\nFrance: A MAR - BUR\n", "unit"),
     ("NOW ( SPR 1901 ) ( AUS AMY BUD MRT ( GAL ) )", "retreat-phase"),
     ("NOW ( SPR 1901 ) ( AUS AMY NTH )", "army-at-sea"),
+    ("phase: F1901R\n[dislodged]\nRussia: A MOS retreats STP/NC\n", "army-retreat-on-coast"),
+    ("NOW ( AUT 1901 ) ( RUS AMY MOS MRT ( ( STP SCS ) ) )", "army-retreat-on-coast"),
+    ("phase: F1901R\n[dislodged]\nEngland: A YOR retreats NTH\n", "army-retreat-at-sea"),
+    ("phase: F1901R\n[dislodged]\nFrance: F BRE retreats PAR\n", "fleet-retreat-inland"),
 ])
 def test_what_cannot_stand_on_the_board_names_its_rule(text, rule):
     with pytest.raises(DipsolveRuleError) as info:
@@ -395,7 +399,7 @@ def test_what_cannot_stand_on_the_board_names_its_rule(text, rule):
 
 def test_every_board_rule_is_one_that_positions_break():
     from dipsolve.grammar.board import BOARD_RULES
-    assert len(BOARD_RULES) == 9 and all(r == r.lower() and " " not in r for r in BOARD_RULES)
+    assert len(BOARD_RULES) == 12 and all(r == r.lower() and " " not in r for r in BOARD_RULES)
 
 
 @pytest.mark.parametrize("text, found", [
@@ -452,7 +456,8 @@ def positions_and_orders(draw):
         taken = set()
         for u in draw_units(6):
             origin = draw(st.none() | st.sampled_from(sorted(M.provinces)))
-            retreats = draw(st.lists(st.sampled_from(TARGETS), unique=True, max_size=4))
+            # where its kind may stand: an army never retreats to a coast or a sea
+            retreats = draw(st.lists(st.sampled_from(STANDS[u.kind]), unique=True, max_size=4))
             dislodged.append(Dislodged(u, origin, tuple(sorted(retreats))))
         standoffs = draw(st.lists(st.sampled_from(sorted(M.provinces)), unique=True, max_size=3))
     position = Position.build(phase, units, centers, dislodged, standoffs)

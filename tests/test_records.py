@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import pytest
 
 import dipsolve
@@ -176,3 +177,40 @@ def test_not_json_and_empty():
     assert _bad("").message.startswith("empty record")
     e = _bad('{"id": 1,\n "phases": [}')
     assert e.message.startswith("not JSON") and (e.line, e.column) == (2, 13)
+
+
+# -- the library keeps the command line's bounds -----------------------------------------
+
+def test_load_record_refuses_a_file_past_the_size_bound_before_reading_it(tmp_path, monkeypatch):
+    from dipsolve.bounds import LIMITS
+    big = tmp_path / "big.json"
+    with open(big, "wb") as f:                 # sparse: 50 MB that are never read
+        f.truncate(50 * 1024 * 1024)
+    opened: list[str] = []
+    real_open = open
+    monkeypatch.setattr("builtins.open", lambda p, *a, **k: (opened.append(str(p)), real_open(p, *a, **k))[1])
+    with pytest.raises(dipsolve.DipsolveLimitError) as info:
+        dipsolve.load_record(str(big))
+    assert info.value.limit == "max_file_bytes" and str(big) not in opened
+    assert f"{LIMITS['max_file_bytes'].value:,.0f}" in str(info.value)
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null", "/dev/urandom"])
+def test_load_record_refuses_a_device_before_reading(device):
+    for load in (dipsolve.load_record, dipsolve.load_records):
+        with pytest.raises(dipsolve.DipsolveSyntaxError, match="a device, not a file"):
+            load(device)
+
+
+def test_a_pipe_is_read_up_to_the_bound(tmp_path):
+    import threading
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    text = json.dumps({"id": "g", "map": "standard", "rules": [], "phases": []})
+    writer = threading.Thread(target=lambda: fifo.write_text(text))
+    writer.start()
+    try:
+        with pytest.raises(dipsolve.DipsolveError):     # read whole, then judged: no phases
+            dipsolve.load_record(str(fifo))
+    finally:
+        writer.join(10)

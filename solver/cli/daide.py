@@ -3,10 +3,12 @@
     dipsolve daide HOST:PORT [--bot dipsolve|dipsolve:METHOD|dumbbot|random] [--name NAME]
                    [--power P [--passcode N]] [--time-limit S] [--timeout S] [--json] [-v]
 
-Exit status: 0 when the game ends (the server's OFF, after DRW/SLO/SMR); 1 when the
-connection cannot be made, is lost, or goes silent, or the server refuses the client;
-2 for bad input (a bad HOST:PORT, a bad option, garbage from the server); 130 (143) on
-Ctrl-C (SIGTERM), after an FM to the server.  Errors are
+Exit status: 0 when the game ends (the server's OFF, after DRW/SLO/SMR); 1 for the
+server's fault: the connection cannot be made, is lost, or goes silent, the server
+refuses the client, or it sends what DAIDE does not allow (garbage, a message of the
+wrong shape: the message quoted shortened and escaped); 2 for bad input (a bad
+HOST:PORT, a bad option); 130 (143, 129) on Ctrl-C (SIGTERM, SIGHUP), after an FM to
+the server.  Errors are
 one line on stderr; ``-v`` logs every message in and out on stderr.
 """
 
@@ -36,9 +38,15 @@ or BTL in HLO) less half a second, at most --time-limit; without a server limit,
 --time-limit (default 5 s).  No press is sent (press level 0; the bots do not
 negotiate).
 
-Exit status: 0 at the game's end; 1 when the connection fails, is lost or goes silent
-for --timeout seconds, or the server refuses the client (REJ: name taken, game full);
-2 for bad input (a bad HOST:PORT, garbage from the server)."""
+Every message from the server is checked against its shape in DAIDE before it is used;
+what the client repeats of a server's message (its complaints, -v's log, an error) is
+shortened and escaped.
+
+Exit status: 0 at the game's end; 1 for the server's fault: the connection fails, is
+lost or goes silent for --timeout seconds (no wait is longer: the connection, the next
+message, the rest of a message begun), the server refuses the client (REJ: name taken,
+game full), or it sends garbage or a message of the wrong shape; 2 for bad input (a bad
+HOST:PORT, a bad option)."""
 
 
 def register(subparsers: Any) -> None:
@@ -81,7 +89,7 @@ def parse_address(text: str) -> tuple[str, int]:
 
 def cmd_daide(args: argparse.Namespace) -> int:
     from ..daide.seat import play_daide
-    from ..daide.wire import DaideConnectionError
+    from ..daide.wire import DaideError
     from .play import seating
 
     host, port = parse_address(args.address)
@@ -100,7 +108,7 @@ def cmd_daide(args: argparse.Namespace) -> int:
         end = play_daide(host, port, bot, name=args.name, power=args.power,
                          passcode=args.passcode, time_limit=args.time_limit,
                          timeout=args.timeout, seed=args.seed, log=log, say=say)
-    except DaideConnectionError as e:
+    except DaideError as e:                 # the server's fault, or a lost connection
         if args.json:
             print(json.dumps(e.to_json()))
         else:

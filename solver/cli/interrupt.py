@@ -1,7 +1,8 @@
-"""Ctrl-C (SIGINT) and SIGTERM at the command line: stop the work, keep what is finished,
-exit 130 or 143, never a traceback.
+"""Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed) at the command line: stop
+the work, keep what is finished, exit 130, 143 or 129, never a traceback.
 
-`Signals` (installed by `dipsolve.cli.main` around every command) handles both signals:
+`Signals` (installed by `dipsolve.cli.main` around every command) handles the three
+signals alike:
 
 - a command that stops by itself (``solve``, ``path``, ``adjust``, ``play``,
   ``adjudicate``, ``analyze``: they run inside `cooperative`, and say so to `dipsolve.cli.main` with
@@ -13,7 +14,9 @@ exit 130 or 143, never a traceback.
 - any other command (or a second signal) is stopped where it is (`Interrupted`);
 - either way no file is written (`dipsolve.cli.output.Outputs.commit` writes nothing
   once a stop was requested, and holds signals off while it renames), and the exit
-  status is 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM.
+  status is 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP
+  (after a SIGHUP the terminal may be gone: what cannot be printed any more is dropped
+  without a traceback, `dipsolve.cli.main`).
 
 The signal is seen at once even while the main thread is inside a solver's C++ code
 (where Python runs no handler until it returns): Python's own low-level handler writes
@@ -32,8 +35,9 @@ from typing import Any, Iterator
 
 from ..results import request_stop, reset_stop
 
-#: the signals handled, with their names
-SIGNALS: dict[int, str] = {int(signal.SIGINT): "SIGINT", int(signal.SIGTERM): "SIGTERM"}
+#: the signals handled, with their names: SIGHUP (the terminal closed) as SIGTERM
+SIGNALS: dict[int, str] = {int(signal.SIGINT): "SIGINT", int(signal.SIGTERM): "SIGTERM",
+                           **({int(signal.SIGHUP): "SIGHUP"} if hasattr(signal, "SIGHUP") else {})}
 
 
 class Interrupted(BaseException):

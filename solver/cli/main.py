@@ -8,8 +8,9 @@ Each command lives in its own module of `dipsolve.cli` with ``register(subparser
 `dipsolve.cli.options`.  Building the parser imports no solver, grammar or model:
 ``dipsolve --help`` stays fast, and a command imports what it needs when it runs.
 
-Ctrl-C (SIGINT) and SIGTERM stop a command without a traceback: what it finished is
-printed, no file is written, and the exit status is 130 or 143 (`dipsolve.cli.interrupt`).
+Ctrl-C (SIGINT), SIGTERM and SIGHUP stop a command without a traceback: what it finished
+is printed, no file is written, and the exit status is 130, 143 or 129
+(`dipsolve.cli.interrupt`).
 
 Human output goes to stdout.  A user's mistake (an unreadable file, bad syntax, an order
 for a unit that is not there, an unknown option) prints ``file:line:col: what is wrong``
@@ -21,6 +22,7 @@ object on stdout instead, ``{"error", "file", "line", "col", "message", ...}``
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -92,17 +94,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     options._STDIN_READ.clear()          # one run, one read of standard input
     with interrupt.Signals():
         try:
-            return _run(argv)
-        except (interrupt.Interrupted, KeyboardInterrupt) as e:
-            signum = getattr(e, "signum", None) or interrupt.received() or 2
-            sys.stdout.flush()
-            what = interrupt.SIGNALS.get(signum, "a signal")
-            if "--json" in argv:
-                print(json.dumps({"error": "interrupted", "signal": what,
-                                  "message": f"interrupted by {what}"}))
-            else:
-                print(f"dipsolve: interrupted by {what}", file=sys.stderr)
-            return 128 + int(signum)
+            try:
+                return _run(argv)
+            except (interrupt.Interrupted, KeyboardInterrupt) as e:
+                signum = getattr(e, "signum", None) or interrupt.received() or 2
+                sys.stdout.flush()
+                what = interrupt.SIGNALS.get(signum, "a signal")
+                if "--json" in argv:
+                    print(json.dumps({"error": "interrupted", "signal": what,
+                                      "message": f"interrupted by {what}"}))
+                else:
+                    print(f"dipsolve: interrupted by {what}", file=sys.stderr)
+                return 128 + int(signum)
+        except OSError as e:
+            # the terminal is gone (SIGHUP: EIO) or nobody reads any more (EPIPE): what
+            # is left to say cannot be said; no traceback, and nothing more at exit
+            if e.errno not in (errno.EIO, errno.EPIPE, errno.ENXIO):
+                raise
+            _mute()
+            return interrupt.exit_status() or 1
+
+
+def _mute() -> None:
+    """Send what is left on stdout and stderr nowhere (they write to a closed terminal
+    or pipe: the flush at exit would fail again)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            os.dup2(devnull, stream.fileno())
+        except (AttributeError, ValueError, OSError):
+            pass
+    os.close(devnull)
 
 
 def _run(argv: list[str]) -> int:

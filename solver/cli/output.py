@@ -10,7 +10,8 @@ every file of a run written whole, together, at the end, or not at all.
 `plan` checks a destination as the system will see it when the file is written: a
 folder that exists and takes a new file (a temporary file is made there and removed),
 a target that is not a folder and, if it exists, may be written.  It also refuses a
-run that would write one file twice (two outputs of one run never collide).
+run that would write one file twice (two outputs of one run never collide).  ``-``
+is standard output.
 
 `commit` writes nothing once a stop was requested (Ctrl-C, SIGTERM: an interrupted run
 prints what it finished and writes no file; it says which it did not write); otherwise
@@ -19,7 +20,10 @@ disk is found here), and only when all are complete renames them into place, eac
 one step, with signals held off; on an error every temporary file is removed and no
 target has changed.  A file that exists is replaced only when the user named it (``-o
 OUT``, ``--render OUT``, ``--out-dir DIR``'s ``NAME.next.dip``), as Unix tools do; a
-symbolic link is written through, a device (``/dev/null``) written in place.
+symbolic link is written through, a device or a pipe (``/dev/null``, ``/dev/stdout``,
+``-``, a FIFO) written in place, first, without blocking: a FIFO that no process
+reads is waited for `DEVICE_TIMEOUT` seconds and then refused, a reader that takes
+nothing for as long too, and a signal is answered meanwhile (nothing is held off).
 
 Every `OSError` becomes ``PATH: cannot write: REASON`` (a `FileError`: exit status 2).
 """
@@ -31,9 +35,16 @@ import os
 import stat
 import sys
 import tempfile
+from typing import Callable
 
 from .. import files
 from .options import FileError, UserError
+
+#: seconds a device or pipe may keep a write waiting (no reader yet, or one that takes
+#: nothing) before the write is given up
+DEVICE_TIMEOUT = 10.0
+#: seconds between two looks at a device that is not ready, and at the stop flag
+_DEVICE_POLL = 0.05
 
 
 def reason(e: OSError) -> str:
@@ -91,8 +102,7 @@ def check_destination(path: str, *, create_folder: bool = False, made: frozenset
     if not path:
         raise UserError("an empty output file name")
     if path == "-":
-        raise UserError("'-' as an output: the command prints its answer on standard "
-                        "output already; give a file name")
+        return                          # standard output: written in place
     target = files.target_of(path)
     if os.path.isdir(target):
         raise _cannot(path, "is a directory")
@@ -161,6 +171,13 @@ class Outputs:
                 print(f"dipsolve: interrupted: not written: {names}", file=sys.stderr)
             self.discard()
             return []
+        before = len(self.written)
+        devices = {k: (p, d) for k, (p, d) in self._staged.items() if p == "-" or files.is_device(p)}
+        for key, (path, data) in devices.items():
+            write_device(path, data.encode("utf-8") if isinstance(data, str) else data,
+                         done=self.written[before:])
+            self.written.append(path)
+            del self._staged[key]
         with held():
             for folder in sorted(self._folders):
                 if any(os.path.abspath(_folder(p)) == folder for p, _ in self._staged.values()):
@@ -168,14 +185,10 @@ class Outputs:
                         os.makedirs(folder, exist_ok=True)
                     except OSError as e:
                         raise _cannot(folder, reason(e)) from None
-            staged: list[tuple[str | None, str, bytes | str]] = []
-            before = len(self.written)
+            staged: list[tuple[str, str, bytes | str]] = []
             try:
                 for path, data in self._staged.values():
-                    if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
-                        staged.append((None, path, data))      # a device: at rename time
-                    else:
-                        staged.append((files.stage(path, data), path, data))
+                    staged.append((files.stage(path, data), path, data))
             except OSError as e:
                 for tmp, _, _ in staged:
                     if tmp:
@@ -185,11 +198,7 @@ class Outputs:
                                                  f"either)" if others else "")) from None
             for n, (tmp, path, data) in enumerate(staged):
                 try:
-                    if tmp is None:
-                        with open(path, "wb") as fh:
-                            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-                    else:
-                        files.commit(tmp, path)
+                    files.commit(tmp, path)
                 except OSError as e:
                     for later, _, _ in staged[n:]:
                         if later:
@@ -200,3 +209,73 @@ class Outputs:
             self._staged.clear()
         return self.written[before:]
 
+
+
+def write_device(path: str, data: bytes, *, done: list[str] = [],
+                 timeout: float | None = None, clock: Callable[[], float] | None = None) -> None:
+    """Write ``data`` to the device or pipe ``path`` (``-``: standard output) in place,
+    never blocking: the opening of a FIFO that no process reads yet and every write to
+    a reader that takes nothing are retried every few milliseconds, each kind of wait
+    given up after ``timeout`` seconds (`DEVICE_TIMEOUT`; ``clock``: `time.monotonic`)
+    with a `FileError`; a stop request (a signal) meanwhile ends the write at once
+    (`dipsolve.cli.interrupt.Interrupted`)."""
+    import select
+    import time
+
+    from ..results import stop_requested
+    from . import interrupt
+    limit = DEVICE_TIMEOUT if timeout is None else timeout
+    now = clock or time.monotonic
+    written = f" (written: {', '.join(done)})" if done else ""
+    sys.stdout.flush()                  # what is printed is out before any wait
+
+    def stop() -> None:
+        if stop_requested():
+            raise interrupt.Interrupted(interrupt.received() or 2)
+
+    if path == "-":
+        sys.stdout.flush()
+        try:
+            fd = os.dup(sys.stdout.fileno())
+        except (AttributeError, ValueError, OSError):    # no file behind it (a test's capture)
+            sys.stdout.write(data.decode("utf-8", "replace"))
+            sys.stdout.flush()
+            return
+    else:
+        started = now()
+        while True:
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+                break
+            except OSError as e:
+                if e.errno != errno.ENXIO:           # ENXIO: a FIFO that no process reads
+                    raise _cannot(path, reason(e) + written) from None
+            stop()
+            if now() - started >= limit:
+                raise _cannot(path, f"no process reads the pipe (waited {limit:g} s)" + written)
+            time.sleep(_DEVICE_POLL)
+    try:
+        view = memoryview(data)
+        waited_since = now()
+        while view:
+            stop()
+            try:
+                _, ready, _ = select.select([], [fd], [], _DEVICE_POLL)
+            except InterruptedError:
+                continue
+            if not ready:
+                if now() - waited_since >= limit:
+                    raise _cannot(path, f"the reader took nothing for {limit:g} s "
+                                        f"({len(data) - len(view):,} of {len(data):,} bytes "
+                                        f"written)" + written)
+                continue
+            try:
+                n = os.write(fd, view[:select.PIPE_BUF])   # never more than a ready pipe takes
+            except (BlockingIOError, InterruptedError):
+                continue
+            except OSError as e:
+                raise _cannot(path, reason(e) + written) from None
+            view = view[n:]
+            waited_since = now()
+    finally:
+        os.close(fd)

@@ -29,12 +29,13 @@ At press level 0 (and at any level: the bots do not negotiate) no press is sent.
 from __future__ import annotations
 
 import random
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence, Union
 
 from dipsolve.bounds import check_nesting
-from dipsolve.errors import DipsolveError
+from dipsolve.errors import DipsolveError, DipsolveLimitError, quote
 from dipsolve.grammar import parse_daide
 from dipsolve.grammar.daide_order import parse_daide_order
 from dipsolve.grammar.notation import format_order
@@ -52,6 +53,9 @@ Tree = list[Union[str, "Tree"]]
 
 #: the centers of a solo win on the standard map (more than half of 34)
 SOLO_CENTERS = 18
+
+#: the most characters of a server's message ``-v`` logs (escaped: `dipsolve.errors.quote`)
+LOG_LENGTH = 2000
 
 #: the messages that end a game
 _END = frozenset({"DRW", "SLO", "SMR", "OFF"})
@@ -80,14 +84,14 @@ def parse_tree(text: str) -> Tree:
             stack.append([])
         elif w == ")":
             if len(stack) == 1:
-                raise DaideProtocolError(f"a ')' without its '(' in {text!r}", found=")",
+                raise DaideProtocolError(f"a ')' without its '(' in {quote(text)}", found=")",
                                          expected="a balanced message")
             done = stack.pop()
             stack[-1].append(done)
         else:
             stack[-1].append(w)
     if len(stack) != 1:
-        raise DaideProtocolError(f"a '(' without its ')' in {text!r}", found="end of message",
+        raise DaideProtocolError(f"a '(' without its ')' in {quote(text)}", found="end of message",
                                  expected="')'")
     return stack[0]
 
@@ -125,7 +129,7 @@ class Variant:
                 continue
             v.options.append(" ".join(words))
             key, args = words[0], words[1:]
-            number = int(args[0]) if args and args[0].lstrip("-").isdigit() else None
+            number = int(args[0]) if args and _is_number(args[0]) and len(args[0]) < 8 else None
             if key == "LVL" and number is not None:
                 v.level = number
             elif key == "MTL":
@@ -232,7 +236,7 @@ class DaideSession:
     def send(self, text: str) -> None:
         assert self.table is not None
         body = self.table.encode(text)
-        self.log(">>", text)
+        self.log(">>", quote(text, LOG_LENGTH))       # a HUH repeats the server's words
         self.conn.send(DM, body)
 
     def receive(self) -> tuple[str, Tree] | None:
@@ -257,12 +261,105 @@ class DaideSession:
         except DaideProtocolError:
             self.conn.send(EM, (0x0E).to_bytes(2, "big"))
             raise
-        self.log("<<", text)
-        tree = parse_tree(text)
+        self.log("<<", quote(text, LOG_LENGTH))
+        try:
+            tree = parse_tree(text)
+        except DipsolveLimitError as e:      # nested past max_nesting: the server's fault
+            raise DaideProtocolError(f"a message from the server: {e.message}: {quote(text)}",
+                                     found=text, expected="brackets nested at most "
+                                     "max_nesting deep") from None
         if not tree or not isinstance(tree[0], str):
             self.huh(text, 0)
             return text, []
+        self._check_shape(text, tree)
         return text, tree
+
+    # -- the shapes of the server's messages -------------------------------------------
+
+    def _check_shape(self, text: str, tree: Tree) -> None:
+        """`DaideProtocolError` (after a ``HUH`` to the server) unless a message the
+        client reads has the shape DAIDE gives it: every part checked before use (a
+        bracketed power where a power token belongs, a result without an order, ...)."""
+        head = tree[0]
+        expected = _SHAPES.get(str(head))
+        if expected is None:
+            return
+        if not getattr(self, "_shape_" + str(head))(tree):
+            try:
+                self.huh(text, 1)
+            except DipsolveError:
+                pass
+            raise DaideProtocolError(f"the server's {head} is not {expected}: {quote(text)}",
+                                     found=text, expected=expected)
+
+    def _power(self, x: Tree | str) -> bool:
+        return isinstance(x, str) and x in POWER_TOKENS
+
+    def _province(self, x: Tree | str) -> bool:
+        assert self.table is not None
+        return isinstance(x, str) and self.table.is_province(x)
+
+    @staticmethod
+    def _number(x: Tree | str) -> bool:
+        return isinstance(x, str) and _is_number(x) and len(x) < 8
+
+    def _turn(self, x: Tree | str) -> bool:
+        return (isinstance(x, list) and len(x) == 2 and isinstance(x[0], str)
+                and x[0] in SEASONS and self._number(x[1]))
+
+    def _unit(self, x: Tree | str) -> bool:
+        """``(power AMY|FLT province)`` or ``(power FLT (province coast))``."""
+        if not (isinstance(x, list) and len(x) == 3 and self._power(x[0]) and x[1] in ("AMY", "FLT")):
+            return False
+        loc = x[2]
+        if isinstance(loc, list):
+            return x[1] == "FLT" and len(loc) == 2 and self._province(loc[0]) and isinstance(loc[1], str)
+        return self._province(loc)
+
+    def _shape_SCO(self, tree: Tree) -> bool:
+        return all(isinstance(e, list) and e and (self._power(e[0]) or e[0] == "UNO")
+                   and all(self._province(p) for p in e[1:]) for e in tree[1:])
+
+    def _shape_NOW(self, tree: Tree) -> bool:
+        return len(tree) >= 2 and self._turn(tree[1]) and all(isinstance(e, list) for e in tree[2:])
+
+    def _shape_SMR(self, tree: Tree) -> bool:
+        return len(tree) >= 2 and self._turn(tree[1]) and all(
+            isinstance(e, list) and len(e) in (4, 5) and self._power(e[0])
+            and isinstance(e[1], list) and isinstance(e[2], list)
+            and all(isinstance(w, str) for w in e[1] + e[2])
+            and all(self._number(n) for n in e[3:]) for e in tree[2:])
+
+    def _shape_SLO(self, tree: Tree) -> bool:
+        return len(tree) == 2 and isinstance(tree[1], list) and len(tree[1]) == 1 and self._power(tree[1][0])
+
+    def _shape_ORD(self, tree: Tree) -> bool:
+        return (len(tree) == 4 and self._turn(tree[1]) and isinstance(tree[2], list) and len(tree[2]) >= 2
+                and (self._unit(tree[2][0]) or self._power(tree[2][0]))
+                and isinstance(tree[3], list) and len(tree[3]) >= 1
+                and all(isinstance(w, str) and w in _RESULTS for w in tree[3]))
+
+    def _shape_THX(self, tree: Tree) -> bool:
+        return (len(tree) == 3 and isinstance(tree[1], list) and len(tree[1]) >= 2
+                and isinstance(tree[2], list) and len(tree[2]) == 1 and isinstance(tree[2][0], str))
+
+    def _shape_MIS(self, tree: Tree) -> bool:
+        if len(tree) == 2 and isinstance(tree[1], list) and len(tree[1]) == 1 and self._number(tree[1][0]):
+            return True              # MIS (n): removals or builds still to order
+        return all(isinstance(e, list) and len(e) >= 3 and self._power(e[0]) for e in tree[1:])
+
+    def _shape_HLO(self, tree: Tree) -> bool:
+        return (len(tree) in (3, 4) and isinstance(tree[1], list) and len(tree[1]) == 1
+                and self._power(tree[1][0]) and isinstance(tree[2], list) and len(tree[2]) == 1
+                and self._number(tree[2][0]) and (len(tree) == 3 or isinstance(tree[3], list)))
+
+    def _ours(self, order: Tree | str) -> bool:
+        """Whether the order of an ORD (``((FRA AMY PAR) MTO BUR)``, ``(FRA WVE)``) is
+        one of our power's."""
+        assert isinstance(order, list) and self.power is not None
+        unit = order[0]
+        power = unit[0] if isinstance(unit, list) else unit
+        return power == POWER_TOKEN_OF[self.power]
 
     def huh(self, text: str, at_word: int = 0) -> None:
         """Tell the server we could not read ``text`` (``ERR`` before word ``at_word``)."""
@@ -370,7 +467,11 @@ class DaideSession:
                 if rejoining:
                     self.send("SCO")         # a game in progress: ask for the board
                     self.send("NOW")
-            elif head in ("YES", "SCO", "NOW", "TME", "HUH", "PRN", "FRM", "ADM", "CCD", "NOT"):
+            elif head in ("NOW", "ORD", "THX", "MIS"):
+                raise DaideProtocolError(f"the server sent {head} before HLO (the client has no "
+                                         f"power yet): {quote(text)}", found=str(head),
+                                         expected="HLO (power) (passcode) (variant)")
+            elif head in ("YES", "SCO", "TME", "HUH", "PRN", "FRM", "ADM", "CCD", "NOT"):
                 self.handle(text, tree)
             else:
                 self.huh(text)
@@ -407,14 +508,14 @@ class DaideSession:
         except (IndexError, KeyError, TypeError, ValueError):
             self.power = None
             self.huh(text, 1)
-            raise DaideProtocolError(f"cannot read the server's HLO: {text}", found=text,
+            raise DaideProtocolError(f"cannot read the server's HLO: {quote(text)}", found=text,
                                      expected="HLO (power) (passcode) (variant)") from None
         self.variant = Variant.from_tree(variants)
         self.end.power = self.power
         if self.want_power and self.power != self.want_power:
             self.say(f"asked for {self.want_power}, the server seated the client at {self.power}")
         self.say(f"playing {self.power} (passcode {self.passcode}; press level "
-                 f"{self.variant.level}; {', '.join(self.variant.options) or 'no variant options'})")
+                 f"{self.variant.level}; {quote(', '.join(self.variant.options)) or 'no variant options'})")
 
     # -- the turns -----------------------------------------------------------------------
 
@@ -430,20 +531,19 @@ class DaideSession:
         elif head == "MIS":
             self._mis(tree)
         elif head == "ORD":                   # ORD (turn) (order) (result [RET])
-            result = tree[3] if len(tree) > 3 and isinstance(tree[3], list) else []
-            for token in result:
-                if isinstance(token, str):
-                    self.end.results[token] = self.end.results.get(token, 0) + 1
+            if self._ours(tree[2]):           # the results of every power's orders come
+                for token in tree[3]:
+                    self.end.results[str(token)] = self.end.results.get(str(token), 0) + 1
         elif head in ("TME", "CCD", "OUT", "NOT", "ADM", "YES"):
             pass
         elif head == "FRM":
             pass                              # press: the bots do not negotiate; none is sent
         elif head == "HUH":
-            self.say(f"the server did not understand a message: {text}")
+            self.say(f"the server did not understand a message: {quote(text)}")
         elif head == "PRN":
-            self.say(f"the server found unbalanced brackets in a message: {text}")
+            self.say(f"the server found unbalanced brackets in a message: {quote(text)}")
         elif head == "REJ":
-            self.say(f"the server rejected: {text}")
+            self.say(f"the server rejected: {quote(text)}")
         elif head == "DRW":
             self.end.how = "draw"
             self.game_over = True
@@ -486,7 +586,7 @@ class DaideSession:
             name = " ".join(str(w) for w in entry[1]) if isinstance(entry[1], list) else str(entry[1])
             version = " ".join(str(w) for w in entry[2]) if isinstance(entry[2], list) else str(entry[2])
             self.end.players[power] = (name.strip("'"), version.strip("'"))
-            if isinstance(entry[3], str) and entry[3].lstrip("-").isdigit():
+            if isinstance(entry[3], str) and _is_number(entry[3]):
                 self.end.centers[power] = int(entry[3])
         # a server may end a solo without SLO (the diplomacy server sends it only when one
         # power has units left): a power with more than half the 34 centers has won
@@ -588,7 +688,7 @@ class DaideSession:
             return
         if note != "MBV":
             meaning = THX_NOTES.get(str(note), "rejected")
-            self.say(f"the server rejected the order {order_text}: {note} ({meaning})")
+            self.say(f"the server rejected the order {quote(order_text)}: {note} ({meaning})")
             phase.rejected.append(order)
         if not phase.unanswered:
             self._settle()
@@ -618,7 +718,7 @@ class DaideSession:
         if phase.unanswered:         # the MIS of an earlier SUB: this one's THX are due
             return
         phase.missing = [tree_text(u) for u in tree[1:] if isinstance(u, list)
-                         and len(u) >= 3 and u[0] != "" and not str(u[0]).lstrip("-").isdigit()]
+                         and len(u) >= 3 and u[0] != "" and not _is_number(str(u[0]))]
         self._settle()
 
     def _settle(self) -> None:
@@ -675,6 +775,15 @@ class DaideSession:
         return None
 
 
+_NUMBER = re.compile(r"-?[0-9]+")
+
+
+def _is_number(word: str) -> bool:
+    """Whether a word is a DAIDE number: ASCII digits, one sign at most (``²`` and
+    ``--5`` are not: `int` would refuse them)."""
+    return _NUMBER.fullmatch(word) is not None
+
+
 def _words(text: str) -> str:
     """DAIDE text with one space between words, to compare two spellings of it."""
     return " ".join(split_words(text))
@@ -682,6 +791,19 @@ def _words(text: str) -> str:
 
 #: (season, phase kind) -> the DAIDE season token
 _SEASON_TOKEN = {value: token for token, value in SEASONS.items()}
+#: the result tokens of an ORD
+_RESULTS = frozenset({"SUC", "BNC", "CUT", "DSR", "FLD", "NSO", "RET"})
+#: the messages whose shape is checked, and the shape in words
+_SHAPES = {
+    "SCO": "SCO (power province ...) ... (UNO province ...)",
+    "NOW": "NOW (season year) (unit) ...",
+    "SMR": "SMR (season year) (power ('name') ('version') centers [year]) ...",
+    "SLO": "SLO (power)",
+    "ORD": "ORD (season year) (order) (result)",
+    "THX": "THX (order) (note)",
+    "MIS": "MIS (unit) ... or MIS (number)",
+    "HLO": "HLO (power) (passcode) (variant)",
+}
 
 
 def _turn(position: Position) -> str:

@@ -35,12 +35,15 @@ def play_daide(host: str, port: int, bot: Bot | str = "dipsolve", *, name: str =
     (NME).  ``power`` with ``passcode``: take that seat back (IAM).  ``time_limit``: the
     seconds the bot thinks a turn when the server sets none (with a server limit, 80%
     of it less half a second, and never more than ``time_limit``).  ``timeout``: give up
-    when the server says nothing for that long.  ``log(direction, text)`` sees every
+    when the server says nothing for that long (the connection, each message and the
+    rest of a message begun: no wait is longer).  ``log(direction, text)`` sees every
     message (``>>`` out, ``<<`` in); ``say(text)`` what a user should know (a refused
     order, the server's complaint)."""
     if isinstance(bot, str):
         bot = make_bot(bot)
-    conn = Connection.open(host, port, idle_timeout=timeout)
+    # every wait bounded by ``timeout``: the connection, the next message, the rest of one
+    conn = Connection.open(host, port, connect_timeout=min(10.0, timeout), idle_timeout=timeout,
+                           body_timeout=min(30.0, timeout))
     session = DaideSession(conn, bot, name=name, power=power, passcode=passcode,
                            time_limit=time_limit, log=log, say=say, seed=seed)
     try:

@@ -34,6 +34,7 @@ these rules is a `DaideProtocolError`; a lost or dead connection a
 
 from __future__ import annotations
 
+import re
 import socket
 import struct
 import time
@@ -142,6 +143,7 @@ STANDARD_MAP_TOKENS: dict[int, str] = {
 }
 
 _TEXT = 0x4B                     # an ASCII character token: 0x4B, then the character
+_NUMBER = re.compile(r"-?[0-9]+")
 _MAP_CATEGORIES = {0x41} | set(range(0x50, 0x58))
 
 
@@ -237,8 +239,9 @@ class TokenTable:
                     if ord(ch) > 0xFF:
                         raise DaideError(f"{ch!r} is not an ASCII character (in {word})")
                     out += bytes([_TEXT, ord(ch)])
-            elif word.lstrip("-").isdigit():
-                # digits counted before int() reads them (4,301 would be a ValueError)
+            elif _NUMBER.fullmatch(word):
+                # ASCII digits (``²`` and ``--5`` are no numbers), counted before int()
+                # reads them (4,301 would be a ValueError)
                 if len(word.lstrip("-")) > 5 or not -8192 <= int(word) <= 8191:
                     shown = word if len(word) <= 12 else f"{word[:12]}… ({len(word)} characters)"
                     raise DaideError(f"{shown} is out of DAIDE's range (-8192..8191)")

@@ -1,0 +1,200 @@
+"""Input written as an attacker would: armies offered a coast as a retreat, in every
+reader; orders of 100 kB; names that look like others.  Each is refused in one error of
+the project's family, in time linear in the input (counted, never timed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import dipsolve
+from dipsolve.bounds import LIMITS
+from dipsolve.errors import DipsolveError, DipsolveLimitError, DipsolveRuleError
+from dipsolve.grammar import parse_position_text
+from dipsolve.position import Dislodged, Position, Unit
+
+ROOT = Path(__file__).resolve().parent.parent
+F1901R = (ROOT / "examples" / "f1901r.dip").read_text(encoding="utf-8")
+F1901M = (ROOT / "examples" / "f1901m.dip").read_text(encoding="utf-8")
+
+
+# -- armies never take a coast -------------------------------------------------------------
+
+def _with_dislodged(line: str) -> str:
+    return F1901R.replace("Russia: F RUM from SER retreats SEV\n",
+                          f"Russia: F RUM from SER retreats SEV\n{line}\n")
+
+
+@pytest.mark.parametrize("line, rule", [
+    ("Russia: A MOS retreats STP/NC", "army-retreat-on-coast"),
+    ("Russia: A MOS retreats STP/SC, UKR", "army-retreat-on-coast"),
+    ("Russia: A MOS retreats St Petersburg (north coast)", "army-retreat-on-coast"),
+    ("Russia: A MOS retreats NTH", "army-retreat-at-sea"),
+    ("Russia: F STP/NC retreats BAR, UKR", "fleet-retreat-inland"),
+])
+def test_the_dip_reader_refuses_an_army_retreating_to_a_coast(line, rule):
+    with pytest.raises(DipsolveRuleError) as info:
+        parse_position_text(_with_dislodged(line), "r.dip")
+    bad = [e for e in info.value.errors if getattr(e, "rule", None) == rule]
+    assert bad and bad[0].line == 40 and bad[0].filename == "r.dip"
+    assert "provinces for an army" in (bad[0].expected or "")
+
+
+@pytest.mark.parametrize("now", [
+    "NOW (SUM 1901) (RUS AMY MOS MRT ((STP NCS) UKR))",
+    "NOW (AUT 1901) (RUS AMY MOS MRT ((STP SCS)))",
+    "NOW (SUM 1901) (RUS AMY MOS MRT (UKR (STP NCS)))",
+])
+def test_the_daide_reader_refuses_an_army_retreating_to_a_coast(now):
+    with pytest.raises(DipsolveRuleError) as info:
+        parse_position_text(now, "now.daide")
+    assert info.value.rule == "army-retreat-on-coast" and info.value.column == 16
+
+
+@pytest.mark.parametrize("options", [["STP/NC"], ["STP/SC", "UKR"], ["UKR", "STP/NC"]])
+def test_the_record_reader_refuses_an_army_retreating_to_a_coast(options):
+    from dipsolve.records import dumps_records, read_records, replay
+    game = json.loads(dumps_records([replay(Position.initial(), [{}], id="g")]))
+    state = game["phases"][0]["state"]
+    game["phases"][0]["name"] = "S1901R"
+    state["units"]["RUSSIA"].append("*A MOS")
+    state["retreats"]["RUSSIA"] = {"A MOS": options}
+    with pytest.raises(DipsolveError, match="an army retreats to a province, not to a coast"):
+        read_records(json.dumps(game), "g.json")
+
+
+def test_no_writer_gives_an_army_a_coast():
+    """A position built by hand with an army offered a coast: `problems` names it, and
+    the writers give the province (which reads back)."""
+    m = dipsolve.standard_map()
+    bad = Position.build("Fall 1901 Retreat", [Unit("Russia", "A", "WAR")], {},
+                         [Dislodged(Unit("Russia", "A", "MOS"), None, ("STP/NC", "UKR"))], game_map=m)
+    assert any("not to a coast" in msg for msg, _ in bad.problems())
+    text = bad.to_text()
+    assert "retreats STP, UKR" in text and "STP/NC" not in text
+    back, _ = parse_position_text(text)
+    assert back.dislodged[0].retreats == ("STP", "UKR")
+    from dipsolve.records import dumps_records, replay
+    written = dumps_records([replay(bad, [], id="g")])
+    assert "STP/NC" not in written
+
+
+def test_adjudicate_cannot_write_an_army_on_a_coast(tmp_path, capsys):
+    from dipsolve.cli import main
+    f = tmp_path / "r.dip"
+    f.write_text(_with_dislodged("Russia: A MOS retreats STP/NC").replace(
+        "Russia: F RUM R SEV", "Russia: F RUM R SEV\nRussia: A MOS R STP/NC"))
+    out = tmp_path / "next.dip"
+    assert main(["adjudicate", str(f), "-o", str(out)]) == 2
+    assert "army-retreat" not in capsys.readouterr().out and not out.exists()
+
+
+# -- the order reader: bounded, and linear ---------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "A PAR - BUR" + " BUR" * 25_000,                   # 100 kB of unknown words
+    "France: " + "A PAR - BUR, " * 2000,
+    "( FRA AMY PAR ) MTO " + "BUR " * 3000,
+    "A " + "x" * 100_000,
+])
+def test_an_order_line_past_its_bound_is_refused_before_it_is_read(text, monkeypatch):
+    import dipsolve.grammar.orders as orders
+    monkeypatch.setattr(orders, "orders_parser", lambda: pytest.fail("the line was parsed"))
+    limit = int(LIMITS["max_order_length"].value)
+    for read in (lambda: dipsolve.parse_orders(text), lambda: dipsolve.parse_order(text)):
+        with pytest.raises(DipsolveLimitError) as info:
+            read()
+        e = info.value
+        assert e.limit == "max_order_length" and e.column == limit + 1 and len(str(e)) < 700
+
+
+def _lookups(monkeypatch, text: str) -> int:
+    """How many names the reader looks up on the map to refuse ``text``."""
+    from dipsolve.map import Map
+    count = [0]
+    real = Map.province
+
+    def counted(self, name):
+        count[0] += 1
+        return real(self, name)
+
+    monkeypatch.setattr(Map, "province", counted)
+    with pytest.raises(DipsolveError):
+        dipsolve.parse_orders(text, position=parse_position_text(F1901M)[0])
+    monkeypatch.setattr(Map, "province", real)
+    return count[0]
+
+
+@pytest.mark.parametrize("word", ["BUR", "X", "Paris", "St. Petersburg"])
+def test_suggestions_for_an_unknown_name_look_up_a_bounded_number_of_heads(monkeypatch, word):
+    """The recovery after an unknown name tries the heads of the name that could be a
+    province (no longer than the map's longest name): as many lookups for 900 characters
+    of words as for 150, where it was one a word, each of the whole head (quadratic)."""
+    many = 900 // (len(word) + 1)            # within max_order_length
+    short = _lookups(monkeypatch, "France: A BUR - PAR " + " ".join([word] * (many // 6)))
+    long = _lookups(monkeypatch, "France: A BUR - PAR " + " ".join([word] * many))
+    assert long == short
+
+
+def test_an_unknown_name_is_quoted_short_and_escaped():
+    with pytest.raises(DipsolveError) as info:
+        dipsolve.parse_order("A PAR - B\u0410R" + " BUR" * 200)
+    text = str(info.value)
+    assert all(line.isprintable() for line in text.splitlines()) and "\\u0410" in text
+    assert "\u0410" not in text and len(text.splitlines()[0]) < 400
+
+
+@pytest.mark.parametrize("text", ["\u0410 PAR - BUR", "A PAR \u2013 BUR", "A PAR - BUR\u200b",
+                                  "A \u202ePAR - BUR"])
+def test_look_alike_text_is_shown_escaped_under_the_error(text):
+    with pytest.raises(DipsolveError) as info:
+        dipsolve.parse_order(text)
+    shown = str(info.value)
+    assert "\\u" in shown and all(ch.isprintable() and (ch.isascii() or ch == "…")
+                                  for line in shown.splitlines() for ch in line)
+
+
+@pytest.mark.parametrize("order", ["A PAR - BUR" + " BUR" * 25_000, "A " + "PAR " * 260 + "- BUR",
+                                   "A PAR - " + "X" * 900])
+def test_a_long_order_inside_a_record_is_refused_not_a_hang(tmp_path, capsys, order):
+    """``analyze`` reads a record's orders with the order reader: past the bound at
+    once, within it in linear time (the name lookups are bounded)."""
+    from dipsolve.cli import main
+    from dipsolve.records import dumps_records, replay
+    game = json.loads(dumps_records([replay(Position.initial(), [{}], id="g")]))
+    game["phases"][0]["orders"]["FRANCE"] = [order]
+    f = tmp_path / "g.json"
+    f.write_text(json.dumps(game))
+    assert main(["analyze", str(f), "--adjudication-only"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) <= 3 and "cannot read the order" in err and len(err) < 1500
+
+
+@pytest.mark.parametrize("lines", [["A XX"] * 300, ["France: A PAR - " + "Q" * 900] * 100,
+                                   ["France: A PAR - BUR", "nonsense ((("] * 150])
+def test_a_file_of_many_bad_lines_is_split_once(monkeypatch, lines):
+    """Each line of an orders file is read alone, each with its place in the whole
+    text: the text is split into lines once, not once for each bad line (which was
+    quadratic: 4,000 bad lines took 29 s and 1 GB; a fuzz example of 30,000 took the
+    machine's 24 GB)."""
+    from dipsolve.grammar.errors import Source
+    splits = [0]
+    real = Source._split
+
+    def counting(self):
+        if self._lines is None:
+            splits[0] += 1
+        return real(self)
+
+    monkeypatch.setattr(Source, "_split", counting)
+    text = "\n".join(lines)
+    with pytest.raises(DipsolveError) as info:
+        dipsolve.parse_orders(text)
+    bad = sum(1 for line in lines if line != "France: A PAR - BUR")
+    assert len(info.value.errors) == bad and splits[0] == 1
+    splits[0] = 0
+    with pytest.raises(DipsolveError):
+        parse_position_text("phase: S1901M\n[orders]\n" + text)
+    assert splits[0] == 1
