@@ -70,7 +70,7 @@ class RenderUnavailable(RenderError, DipsolveUnavailable):
 
 
 def render(subject: Subject, orders: Mapping[str, Iterable[Order]] | None = None, *,
-           title: str | None = None, edges: bool = True) -> str:
+           title: str | None = None, edges: bool = False) -> str:
     """The picture of ``subject`` as SVG text: a `Position` (with ``orders``, power ->
     orders, if given), an `Outcome` (its orders and their results) or a plan (a sequence
     of outcomes from `replay_plan`).  `render_to` writes it to a file, SVG or PNG.
@@ -133,7 +133,7 @@ def picture_bytes(path: str | os.PathLike[str], svg: str, scale: float = 1.0) ->
 
 def render_to(path: str | os.PathLike[str], subject: Subject,
               orders: Mapping[str, Iterable[Order]] | None = None, *,
-              title: str | None = None, edges: bool = True, scale: float = 1.0) -> int:
+              title: str | None = None, edges: bool = False, scale: float = 1.0) -> int:
     """Draw ``subject`` (see `svg_for`) into ``path`` (``.svg`` or ``.png``), atomically:
     the file is whole or not written.  Returns the number of bytes written.
 
