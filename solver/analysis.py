@@ -366,6 +366,11 @@ class Analysis:
                      f"dipsolve would, value lost {total:+.1f} in all")
         return "\n".join(lines)
 
+    def _repr_html_(self) -> str:
+        """The game with dipsolve's suggestions beside the played orders, for notebooks."""
+        from .pictures_html import game_html, notebook_html
+        return notebook_html(game_html(self.record, self))
+
     def to_json(self) -> dict:
         r = self.record
         return {"game": r.id, "phases": r.names, "seconds": round(self.seconds, 3),

@@ -203,6 +203,15 @@ class Drawing:
         name: [] for name in ("map", "labels", "edges", "orders", "units", "marks", "badges",
                               "legend")})
     boxes: list[Box] = field(default_factory=list)
+    #: the map's shapes by reference (``<use href="#map-PAR">``) to the ``<defs>`` of a
+    #: page that holds many pictures (`dipsolve.pictures_html.map_defs`)
+    refs: bool = False
+
+    def shape(self, sh: Shape, **style: object) -> str:
+        """A province or impassable land: its path, or a reference to it."""
+        if self.refs:
+            return f'<use href="#map-{sh.id.replace(" ", "_")}" {attr(**style)}/>'
+        return f'<path {attr(d=sh.path, **style)}/>'
 
     def add(self, layer: str, element: str) -> None:
         self.layers[layer].append(element)
@@ -323,9 +332,9 @@ def draw_board(d: Drawing, position: Position, edges: bool, faint: bool = False)
     ``edges``, the moves of the board as thin lines over it."""
     m = d.game_map
     s = shapes()
-    for sh in s.neutral:
-        d.add("map", f'<path {attr(d=sh.path, fill=TERRAIN_COLOURS["neutral"], stroke=BORDER, stroke_width=0.5, fill_rule="evenodd")}>'
-                     f"{tooltip(f'{sh.id} (impassable)')}</path>")
+    for land in s.neutral:
+        d.add("map", f'<g>{tooltip(f"{land.id} (impassable)")}'
+                     f'{d.shape(land, fill=TERRAIN_COLOURS["neutral"], stroke=BORDER, stroke_width=0.5, fill_rule="evenodd")}</g>')
     owner = position.owner
     for prov in sorted(m.provinces):
         info = m.provinces[prov]
@@ -339,7 +348,7 @@ def draw_board(d: Drawing, position: Position, edges: bool, faint: bool = False)
         fill = tint(who) if who else TERRAIN_COLOURS[info.terrain]
         cls = f"province {info.terrain}" + (" center" if info.center else "") + (f" owner-{who}" if who else "")
         d.add("map", f'<g class="{cls}" id="prov-{prov}">{tooltip(": ".join([what[0], ", ".join(what[1:])]))}'
-                     f'<path {attr(d=sh.path, fill=fill, stroke=BORDER, stroke_width=0.8 if info.terrain != "sea" else 0.6, fill_rule="evenodd", stroke_linejoin="round")}/></g>')
+                     f'{d.shape(sh, fill=fill, stroke=BORDER, stroke_width=0.8 if info.terrain != "sea" else 0.6, fill_rule="evenodd", stroke_linejoin="round")}</g>')
     for loc, sh in sorted(s.coasts.items()):
         name = m.provinces[m.province_of.get(loc, loc.split("/")[0])].name
         d.add("map", f'<g class="coast" id="loc-{loc.replace("/", "-")}">{tooltip(f"{name} ({loc})")}'

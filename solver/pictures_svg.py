@@ -337,15 +337,15 @@ def _legend(d: Drawing, position: Position, heading: Sequence[str], *,
 
 # -- the pictures ------------------------------------------------------------------------
 
-def _new(position: Position) -> Drawing:
-    places = coords()
-    return Drawing(position.map, places)
+def _new(position: Position, refs: bool = False) -> Drawing:
+    return Drawing(position.map, coords(), refs=refs)
 
 
 def position_svg(position: Position, orders: Mapping[str, Iterable[Order]] | None = None, *,
-                 title: str | None = None, edges: bool = False) -> str:
-    """The position as SVG text; with ``orders`` (power -> orders), the orders too."""
-    d = _new(position)
+                 title: str | None = None, edges: bool = False, refs: bool = False) -> str:
+    """The position as SVG text; with ``orders`` (power -> orders), the orders too.
+    ``refs``: the map's shapes by reference, for a page (`dipsolve.pictures_html`)."""
+    d = _new(position, refs)
     draw_board(d, position, edges, faint=bool(orders))
     marks = _marks_for_orders(orders) if orders else []
     draw_units(d, position)
@@ -370,10 +370,11 @@ def _doomed(outcome: Outcome) -> dict[Unit, str]:
     return out
 
 
-def outcome_svg(outcome: Outcome, *, title: str | None = None, edges: bool = False) -> str:
+def outcome_svg(outcome: Outcome, *, title: str | None = None, edges: bool = False,
+                refs: bool = False) -> str:
     """The position before ``outcome`` with every order given and its result."""
     position = outcome.position
-    d = _new(position)
+    d = _new(position, refs)
     draw_board(d, position, edges, faint=True)
     marks = _marks_for_results(outcome.results)
     draw_units(d, position, _doomed(outcome))

@@ -8,7 +8,8 @@ orders differs from the record, each with the peer's documented quirk that expla
 if one does), then a table per power: each movement phase, the orders played, dipsolve's
 own orders for that board, and the value lost (dipsolve's minus the played, both judged
 by the influence evaluation after the phase against the orders the others really gave).
-``--render DIR`` draws the center counts per power over the game into
+``--html OUT.html`` writes the game as one page (as ``dipsolve view``) with dipsolve's orders
+beside the played ones. ``--render DIR`` draws the center counts per power over the game into
 ``DIR/centers.svg`` and ``DIR/centers.png``.  ``--json`` prints the whole report as one
 JSON object.  A file of several games (JSON lines) is analysed game after game, unless
 ``--game`` picks one (JSON: one object a game; pictures ``DIR/centers-ID.svg``), with a
@@ -47,6 +48,9 @@ def register(subparsers: Any) -> None:
     add_json(p, help="print the whole report as one JSON object")
     p.add_argument("--render", dest="render_dir", metavar="DIR",
                    help="draw the center counts per power over the game into DIR/centers.svg and .png")
+    p.add_argument("--html", metavar="OUT.html",
+                   help="also write the game as one HTML page (as dipsolve view) with dipsolve's "
+                        "suggested orders beside the played ones")
     p.set_defaults(func=cmd_analyze, stops_by_itself=True)
 
 
@@ -62,6 +66,10 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     outputs = Outputs()                 # every picture, checked before any work
     stems = {record.id: "centers" if len(records) == 1 else f"centers-{_safe(record.id)}"
              for record in records}
+    if args.html:
+        if len(records) > 1:
+            raise UserError("--html draws one game: pick it with --game", filename=name)
+        outputs.plan(args.html)
     if args.render_dir:
         for record in records:
             for suffix in PICTURES:
@@ -92,6 +100,10 @@ def _report(args: argparse.Namespace, name: str, record: Any, result: Any, stems
     """Print one game's report (and draw its chart, unless the analysis was cut short)."""
     pictures = (_render(args.render_dir, result, stems[record.id], outputs)
                 if args.render_dir and not result.interrupted else [])
+    if args.html and not result.interrupted:
+        from ..pictures_html import game_html
+        outputs.put(args.html, game_html(record, result).encode("utf-8"))
+        pictures += outputs.commit()
     if args.json:
         print(json.dumps({"file": name, **result.to_json(), "time_limit": args.time_limit,
                           "pictures": pictures}))

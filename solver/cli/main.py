@@ -1,6 +1,6 @@
 """The ``dipsolve`` command: its parser, and the one place an error reaches the user.
 
-    dipsolve adjudicate | show | parse | validate | solve | path | adjust | play | render | analyze
+    dipsolve adjudicate | show | parse | validate | solve | path | adjust | play | render | view | analyze
              | daide
 
 Each command lives in its own module of `dipsolve.cli` with ``register(subparsers)``
@@ -32,7 +32,7 @@ from .options import EXIT_USAGE, UsageError
 
 #: the commands, in the order ``--help`` lists them (each a module of dipsolve.cli)
 COMMANDS = ("adjudicate", "show", "parse", "validate", "solve", "path", "adjust", "play", "render",
-            "analyze", "daide")
+            "view", "analyze", "daide")
 
 
 def version() -> str:
@@ -68,7 +68,7 @@ class _Version(argparse.Action):
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command (imports only the command modules' option lists)."""
-    from . import adjudicate, adjust, analyze, daide, parse, path, play, render, show, solve, validate
+    from . import adjudicate, adjust, analyze, daide, parse, path, play, render, show, solve, validate, view
     p = Parser(
         prog="dipsolve",
         description="A declarative solver for Diplomacy (standard map, Avalon Hill rules).",
@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
                "and a phase of a game record (the diplomacy package's saved-game JSON) with --phase.")
     p.add_argument("--version", action=_Version, help="print dipsolve's version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    for command in (adjudicate, show, parse, validate, solve, path, adjust, play, render, analyze,
+    for command in (adjudicate, show, parse, validate, solve, path, adjust, play, render, view, analyze,
                     daide):
         command.register(sub)
     return p

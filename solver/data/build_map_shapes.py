@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import math
 import sys
-from typing import Iterable
+from typing import Any, Iterable
 
 try:
     import shapely
@@ -225,7 +225,7 @@ def project(lon: float, lat: float) -> tuple[float, float]:
 # -- TopoJSON ---------------------------------------------------------------------------
 
 def read_land(path: str) -> MultiPolygon:
-    """The land of a TopoJSON file (world-atlas's ``land`` object), projected."""
+    """The land of a TopoJSON file (world-atlas's ``land`` Any), projected."""
     with open(path, encoding="utf-8") as fh:
         topo = json.load(fh)
     (sx, sy), (tx, ty) = topo["transform"]["scale"], topo["transform"]["translate"]
@@ -267,7 +267,7 @@ def read_land(path: str) -> MultiPolygon:
 
 # -- the cells ---------------------------------------------------------------------------
 
-def cells(seeds: dict[str, list[tuple[float, float]]], frame: Polygon) -> dict[str, object]:
+def cells(seeds: dict[str, list[tuple[float, float]]], frame: Polygon) -> dict[str, Any]:
     """Owner -> the union of its seeds' Voronoi cells, inside ``frame``."""
     points, owners = [], []
     for owner, pts in seeds.items():
@@ -275,7 +275,7 @@ def cells(seeds: dict[str, list[tuple[float, float]]], frame: Polygon) -> dict[s
             points.append(Point(project(*p)))
             owners.append(owner)
     regions = shapely.voronoi_polygons(shapely.MultiPoint(points), extend_to=frame.buffer(400))
-    by_owner: dict[str, list[object]] = {}
+    by_owner: dict[str, list[Any]] = {}
     for region in regions.geoms:
         for i, p in enumerate(points):
             if region.contains(p):
@@ -284,18 +284,19 @@ def cells(seeds: dict[str, list[tuple[float, float]]], frame: Polygon) -> dict[s
     return {o: unary_union(rs).intersection(frame) for o, rs in by_owner.items()}
 
 
-def parts(geom: object, min_area: float) -> list[Polygon]:
+def parts(geom: Any, min_area: float) -> list[Polygon]:
     geoms = list(getattr(geom, "geoms", [geom]))
     return [g for g in geoms if isinstance(g, Polygon) and g.area >= min_area]
 
 
-def _rehome_strays(shapes: dict[str, object]) -> None:
+def _rehome_strays(shapes: dict[str, Any]) -> None:
     """A piece of land cut off from its province's seeds by water (the tip of Kent in
     Picardy's cell, say) goes to the province it shares the longest border with."""
     seeds = {o: [Point(project(*p)) for p in pts] for o, pts in {**LAND, **NEUTRAL}.items()}
     for owner in list(seeds):
         pieces = parts(shapes[owner], 0.0)
-        keep, strays = [], []
+        keep: list[Any] = []
+        strays: list[Any] = []
         for g in pieces:
             home = any(g.distance(s) < 2.0 for s in seeds[owner]) or g.area > 1500
             (keep if home else strays).append(g)
@@ -309,7 +310,7 @@ def _rehome_strays(shapes: dict[str, object]) -> None:
         shapes[owner] = unary_union(keep)
 
 
-def path_data(geom: object) -> str:
+def path_data(geom: Any) -> str:
     out = []
     for poly in parts(geom, 0.0):
         for r in [poly.exterior, *poly.interiors]:
@@ -318,7 +319,7 @@ def path_data(geom: object) -> str:
     return "".join(out)
 
 
-def line_data(line: object) -> str:
+def line_data(line: Any) -> str:
     lines = list(getattr(line, "geoms", [line]))
     out = []
     for ln in lines:
@@ -327,7 +328,7 @@ def line_data(line: object) -> str:
     return "".join(out)
 
 
-def label_spot(shape: object, avoid: list[tuple[float, float, float]], boxes: list[object],
+def label_spot(shape: Any, avoid: list[tuple[float, float, float]], boxes: list[Any],
                left: float, right: float, near: tuple[float, float]) -> tuple[float, float]:
     """A spot for a label reaching ``left`` and ``right`` of its centre (11 high), clear
     of ``avoid`` (x, y, radius: units) and ``boxes`` (other labels) by 1.5 pixels, as
@@ -364,7 +365,7 @@ def main(argv: list[str]) -> int:
     water = frame.difference(land)
     land_cells = cells({**LAND, **NEUTRAL}, frame)
     sea_cells = cells(SEA, frame)
-    shapes: dict[str, object] = {}
+    shapes: dict[str, Any] = {}
     for owner, cell in land_cells.items():
         shapes[owner] = unary_union(parts(cell.intersection(land), 4.0))
     _rehome_strays(shapes)
@@ -425,7 +426,7 @@ def main(argv: list[str]) -> int:
         coast_rows.append((loc, unary_union(good).simplify(SIMPLIFY)))
     avoid = [(x, y, 12.0) for x, y in units.values()] + [(x, y, 12.0) for x, y in coast_units.values()]
     avoid += [(x + 14, y + 13, 13.0) for x, y in units.values()]          # a dislodged unit
-    boxes: list[object] = []
+    boxes: list[Any] = []
     centers = {p for p, t in ((p, line) for p, line in terrain.items()) if p in CENTERS}
     for prov in sorted({*LAND, *SEA}):
         shape = max(parts(shapes[prov], 0.0), key=lambda g: g.area)
