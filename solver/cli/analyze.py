@@ -28,6 +28,7 @@ from .interrupt import cooperative
 from .options import UserError, add_json, add_power, add_time_limit, is_record, read_text, source_name
 from .output import Outputs
 from .progress import Progress
+from .tables import fold_table
 
 _DESCRIPTION = __doc__.split("\n\n", 2)[2].replace("``", "") if __doc__ else ""
 
@@ -146,7 +147,9 @@ def report_text(name: str, result: Any, time_limit: float, pictures: list[str]) 
             lines += [f"      {line}" for line in c.differences]
     for power in result.moves:
         lines += ["", f"## {power} (dipsolve's orders: agenda search, {time_limit:g} s a phase)",
-                  result.table(power)]
+                  fold_table(["phase", "played", "dipsolve's", "value lost"], result.table_rows(power),
+                             right={3}),
+                  result.table_summary(power)]
     lines += [f"# wrote {path}" for path in pictures]
     return "\n".join(lines)
 

@@ -27,7 +27,7 @@ import sys
 from typing import Any, NoReturn, Sequence
 
 from ..errors import DipsolveError
-from . import interrupt, options
+from . import interrupt, options, progress
 from .options import EXIT_USAGE, UsageError
 
 #: the commands, in the order ``--help`` lists them (each a module of dipsolve.cli)
@@ -120,6 +120,7 @@ def _run(argv: list[str]) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    progress.SILENT = bool(getattr(args, "json", False))     # no progress under --json
     try:
         options.check(args)
         status = int(args.func(args))
@@ -129,6 +130,7 @@ def _run(argv: list[str]) -> int:
     except BrokenPipeError:
         return 0
     finally:
+        progress.SILENT = False
         if os.environ.get("DIPSOLVE_TIMINGS"):
             _timings()
     stopped = interrupt.exit_status()
