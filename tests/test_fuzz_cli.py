@@ -93,6 +93,9 @@ COMMANDS = [
     ["render", "{position}", "-o", "titled.svg", "--title", "{title}"],
     ["analyze", "{record}", "--adjudication-only", "--json"],
     ["analyze", "{record}", "--power", "FRA", "--time-limit"],
+    ["analyze", "{record}", "--power", "ITA", "--time-limit", "--html", "out/game.html"],
+    ["view", "{record}", "-o", "game.html"],
+    ["view", "{record}", "--json", "--title", "{title}"],
 ]
 
 
