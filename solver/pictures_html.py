@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import html
 import json
-from typing import Any
+from typing import Any, Callable
 
 from .adjudicator import adjudicate
 from .map import POWERS
@@ -154,9 +154,11 @@ _SCRIPT = """
 """
 
 
-def game_html(record: Record, analysis: Analysis | None = None, *, title: str | None = None) -> str:
+def game_html(record: Record, analysis: Analysis | None = None, *, title: str | None = None,
+              on_phase: Callable[[int, int], None] | None = None) -> str:
     """The page of a whole game (see the module's text); ``analysis`` adds dipsolve's
-    suggested orders to each movement phase it weighed."""
+    suggested orders to each movement phase it weighed.  ``on_phase(done, total)`` is
+    called as each phase is drawn (a progress display)."""
     e = html.escape
     title = title or f"Game {record.id}"
     names = record.names
@@ -171,6 +173,8 @@ def game_html(record: Record, analysis: Analysis | None = None, *, title: str | 
         sec = _section(i, ph, analysis)
         phase_title = str(ph.position.phase) if ph.name != "COMPLETED" else f"{ph.position.phase} (the end)"
         sections.append(sec.replace(" hidden>", f' data-title="{e(phase_title)}" hidden>', 1))
+        if on_phase is not None:
+            on_phase(i + 1, len(record.phases))
     options = "".join(f'<option value="{i}">{e(n)}</option>' for i, n in enumerate(names))
     summary = ""
     if analysis is not None:

@@ -141,7 +141,14 @@ def test_the_page_in_a_real_browser(tmp_path):
         browser.save_screenshot(str(artifacts / "view-midgame.png"))
         browser.find_element(By.ID, "first").click()
         assert shown().get_attribute("data-name") == "S1901M"
-        # every phase is reachable from the list
+        # every phase is reachable: stepped through one by one, each drawn with its units
+        seen = []
+        for i in range(len(record.phases)):
+            section = shown()
+            seen.append(section.get_attribute("data-name"))
+            assert len(section.find_elements(By.CSS_SELECTOR, "g.unit")) >= len(record.phases[i].position.units)
+            body.send_keys(Keys.ARROW_RIGHT)
+        assert seen == record.names
         options = browser.find_elements(By.CSS_SELECTOR, "#phase-select option")
         assert len(options) == 45
         errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]

@@ -11,6 +11,10 @@ from typing import Any
 
 from .options import UserError, add_json, is_record, read_text, source_name
 from .output import Outputs
+from .progress import Progress
+
+#: phases at which a progress bar is worth drawing
+PROGRESS_FROM = 20
 
 _DESCRIPTION = """\
 Write GAME.json (a game record: the diplomacy package's saved-game JSON, or dipsolve's)
@@ -48,7 +52,9 @@ def cmd_view(args: argparse.Namespace) -> int:
     if args.output:
         outputs.plan(args.output)
     record = pick(read_records(text, name), args.game, name)
-    page = game_html(record, title=args.title)
+    with Progress(total=len(record.phases), enabled=len(record.phases) >= PROGRESS_FROM) as progress:
+        page = game_html(record, title=args.title,
+                         on_phase=lambda done, total: progress.show(f"drawing {done}/{total} phases", done=done))
     data = page.encode("utf-8")
     if args.output:
         outputs.put(args.output, data)

@@ -109,7 +109,8 @@ LAND: dict[str, list[tuple[float, float]]] = {
 UNIT_AT = {"MOS": (37.6, 55.8), "SEV": (35.5, 46.6), "STP": (35.0, 63.5), "NAF": (-2.0, 33.6),
            "SWE": (15.6, 60.4), "NWY": (9.6, 61.2), "FIN": (26.0, 62.6), "ARM": (41.5, 39.8),
            "SYR": (38.0, 35.4), "SMY": (30.0, 38.2), "UKR": (30.6, 49.6), "TUN": (9.4, 34.6),
-           "STP/NC": (36.0, 69.0), "STP/SC": (28.8, 60.4)}
+           "STP/NC": (36.0, 69.0), "STP/SC": (28.8, 60.4),
+           "MAO": (-7.5, 45.2), "NAO": (-18.0, 56.0)}
 
 #: impassable land: drawn, but no province
 NEUTRAL: dict[str, list[tuple[float, float]]] = {
