@@ -303,7 +303,7 @@ class Clock:
 def test_progress_draws_a_bar_with_eta_on_a_terminal_only_and_erases_itself():
     from dipsolve.cli.progress import Progress
     screen, clock = Terminal(), Clock()
-    with Progress(4, stream=screen, clock=clock) as progress:
+    with Progress(4, stream=screen, clock=clock, mininterval=0.1) as progress:
         clock.now = 1.0
         progress.show("1/4", done=1)
         clock.now = 1.05                    # within mininterval: not redrawn
@@ -325,9 +325,19 @@ def test_progress_draws_a_bar_with_eta_on_a_terminal_only_and_erases_itself():
     assert screen.getvalue() == ""
 
 
-def test_progress_is_silent_under_json(monkeypatch):
+def test_progress_is_silent_under_json_unless_asked_for(monkeypatch):
     from dipsolve.cli import progress as module
     monkeypatch.setattr(module, "SILENT", True)
+    screen = Terminal()
+    with module.Progress(4, stream=screen) as progress:
+        progress.show("1/4", done=1)
+    assert screen.getvalue() == ""
+    monkeypatch.setenv("DIPSOLVE_PROGRESS", "always")
+    with module.Progress(4, stream=screen) as progress:
+        progress.show("1/4", done=1)
+    assert "1/4" in screen.getvalue()
+    monkeypatch.setattr(module, "SILENT", False)
+    monkeypatch.setenv("DIPSOLVE_PROGRESS", "never")
     screen = Terminal()
     with module.Progress(4, stream=screen) as progress:
         progress.show("1/4", done=1)

@@ -10,13 +10,19 @@
 
 It draws only on a terminal (never into a pipe, a file or a test's captured output) or,
 in a Jupyter notebook, as tqdm's widget; it is silent under ``--json`` (`SILENT`, set by
-the command line for the run) and when ``enabled`` is false.  The bar fits the terminal's
-width, is redrawn at most every ``mininterval`` seconds (and always at the end), and is
-erased when closed.  The clock is injectable (``clock``) so that tests see fixed times.
+the command line for the run) and when ``enabled`` is false.  The environment variable
+``DIPSOLVE_PROGRESS`` overrides: ``never`` (no display at all) or ``always`` (on a
+terminal even under ``--json``: a script that watches the work on a terminal, such as
+tests/test_interrupts.py).  The bar fits the terminal's
+width (as it is when the display opens), is redrawn at each `show` (or at most every
+``mininterval`` seconds, and always at the end: a text skipped then is lost until the
+next `show`, so the default is 0), and is erased when closed.  The clock is injectable (``clock``) so that tests see fixed times.
 """
 
 from __future__ import annotations
 
+import io
+import os
 import sys
 import time
 from typing import IO, Any, Callable
@@ -40,10 +46,12 @@ class Progress:
 
     def __init__(self, total: int | None = None, *, stream: IO[str] | None = None,
                  enabled: bool = True, clock: Callable[[], float] = time.monotonic,
-                 mininterval: float = 0.1) -> None:
+                 mininterval: float = 0.0) -> None:
         self.stream = stream if stream is not None else sys.stderr
         notebook = stream is None and in_notebook()
-        self.live = enabled and not SILENT and (notebook or _is_terminal(self.stream))
+        wanted = os.environ.get("DIPSOLVE_PROGRESS", "").lower()
+        silent = wanted == "never" or (SILENT and wanted != "always")
+        self.live = enabled and not silent and (notebook or _is_terminal(self.stream))
         self._total = total
         self._clock = clock
         self._mininterval = mininterval
@@ -68,9 +76,10 @@ class Progress:
             from tqdm import tqdm as bar_type
         fmt = ("{desc} {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}]"
                if self._total else "{desc} [{elapsed}]")
-        bar = bar_type(total=self._total, file=self.stream, leave=False, dynamic_ncols=True,
+        bar = bar_type(total=self._total, file=self.stream, leave=False, ncols=_width(self.stream), nrows=24,
                        bar_format=fmt, mininterval=0, miniters=0, delay=1e9, disable=False)
-        # (delay: nothing drawn until the first `show`)
+        # (delay: nothing drawn until the first `show`; nrows: one bar, whatever size a
+        # terminal reports: tqdm draws nothing at all when a pseudo-terminal says 0 rows)
         bar._time = self._clock                       # tqdm's own clock, for tests
         bar.start_t = bar.last_print_t = self._clock()
         return bar
@@ -101,6 +110,16 @@ class Progress:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def _width(stream: IO[str], default: int = 100) -> int:
+    """The terminal's width in characters (``default`` when it does not say: a pseudo-
+    terminal without a size reports 0)."""
+    try:
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        columns = 0
+    return columns if columns >= 20 else default
 
 
 def _is_terminal(stream: IO[str]) -> bool:
