@@ -28,7 +28,8 @@ Play
 Text and pictures
     `parse_position` (a ``.dip`` or DAIDE ``NOW``/``SCO`` text and its orders),
     `parse_press` (DAIDE press levels 0-130, DPP), `render` (a position, an outcome or
-    a plan as SVG text), `render_to` (into an ``.svg`` or ``.png`` file).
+    a plan as SVG text), `render_to` (into an ``.svg`` or ``.png`` file), `game_html` (a
+    whole game as one self-contained HTML page, with an `Analysis`'s suggestions).
 Game records
     `load_record`, `load_records`, `read_records` (the ``diplomacy`` package's saved-game
     JSON: a `Record` of phases, `RecordPhase`, each a `Position` with its orders and results;
@@ -103,6 +104,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     # pictures, play
     "render": ("dipsolve.pictures", "render"),
     "render_to": ("dipsolve.pictures", "render_to"),
+    "game_html": ("dipsolve.pictures_html", "game_html"),
     "play_game": ("dipsolve.play", "play_game"),
     "play_series": ("dipsolve.play", "play_series"),
     "results_table": ("dipsolve.play", "results_table"),
@@ -197,6 +199,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .play import format_table, play_game, play_series, results_table
     from .execution import ExecutionUnavailable, executor
     from .pictures import render_to as render
+    from .pictures_html import game_html
     from .legal import legal_orders
     from .records import (Record, RecordPhase, dumps_records, load_record, load_records,
                           read_records)

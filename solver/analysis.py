@@ -371,19 +371,33 @@ class Analysis:
         """Each power's supply-center count at every phase of the record, in order."""
         return {p: [len(ph.position.centers_of(p)) for ph in self.record.phases] for p in POWERS}
 
-    def table(self, power: str) -> str:
-        """One power's movement phases: phase, played, dipsolve's, value lost."""
+    def table_rows(self, power: str) -> list[tuple[str, list[str], list[str], str]]:
+        """One power's movement phases as rows: phase, played, dipsolve's (each a list of
+        orders), value lost."""
+        return [(m.phase, [str(o) for o in m.played] or ["(no orders: all hold)"],
+                 ["(the same)"] if m.same else [str(o) for o in m.ours], f"{m.lost:+.1f}")
+                for m in self.moves.get(power, [])]
+
+    def table_summary(self, power: str) -> str:
         rows = self.moves.get(power, [])
+        return (f"{power}: {len(rows)} movement phases, {sum(m.same for m in rows)} played as "
+                f"dipsolve would, value lost {sum(m.lost for m in rows):+.1f} in all")
+
+    def table(self, power: str) -> str:
+        """One power's movement phases: phase, played, dipsolve's, value lost (plain text,
+        one line a phase; the command line folds it to the terminal's width)."""
         head = ("phase", "played", "dipsolve's", "value lost")
-        body = [(m.phase, ", ".join(map(str, m.played)) or "(no orders: all hold)",
-                 "(the same)" if m.same else ", ".join(map(str, m.ours)), f"{m.lost:+.1f}") for m in rows]
+        body = [(a, ", ".join(b), ", ".join(c), d) for a, b, c, d in self.table_rows(power)]
         widths = [max(len(r[i]) for r in [head, *body]) for i in range(4)]
         lines = ["  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
                  for r in [head, *body]]
-        total = sum(m.lost for m in rows)
-        lines.append(f"{power}: {len(rows)} movement phases, {sum(m.same for m in rows)} played as "
-                     f"dipsolve would, value lost {total:+.1f} in all")
+        lines.append(self.table_summary(power))
         return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """The game with dipsolve's suggestions beside the played orders, for notebooks."""
+        from .pictures_html import game_html, notebook_html
+        return notebook_html(game_html(self.record, self))
 
     def to_json(self) -> dict:
         r = self.record

@@ -1,17 +1,17 @@
 """Pictures of the board, the public place: `render` a position, orders, results or a plan as SVG or PNG.
 
-The board is drawn as the gameboard graph of the Stormont & Allan seed (figure 2): one
-node per province at a fixed place (``data/coords.tsv``, laid out by hand for dipsolve),
-land green, coast tan, sea blue, supply centers in bold, the moves an army or a fleet can
-make as edges, and the two coasts of Bulgaria, Spain and St Petersburg as small nodes of
-their own joined to their province by a dashed line (fleet edges start at the coast).
+The board is drawn as the map of Europe players know: every province a shape on Natural
+Earth's coastlines (``data/map_shapes.tsv``, made by ``data/build_map_shapes.py``: see
+docs/pictures.md), land beige, sea blue, impassable land grey, a supply center's province
+in its owner's colour with a dot beside its name, the coasts of Bulgaria, Spain and St
+Petersburg dashed along their coastline; ``edges=True`` adds the moves of the board as
+thin lines.
 On top of it:
 
-- supply-center owners: a thick ring in the owner's colour around the center's node;
-- units: a disc (army) or a hull (fleet) in the power's colour, lettered A or F, at the
-  top right of their node; a dislodged unit at the bottom right, ringed in red;
-- orders: moves as arrows, supports as dashed lines (to the supported unit, or to the
-  province a supported move goes to), convoys as a dotted ring round the fleet with the
+- units: a disc (army) or a hull (fleet) in the power's colour, lettered A or F, at
+  their province's place; a dislodged unit beside it, ringed in red;
+- orders: moves as arrows, supports as dashed arrows to the supported move's arrow (or a
+  dashed line to a ring round the unit supported to hold), convoys as a dotted ring round the fleet with the
   convoyed army's arrow drawn through the chain of fleets; holds as a frame round the
   unit; retreats as dashed arrows; builds as a dashed ring with a plus; disbands and
   removals as a cross;
@@ -34,7 +34,9 @@ The work is split by job: `dipsolve.pictures_board` (the look, the province layo
 geometry, the board graph and the units), `dipsolve.pictures_svg` (a position, orders,
 results or a plan as SVG text) and this module, which is the place to import from
 (`render`, `render_to`, `picture_bytes`, `position_svg`, `outcome_svg`, `plan_svg`,
-`replay_plan`, `Subject`, `FORMATS` and the errors) and makes picture files (SVG, PNG).
+`replay_plan`, `Subject`, `FORMATS` and the errors) and makes picture files (SVG, PNG);
+`dipsolve.pictures_html` puts a whole game on one HTML page, and
+`dipsolve.pictures_chart` draws the centers chart.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ class RenderUnavailable(RenderError, DipsolveUnavailable):
 
 
 def render(subject: Subject, orders: Mapping[str, Iterable[Order]] | None = None, *,
-           title: str | None = None, edges: bool = True) -> str:
+           title: str | None = None, edges: bool = False) -> str:
     """The picture of ``subject`` as SVG text: a `Position` (with ``orders``, power ->
     orders, if given), an `Outcome` (its orders and their results) or a plan (a sequence
     of outcomes from `replay_plan`).  `render_to` writes it to a file, SVG or PNG.
@@ -133,7 +135,7 @@ def picture_bytes(path: str | os.PathLike[str], svg: str, scale: float = 1.0) ->
 
 def render_to(path: str | os.PathLike[str], subject: Subject,
               orders: Mapping[str, Iterable[Order]] | None = None, *,
-              title: str | None = None, edges: bool = True, scale: float = 1.0) -> int:
+              title: str | None = None, edges: bool = False, scale: float = 1.0) -> int:
     """Draw ``subject`` (see `svg_for`) into ``path`` (``.svg`` or ``.png``), atomically:
     the file is whole or not written.  Returns the number of bytes written.
 

@@ -14,10 +14,18 @@ from typing import Mapping, Sequence
 
 from .pictures_board import FONT, POWER_COLOURS
 
-__all__ = ["centers_chart_svg"]
+__all__ = ["centers_chart_svg", "chart_x"]
 
 _W, _H = 900, 360
 _LEFT, _RIGHT, _TOP, _BOTTOM = 48, 120, 36, 40
+#: each power's line is drawn this far (pixels) above or below its place, by its order,
+#: so that powers with equal counts show side by side instead of one hiding the others
+_SPREAD = 1.6
+
+
+def chart_x(i: int, phases: int) -> float:
+    """Where the chart draws phase ``i`` of ``phases``."""
+    return _LEFT + (_W - _LEFT - _RIGHT) * i / max(1, phases - 1)
 
 
 def centers_chart_svg(phases: Sequence[str], counts: Mapping[str, Sequence[int]],
@@ -53,12 +61,14 @@ def centers_chart_svg(phases: Sequence[str], counts: Mapping[str, Sequence[int]]
                        f'fill="#555555">{escape(name[1:-1])}</text>')
     out.append(f'<rect x="{_LEFT}" y="{_TOP}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#999999"/>')
     ends: list[tuple[float, str, int]] = []
-    for power, cs in counts.items():
+    middle = (len(counts) - 1) / 2
+    for k, (power, cs) in enumerate(counts.items()):
         if not cs:
             continue
         colour = POWER_COLOURS.get(power, "#999999")
-        points = " ".join(f"{x(i):.1f},{y(c):.1f}" for i, c in enumerate(cs))
-        out.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5" '
+        lift = (k - middle) * _SPREAD
+        points = " ".join(f"{x(i):.1f},{y(c) + lift:.1f}" for i, c in enumerate(cs))
+        out.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2" '
                    f'stroke-linejoin="round"><title>{escape(power)}: {" ".join(map(str, cs))}</title></polyline>')
         ends.append((y(cs[-1]), power, cs[-1]))
     # the labels at the right, moved apart where lines end close together

@@ -22,10 +22,10 @@ from .map import POWERS
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                      SupportMove, Waive)
 from .position import SEASONS, Phase, Position, Unit
-from .pictures_board import (EDGE_COLOURS, FAIL_COLOUR, FAINT, HEIGHT, MAP_WIDTH, POWER_COLOURS, R,
-                           RU, TERRAIN_COLOURS, WIDTH, Drawing, Point, along, attr, colour, coords,
-                           draw_board, draw_unit, draw_units, fmt, marker_at, shift, tooltip, trim,
-                           unit_shape, unit_vec)
+from .pictures_board import (CENTER_R, EDGE_COLOURS, FAIL_COLOUR, FAINT, HEIGHT, MAP_WIDTH,
+                             POWER_COLOURS, R, RU, TERRAIN_COLOURS, WIDTH, Drawing, Point, along,
+                             attr, colour, coords, draw_board, draw_unit, draw_units, fmt,
+                             marker_at, shift, tint, tooltip, trim, unit_shape, unit_vec)
 
 
 class PlanError(DipsolveRuleError):
@@ -84,6 +84,8 @@ def _convoy_chain(d: Drawing, move: Move, fleets: Iterable[str]) -> list[str] | 
 
 
 def _badge(d: Drawing, c: Point, number: int, power: str) -> None:
+    c = d.free_spot(c, 16.0, 16.0)
+    d.reserve((c[0] - 8, c[1] - 8, c[0] + 8, c[1] + 8))
     d.add("badges", f'<g class="badge"><circle {attr(cx=c[0], cy=c[1], r=8, fill="#ffffff", stroke=colour(power), stroke_width=2)}/>'
                     f'<text {attr(x=c[0], y=c[1] + 3.6, font_size=10, font_weight="bold", text_anchor="middle", fill="#111111")}>{number}</text></g>')
 
@@ -150,14 +152,24 @@ def _draw_orders(d: Drawing, position: Position, marks: Sequence[_Mark]) -> None
                 _badge(d, (c[0] - uy * 9, c[1] + ux * 9), k.number, k.power)
         elif isinstance(o, (SupportHold, SupportMove)):
             start = d.at(o.location)
-            to = o.target if isinstance(o, SupportMove) else o.supported_location
-            end = d.at(to)
-            if start is None or end is None:
+            unit_at = d.at(o.supported_location)
+            if start is None or unit_at is None:
                 continue
-            p, q = trim(start, end, d.radius(o.location), d.radius(to) + 2)
-            d.add("orders", f'<g {attr(cls="order support", opacity=faint)}>{tooltip(k.label())}'
-                            f'<line {attr(x1=p[0], y1=p[1], x2=q[0], y2=q[1], stroke=col, stroke_width=2.2, stroke_dasharray="7,4", stroke_linecap="round")}/>'
-                            f'<circle {attr(cx=q[0], cy=q[1], r=3.5, fill=col)}/></g>')
+            if isinstance(o, SupportMove):
+                # to the supported move's arrow, near its head: the shape players know
+                end = d.at(o.target)
+                if end is None:
+                    continue
+                a0, b0 = trim(unit_at, end, R, R + 1)
+                aim = (a0[0] + (b0[0] - a0[0]) * 0.62, a0[1] + (b0[1] - a0[1]) * 0.62)
+                p, q = trim(start, aim, d.radius(o.location), 3)
+                d.arrow("orders", [p, q], col, width=2.0, dash="6,3.5", opacity=faint,
+                        title=k.label(), cls="order support support-move", head=9.0)
+            else:
+                p, q = trim(start, unit_at, d.radius(o.location), RU + 5)
+                d.add("orders", f'<g {attr(cls="order support support-hold", opacity=faint)}>{tooltip(k.label())}'
+                                f'<line {attr(x1=p[0], y1=p[1], x2=q[0], y2=q[1], stroke=col, stroke_width=2.0, stroke_dasharray="6,3.5", stroke_linecap="round")}/>'
+                                f'<circle {attr(cx=unit_at[0], cy=unit_at[1], r=RU + 5, fill="none", stroke=col, stroke_width=2.0, stroke_dasharray="6,3.5")}/></g>')
             if k.failed:
                 d.cross("marks", ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2), 5, FAIL_COLOUR, 2.5, k.label())
         elif isinstance(o, Convoy):
@@ -189,15 +201,18 @@ def _draw_orders(d: Drawing, position: Position, marks: Sequence[_Mark]) -> None
             c = marker_at(d, o.location)
             if c is None:
                 continue
+            if k.number is not None:         # a plan: a unit of the start may stand there
+                c = d.free_spot(c, 2 * RU + 2, 2 * RU + 2, reach=30)
             u = Unit(k.power, o.kind, o.location)
             d.add("orders", f'<g {attr(cls="order build", opacity=faint)}>{tooltip(k.label())}'
                             f'<circle {attr(cx=c[0], cy=c[1], r=RU + 5, fill="none", stroke=col, stroke_width=2, stroke_dasharray="3,2")}/></g>')
-            draw_unit(d, u, note="(built)" if not k.failed else "(build failed)", cls="unit built")
-            d.text("marks", (c[0] + RU + 5, c[1] - RU), "+", size=13, bold=True, fill=col)
+            draw_unit(d, u, note="(built)" if not k.failed else "(build failed)", cls="unit built", at=c)
+            px, py = c[0] + RU + 6, c[1] - RU - 2
+            d.add("marks", f'<path {attr(d=f"M{fmt(px - 4)},{fmt(py)} H{fmt(px + 4)} M{fmt(px)},{fmt(py - 4)} V{fmt(py + 4)}", stroke=col, stroke_width=2.6, stroke_linecap="round")}/>')
             if k.failed:
                 d.cross("marks", c, 7, FAIL_COLOUR, 2.5, k.label())
             if k.number is not None:
-                _badge(d, (c[0] - RU - 8, c[1] - RU), k.number, k.power)
+                _badge(d, (c[0] - RU - 9, c[1] - RU), k.number, k.power)
         elif isinstance(o, Disband):
             dislodged = position.phase.kind == "retreat"
             c = marker_at(d, o.location, dislodged=dislodged)
@@ -229,7 +244,8 @@ def _marks_for_results(results: Iterable[OrderResult], number: int | None = None
 # -- the legend --------------------------------------------------------------------------
 
 def _legend(d: Drawing, position: Position, heading: Sequence[str], *,
-            orders: bool, results: bool, plan: Sequence[str] = (), notes: Sequence[str] = ()) -> None:
+            orders: bool, results: bool, plan: Sequence[str] = (), notes: Sequence[str] = (),
+            edges: bool = False) -> None:
     x0 = MAP_WIDTH + 8
     y = 28.0
     d.add("legend", f'<rect {attr(x=x0 - 6, y=6, width=WIDTH - x0, height=HEIGHT - 12, rx=6, fill="#ffffff", stroke="#cccccc")}/>')
@@ -262,16 +278,21 @@ def _legend(d: Drawing, position: Position, heading: Sequence[str], *,
         y += 19
 
     cx, cy = "{X}", "{Y}"
-    for terrain in ("land", "coast", "sea"):
-        key(f'<circle cx="{cx}" cy="{cy}" r="8" fill="{TERRAIN_COLOURS[terrain]}" stroke="#7d7d7d" stroke-width="0.8"/>', terrain)
-    key(f'<circle cx="{cx}" cy="{cy}" r="8" fill="{TERRAIN_COLOURS["coast"]}" stroke="{POWER_COLOURS["France"]}" stroke-width="3.5"/>',
-        "BOLD: supply center (ring: owner)")
-    key(f'<line x1="{x0 + 4}" y1="{cy}" x2="{x0 + 28}" y2="{cy}" stroke="{EDGE_COLOURS["both"]}" stroke-width="1.5"/>',
-        "army and fleet move")
-    key(f'<line x1="{x0 + 4}" y1="{cy}" x2="{x0 + 28}" y2="{cy}" stroke="{EDGE_COLOURS["army"]}" stroke-width="1.5"/>',
-        "army move only")
-    key(f'<line x1="{x0 + 4}" y1="{cy}" x2="{x0 + 28}" y2="{cy}" stroke="{EDGE_COLOURS["fleet"]}" stroke-width="1.5"/>',
-        "fleet move only")
+    for terrain, text in (("land", "land"), ("sea", "sea"), ("neutral", "impassable")):
+        key(f'<rect x="{x0 + 7}" y="{fmt(y - 12)}" width="18" height="14" fill="{TERRAIN_COLOURS[terrain]}" stroke="#6f6552" stroke-width="0.8"/>', text)
+    key(f'<rect x="{x0 + 7}" y="{fmt(y - 12)}" width="18" height="14" fill="{tint("France")}" stroke="#6f6552" stroke-width="0.8"/>',
+        "owned center: owner's colour")
+    key(f'<circle cx="{cx}" cy="{cy}" r="{CENTER_R}" fill="{POWER_COLOURS["France"]}" stroke="#222222" stroke-width="1.2"/>',
+        "supply center (white: unowned)")
+    key(f'<line x1="{x0 + 4}" y1="{cy}" x2="{x0 + 28}" y2="{cy}" stroke="#2f5f8a" stroke-width="2.2" stroke-dasharray="5,3"/>',
+        "coast (Spa, Bul, StP)")
+    if edges:
+        key(f'<line x1="{x0 + 4}" y1="{cy}" x2="{x0 + 28}" y2="{cy}" stroke="{EDGE_COLOURS["both"]}" stroke-width="1.5"/>',
+            "army and fleet move")
+        key(f'<line x1="{x0 + 4}" y1="{cy}" x2="{x0 + 28}" y2="{cy}" stroke="{EDGE_COLOURS["army"]}" stroke-width="1.5"/>',
+            "army move only")
+        key(f'<line x1="{x0 + 4}" y1="{cy}" x2="{x0 + 28}" y2="{cy}" stroke="{EDGE_COLOURS["fleet"]}" stroke-width="1.5"/>',
+            "fleet move only")
     grey = "#666666"
     key(unit_shape("A", (x0 + 16, y - 4), grey, "#1e1e1e"), "army")
     key(unit_shape("F", (x0 + 16, y - 4), grey, "#1e1e1e"), "fleet")
@@ -282,8 +303,12 @@ def _legend(d: Drawing, position: Position, heading: Sequence[str], *,
         key(f'<path d="M{x0 + 2},{fmt(y - 4)} L{x0 + 20},{fmt(y - 4)}" stroke="{grey}" stroke-width="3"/>'
             f'<polygon points="{x0 + 30},{fmt(y - 4)} {x0 + 19},{fmt(y - 9.5)} {x0 + 19},{fmt(y + 1.5)}" fill="{grey}"/>', "move")
     if orders:
-        key(f'<line x1="{x0 + 2}" y1="{cy}" x2="{x0 + 28}" y2="{cy}" stroke="{grey}" stroke-width="2.2" stroke-dasharray="7,4"/>'
-            f'<circle cx="{x0 + 28}" cy="{cy}" r="3.5" fill="{grey}"/>', "support")
+        key(f'<line x1="{x0 + 2}" y1="{cy}" x2="{x0 + 22}" y2="{cy}" stroke="{grey}" stroke-width="2" stroke-dasharray="6,3.5"/>'
+            f'<polygon points="{x0 + 30},{fmt(y - 4)} {x0 + 21},{fmt(y - 8.5)} {x0 + 21},{fmt(y + 0.5)}" fill="{grey}"/>',
+            "support to a move")
+        key(f'<line x1="{x0 + 2}" y1="{cy}" x2="{x0 + 18}" y2="{cy}" stroke="{grey}" stroke-width="2" stroke-dasharray="6,3.5"/>'
+            f'<circle cx="{x0 + 25}" cy="{cy}" r="7" fill="none" stroke="{grey}" stroke-width="2" stroke-dasharray="4,2.5"/>',
+            "support to hold")
         key(f'<circle cx="{cx}" cy="{cy}" r="9" fill="none" stroke="{grey}" stroke-width="2.4" stroke-dasharray="2,3"/>',
             "convoy (army's arrow via fleets)")
         key(f'<rect x="{x0 + 7}" y="{fmt(y - 13)}" width="18" height="18" rx="3" fill="none" stroke="{grey}" stroke-width="2.4"/>', "hold")
@@ -312,24 +337,24 @@ def _legend(d: Drawing, position: Position, heading: Sequence[str], *,
 
 # -- the pictures ------------------------------------------------------------------------
 
-def _new(position: Position) -> Drawing:
-    places = coords()
-    return Drawing(position.map, places)
+def _new(position: Position, refs: bool = False) -> Drawing:
+    return Drawing(position.map, coords(), refs=refs)
 
 
 def position_svg(position: Position, orders: Mapping[str, Iterable[Order]] | None = None, *,
-                 title: str | None = None, edges: bool = True) -> str:
-    """The position as SVG text; with ``orders`` (power -> orders), the orders too."""
-    d = _new(position)
+                 title: str | None = None, edges: bool = False, refs: bool = False) -> str:
+    """The position as SVG text; with ``orders`` (power -> orders), the orders too.
+    ``refs``: the map's shapes by reference, for a page (`dipsolve.pictures_html`)."""
+    d = _new(position, refs)
     draw_board(d, position, edges, faint=bool(orders))
     marks = _marks_for_orders(orders) if orders else []
-    _draw_orders(d, position, marks)
     draw_units(d, position)
+    _draw_orders(d, position, marks)
     heading = [title or str(position.phase)]
     if orders:
         heading.append(f"{len(marks)} orders")
     waives = [f"{k.power} waives a build" for k in marks if isinstance(k.order, Waive)]
-    _legend(d, position, heading, orders=bool(orders), results=False, notes=waives)
+    _legend(d, position, heading, orders=bool(orders), results=False, notes=waives, edges=edges)
     return d.svg(heading[0])
 
 
@@ -345,21 +370,22 @@ def _doomed(outcome: Outcome) -> dict[Unit, str]:
     return out
 
 
-def outcome_svg(outcome: Outcome, *, title: str | None = None, edges: bool = True) -> str:
+def outcome_svg(outcome: Outcome, *, title: str | None = None, edges: bool = False,
+                refs: bool = False) -> str:
     """The position before ``outcome`` with every order given and its result."""
     position = outcome.position
-    d = _new(position)
+    d = _new(position, refs)
     draw_board(d, position, edges, faint=True)
     marks = _marks_for_results(outcome.results)
-    _draw_orders(d, position, marks)
     draw_units(d, position, _doomed(outcome))
+    _draw_orders(d, position, marks)
     failed = sum(1 for k in marks if k.failed)
     heading = [title or str(position.phase),
                f"results: {len(marks) - failed} succeeded, {failed} failed",
                f"next: {outcome.next.phase}"]
     notes = [f"{k.power} waives a build" for k in marks if isinstance(k.order, Waive)]
     notes += [f"destroyed: {u.power} {u}" for u in outcome.destroyed]
-    _legend(d, position, heading, orders=True, results=True, notes=notes)
+    _legend(d, position, heading, orders=True, results=True, notes=notes, edges=edges)
     return d.svg(heading[0])
 
 
@@ -395,7 +421,7 @@ def replay_plan(position: Position,
     return outcomes
 
 
-def plan_svg(outcomes: Sequence[Outcome], *, title: str | None = None, edges: bool = True) -> str:
+def plan_svg(outcomes: Sequence[Outcome], *, title: str | None = None, edges: bool = False) -> str:
     """A plan (from `replay_plan`) on the board it starts from: each phase's orders drawn
     with the phase's number; an order that failed in the replay is faint and marked."""
     if not outcomes:
@@ -403,6 +429,7 @@ def plan_svg(outcomes: Sequence[Outcome], *, title: str | None = None, edges: bo
     start, end = outcomes[0].position, outcomes[-1].next
     d = _new(start)
     draw_board(d, start, edges, faint=True)
+    draw_units(d, start)
     marks: list[_Mark] = []
     lines = []
     number = 0
@@ -419,7 +446,6 @@ def plan_svg(outcomes: Sequence[Outcome], *, title: str | None = None, edges: bo
         failed = sum(1 for k in step if k.failed)
         lines.append(f"{number}  {outcome.position.phase.short}: {len(step)} orders"
                      + (f", {failed} failed" if failed else ""))
-    draw_units(d, start)
     powers = sorted({k.power for k in marks}, key=lambda p: (POWERS.index(p) if p in POWERS else 99, p))
     after = ", ".join(f"{p} {len(end.centers_of(p))}" for p in powers)
     heading = [title or f"Plan from {start.phase}",
@@ -427,7 +453,7 @@ def plan_svg(outcomes: Sequence[Outcome], *, title: str | None = None, edges: bo
                f"centers after: {after}" if after else "no orders"]
     failed = sum(1 for k in marks if k.failed)
     notes = [f"{failed} orders failed in the replay (faint)"] if failed else []
-    _legend(d, start, heading, orders=True, results=failed > 0, plan=lines, notes=notes)
+    _legend(d, start, heading, orders=True, results=failed > 0, plan=lines, notes=notes, edges=edges)
     return d.svg(heading[0])
 
 
@@ -439,7 +465,7 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def svg_for(subject: Subject, orders: Mapping[str, Iterable[Order]] | None = None, *,
-            title: str | None = None, edges: bool = True) -> str:
+            title: str | None = None, edges: bool = False) -> str:
     """The picture of a position (with ``orders`` if given), an outcome, or a plan (a
     sequence of outcomes from `replay_plan`).  A ``title`` with a character SVG (XML 1.0)
     cannot hold, a control character or a lone surrogate, raises `DipsolveSyntaxError`."""

@@ -63,6 +63,8 @@ class RecordPhase:
     orders: Mapping[str, tuple[Order, ...]] = field(default_factory=dict)
     #: unit (``"A PAR"``) -> the result codes the record gives (``("bounce",)``; ``()``: it worked)
     results: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the press of the phase: (sender, recipient, text), as the record gives them
+    messages: tuple[tuple[str, str, str], ...] = ()
 
     def orders_of(self) -> dict[str, list[Order]]:
         """The orders as `dipsolve.adjudicate` takes them (power -> list)."""
@@ -104,6 +106,11 @@ class Record:
                 return p
         raise DipsolveSyntaxError(f"no phase {name!r} in game {self.id!r} (it has {describe_names(self.names)})",
                                   found=name, expected="a phase of the record")
+
+    def _repr_html_(self) -> str:
+        """The whole game, phase by phase, for notebooks (`dipsolve.pictures_html`)."""
+        from .pictures_html import game_html, notebook_html
+        return notebook_html(game_html(self))
 
     def to_json(self) -> dict[str, Any]:
         """The game in the saved-game format (a dict ready for `json.dumps`)."""
@@ -328,7 +335,12 @@ def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[Reco
         if not isinstance(codes, list):
             _expect(src, start, codes, list, f"phase {name}: results of {unit_text}", unit_text)
         results[str(unit_text)] = tuple(str(c) for c in codes)
-    return RecordPhase(name, position, orders, results)
+    messages = []
+    for msg in _expect(src, start, ph.get("messages") or [], list, f"phase {name}: messages", name):
+        msg = _expect(src, start, msg, dict, f"phase {name}: a message", name)
+        messages.append((str(msg.get("sender", "")), str(msg.get("recipient", "")),
+                         str(msg.get("message", ""))))
+    return RecordPhase(name, position, orders, results, tuple(messages))
 
 
 def _phase(src: _Source, start: int, name: str, before: list[RecordPhase]) -> Phase:
@@ -580,7 +592,8 @@ def _game_json(record: Record) -> dict[str, Any]:
         phases.append({"name": ph.name, "state": state,
                        "orders": {p.upper(): [str(o) for o in ph.orders[p]] for p in POWERS if p in ph.orders},
                        "results": {k: list(v) for k, v in ph.results.items()},
-                       "messages": []})
+                       "messages": [{"sender": a, "recipient": b, "message": m, "phase": ph.name}
+                                    for a, b, m in ph.messages]})
     return {"id": record.id, "map": record.map, "rules": list(record.rules), "phases": phases}
 
 

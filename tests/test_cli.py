@@ -290,15 +290,31 @@ class Terminal(io.StringIO):
         return True
 
 
-def test_progress_draws_on_a_terminal_only_and_erases_itself():
+class Clock:
+    """A clock the test moves by hand (the progress display's ``clock``)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_progress_draws_a_bar_with_eta_on_a_terminal_only_and_erases_itself():
     from dipsolve.cli.progress import Progress
-    screen = Terminal()
-    with Progress(4, stream=screen) as progress:
+    screen, clock = Terminal(), Clock()
+    with Progress(4, stream=screen, clock=clock, mininterval=0.1) as progress:
+        clock.now = 1.0
         progress.show("1/4", done=1)
+        clock.now = 1.05                    # within mininterval: not redrawn
+        progress.show("1/4 still", done=1)
+        clock.now = 2.0
         progress.show("2/4", done=2)
-    bar = "#" * 15 + "." * 15
-    assert screen.getvalue() == (f"\r[{'#' * 7}{'.' * 23}] 1/4" f"\r[{bar}] 2/4"
-                                 + "\r" + " " * 36 + "\r")
+    drawn = screen.getvalue().split("\r")
+    assert drawn[1].startswith("1/4  25%|") and drawn[1].endswith("1/4 [00:01<00:03]")
+    assert drawn[2].startswith("2/4  50%|") and drawn[2].endswith("2/4 [00:02<00:02]")   # the ETA
+    assert "still" not in screen.getvalue()
+    assert drawn[-2].strip() == "" and drawn[-1] == ""               # erased
     pipe = io.StringIO()
     with Progress(4, stream=pipe) as progress:
         progress.show("1/4", done=1)
@@ -309,13 +325,35 @@ def test_progress_draws_on_a_terminal_only_and_erases_itself():
     assert screen.getvalue() == ""
 
 
-def test_progress_pads_a_shorter_line_over_a_longer_one():
-    from dipsolve.cli.progress import Progress
+def test_progress_is_silent_under_json_unless_asked_for(monkeypatch):
+    from dipsolve.cli import progress as module
+    monkeypatch.setattr(module, "SILENT", True)
     screen = Terminal()
-    progress = Progress(stream=screen)
+    with module.Progress(4, stream=screen) as progress:
+        progress.show("1/4", done=1)
+    assert screen.getvalue() == ""
+    monkeypatch.setenv("DIPSOLVE_PROGRESS", "always")
+    with module.Progress(4, stream=screen) as progress:
+        progress.show("1/4", done=1)
+    assert "1/4" in screen.getvalue()
+    monkeypatch.setattr(module, "SILENT", False)
+    monkeypatch.setenv("DIPSOLVE_PROGRESS", "never")
+    screen = Terminal()
+    with module.Progress(4, stream=screen) as progress:
+        progress.show("1/4", done=1)
+    assert screen.getvalue() == ""
+
+
+def test_progress_text_line_shows_the_time_taken_and_pads():
+    from dipsolve.cli.progress import Progress
+    screen, clock = Terminal(), Clock()
+    progress = Progress(stream=screen, clock=clock)
     progress.show("1,000 evaluations (pure)")
+    clock.now = 65.0
     progress.show("done")
-    assert screen.getvalue().split("\r")[2] == "done" + " " * 20
+    assert screen.getvalue().split("\r")[1] == "1,000 evaluations (pure) [00:00]"
+    assert screen.getvalue().split("\r")[2].rstrip() == "done [01:05]"
+    assert len(screen.getvalue().split("\r")[2]) >= len("1,000 evaluations (pure) [00:00]")
     progress.close()
     progress.close()                      # once erased, nothing more
-    assert screen.getvalue().endswith("\r" + " " * 4 + "\r")
+    assert screen.getvalue().split("\r")[-1] == "" and screen.getvalue().split("\r")[-2].strip() == ""

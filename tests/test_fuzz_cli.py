@@ -95,6 +95,9 @@ COMMANDS = [
     ["batch", "{position}", "{record}", "-o", "res.jsonl", "--task", "adjudicate", "--jobs", "--json"],
     ["batch", "{record}", "-o", "res.jsonl", "--task", "analyze", "--adjudication-only"],
     ["analyze", "{record}", "--power", "FRA", "--time-limit"],
+    ["analyze", "{record}", "--power", "ITA", "--time-limit", "--html", "out/game.html"],
+    ["view", "{record}", "-o", "game.html"],
+    ["view", "{record}", "--json", "--title", "{title}"],
 ]
 
 

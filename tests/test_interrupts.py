@@ -41,7 +41,10 @@ class Running:
         master, slave = pty.openpty()
         self.proc = subprocess.Popen([sys.executable, "-m", "dipsolve.cli", *argv],
                                      stdout=subprocess.PIPE, stderr=slave, cwd=cwd,
-                                     start_new_session=True)   # its own process group
+                                     start_new_session=True,   # its own process group
+                                     # the progress display even under --json: the sign
+                                     # that the work has begun
+                                     env={**os.environ, "DIPSOLVE_PROGRESS": "always"})
         os.close(slave)
         self.out = bytearray()
         self.err = bytearray()

@@ -9,7 +9,6 @@ bundled fonts; files are written whole or not at all.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import re
@@ -79,22 +78,10 @@ def assert_names_board(svg: str, position: Position) -> None:
 
 # -- the board layout --------------------------------------------------------------------
 
-def _layout_tool():
-    spec = importlib.util.spec_from_file_location("layout_coords", ROOT / "tests" / "tools" / "layout_coords.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    return mod
-
-
-def test_every_province_and_coast_has_a_place_and_the_layout_has_no_fault():
+def test_every_province_and_coast_has_a_place():
     m = standard_map()
     places = render.coords()
-    locations = set(m.province_of)
-    assert locations <= set(places)
-    bends = set(places) - locations
-    assert all("-" in b and all(p in m.provinces for p in b.split("-")) for b in bends)
-    tool = _layout_tool()
-    assert tool.faults(places) == []          # no overlapping nodes, no edge through a node
+    assert set(m.province_of) == set(places)      # every province and coast, nothing else
 
 
 def test_edges_are_the_moves_of_the_board():
@@ -105,7 +92,7 @@ def test_edges_are_the_moves_of_the_board():
     assert edges[("BRE", "PIC")] == "both"
     assert edges[("BOT", "STP/SC")] == "fleet" and ("BOT", "STP") not in edges
     assert ("FIN", "STP") in edges and ("FIN", "STP/SC") in edges    # army and fleet apart
-    svg = render.position_svg(Position.initial())
+    svg = render.position_svg(Position.initial(), edges=True)
     drawn = ET.fromstring(svg).find(f"{SVG}g[@id='edges']")
     assert drawn is not None and len(list(drawn)) == len(edges)
 
@@ -136,12 +123,17 @@ def test_start_picture_says_what_the_seed_figure_says():
     bur = root.find(f".//{SVG}g[@id='prov-BUR']")
     nth = root.find(f".//{SVG}g[@id='prov-NTH']")
     bre = root.find(f".//{SVG}g[@id='prov-BRE']")
-    assert par.find(f"{SVG}circle").get("fill") == render.TERRAIN_COLOURS["land"]
-    assert nth.find(f"{SVG}circle").get("fill") == render.TERRAIN_COLOURS["sea"]
-    assert bre.find(f"{SVG}circle").get("fill") == render.TERRAIN_COLOURS["coast"]
-    assert par.find(f"{SVG}text").get("font-weight") == "bold"          # a supply center
-    assert bur.find(f"{SVG}text").get("font-weight") is None
-    assert par.find(f"{SVG}circle").get("stroke") == render.POWER_COLOURS["France"]
+    assert par.find(f"{SVG}path").get("fill") == pictures_board.tint("France")   # owned center
+    assert "owner-France" in par.get("class")
+    assert bur.find(f"{SVG}path").get("fill") == render.TERRAIN_COLOURS["land"]
+    assert nth.find(f"{SVG}path").get("fill") == render.TERRAIN_COLOURS["sea"]
+    assert bre.find(f"{SVG}path").get("fill") == pictures_board.tint("France")
+    labels = {t.text: t for t in root.find(f"{SVG}g[@id='labels']").iter(f"{SVG}text")}
+    assert labels["PAR"].get("font-weight") == "bold"          # a supply center
+    assert labels["BUR"].get("font-weight") is None
+    marks = [c for c in root.iter(f"{SVG}circle") if c.get("class") == "center-mark"]
+    assert len(marks) == 34
+    assert sum(c.get("fill") == "#ffffff" for c in marks) == 12      # the neutral centers
     for coast in ("STP-NC", "STP-SC", "SPA-NC", "SPA-SC", "BUL-EC", "BUL-SC"):
         assert root.find(f".//{SVG}g[@id='loc-{coast}']") is not None
     fleets = [g for g in root.iter(f"{SVG}g") if (g.get("class") or "").startswith("unit Russia fleet")]
@@ -162,7 +154,8 @@ def test_results_mark_bounces_dislodgements_and_destruction():
     moved = group_titled(svg, "Austria: A RUM - SEV: moved")
     assert float(bounced.get("opacity")) == render.FAINT and moved.get("opacity") is None
     support = group_titled(svg, "England: F BAR S A NWY - STP: supported")
-    assert support.find(f"{SVG}line").get("stroke-dasharray")
+    assert support.find(f"{SVG}path").get("stroke-dasharray")          # dashed, to the arrow
+    assert "support-move" in support.get("class")
     assert "results: 27 succeeded, 5 failed" in texts(svg)
 
 

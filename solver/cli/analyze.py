@@ -8,7 +8,8 @@ orders differs from the record, each with the peer's documented quirk that expla
 if one does), then a table per power: each movement phase, the orders played, dipsolve's
 own orders for that board, and the value lost (dipsolve's minus the played, both judged
 by the influence evaluation after the phase against the orders the others really gave).
-``--render DIR`` draws the center counts per power over the game into
+``--html OUT.html`` writes the game as one page (as ``dipsolve view``) with dipsolve's orders
+beside the played ones. ``--render DIR`` draws the center counts per power over the game into
 ``DIR/centers.svg`` and ``DIR/centers.png``.  ``--json`` prints the whole report as one
 JSON object.  A file of several games (JSON lines) is analysed game after game, unless
 ``--game`` picks one (JSON: one object a game; pictures ``DIR/centers-ID.svg``), with a
@@ -27,6 +28,7 @@ from .interrupt import cooperative
 from .options import UserError, add_json, add_power, add_time_limit, is_record, read_text, source_name
 from .output import Outputs
 from .progress import Progress
+from .tables import fold_table
 
 _DESCRIPTION = __doc__.split("\n\n", 2)[2].replace("``", "") if __doc__ else ""
 
@@ -47,6 +49,9 @@ def register(subparsers: Any) -> None:
     add_json(p, help="print the whole report as one JSON object")
     p.add_argument("--render", dest="render_dir", metavar="DIR",
                    help="draw the center counts per power over the game into DIR/centers.svg and .png")
+    p.add_argument("--html", metavar="OUT.html",
+                   help="also write the game as one HTML page (as dipsolve view) with dipsolve's "
+                        "suggested orders beside the played ones")
     p.set_defaults(func=cmd_analyze, stops_by_itself=True)
 
 
@@ -62,6 +67,10 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     outputs = Outputs()                 # every picture, checked before any work
     stems = {record.id: "centers" if len(records) == 1 else f"centers-{_safe(record.id)}"
              for record in records}
+    if args.html:
+        if len(records) > 1:
+            raise UserError("--html draws one game: pick it with --game", filename=name)
+        outputs.plan(args.html)
     if args.render_dir:
         for record in records:
             for suffix in PICTURES:
@@ -92,6 +101,10 @@ def _report(args: argparse.Namespace, name: str, record: Any, result: Any, stems
     """Print one game's report (and draw its chart, unless the analysis was cut short)."""
     pictures = (_render(args.render_dir, result, stems[record.id], outputs)
                 if args.render_dir and not result.interrupted else [])
+    if args.html and not result.interrupted:
+        from ..pictures_html import game_html
+        outputs.put(args.html, game_html(record, result).encode("utf-8"))
+        pictures += outputs.commit()
     if args.json:
         print(json.dumps({"file": name, **result.to_json(), "time_limit": args.time_limit,
                           "pictures": pictures}))
@@ -134,7 +147,9 @@ def report_text(name: str, result: Any, time_limit: float, pictures: list[str]) 
             lines += [f"      {line}" for line in c.differences]
     for power in result.moves:
         lines += ["", f"## {power} (dipsolve's orders: agenda search, {time_limit:g} s a phase)",
-                  result.table(power)]
+                  fold_table(["phase", "played", "dipsolve's", "value lost"], result.table_rows(power),
+                             right={3}),
+                  result.table_summary(power)]
     lines += [f"# wrote {path}" for path in pictures]
     return "\n".join(lines)
 

@@ -1,6 +1,6 @@
 """The ``dipsolve`` command: its parser, and the one place an error reaches the user.
 
-    dipsolve adjudicate | show | parse | validate | solve | path | adjust | play | render | analyze
+    dipsolve adjudicate | show | parse | validate | solve | path | adjust | play | render | view | analyze
              | batch | daide
 
 Each command lives in its own module of `dipsolve.cli` with ``register(subparsers)``
@@ -29,12 +29,12 @@ import sys
 from typing import Any, NoReturn, Sequence
 
 from ..errors import DipsolveError
-from . import interrupt, options
+from . import interrupt, options, progress
 from .options import EXIT_USAGE, UsageError
 
 #: the commands, in the order ``--help`` lists them (each a module of dipsolve.cli)
 COMMANDS = ("adjudicate", "show", "parse", "validate", "solve", "path", "adjust", "play", "render",
-            "analyze", "batch", "daide")
+            "view", "analyze", "batch", "daide")
 
 
 def version() -> str:
@@ -71,7 +71,7 @@ class _Version(argparse.Action):
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command (imports only the command modules' option lists)."""
     from . import (adjudicate, adjust, analyze, batch, daide, parse, path, play, render, show, solve,
-                   validate)
+                   validate, view)
     p = Parser(
         prog="dipsolve",
         description="A declarative solver for Diplomacy (standard map, Avalon Hill rules).",
@@ -79,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
                "and a phase of a game record (the diplomacy package's saved-game JSON) with --phase.")
     p.add_argument("--version", action=_Version, help="print dipsolve's version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    for command in (adjudicate, show, parse, validate, solve, path, adjust, play, render, analyze,
+    for command in (adjudicate, show, parse, validate, solve, path, adjust, play, render, view, analyze,
                     batch, daide):
         command.register(sub)
     return p
@@ -143,6 +143,7 @@ def _run(argv: list[str]) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    progress.SILENT = bool(getattr(args, "json", False))     # no progress under --json
     try:
         options.check(args)
         status = int(args.func(args))
@@ -152,6 +153,7 @@ def _run(argv: list[str]) -> int:
     except BrokenPipeError:
         return 0
     finally:
+        progress.SILENT = False
         if os.environ.get("DIPSOLVE_TIMINGS"):
             _timings()
     stopped = interrupt.exit_status()

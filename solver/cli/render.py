@@ -39,10 +39,12 @@ if TYPE_CHECKING:
 Steps = list[tuple["Phase | None", dict[str, list["Order"]]]]
 
 _DESCRIPTION = """\
-Draw FILE (a .dip or DAIDE NOW/SCO file) as dipsolve's board graph: provinces at fixed
-places (land green, coast tan, sea blue, supply centers bold and ringed in their owner's
-colour), the moves between them as edges, units as discs (armies) and hulls (fleets) in
-their power's colour, dislodged units ringed in red.
+Draw FILE (a .dip or DAIDE NOW/SCO file) on the map of Europe: every province a shape on
+real coastlines (land beige, sea blue, impassable land grey), a supply center's province
+in its owner's colour and marked with a dot, the coasts of Spain, Bulgaria and St
+Petersburg dashed, units as discs (armies) and hulls (fleets) in their power's colour,
+dislodged units ringed in red, a legend with each power's units and centers.
+--edges adds the moves of the board as thin lines.
 
   --orders         add the orders of FILE's [orders] section: moves as arrows, supports
                    dashed, convoys as dotted rings with the army's arrow through the fleets
@@ -80,7 +82,8 @@ def register(subparsers: Any) -> None:
                    help="replay the plan with only the planning powers' units on the board "
                         "(as `dipsolve path` plans)")
     p.add_argument("--title", help="the picture's title (default: the phase)")
-    p.add_argument("--no-edges", action="store_true", help="leave out the adjacency edges")
+    p.add_argument("--edges", action="store_true",
+                   help="draw the moves of the board (army, fleet) as thin lines over the map")
     p.add_argument("--scale", type=number, default=1.0,
                    help=f"PNG size factor (default 1: 1260x900 px; {range_help('scale')}, so at "
                         f"most 5.9)")
@@ -279,7 +282,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     info["units"] = len(position.units)
     info["centers"] = len(position.centers)
 
-    svg = svg_for(subject, orders, title=args.title, edges=not args.no_edges)
+    svg = svg_for(subject, orders, title=args.title, edges=args.edges)
     if args.output:
         data = picture_bytes(args.output, svg, args.scale)
         outputs.put(args.output, data)

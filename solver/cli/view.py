@@ -1,0 +1,70 @@
+"""``dipsolve view``: a whole game as one self-contained HTML page (`dipsolve.pictures_html`).
+
+    dipsolve view GAME.json [-o game.html] [--game ID] [--title TEXT] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from .options import UserError, add_json, is_record, read_text, source_name
+from .output import Outputs
+from .progress import Progress
+
+#: phases at which a progress bar is worth drawing
+PROGRESS_FROM = 20
+
+_DESCRIPTION = """\
+Write GAME.json (a game record: the diplomacy package's saved-game JSON, or dipsolve's)
+as one HTML page that steps through every phase: the map with the orders given and
+their results, the supply-center chart with the phase marked, and the phase's press.
+Buttons, a phase list and the keyboard (left/right arrows, Home, End) move between
+phases; game.html#F1903M opens a phase.  The page is self-contained: open it in any
+browser, no server and no network.  `dipsolve analyze --html` writes the same page with
+dipsolve's suggested orders beside the played ones.
+
+The page goes to -o OUT (written whole or not at all), or to stdout."""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``view`` to the ``dipsolve`` subcommands."""
+    p = subparsers.add_parser(
+        "view", help="a whole game as one HTML page that steps through its phases",
+        description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", metavar="GAME.json", help="a game record (saved-game JSON, one game or JSON lines)")
+    p.add_argument("--game", metavar="ID", help="for a record of several games: the game's id or index (0: the first)")
+    p.add_argument("-o", "--output", metavar="OUT", help="write the page to OUT (default: stdout)")
+    p.add_argument("--title", help="the page's title (default: Game ID)")
+    add_json(p, help="print one JSON object: the file written, the game, its phases, the page's size")
+    p.set_defaults(func=cmd_view)
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    from ..pictures_html import game_html
+    from ..records import pick, read_records
+    text, name = read_text(args.file), source_name(args.file)
+    if not is_record(text):
+        raise UserError("not a game record: view reads the diplomacy package's saved-game JSON",
+                        filename=name)
+    outputs = Outputs()
+    if args.output:
+        outputs.plan(args.output)
+    record = pick(read_records(text, name), args.game, name)
+    with Progress(total=len(record.phases), enabled=len(record.phases) >= PROGRESS_FROM) as progress:
+        page = game_html(record, title=args.title,
+                         on_phase=lambda done, total: progress.show(f"drawing {done}/{total} phases", done=done))
+    data = page.encode("utf-8")
+    if args.output:
+        outputs.put(args.output, data)
+        outputs.commit()
+    elif not args.json:
+        print(page, end="")
+    if args.json:
+        print(json.dumps({"file": name, "game": record.id, "phases": len(record.phases),
+                          "output": args.output, "bytes": len(data),
+                          **({} if args.output else {"html": page})}))
+    elif args.output:
+        print(f"{args.output}: game {record.id}, {len(record.phases)} phases ({len(data):,} bytes)")
+    return 0

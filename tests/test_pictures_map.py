@@ -1,0 +1,123 @@
+"""The map a player recognises: its shapes agree with the board's adjacency, and no two labels on it overlap.
+
+The shapes (solver/data/map_shapes.tsv, made by solver/data/build_map_shapes.py from
+Natural Earth's coastlines) are checked against the map's own adjacency: every two
+provinces adjacent on the board share a border in the picture and no others do, but for
+the two differences stated in `DIFFERENCES`.  Every line of text on the map (province
+names, unit letters, plan numbers) is checked for overlap with every other on every
+example and on crowded random positions, with their orders and results.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from dipsolve import pictures
+from dipsolve.adjudicator import adjudicate
+from dipsolve.cli import load
+from dipsolve.map import standard_map
+from dipsolve.pictures_board import MAP_WIDTH, overlap, shapes, text_box
+from dipsolve.testing.random_positions import play_forward, random_orders, random_position
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = sorted((ROOT / "examples").rglob("*.dip"))
+SVG = "{http://www.w3.org/2000/svg}"
+
+#: where the picture's borders differ from the board's adjacency (real geography):
+#: the Skagerrak and the Baltic meet in the Danish straits, which the board closes; Denmark
+#: and Sweden, adjacent on the board, face each other across the Øresund, about 1 px apart.
+DIFFERENCES = {"in the picture only": {("BAL", "SKA")}, "on the board only": {("DEN", "SWE")}}
+
+
+def _polygon(d: str):
+    from shapely.geometry import Polygon
+    rings = [Polygon([tuple(map(float, p.split(","))) for p in ring.split()])
+             for ring in re.findall(r"M([^MZ]+)Z", d)]
+    shape = rings[0]
+    for r in rings[1:]:
+        shape = shape.symmetric_difference(r)          # the even-odd rule of the SVG
+    return shape
+
+
+def test_shapes_share_a_border_where_the_board_says_they_are_adjacent():
+    pytest.importorskip("shapely", reason="the geometry check needs shapely (the test extra)")
+    m = standard_map()
+    s = shapes()
+    assert set(s.provinces) == set(m.provinces)
+    assert set(s.coasts) == {loc for loc in m.province_of if "/" in loc}
+    polys = {p: _polygon(sh.path) for p, sh in s.provinces.items()}
+    assert all(p.is_valid and p.area > 20 for p in polys.values())
+    board = {tuple(sorted((a, b))) for a, ns in m.neighbours.items() for b in ns}
+    picture = set()
+    for a, b in itertools.combinations(sorted(polys), 2):
+        if polys[a].buffer(0.4).intersection(polys[b].buffer(0.4)).area > 1.0:
+            picture.add((a, b))
+    assert picture - board == DIFFERENCES["in the picture only"]
+    assert board - picture == DIFFERENCES["on the board only"]
+
+
+def test_each_coast_lies_on_its_province_and_by_its_seas():
+    pytest.importorskip("shapely", reason="the geometry check needs shapely (the test extra)")
+    from shapely.geometry import LineString, Point
+    from shapely.ops import unary_union
+    m = standard_map()
+    s = shapes()
+    for loc, sh in s.coasts.items():
+        prov = loc.split("/")[0]
+        lines = [LineString([tuple(map(float, p.split(","))) for p in part.split()])
+                 for part in sh.path.split("M") if part]
+        line = unary_union(lines)
+        assert line.distance(_polygon(s.provinces[prov].path).boundary) < 0.5, loc
+        seas = {dst.split("/")[0] for dst in m.fleet_moves[loc] if m.provinces[dst.split("/")[0]].terrain == "sea"}
+        touching = {sea for sea in seas if line.distance(_polygon(s.provinces[sea].path)) < 2.0}
+        assert touching, loc
+        assert _polygon(s.provinces[prov].path).buffer(1.0).contains(Point(sh.place)), loc
+    for prov, sh in s.provinces.items():          # a unit is drawn inside its province
+        assert _polygon(sh.path).contains(Point(sh.place)), prov
+
+
+def _text_boxes(svg: str) -> list[tuple[str, tuple[float, float, float, float]]]:
+    root = ET.fromstring(svg)
+    out = []
+    for t in root.iter(f"{SVG}text"):
+        x, y = float(t.get("x")), float(t.get("y"))
+        if x >= MAP_WIDTH:                     # the legend, laid out in its own column
+            continue
+        out.append((t.text or "", text_box((x, y), t.text or "", float(t.get("font-size")),
+                                           t.get("text-anchor") or "start")))
+    return out
+
+
+def _overlaps(svg: str) -> list[str]:
+    boxes = _text_boxes(svg)
+    return [f"{a} {ba} / {b} {bb}" for (a, ba), (b, bb) in itertools.combinations(boxes, 2) if overlap(ba, bb)]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_no_two_labels_overlap_on_any_example(path):
+    position, orders = load(str(path))
+    assert _overlaps(pictures.render(position)) == []
+    if orders:
+        assert _overlaps(pictures.render(position, orders)) == []
+        assert _overlaps(pictures.render(adjudicate(position, orders))) == []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_no_two_labels_overlap_on_crowded_random_positions(seed):
+    position = random_position(seed, n_units=34)
+    orders = random_orders(seed, position)
+    outcome = adjudicate(position, orders)
+    assert len(_text_boxes(pictures.render(outcome))) >= 34 + 75     # every name, every unit
+    assert _overlaps(pictures.render(outcome)) == []
+    assert _overlaps(pictures.render(outcome.next)) == []       # with dislodged units, maybe
+    plan = [adjudicate(position, orders)]
+    board = plan[-1].next
+    for _ in range(3):                                          # a plan's numbered badges
+        plan.append(adjudicate(board, random_orders(seed, board)))
+        board = plan[-1].next
+    assert _overlaps(pictures.render(plan)) == []

@@ -1,0 +1,161 @@
+"""``dipsolve view``: a whole game as one self-contained page, checked as text and in a real browser.
+
+The browser test opens the page in headless Chromium (Debian's ``chromium`` and
+``chromium-driver``, installed by .ci/run) through Selenium, steps through the phases
+with the keyboard and the buttons, and checks what is shown: the phase's name, its units
+drawn, an order's arrow, the chart's cursor; that the page asked for nothing over the
+network and wrote no error to the console.  Screenshots of the start and of a crowded
+mid-game phase are kept in ``$DIPSOLVE_ARTIFACTS`` (default: the test's temporary folder).
+It is skipped, saying why, where no Chromium or driver is installed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dipsolve.adjudicator import adjudicate
+from dipsolve.analysis import analyze
+from dipsolve.cli import main
+from dipsolve.pictures_board import shapes
+from dipsolve.pictures_html import game_html
+from dipsolve.position import Position
+from dipsolve.records import dumps_records, load_record, replay
+from dipsolve.testing.random_positions import random_orders
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORD = ROOT / "examples" / "records" / "dumbbot-1903.json"
+
+
+def long_game(phases: int = 44, seed: int = 7):
+    """A game of ``phases`` phases of random legal orders from the start (a record)."""
+    rng = random.Random(seed)
+    board, orders = Position.initial(), []
+    while len(orders) < phases:
+        o = random_orders(rng, board)
+        orders.append(o)
+        board = adjudicate(board, o).next
+    return replay(Position.initial(), orders, id=f"random-{phases}")
+
+
+def test_view_writes_one_page_with_every_phase(tmp_path, capsys):
+    path = tmp_path / "long.json"
+    path.write_text(dumps_records([long_game()]))
+    out = tmp_path / "game.html"
+    assert main(["view", str(path), "-o", str(out), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    page = out.read_text(encoding="utf-8")
+    assert info["phases"] == 45 and info["bytes"] == len(page.encode("utf-8"))
+    assert len(page.encode("utf-8")) < 5_000_000
+    assert len(re.findall(r'<section class="phase" id="phase-\d+"', page)) == 45
+    assert not re.search(r'(src|href)="(https?:)?//', page)             # nothing from the network
+    assert page.count('<path id="map-') == 75 + len(shapes().neutral)      # the shapes once
+    assert "<use href=\"#map-PAR\"" in page
+
+
+def test_view_refuses_what_is_not_a_record(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("phase: Spring 1901 Movement\n")
+    assert main(["view", str(bad), "-o", str(tmp_path / "x.html")]) == 2
+    err = capsys.readouterr().err
+    assert "not a game record" in err and "Traceback" not in err
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_press_and_suggestions_are_on_the_page():
+    record = load_record(str(RECORD))
+    first = record.phases[0]
+    with_press = type(record)(record.id, (type(first)(first.name, first.position, first.orders, first.results,
+                                                      (("FRANCE", "ENGLAND", "DMZ ENG <&>"),)),
+                                          *record.phases[1:]))
+    page = game_html(with_press)
+    assert "DMZ ENG &lt;&amp;&gt;" in page                               # escaped
+    analysis = analyze(record, ["France"], time_limit=0.2)
+    page = game_html(record, analysis)
+    assert "dipsolve&#x27;s suggestions" in page or "dipsolve's suggestions" in page
+    assert all(m.phase in page for m in analysis.moves["France"])
+    assert record._repr_html_().startswith("<iframe srcdoc=")
+    assert analysis._repr_html_().startswith("<iframe srcdoc=")
+
+
+def _driver():
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if not chromium or not driver:
+        pytest.skip("no headless browser: install Debian's chromium and chromium-driver (.ci/run does)")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1700,1150"):
+        opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    from selenium.webdriver.chrome.service import Service
+    return webdriver.Chrome(service=Service(driver), options=opts)
+
+
+def test_the_page_in_a_real_browser(tmp_path):
+    record = long_game()
+    page = tmp_path / "game.html"
+    page.write_text(game_html(record), encoding="utf-8")
+    artifacts = Path(os.environ.get("DIPSOLVE_ARTIFACTS", tmp_path))
+    artifacts.mkdir(parents=True, exist_ok=True)
+    browser = _driver()
+    try:
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.common.keys import Keys
+        browser.get(page.as_uri())
+        shown = lambda: browser.find_element(By.CSS_SELECTOR, "section.phase:not([hidden])")  # noqa: E731
+        assert browser.find_element(By.ID, "phase-name").text == "1 / 45: Spring 1901 Movement"
+        units = shown().find_elements(By.CSS_SELECTOR, "g.unit")
+        assert len(units) == 22 and all(u.is_displayed() for u in units)
+        assert len(browser.find_elements(By.CSS_SELECTOR, "section.phase:not([hidden])")) == 1
+        browser.save_screenshot(str(artifacts / "view-start.png"))
+        body = browser.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.ARROW_RIGHT)
+        assert browser.find_element(By.ID, "phase-name").text.startswith("2 / 45: Fall 1901 Movement")
+        browser.find_element(By.ID, "next").click()
+        browser.find_element(By.ID, "prev").click()
+        assert shown().get_attribute("data-name") == "F1901M"
+        # a crowded mid-game phase: its moves drawn as arrows, by keyboard from the end
+        body.send_keys(Keys.END)
+        assert shown().get_attribute("data-name") == record.phases[-1].name
+        target = next(i for i, ph in enumerate(record.phases)
+                      if ph.position.phase.kind == "movement" and len(ph.position.units) >= 24 and i > 10)
+        for _ in range(len(record.phases) - 1 - target):
+            body.send_keys(Keys.ARROW_LEFT)
+        section = shown()
+        assert section.get_attribute("data-name") == record.phases[target].name
+        arrows = section.find_elements(By.CSS_SELECTOR, "g.order.move")
+        assert arrows and arrows[0].is_displayed()
+        assert arrows[0].find_element(By.TAG_NAME, "title").get_attribute("textContent").split(":")[0] in \
+            {"Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"}
+        cursor = browser.find_element(By.ID, "chart-cursor")
+        assert float(cursor.get_attribute("x1")) > 48
+        browser.save_screenshot(str(artifacts / "view-midgame.png"))
+        browser.find_element(By.ID, "first").click()
+        assert shown().get_attribute("data-name") == "S1901M"
+        # every phase is reachable: stepped through one by one, each drawn with its units
+        seen = []
+        for i in range(len(record.phases)):
+            section = shown()
+            seen.append(section.get_attribute("data-name"))
+            assert len(section.find_elements(By.CSS_SELECTOR, "g.unit")) >= len(record.phases[i].position.units)
+            body.send_keys(Keys.ARROW_RIGHT)
+        assert seen == record.names
+        options = browser.find_elements(By.CSS_SELECTOR, "#phase-select option")
+        assert len(options) == 45
+        errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+        assert errors == []
+        requests = [json.loads(e["message"])["message"] for e in browser.get_log("performance")]
+        urls = {m["params"]["request"]["url"] for m in requests if m["method"] == "Network.requestWillBeSent"}
+        assert all(u.startswith("file://") or u.startswith("data:") for u in urls), urls
+    finally:
+        browser.quit()
+    assert (artifacts / "view-start.png").stat().st_size > 10_000
