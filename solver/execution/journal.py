@@ -53,7 +53,7 @@ def _reason(e: OSError) -> str:
 def _json(text: str) -> Any:
     try:
         return json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):    # a JSONDecodeError, or a number of 5,000 digits
         return _BAD
 
 
