@@ -13,6 +13,14 @@ Two reference series put those numbers in scale: one DumbBot against six random 
 (does DumbBot beat random play?) and seven DumbBots (the per-seat figures of DumbBot
 among its equals).
 
+Issue 24 adds the phase game (``--opponents equilibrium``, dipsolve's default, no model of
+the others) beside the models that know or guess them (``--opponents sampled,equilibrium``
+runs one series each), other fields for the six other seats (``--field random``,
+``greedy``, ``mixed``, ``dipsolve`` at ``--field-opponents``, and ``self``: seven copies,
+figures per power), the CPU clock for the time per move (``--clock cpu``, the default
+here), and 95% intervals (Wilson for solos, normal for mean centers) with every phase's
+time checked against the limit.
+
     python benchmarks/play.py                          # 70 games to 1910 at 2 s a move
     python benchmarks/play.py --jobs 2                 # the same, two games at once
     python benchmarks/play.py --games 7 --until 1903 --time-limit 0.5 --method cpsat
