@@ -29,7 +29,7 @@ from .bots import Bot
 from .map import POWERS
 from .orders import Order
 from .position import Position
-from .results import CLOCKS, Stopped, stop_requested
+from .results import Stopped, clock_named, stop_requested
 
 if TYPE_CHECKING:
     from .execution import Executor
@@ -144,10 +144,10 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
     prepared once before the game, outside its clock (a dipsolve seat loads its method's
     model there, in every process that plays).  ``on_phase`` is called with each position
     before it is played (for a progress bar).  ``clock``: what each power's thinking
-    time is measured on, "wall" or "cpu" (`dipsolve.results.CLOCKS`; the bots keep their
+    time is measured on, "wall" or "cpu" (`dipsolve.results.clock_named`; the bots keep their
     own clocks: a dipsolve seat's is its `DipsolveBot.clock`).
     """
-    tick = CLOCKS[clock]
+    tick = clock_named(clock)
     missing = [p for p in POWERS if p not in seats]
     if missing:
         raise ValueError(f"no bot seated for {', '.join(missing)}")

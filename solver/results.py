@@ -109,6 +109,15 @@ class Result:
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
+def clock_named(name: str) -> Callable[[], float]:
+    """The clock of `CLOCKS` called ``name``; a `DipsolveSyntaxError` for any other name."""
+    clock = CLOCKS.get(name) if isinstance(name, str) else None
+    if clock is None:
+        raise DipsolveSyntaxError(f"clock must be one of {', '.join(CLOCKS)}, not {name!r}",
+                                  found=str(name), expected="wall or cpu")
+    return clock
+
+
 @dataclass(frozen=True)
 class Limits:
     """What a caller may set on every solver.
@@ -132,14 +141,12 @@ class Limits:
         if not isinstance(self.workers, int) or isinstance(self.workers, bool):
             raise DipsolveSyntaxError(f"workers must be a whole number, not {self.workers!r}")
         check_int(self.workers, "workers", "max_workers")
-        if self.clock not in CLOCKS:
-            raise DipsolveSyntaxError(f"clock must be one of {', '.join(CLOCKS)}, not {self.clock!r}",
-                                      found=str(self.clock), expected="wall or cpu")
+        clock_named(self.clock)
 
     def deadline(self, clock: Callable[[], float] | None = None) -> "Deadline":
         """A deadline ``time_limit`` seconds from now, on ``clock`` (default: the one
         ``self.clock`` names)."""
-        return Deadline(self.time_limit, clock=clock or CLOCKS[self.clock])
+        return Deadline(self.time_limit, clock=clock or clock_named(self.clock))
 
 
 # -- stopping on request ----------------------------------------------------------------

@@ -208,13 +208,7 @@ def test_a_play_worker_that_dies_is_one_line_and_its_game_is_played_again(tmp_pa
     results = tmp_path / "games.jsonl"
     run = Running("play", "--games", "3", *PLAY[3:-1], "1904", "--results", str(results),
                   cwd=tmp_path)
-    end = time.monotonic() + BOUND
-    while len(_workers(run.proc.pid)) < 2:
-        assert time.monotonic() < end and run.proc.poll() is None
-        time.sleep(0.02)
-    os.kill(_workers(run.proc.pid)[0], signal.SIGKILL)
-    code, out, err = run.finish()
-    assert code == 0 and "Traceback" not in err
+    code, out, err = _kill_a_worker_of(run)
     again = [line for line in err.splitlines() if "playing it again" in line]
     assert len(again) == 1 and "its worker process died (killed by SIGKILL)" in again[0], err
     finished = [line for line in out.splitlines() if line.startswith("game ")]
@@ -222,6 +216,19 @@ def test_a_play_worker_that_dies_is_one_line_and_its_game_is_played_again(tmp_pa
     lines = [json.loads(line) for line in results.read_text().splitlines()[1:]]
     assert sorted(line["id"] for line in lines) == ["game-0", "game-1", "game-2"]
     assert {line["status"] for line in lines} == {"ok"}
+
+
+def _kill_a_worker_of(run: "Running") -> tuple[int, str, str]:
+    """Once ``run`` has two worker processes, kill one (SIGKILL); the run's exit status and
+    output, which must be a success with no traceback."""
+    end = time.monotonic() + BOUND
+    while len(_workers(run.proc.pid)) < 2:
+        assert time.monotonic() < end and run.proc.poll() is None
+        time.sleep(0.02)
+    os.kill(_workers(run.proc.pid)[0], signal.SIGKILL)
+    code, out, err = run.finish()
+    assert code == 0 and "Traceback" not in err
+    return code, out, err
 
 
 def test_a_batch_worker_that_dies_has_its_input_run_again_and_every_input_is_one_line(tmp_path):
@@ -232,13 +239,7 @@ def test_a_batch_worker_that_dies_has_its_input_run_again_and_every_input_is_one
         (tmp_path / name).write_text(Path(S1902M).read_text())
     run = Running("batch", *names, "-o", "results.jsonl", "--power", "FRA", "--time-limit", "2",
                   "--jobs", "2", cwd=tmp_path)
-    end = time.monotonic() + BOUND
-    while len(_workers(run.proc.pid)) < 2:
-        assert time.monotonic() < end and run.proc.poll() is None
-        time.sleep(0.02)
-    os.kill(_workers(run.proc.pid)[0], signal.SIGKILL)
-    code, out, err = run.finish()
-    assert code == 0 and "Traceback" not in err
+    code, out, err = _kill_a_worker_of(run)
     again = [line for line in err.splitlines() if "running it again" in line]
     assert len(again) == 1 and "its worker died (killed by SIGKILL)" in again[0], err
     lines = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()[1:]]

@@ -175,6 +175,11 @@ def test_a_cpu_clock_is_a_limit_too():
     assert Limits(time_limit=1, clock="cpu").deadline().clock.__name__ == "process_time"
     with pytest.raises(DipsolveSyntaxError, match="clock"):
         Limits(clock="sundial")
+    from dipsolve.bots import DumbBotPlayer
+    from dipsolve.map import POWERS
+    from dipsolve.play import play_game
+    with pytest.raises(DipsolveSyntaxError, match="clock"):
+        play_game({p: DumbBotPlayer() for p in POWERS}, until=1901, clock="sundial")
 
 
 def test_sampling_our_move_draws_from_our_mixture():

@@ -463,13 +463,12 @@ def run_phase_game(task: Task, oracle: Oracle | None = None) -> Solution:
         task.position, task.power, task.evaluate, deadline=task.deadline, seed=s.limits.seed,
         workers=s.limits.workers, heuristic=dumbbot.orders, seeds=s.seeds, pick=s.pick,
         oracle=oracle if s.oracle == "cpsat" else None)
-    ours = dict.fromkeys(eq.orders)
     lines: list[str] = []
     if s.trace:
         lines = describe_equilibrium(eq)
     me = eq.player(task.power)
     status = Status.TIMED_OUT if eq.timed_out else Status.FEASIBLE
-    solution = task.finish(tuple(ours), me.value, status, eq.profiles, lines,
+    solution = task.finish(eq.orders, me.value, status, eq.profiles, lines,
                            bound=me.bound if me.bound is not None and me.bound >= me.value else None)
     sizes = {p.power: p.actions for p in eq.players if p.power != task.power}
     return dataclasses.replace(solution, equilibrium=eq, opponents=sizes)
@@ -477,8 +476,8 @@ def run_phase_game(task: Task, oracle: Oracle | None = None) -> Solution:
 
 def describe_equilibrium(eq: PhaseEquilibrium) -> list[str]:
     """The phase game's answer as trace lines: each player's strategy and gains."""
-    lines = [f"phase game: {len(eq.players)} players, {eq.iterations} iterations of regret "
-             f"matching, {eq.profiles} profiles adjudicated, {eq.oracle_calls} best-response "
+    lines = [f"phase game: {len(eq.players)} players, {eq.iterations} iterations, "
+             f"{eq.profiles} profiles adjudicated, {eq.oracle_calls} best-response "
              f"searches; exploitability {eq.exploitability:.1f} within the working sets, "
              f"{eq.exploitability_found:.1f} with the best responses found"]
     for p in eq.players:

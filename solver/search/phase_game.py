@@ -179,10 +179,6 @@ class PhaseEquilibrium:
                 return p
         raise KeyError(power)
 
-    def likely_orders(self) -> dict[str, Action]:
-        """Each other player's most likely order set."""
-        return {p.power: p.strategy[0][0] for p in self.players if p.power != self.power and p.strategy}
-
     def to_json(self) -> dict:
         return {
             "power": self.power, "pick": self.pick,
@@ -207,6 +203,7 @@ class PhaseEquilibrium:
 class _Player:
     power: str
     units: tuple[Unit, ...]
+    temperature: float | None = None
     actions: list[Action] = field(default_factory=list)
     regrets: list[float] = field(default_factory=list)
     average: list[float] = field(default_factory=list)
@@ -214,7 +211,6 @@ class _Player:
     #: weighted) mean over the iterations, and how many iterations measured it
     utility: list[float] = field(default_factory=list)
     measured: list[int] = field(default_factory=list)
-    temperature: float | None = None
     #: the values of the working set (and of the best responses found) against the
     #: scenarios of the last best-response search
     estimates: dict[Action, float] = field(default_factory=dict)
@@ -303,10 +299,8 @@ class PhaseGame:
         self.rng = random.Random(f"dipsolve-phase-game:{seed}")
         ours = tuple(position.units_of(power))
         relevant = relevant_units(position, power, radius)
-        self.players = [_Player(power, ours)] + [_Player(p, tuple(us)) for p, us in sorted(relevant.items())]
-        self.index = {p.power: i for i, p in enumerate(self.players)}
-        for p in self.players:
-            p.temperature = temperature
+        self.players = [_Player(power, ours, temperature=temperature)] + \
+            [_Player(p, tuple(us), temperature=temperature) for p, us in sorted(relevant.items())]
         self._seeds = [tuple(s) for s in seeds]
         #: profile (action index per player) -> (next position, payoffs computed so far)
         self._profiles: dict[tuple[int, ...], tuple[Position, dict[int, float]]] = {}
@@ -374,9 +368,12 @@ class PhaseGame:
             if r.best is not None:
                 p.add(_restrict(r.best.orders, p.units))
 
-    # -- regret matching -----------------------------------------------------------------
+    # -- the iterations ------------------------------------------------------------------
     def iterate(self) -> None:
-        """One iteration of sampled regret matching+ with linear averaging."""
+        """One iteration on a sampled profile: every player's actions valued against the
+        others' draw, which updates both the running utilities (the logit responses of
+        smooth fictitious play) and the regrets with their linear average (regret
+        matching+), whichever `_Player.current` reads."""
         self.iterations += 1
         t = self.iterations
         strategies = [p.current() for p in self.players]
