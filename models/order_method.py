@@ -159,8 +159,11 @@ def best_response(query: BestResponseQuery) -> BestResponse | None:
     keep = {(u.kind, u.location) for u in query.units}
     orders = tuple(o for o in sel.orders if unit_key(o) in keep)
     value = float(sel.score)
-    hint_value = sum(w * query.evaluate(adjudicate(position, {**sc, power: list(query.hint)}).next, power)
-                     for w, sc in scenarios) / (sum(w for w, _ in scenarios) or 1.0)
+    hint_value = query.hint_value
+    if hint_value is None:
+        hint_value = sum(w * query.evaluate(adjudicate(position, {**sc, power: list(query.hint)}).next,
+                                            power)
+                         for w, sc in scenarios) / (sum(w for w, _ in scenarios) or 1.0)
     if hint_value > value + 1e-9:
         return BestResponse(tuple(query.hint), hint_value, None, "cpsat (hint kept)")
     proven = sel.exact and sel.status == Status.OPTIMAL and sel.bound is not None

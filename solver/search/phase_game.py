@@ -95,7 +95,8 @@ FINAL_SCENARIOS = 24
 class BestResponseQuery:
     """What a best-response oracle is asked: ``power``'s best orders for ``units`` (its
     other units hold) against ``scenarios`` of the other players' orders (their weights
-    sum to 1), by the mean of ``evaluate``; ``hint`` is the best action known so far."""
+    sum to 1), by the mean of ``evaluate``; ``hint`` is the best action known so far, and
+    ``hint_value`` its mean over the scenarios when the caller has measured it already."""
 
     position: Position
     power: str
@@ -106,6 +107,7 @@ class BestResponseQuery:
     deadline: Deadline
     seed: int = 0
     workers: int = 1
+    hint_value: float | None = None
 
 
 @dataclass(frozen=True)
@@ -449,10 +451,11 @@ class PhaseGame:
             found.append(BestResponse(_restrict(r.best.orders, p.units), r.best.value, None, "agenda"))
         if use_oracle and not deadline.expired():
             assert self.oracle is not None
-            hint = found[0].orders if found and found[0].value > max(values) else best_known
+            hint, hint_value = ((found[0].orders, found[0].value)
+                                if found and found[0].value > max(values) else (best_known, max(values)))
             answer = self.oracle(BestResponseQuery(self.position, p.power, p.units, tuple(scen),
                                                    self.evaluate, hint, deadline, self.seed,
-                                                   self.workers))
+                                                   self.workers, hint_value))
             self.oracle_calls += 1
             if answer is not None:
                 found.append(answer)
