@@ -32,7 +32,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..errors import DipsolveError
+from ..bounds import loads_json
+from ..errors import DipsolveError, DipsolveLimitError
 from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_power,
                       add_ray, add_time_limit, integer, is_record, range_help, read_text,
@@ -121,8 +122,8 @@ def _position_lines(text: str, name: str) -> Iterator[tuple[str, Any]] | None:
     lines = text.split("\n")
     first = next((ln for ln in lines if ln.strip()), "")
     try:
-        head = json.loads(first)
-    except json.JSONDecodeError:
+        head = loads_json(first, name)
+    except (json.JSONDecodeError, DipsolveLimitError):
         return None
     if not isinstance(head, dict) or "position" not in head:
         return None
@@ -132,12 +133,15 @@ def _position_lines(text: str, name: str) -> Iterator[tuple[str, Any]] | None:
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
+                obj = loads_json(line, name)
             except json.JSONDecodeError as e:
                 err = UserError(f"not a JSON object ({e.msg}); expected "
                                 f"{{\"id\": ..., \"position\": \"...\"}} a line",
                                 filename=name, line=n, column=e.colno)
                 yield f"{name}:{n}", ("bad", err)
+                continue
+            except DipsolveLimitError as e:          # a number of 5,000 digits, nesting too deep
+                yield f"{name}:{n}", ("bad", e)
                 continue
             if not isinstance(obj, dict) or not isinstance(obj.get("position"), str):
                 yield f"{name}:{n}", ("bad", UserError("expected {\"id\": ..., \"position\": \"...\"}",

@@ -24,7 +24,8 @@ import os
 from typing import Any
 
 from .. import files
-from ..errors import DipsolveSyntaxError
+from ..bounds import loads_json
+from ..errors import DipsolveLimitError, DipsolveSyntaxError
 
 __all__ = ["Journal", "JournalError", "RETRIED", "read_results"]
 
@@ -52,8 +53,8 @@ def _reason(e: OSError) -> str:
 
 def _json(text: str) -> Any:
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError):    # a JSONDecodeError, or a number of 5,000 digits
+        return loads_json(text)
+    except (json.JSONDecodeError, DipsolveLimitError):   # not JSON, or past the bounds
         return _BAD
 
 
