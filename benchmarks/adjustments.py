@@ -85,12 +85,12 @@ def _load(path: str):
 
 
 def _fresh(position):
-    from dipsolve.position import Position
+    from dipsolve.core.position import Position
     return Position.build(position.phase, position.units, position.centers)
 
 
 def time_dipsolve(position, kind: str) -> tuple[float, object]:
-    from dipsolve.evaluation import evaluator
+    from dipsolve.algorithms.evaluation import evaluator
     from dipsolve.models.equilibria import solve_equilibrium
     t0 = time.perf_counter()
     eq = solve_equilibrium(_fresh(position), evaluator("influence"), kind, time_limit=600)
@@ -108,7 +108,7 @@ def _pygambit():
 
 def time_gambit(position, kind: str) -> tuple[float, int, float]:
     gbt = _pygambit()
-    from dipsolve.evaluation import evaluator
+    from dipsolve.algorithms.evaluation import evaluator
     from dipsolve.models.equilibria import AdjustmentGame
     t0 = time.perf_counter()
     game = AdjustmentGame(_fresh(position), evaluator("influence"))
@@ -131,7 +131,7 @@ def time_gambit(position, kind: str) -> tuple[float, int, float]:
 
 def evaluation_cost(position, samples: int = 300) -> float:
     """Seconds per payoff evaluation (a fresh position each time, as a table needs)."""
-    from dipsolve.evaluation import evaluator
+    from dipsolve.algorithms.evaluation import evaluator
     from dipsolve.models.equilibria import AdjustmentGame
     game = AdjustmentGame(_fresh(position), evaluator("influence"))
     rng = np.random.default_rng(0)
@@ -146,7 +146,7 @@ def evaluation_cost(position, samples: int = 300) -> float:
 def solver_tables() -> list[tuple[str, np.ndarray, np.ndarray]]:
     """Two-player payoff tables of the examples (the influence evaluator), plus random
     ones of growing size, for the solver-only comparison."""
-    from dipsolve.evaluation import evaluator
+    from dipsolve.algorithms.evaluation import evaluator
     from dipsolve.models.equilibria import AdjustmentGame, group_table, interaction_groups
     out = []
     for path in ("examples/adjustments/trieste.dip", "examples/adjustments/west-guessing.dip",
@@ -166,7 +166,7 @@ def solver_tables() -> list[tuple[str, np.ndarray, np.ndarray]]:
 def time_solvers(A: np.ndarray, B: np.ndarray) -> dict[str, float]:
     gbt = _pygambit()
     from dipsolve.models.games import sgc_milp, support_enumeration
-    from dipsolve.results import Deadline, TimeUp
+    from dipsolve.core.results import Deadline, TimeUp
     out = {}
     t0 = time.perf_counter()
     try:
@@ -199,8 +199,8 @@ def random_positions(n: int, kinds: list[str]) -> list[dict]:
     """Issue 15's sweep: ``n`` seeds of each shape of `random_adjustment_position`, each
     solved for every kind in ``kinds`` (fresh game each, time limit 60 s): the profiles,
     the kind answered, status, epsilon, seconds, and how the cycle was resolved."""
-    from dipsolve.adjustments import joint_count
-    from dipsolve.evaluation import evaluator
+    from dipsolve.algorithms.adjustments import joint_count
+    from dipsolve.algorithms.evaluation import evaluator
     from dipsolve.models.equilibria import solve_equilibrium
     from dipsolve.testing import random_adjustment_position
     rows = []
@@ -271,7 +271,7 @@ def main(argv=None) -> int:
     for path, kind in GAMES:
         if args.only and args.only not in path:
             continue
-        from dipsolve.adjustments import joint_count
+        from dipsolve.algorithms.adjustments import joint_count
         from dipsolve.models.equilibria import AdjustmentGame
         position = _load(path)
         profiles = AdjustmentGame(position, lambda p, q: 0.0).joint_profiles

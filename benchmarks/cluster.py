@@ -31,8 +31,8 @@ import time
 
 
 def _tournament(ex, args) -> tuple[float, int]:
-    from dipsolve.bots import DumbBotPlayer, make_bot
-    from dipsolve.play import play_series
+    from dipsolve.play.bots import DumbBotPlayer, make_bot
+    from dipsolve.play.games import play_series
     seating = [make_bot("dipsolve", "influence", "sampled")] + [DumbBotPlayer()] * 6
     started = time.perf_counter()
     records = play_series(seating, args.games, seed=args.seed, until=args.until,

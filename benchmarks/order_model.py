@@ -41,7 +41,7 @@ import time
 
 def _instances(scenario_counts: list[int]):
     """(label, position, power, scenarios) for each benchmark input."""
-    from dipsolve.position import Position
+    from dipsolve.core.position import Position
     from dipsolve.testing import random_orders, random_position
 
     start = Position.initial()
@@ -68,7 +68,7 @@ def _instances(scenario_counts: list[int]):
 
 
 def _value(position, power, linear, scenarios, combo) -> float:
-    from dipsolve.adjudicator import adjudicate
+    from dipsolve.core.adjudicator import adjudicate
 
     return min(linear(adjudicate(position, {**sc, power: list(combo)})) for _, sc in scenarios)
 
@@ -126,9 +126,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
 
-    from dipsolve.evaluation import influence
+    from dipsolve.algorithms.evaluation import influence
     from dipsolve.models.order_model import select_orders
-    from dipsolve.legal import useful_orders
+    from dipsolve.core.legal import useful_orders
 
     rows = []
     for label, position, power, scenarios in _instances([int(x) for x in args.scenarios.split(",")]):

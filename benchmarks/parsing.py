@@ -20,7 +20,7 @@ What is timed, for each order string:
   abbreviations, order words; it returns normalised tokens, not an object) on the
   short-notation strings, without ``Power:``, as the peer takes them;
 * reading and judging against the position: dipsolve ``parse_order_line`` for each
-  order and then ``order_problems(position, pairs)`` (`dipsolve.rules`) for the
+  order and then ``order_problems(position, pairs)`` (`dipsolve.core.rules`) for the
   phase; the peer ``Game.set_orders(power, texts)`` for each power, on a game already
   set to the position (building it is not timed), which expands, validates and files
   each order.
@@ -154,8 +154,8 @@ def peer_read(strings: list[str]):
 def dipsolve_validate(phases, phase_texts):
     """Read each phase's orders (short, with ``Power:``) and judge them together."""
     from dipsolve.grammar.orders import parse_order_line
-    from dipsolve.rules import order_problems
-    from dipsolve.position import Position
+    from dipsolve.core.rules import order_problems
+    from dipsolve.core.position import Position
 
     jobs = [[f"{power}: {text}" for power, text in one] for one in phase_texts]
 

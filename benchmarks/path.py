@@ -4,7 +4,7 @@ For each power and target (16, 18) from the 1901 start:
 
 * the exact model (`dipsolve.models.path.solve_path`): wall time, status, game years,
   movement phases, and the CP-SAT attempts it took (one per horizon tried);
-* the seed's three graph searches (`dipsolve.path.search`): nodes expanded and the
+* the seed's three graph searches (`dipsolve.algorithms.path.search`): nodes expanded and the
   median time of ``--repeat`` runs;
 * the ratio of the exact model's time to the breadth-first and A* searches' times.
 
@@ -33,8 +33,8 @@ from adjudication import _cpu_model   # benchmarks/adjudication.py: the machine'
 
 def time_search(power: str, algorithm: str, target: int, repeat: int) -> tuple[float, int, int | None]:
     """Median seconds of ``repeat`` runs, nodes expanded, moves."""
-    from dipsolve.path import search
-    from dipsolve.position import Position
+    from dipsolve.algorithms.path import search
+    from dipsolve.core.position import Position
 
     start = Position.initial()
     times = []
@@ -56,9 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
-    from dipsolve.map import POWERS, power_name
+    from dipsolve.core.map import POWERS, power_name
     from dipsolve.models.path import solve_path
-    from dipsolve.position import Position
+    from dipsolve.core.position import Position
 
     powers = [power_name(p) for p in args.powers.split(",")] if args.powers else list(POWERS)
     targets = [int(t) for t in args.targets.split(",")]

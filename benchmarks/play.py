@@ -39,8 +39,8 @@ import time
 
 
 def _series(label: str, seating, args, quiet: bool):
-    from dipsolve.map import POWERS
-    from dipsolve.play import play_series, results_table
+    from dipsolve.core.map import POWERS
+    from dipsolve.play.games import play_series, results_table
 
     started = time.perf_counter()
 
@@ -82,7 +82,7 @@ FIELDS = ("dumbbot", "random", "greedy", "mixed", "dipsolve", "self")
 
 def field_seating(field: str, bot, args):
     """The seven bots of a series: the dipsolve seat first, then its field."""
-    from dipsolve.bots import DipsolveBot, DumbBotPlayer, GreedyBot, RandomBot
+    from dipsolve.play.bots import DipsolveBot, DumbBotPlayer, GreedyBot, RandomBot
     dumb, rand, greedy = DumbBotPlayer(), RandomBot(), GreedyBot()
     if field == "dumbbot":
         return [bot] + [dumb] * 6
@@ -101,7 +101,7 @@ def field_seating(field: str, bot, args):
 
 def _per_power(records) -> dict:
     """Self-play: each power's mean final centers, solos and the 95% interval of its mean."""
-    from dipsolve.map import POWERS
+    from dipsolve.core.map import POWERS
     out = {}
     for p in POWERS:
         xs = [float(rec.result(p).centers) for rec in records]
@@ -163,7 +163,7 @@ def _print_compare(c: dict) -> None:
 
 
 def main(argv=None) -> int:
-    from dipsolve.bots import BotUnavailable, DipsolveBot, DumbBotPlayer, RandomBot
+    from dipsolve.play.bots import BotUnavailable, DipsolveBot, DumbBotPlayer, RandomBot
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=70, help="games per series (default 70)")

@@ -37,7 +37,7 @@ import time
 
 
 def _positions(n: int):
-    from dipsolve.position import Position
+    from dipsolve.core.position import Position
     from dipsolve.testing import random_position
     out = [("start", Position.initial())]
     for seed in range(n - 1):
@@ -85,8 +85,8 @@ def time_limits(positions, methods, limits, models=("default",)):
 _COLD = """
 import json, sys, time
 from dipsolve.api import SolveSettings, solve
-from dipsolve.position import Position
-from dipsolve.results import Limits
+from dipsolve.core.position import Position
+from dipsolve.core.results import Limits
 limit = float(sys.argv[1])
 t0 = time.perf_counter()
 s = solve(Position.initial(), "Turkey", SolveSettings(method="cpsat", limits=Limits(time_limit=limit, workers=2)))
@@ -114,9 +114,9 @@ def cold_start(limits, repeat: int = 3):
 
 def speed(positions, seconds: float = 2.0):
     """Positions judged per second: adjudicate + influence, on fresh order sets."""
-    from dipsolve.adjudicator import adjudicate
-    from dipsolve.evaluation import influence
-    from dipsolve.legal import useful_orders
+    from dipsolve.core.adjudicator import adjudicate
+    from dipsolve.algorithms.evaluation import influence
+    from dipsolve.core.legal import useful_orders
     jobs = []
     for _, position in positions:
         for power in position.powers():
@@ -137,10 +137,10 @@ def speed(positions, seconds: float = 2.0):
 def best_first(positions, max_units: int):
     """Order sets evaluated by the agenda search before it tests the best set, against
     an exhaustive enumeration of the useful sets (everybody else holding)."""
-    from dipsolve.adjudicator import adjudicate
-    from dipsolve.evaluation import influence
+    from dipsolve.core.adjudicator import adjudicate
+    from dipsolve.algorithms.evaluation import influence
     from dipsolve.search.agenda import AgendaSearch
-    from dipsolve.legal import useful_orders, useless
+    from dipsolve.core.legal import useful_orders, useless
     rows = []
     for name, position in positions:
         for power in position.powers():

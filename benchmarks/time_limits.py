@@ -3,7 +3,7 @@
 For each run (one process, as a user runs it, with ``DIPSOLVE_TIMINGS=1``):
 
 - *work*: from the moment the command's time limit starts counting (its first
-  `dipsolve.results.Deadline`: after Python has started, the libraries are imported and
+  `dipsolve.core.results.Deadline`: after Python has started, the libraries are imported and
   the input is read) to the end of its output, as the command itself reports it on
   stderr: the set-up of the model, the solve, the certificate or replay, the printing;
 - *start-up*: the rest of the process's wall time (Python, imports, reading the input);

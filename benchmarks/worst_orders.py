@@ -33,7 +33,7 @@ def main() -> None:
     args = ap.parse_args()
 
     import dipsolve
-    from dipsolve.bounds import LIMITS
+    from dipsolve.core.bounds import LIMITS
     position, _ = dipsolve.parse_position((ROOT / "examples" / "f1901m.dip").read_text())
     limit = int(LIMITS["max_order_length"].value) if "max_order_length" in LIMITS else None
     n = args.kb * 1000

@@ -27,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-from dipsolve.map import POWERS, power_name
+from dipsolve.core.map import POWERS, power_name
 from dipsolve.testing.daide_server import DaideServerProcess
 
 

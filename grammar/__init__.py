@@ -20,7 +20,7 @@ Errors point at file, line and column: `DipsolveSyntaxError` for text that is no
 understood (a name that names nothing among them: an unknown province, power, coast
 or unit kind), `DipsolveRuleError` for text that is understood but impossible on the
 board, its ``rule`` naming the rule broken (``"army-at-sea"``, ``"unit"``, ...).
-Whether an understood order is legal in a position is `dipsolve.rules`'s question.
+Whether an understood order is legal in a position is `dipsolve.core.rules`'s question.
 """
 
 from .errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError

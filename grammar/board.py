@@ -1,7 +1,7 @@
 """The board's problems as errors at the text: each of `Position.problems()` at its token.
 
 A position read from a ``.dip`` file or from DAIDE ``NOW``/``SCO`` is put together and
-then checked as a whole (`dipsolve.position.Position.problems`); `board_errors` reports
+then checked as a whole (`dipsolve.core.position.Position.problems`); `board_errors` reports
 each problem at the token that wrote its subject, as a `DipsolveRuleError` naming the
 rule broken, or a `DipsolveSyntaxError` for a name that names nothing:
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from dipsolve.map import POWERS, Map
-from dipsolve.position import Position, Unit
+from dipsolve.core.map import POWERS, Map
+from dipsolve.core.position import Position, Unit
 
 from .errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from dipsolve.map import standard_map
+from dipsolve.core.map import standard_map
 
 from .daide_order import ORDER_RULES
 from .tokens import POWER_TOKENS, REFEREE, province_tokens

@@ -22,9 +22,9 @@ from functools import cache
 
 from lark import Lark, Transformer, v_args
 
-from dipsolve.bounds import parse_int
-from dipsolve.map import COAST_ALIASES, Map, power_name, standard_map
-from dipsolve.position import Dislodged, Phase, Position, Unit
+from dipsolve.core.bounds import parse_int
+from dipsolve.core.map import COAST_ALIASES, Map, power_name, standard_map
+from dipsolve.core.position import Dislodged, Phase, Position, Unit
 
 from .loading import lalr_parser
 from .errors import (DipsolveError, DipsolveLimitError, DipsolveRuleError, DipsolveSyntaxError,

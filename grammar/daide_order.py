@@ -15,8 +15,8 @@ from __future__ import annotations
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from dipsolve.map import COAST_ALIASES, Map, standard_map
-from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
+from dipsolve.core.map import COAST_ALIASES, Map, standard_map
+from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                              SupportMove, Waive)
 
 from .errors import DipsolveSyntaxError, Source

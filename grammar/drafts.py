@@ -19,10 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
-from dipsolve.map import Map
-from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
+from dipsolve.core.map import Map
+from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                              SupportMove, Waive)
-from dipsolve.position import Position
+from dipsolve.core.position import Position
 
 from .errors import DipsolveRuleError, DipsolveSyntaxError, Source, Span
 

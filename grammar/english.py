@@ -16,7 +16,7 @@ is this function on the message's tree.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from .clauses import Clauses, conjugate, join
 from .daide_order import ORDER_RULES
@@ -73,153 +73,91 @@ class _English(Clauses):
         return text if text.endswith(("?", ".", '"')) else text + "."
 
     def say(self, n: Node, speaker: str, listener: str, mood: str = "ind") -> str:
-        """What ``speaker`` says to ``listener`` with the message ``n`` (no final stop)."""
-        r, w, kids = n.rule, n.words(), n.children()
+        """What ``speaker`` says to ``listener`` with the message ``n`` (no final stop):
+        the message's rule looked up in `_DPP_SAYS` (DPP) and `_SAYS` (a writer may
+        decline with None), else an arrangement proposed, else a command (`command`)."""
         me = speaker
 
         def v(verb: str, neg: bool = False) -> str:
             return conjugate(me, verb, mood, neg)
 
-        if self.dialect == "dpp":
-            dpp = self._dpp_say(n, v)
-            if dpp is not None:
-                return dpp
-
-        if r in _SAYING and (kids and self._is_arrangement(kids[0])):
-            verb, m = _SAYING[r]
-            return v(f"{verb} {self.clause(kids[0]).render(m)}")
-        if r == "proposal":          # DPP QRY/INS/PRP of a whole message
-            verb = {"QRY": "ask whether", "INS": "insist that", "PRP": "propose that"}[w[0]]
-            return v(f"{verb} {self._as_clause(kids[0], 'subj' if w[0] != 'QRY' else 'ind')}")
-        if r in ("thk_query", "fct_query"):
-            inner = kids[0]
-            neg = inner.rule == "not_query"
-            arrangement = (inner.children()[0] if neg else inner).children()[0]
-            verb = "think that" if r == "thk_query" else "state as a fact that"
-            return v(f"{verb} {self.clause(arrangement).render('ind') if not neg else self.clause(arrangement).negated().render('ind')}")
-        if r == "idk_query":
-            return v(f"do not know whether {self.clause(kids[0].children()[0]).render('ind')}")
-        if r == "idk_request":
-            inner = kids[0]
-            if inner.rule == "wht":
-                return v(f"have no suggestion for {self.unit(inner.children()[0])}")
-            return v(f"have no suggestion on how to attack {self._target(inner)}")
-        if r == "idk_explanation":
-            return v(f"see nothing to explain in {self.turn(kids[0].children()[0])}")
-        if r == "sry":
-            return v(f"be sorry about {self.turn(kids[0].children()[0])}")
-        if r == "why":
-            inner = kids[0]
-            verb = {"thk": "think", "fct": "state", "sug": "suggest", "prp": "propose",
-                    "ins": "insist"}[inner.rule]
-            m = "ind" if inner.rule in ("thk", "fct") else "subj"
-            return v(f"ask why you {verb} that {self.clause(inner.children()[0]).render(m)}")
-        if r == "pob":
-            fact = kids[0].children()[0]
-            return f"the position on the board implies that {self.clause(fact.children()[0]).render('ind')}"
-        if r == "idk_proposal":
-            inner = kids[0]
-            return v(f"do not know whether to accept your {self._noun(inner)} that "
-                     f"{self.clause(inner.children()[0]).render('subj')}")
-        if r == "emotion":
-            feeling = {"UHY": "unhappy", "HPY": "happy", "ANG": "angry"}[w[0]]
-            return v(f"be {feeling} about {self.quote(kids[0])}")
-        if r in ("yes", "rej", "bwx", "nop") and kids:
-            return self._reply(r, kids[0], me, listener, mood)
-        if r == "idk" and kids:                           # DPP
-            inner = kids[0]
-            if inner.rule == "proposal" and inner.words()[0] == "QRY" \
-                    and self._is_arrangement(inner.children()[0]):
-                return v(f"do not know whether {self.clause(inner.children()[0]).render('ind')}")
-            return v(f"do not know about {self.quote(inner)}")
-        if r in ("yes", "rej", "bwx", "nop", "idk"):   # DPP, bare content
-            word = {"yes": "agree", "rej": "refuse", "nop": "refuse", "bwx": "will not answer",
-                    "idk": "do not know"}[r]
-            tail = f" to {self.quote(kids[0])}" if kids else ""
-            return v(word + tail)
-        if r == "not" and self.dialect == "dpp":
-            if not kids:
-                return v("disagree")
-            inner = kids[0]
-            if inner.rule == "pce":
-                who = self.powers(inner.words()[1:]) if len(inner.words()) > 1 else listener
-                return v(f"declare war on {who}")
-            return v(f"propose that {self._as_clause(inner, 'subj', neg=True)}")
-        if r in ("huh", "huh_command"):
-            return v(f"do not understand {self._tokens(kids[0])}")
-        if r == "ccl":
-            return v(f"cancel the message {self.quote(kids[0])}")
-        if r == "try":
-            listed = [t for t in n.tokens() if t not in "()"][1:]
-            return v(f"understand {join(listed)}" if listed else "understand no press")
-        if r == "vocabulary":
-            verb = {"TRY": "understand", "PSV": "understand but do not use",
-                    "ACT": "use but do not understand"}[w[0]]
-            return v(f"{verb} {join(w[1:])}" if len(w) > 1 else "understand no press")
-        if r == "wht":
-            return v(f"ask what {self.unit(kids[0])} should do")
-        if r == "how":
-            return v(f"ask how to attack {self._target(n)}")
-        if r == "exp":
-            turn = self.turn(kids[0])
-            return v(f"ask you to explain your moves in {turn}, after {self.quote(kids[-1])}")
-        if r == "iff":
-            return self._conditional(n, me, listener)
-        if r in ("frm", "frm_command") and self.dialect == "daide":
-            sender, *to = [t for t in w if t in POWER_TOKENS]
-            return f"{self.power(sender)} to {self.powers(to)}: {self.quote(kids[-1])}"
-        if r == "frm":
-            return self._dpp_from(n)
-        if r == "send_message":
-            to = [t for t in w if t in POWER_TOKENS]
-            turns = [k for k in kids if k.rule == "turn"]
-            when = f" (in {self.turn(turns[0])})" if turns else ""
-            return f"to {self.powers(to)}{when}: {self.quote(kids[-1])}"
-        if r == "snd" and self.dialect == "dpp":
-            return self._dpp_send(n)
-        if r == "snt":
-            return v(f"have sent {self.power(w[1])} " + "; ".join(self.quote(k) for k in kids))
-        if r == "free_text":
-            return v(f"say {w[0]}")
-        if r == "dwr":
-            who = self.powers(w[1:]) if len(w) > 1 else listener
-            return v(f"declare war on {who}")
+        said = _Said(n, n.words(), n.children(), v, me, listener, mood)
+        for writers in ((_DPP_SAYS, _SAYS) if self.dialect == "dpp" else (_SAYS,)):
+            writer = writers.get(n.rule)
+            text = writer(self, said) if writer is not None else None
+            if text is not None:
+                return text
         if self._is_arrangement(n):
             return v(f"propose that {self.clause(n).render('subj')}")
         return self.command(n, v)
 
-    def _dpp_say(self, n: Node, v: Callable[..., str]) -> str | None:
-        """The DPP messages whose arguments differ from DAIDE's (most may be left out)."""
-        r, w, kids = n.rule, n.words(), n.children()
-        turns = [self.turn(k) for k in kids if k.rule == "turn"]
-        said = [k for k in kids if k.rule != "turn"]
-        if r == "sry":
-            return v("be sorry")
-        if r == "wht":
-            units = [self.unit(k) for k in kids if k.rule == "unit"]
-            return v(f"ask what {join(units)} should do" if units else "ask what my units should do")
-        if r == "exp":
-            when = f" before {turns[0]}" if turns else ""
-            what = (": " + "; ".join(self.quote(k) for k in said)) if said else ""
-            return v(f"accuse you of breaking your promises{when}{what}")
-        if r == "hlo":
-            options = [t for t in w[2:]]
-            return f"you play {self.power(w[1])}" + (f" ({', '.join(options)})" if options else "")
-        if r == "ord":
-            results = [f"{self.order(k).render('ind')}" for k in kids if k.rule in ORDER_RULES]
-            notes = [_OUTCOMES.get(t, t) for t in w[1:] if t in _OUTCOMES]
-            done = "; ".join(f"{o} ({note})" for o, note in zip(results, notes))
-            return f"the results of {turns[0]}" + (f": {done}" if done else ": no orders")
-        if r == "mis":
-            units = [self.unit(k) for k in kids if k.rule == "unit"]
-            if units:
-                return "orders are missing for " + join(units)
-            return _still_to_order(int(w[-1]))
-        if r == "out":
-            what = {"CDD": "is in civil disorder", "OUT": "is out of the game",
-                    "NSC": "is not a country"}[w[0]]
-            return f"{self.power(w[1])} {what}"
-        return None
+    def _thk_query(self, s: "_Said") -> str:
+        inner = s.kids[0]
+        neg = inner.rule == "not_query"
+        said = self.clause((inner.children()[0] if neg else inner).children()[0])
+        verb = "think that" if s.n.rule == "thk_query" else "state as a fact that"
+        return s.v(f"{verb} {(said.negated() if neg else said).render('ind')}")
+
+    def _why(self, s: "_Said") -> str:
+        inner = s.kids[0]
+        verb = {"thk": "think", "fct": "state", "sug": "suggest", "prp": "propose",
+                "ins": "insist"}[inner.rule]
+        m = "ind" if inner.rule in ("thk", "fct") else "subj"
+        return s.v(f"ask why you {verb} that {self.clause(inner.children()[0]).render(m)}")
+
+    def _answer(self, s: "_Said") -> str:
+        """YES, REJ, BWX, NOT (DAIDE), IDK (DPP): a reply to a message, or (DPP) to bare content."""
+        r, kids = s.n.rule, s.kids
+        if kids and r != "idk":
+            return self._reply(r, kids[0], s.speaker, s.listener, s.mood)
+        if kids and kids[0].rule == "proposal" and kids[0].words()[0] == "QRY" \
+                and self._is_arrangement(kids[0].children()[0]):
+            return s.v(f"do not know whether {self.clause(kids[0].children()[0]).render('ind')}")
+        if kids and r == "idk":
+            return s.v(f"do not know about {self.quote(kids[0])}")
+        word = {"yes": "agree", "rej": "refuse", "nop": "refuse", "bwx": "will not answer",
+                "idk": "do not know"}[r]
+        return s.v(word)
+
+    def _dpp_not(self, s: "_Said") -> str | None:
+        if self.dialect != "dpp":
+            return None          # DAIDE's NOT is an arrangement
+        if not s.kids:
+            return s.v("disagree")
+        inner = s.kids[0]
+        if inner.rule == "pce":
+            who = self.powers(inner.words()[1:]) if len(inner.words()) > 1 else s.listener
+            return s.v(f"declare war on {who}")
+        return s.v(f"propose that {self._as_clause(inner, 'subj', neg=True)}")
+
+    def _from(self, s: "_Said") -> str | None:
+        if self.dialect == "daide":
+            sender, *to = [t for t in s.w if t in POWER_TOKENS]
+            return f"{self.power(sender)} to {self.powers(to)}: {self.quote(s.kids[-1])}"
+        return self._dpp_from(s.n) if s.n.rule == "frm" else None
+
+    def _send_message(self, s: "_Said") -> str:
+        to = [t for t in s.w if t in POWER_TOKENS]
+        turns = [k for k in s.kids if k.rule == "turn"]
+        when = f" (in {self.turn(turns[0])})" if turns else ""
+        return f"to {self.powers(to)}{when}: {self.quote(s.kids[-1])}"
+
+    def _dpp_exp(self, s: "_Said") -> str:
+        turns = [self.turn(k) for k in s.kids if k.rule == "turn"]
+        said = [k for k in s.kids if k.rule != "turn"]
+        when = f" before {turns[0]}" if turns else ""
+        what = (": " + "; ".join(self.quote(k) for k in said)) if said else ""
+        return s.v(f"accuse you of breaking your promises{when}{what}")
+
+    def _dpp_ord(self, s: "_Said") -> str:
+        turns = [self.turn(k) for k in s.kids if k.rule == "turn"]
+        results = [f"{self.order(k).render('ind')}" for k in s.kids if k.rule in ORDER_RULES]
+        notes = [_OUTCOMES.get(t, t) for t in s.w[1:] if t in _OUTCOMES]
+        done = "; ".join(f"{o} ({note})" for o, note in zip(results, notes))
+        return f"the results of {turns[0]}" + (f": {done}" if done else ": no orders")
+
+    def _units_of(self, s: "_Said") -> list[str]:
+        return [self.unit(k) for k in s.kids if k.rule == "unit"]
 
     # ---------------------------------------------------------------- pieces of messages
     _ARRANGEMENTS = frozenset({"pce", "aly", "aly_versus", "drw", "slo", "not", "nar", "xdo",
@@ -318,109 +256,45 @@ class _English(Clauses):
 
     # ---------------------------------------------------------------- commands
     def command(self, n: Node, v: Callable[..., str]) -> str:
-        r, w, kids = n.rule, n.words(), n.children()
+        """A client-server command or report (and DPP's other messages), said plainly: the
+        fixed sentences of `_SIMPLE`, else the rule's writer in `_COMMANDS`."""
+        r, w = n.rule, n.words()
+        if r == "request":
+            return f"send me the {w[0]} message" if w else ""
+        if r in _SIMPLE:
+            return _SIMPLE[r]
+        kids = n.children()
         turns = [k for k in kids if k.rule == "turn"]
-        when = f" for {self.turn(turns[0])}" if turns else ""
-        texts = [t.strip("'") for t in w if t.startswith("'")]
-        orders = [k for k in kids if k.rule in ORDER_RULES]
-        simple = {
-            "obs": "I am an observer", "map_request": "which map is played?",
-            "mdf_request": "send me the map definition", "now_request": "send me the position",
-            "sco_request": "send me the supply centre owners", "tme_request":
-            "how long is it to the deadline?", "hlo_request": "send me my power again",
-            "mis_request": "which orders are missing?", "gof": "process the orders when all are in",
-            "ord_request": "send me the last results", "drw_command": "I accept a draw",
-            "off": "exit now", "sub_request": "all my orders", "rof": "make me an offer",
-            "end": "I offer to disconnect", "slp": "I will wait for input", "sry": "I am sorry",
-            "request": f"send me the {w[0]} message" if w else "",
-        }
-        if r in simple:
-            return simple[r]
-        if r == "bare_order":
-            return self.order(kids[0]).render("ind")
-        if r == "nme":
-            return f"my name is '{texts[0]}', version '{texts[1]}'"
-        if r == "iam":
-            return f"I am {self.power(w[1])} again (passcode {w[-1]})"
-        if r == "map":
-            return f"the map is '{texts[0]}'"
-        if r == "mdf":
-            return f"the map definition for {self.powers([t for t in w if t in POWER_TOKENS])}"
-        if r == "hst":
-            return f"send me the results of {self.turn(kids[0])}"
-        if r == "tme":
-            return f"{w[1]} seconds to the deadline" if len(w) > 1 else "the deadline is near"
-        if r == "adm":
-            return f"admin message from '{texts[0]}': '{texts[1]}'"
-        if r == "sub":
-            return f"I submit{when}: " + "; ".join(self.order(o).render("ind") for o in orders) \
-                if orders else "I submit orders" + when
-        if r == "not_command":
-            return f"I withdraw {self._withdrawn(kids[0])}"
-        if r == "sub_order":
-            return "my order that " + self.order(kids[0]).render("ind")
-        if r == "drw_powers_command":
-            return f"I accept a draw between {self.powers(w[1:])}"
-        if r in ("yes_command", "rej_command"):
-            verb = "accepted" if r == "yes_command" else "rejected"
-            return f"{verb}: {self._quote_command(kids[0])}"
-        if r == "hlo":
-            power = "an observer" if w[1] == "UNO" else self.power(w[1])
-            options = "; ".join(" ".join(o.words()) for o in kids if o.rule in
-                                ("variant_option", "pda", "ptl", "npr", "npb"))
-            return f"you play {power}, passcode {w[2]}" + (f" ({options})" if options else "")
-        if r in ("now", "mis"):
-            units = [self._unit_on_board(k) for k in kids if k.rule == "unit_on_board"]
-            head = f"the position in {self.turn(turns[0])}" if r == "now" else "orders are missing for"
-            return f"{head}: " + "; ".join(units)
-        if r == "sco":
-            owners = []
-            for k in kids:
-                owner, *provinces = k.words()
-                who = "unowned" if owner == "UNO" else self.power(owner)
-                owners.append(f"{who}: {self.provinces(provinces)}")
-            return "supply centres: " + "; ".join(owners)
-        if r == "thx":
-            return f"order received: {self.order(orders[0]).render('ind')} ({self._outcome(kids[-1])})"
-        if r == "mis_count":
-            return _still_to_order(int(w[-1]))
-        if r == "ord":
-            return (f"in {self.turn(turns[0])}: {self.order(orders[0]).render('ind')} "
-                    f"({self._outcome(kids[-1])})")
-        if r == "sve":
-            return f"save the game as '{texts[0]}'"
-        if r == "lod":
-            return f"load the game '{texts[0]}'"
-        if r == "prn":
-            return f"bad brackets in \"{canonical_text(n.tokens())[4:]}\""
-        if r == "ccd":
-            return f"{self.power(w[1])} is in civil disorder"
-        if r == "slo_command":
-            return f"{self.power(w[1])} has won the game alone"
-        if r == "smr":
-            return f"the game is over ({self.turn(turns[0])})"
-        if r in ("out",):
-            return f"{self.power(w[-1])} is out of the game"
-        # DPP
-        if r == "logical":
-            return join([self.say(k, "I", "you") for k in kids], "and" if w[0] == "AND" else "or")
-        if r == "favour":
-            amount = f" of {w[1]}" if len(w) > 1 else ""
-            return ("I owe you a favour" if w[0] == "IOU" else "you owe me a favour") + amount
-        if r == "for":
-            period = self._period(kids[0])
-            return f"for {period}: " + "; ".join(self.say(k, "I", "you") for k in kids[1:])
-        if r == "ppt":
-            return "I offer to become your puppet"
-        if r == "alt":
-            return "please use the DPP syntax" if len(w) > 1 else "please use another syntax"
-        if r == "rpt":
-            return "please repeat " + (self.quote(kids[0]) if kids else "your message")
-        if r == "log":
-            return f"log {self.quote(kids[0])}"
-        if r == "thk_order":
-            return f"I predict: {self.order(kids[0]).render('ind')} ({_OUTCOMES.get(w[-1], w[-1])})"
-        return f"the message {canonical_text(n.tokens())}"
+        writer = _COMMANDS.get(r)
+        if writer is None:
+            return f"the message {canonical_text(n.tokens())}"
+        return writer(self, _Command(n, w, kids, turns, [t.strip("'") for t in w if t.startswith("'")],
+                                     [k for k in kids if k.rule in ORDER_RULES]))
+
+    def _submit(self, c: "_Command") -> str:
+        when = f" for {self.turn(c.turns[0])}" if c.turns else ""
+        if not c.orders:
+            return "I submit orders" + when
+        return f"I submit{when}: " + "; ".join(self.order(o).render("ind") for o in c.orders)
+
+    def _hlo(self, c: "_Command") -> str:
+        power = "an observer" if c.w[1] == "UNO" else self.power(c.w[1])
+        options = "; ".join(" ".join(o.words()) for o in c.kids if o.rule in
+                            ("variant_option", "pda", "ptl", "npr", "npb"))
+        return f"you play {power}, passcode {c.w[2]}" + (f" ({options})" if options else "")
+
+    def _units_listed(self, c: "_Command") -> str:
+        units = [self._unit_on_board(k) for k in c.kids if k.rule == "unit_on_board"]
+        head = f"the position in {self.turn(c.turns[0])}" if c.n.rule == "now" else "orders are missing for"
+        return f"{head}: " + "; ".join(units)
+
+    def _sco(self, c: "_Command") -> str:
+        owners = []
+        for k in c.kids:
+            owner, *provinces = k.words()
+            who = "unowned" if owner == "UNO" else self.power(owner)
+            owners.append(f"{who}: {self.provinces(provinces)}")
+        return "supply centres: " + "; ".join(owners)
 
     def _withdrawn(self, n: Node) -> str:
         r = n.rule
@@ -458,3 +332,160 @@ class _English(Clauses):
         if len(turns) == 2:
             return f"{turns[0]} to {turns[1]}"
         return f"from {turns[0]} on" if n.parts[0] != "-" else f"until {turns[0]}"
+
+
+# -- the writers, by the message's rule ------------------------------------------------------
+
+class _Said(NamedTuple):
+    """A message being said: the node, its words and children, the verb conjugated for
+    the speaker (``v``), who says it to whom, in which mood."""
+
+    n: Node
+    w: list[str]
+    kids: list[Node]
+    v: Callable[..., str]
+    speaker: str
+    listener: str
+    mood: str
+
+
+class _Command(NamedTuple):
+    """A command being said: the node, its words, children, turns, quoted texts, orders."""
+
+    n: Node
+    w: list[str]
+    kids: list[Node]
+    turns: list[Node]
+    texts: list[str]
+    orders: list[Node]
+
+
+_SayWriter = Callable[[_English, _Said], "str | None"]
+
+
+def _saying(e: _English, s: _Said) -> str | None:
+    """PRP, INS, SUG, QRY, THK, FCT of an arrangement (else not said here)."""
+    if not (s.kids and e._is_arrangement(s.kids[0])):
+        return None
+    verb, mood = _SAYING[s.n.rule]
+    return s.v(f"{verb} {e.clause(s.kids[0]).render(mood)}")
+
+
+#: what a message says, by its rule (the DPP-only forms are `_English._dpp_say`'s)
+_SAYS: dict[str, _SayWriter] = {
+    **{r: _saying for r in _SAYING},
+    "proposal": lambda e, s: s.v(  # DPP QRY/INS/PRP of a whole message
+        {"QRY": "ask whether", "INS": "insist that", "PRP": "propose that"}[s.w[0]] + " "
+        + e._as_clause(s.kids[0], "subj" if s.w[0] != "QRY" else "ind")),
+    "thk_query": _English._thk_query,
+    "fct_query": _English._thk_query,
+    "idk_query": lambda e, s: s.v(
+        f"do not know whether {e.clause(s.kids[0].children()[0]).render('ind')}"),
+    "idk_request": lambda e, s: s.v(
+        f"have no suggestion for {e.unit(s.kids[0].children()[0])}" if s.kids[0].rule == "wht"
+        else f"have no suggestion on how to attack {e._target(s.kids[0])}"),
+    "idk_explanation": lambda e, s: s.v(f"see nothing to explain in {e.turn(s.kids[0].children()[0])}"),
+    "sry": lambda e, s: s.v(f"be sorry about {e.turn(s.kids[0].children()[0])}"),
+    "why": _English._why,
+    "pob": lambda e, s: ("the position on the board implies that "
+                         + e.clause(s.kids[0].children()[0].children()[0]).render("ind")),
+    "idk_proposal": lambda e, s: s.v(
+        f"do not know whether to accept your {e._noun(s.kids[0])} that "
+        f"{e.clause(s.kids[0].children()[0]).render('subj')}"),
+    "emotion": lambda e, s: s.v(
+        f"be {dict(UHY='unhappy', HPY='happy', ANG='angry')[s.w[0]]} about {e.quote(s.kids[0])}"),
+    **{r: _English._answer for r in ("yes", "rej", "bwx", "nop", "idk")},
+    "not": _English._dpp_not,
+    "huh": lambda e, s: s.v(f"do not understand {e._tokens(s.kids[0])}"),
+    "huh_command": lambda e, s: s.v(f"do not understand {e._tokens(s.kids[0])}"),
+    "ccl": lambda e, s: s.v(f"cancel the message {e.quote(s.kids[0])}"),
+    "try": lambda e, s: s.v(
+        f"understand {join(listed)}" if (listed := [t for t in s.n.tokens() if t not in "()"][1:])
+        else "understand no press"),
+    "vocabulary": lambda e, s: s.v(
+        f"{dict(TRY='understand', PSV='understand but do not use', ACT='use but do not understand')[s.w[0]]}"
+        f" {join(s.w[1:])}" if len(s.w) > 1 else "understand no press"),
+    "wht": lambda e, s: s.v(f"ask what {e.unit(s.kids[0])} should do"),
+    "how": lambda e, s: s.v(f"ask how to attack {e._target(s.n)}"),
+    "exp": lambda e, s: s.v(
+        f"ask you to explain your moves in {e.turn(s.kids[0])}, after {e.quote(s.kids[-1])}"),
+    "iff": lambda e, s: e._conditional(s.n, s.speaker, s.listener),
+    "frm": _English._from,
+    "frm_command": _English._from,
+    "send_message": _English._send_message,
+    "snd": lambda e, s: e._dpp_send(s.n) if e.dialect == "dpp" else None,
+    "snt": lambda e, s: s.v(f"have sent {e.power(s.w[1])} " + "; ".join(e.quote(k) for k in s.kids)),
+    "free_text": lambda e, s: s.v(f"say {s.w[0]}"),
+    "dwr": lambda e, s: s.v(f"declare war on {e.powers(s.w[1:]) if len(s.w) > 1 else s.listener}"),
+}
+
+#: the DPP messages whose arguments differ from DAIDE's (most may be left out)
+_DPP_SAYS: dict[str, _SayWriter] = {
+    "sry": lambda e, s: s.v("be sorry"),
+    "wht": lambda e, s: s.v(f"ask what {join(units)} should do" if (units := e._units_of(s))
+                            else "ask what my units should do"),
+    "exp": _English._dpp_exp,
+    "hlo": lambda e, s: f"you play {e.power(s.w[1])}" + (f" ({', '.join(s.w[2:])})" if s.w[2:] else ""),
+    "ord": _English._dpp_ord,
+    "mis": lambda e, s: ("orders are missing for " + join(units) if (units := e._units_of(s))
+                         else _still_to_order(int(s.w[-1]))),
+    "out": lambda e, s: e.power(s.w[1]) + " " + {"CDD": "is in civil disorder", "OUT": "is out of the game",
+                                                 "NSC": "is not a country"}[s.w[0]],
+}
+
+#: the commands said in a fixed sentence
+_SIMPLE = {
+    "obs": "I am an observer", "map_request": "which map is played?",
+    "mdf_request": "send me the map definition", "now_request": "send me the position",
+    "sco_request": "send me the supply centre owners", "tme_request":
+    "how long is it to the deadline?", "hlo_request": "send me my power again",
+    "mis_request": "which orders are missing?", "gof": "process the orders when all are in",
+    "ord_request": "send me the last results", "drw_command": "I accept a draw",
+    "off": "exit now", "sub_request": "all my orders", "rof": "make me an offer",
+    "end": "I offer to disconnect", "slp": "I will wait for input", "sry": "I am sorry",
+    "ppt": "I offer to become your puppet",
+}
+
+_CommandWriter = Callable[[_English, _Command], str]
+
+#: what a command or report says, by its rule
+_COMMANDS: dict[str, _CommandWriter] = {
+    "bare_order": lambda e, c: e.order(c.kids[0]).render("ind"),
+    "nme": lambda e, c: f"my name is '{c.texts[0]}', version '{c.texts[1]}'",
+    "iam": lambda e, c: f"I am {e.power(c.w[1])} again (passcode {c.w[-1]})",
+    "map": lambda e, c: f"the map is '{c.texts[0]}'",
+    "mdf": lambda e, c: f"the map definition for {e.powers([t for t in c.w if t in POWER_TOKENS])}",
+    "hst": lambda e, c: f"send me the results of {e.turn(c.kids[0])}",
+    "tme": lambda e, c: f"{c.w[1]} seconds to the deadline" if len(c.w) > 1 else "the deadline is near",
+    "adm": lambda e, c: f"admin message from '{c.texts[0]}': '{c.texts[1]}'",
+    "sub": _English._submit,
+    "not_command": lambda e, c: f"I withdraw {e._withdrawn(c.kids[0])}",
+    "sub_order": lambda e, c: "my order that " + e.order(c.kids[0]).render("ind"),
+    "drw_powers_command": lambda e, c: f"I accept a draw between {e.powers(c.w[1:])}",
+    "yes_command": lambda e, c: f"accepted: {e._quote_command(c.kids[0])}",
+    "rej_command": lambda e, c: f"rejected: {e._quote_command(c.kids[0])}",
+    "hlo": _English._hlo,
+    "now": _English._units_listed,
+    "mis": _English._units_listed,
+    "sco": _English._sco,
+    "thx": lambda e, c: f"order received: {e.order(c.orders[0]).render('ind')} ({e._outcome(c.kids[-1])})",
+    "mis_count": lambda e, c: _still_to_order(int(c.w[-1])),
+    "ord": lambda e, c: (f"in {e.turn(c.turns[0])}: {e.order(c.orders[0]).render('ind')} "
+                         f"({e._outcome(c.kids[-1])})"),
+    "sve": lambda e, c: f"save the game as '{c.texts[0]}'",
+    "lod": lambda e, c: f"load the game '{c.texts[0]}'",
+    "prn": lambda e, c: f"bad brackets in \"{canonical_text(c.n.tokens())[4:]}\"",
+    "ccd": lambda e, c: f"{e.power(c.w[1])} is in civil disorder",
+    "slo_command": lambda e, c: f"{e.power(c.w[1])} has won the game alone",
+    "smr": lambda e, c: f"the game is over ({e.turn(c.turns[0])})",
+    "out": lambda e, c: f"{e.power(c.w[-1])} is out of the game",
+    # DPP
+    "logical": lambda e, c: join([e.say(k, "I", "you") for k in c.kids], "and" if c.w[0] == "AND" else "or"),
+    "favour": lambda e, c: (("I owe you a favour" if c.w[0] == "IOU" else "you owe me a favour")
+                            + (f" of {c.w[1]}" if len(c.w) > 1 else "")),
+    "for": lambda e, c: f"for {e._period(c.kids[0])}: " + "; ".join(e.say(k, "I", "you") for k in c.kids[1:]),
+    "alt": lambda e, c: "please use the DPP syntax" if len(c.w) > 1 else "please use another syntax",
+    "rpt": lambda e, c: "please repeat " + (e.quote(c.kids[0]) if c.kids else "your message"),
+    "log": lambda e, c: f"log {e.quote(c.kids[0])}",
+    "thk_order": lambda e, c: f"I predict: {e.order(c.kids[0]).render('ind')} ({_OUTCOMES.get(c.w[-1], c.w[-1])})",
+}

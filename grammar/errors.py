@@ -1,6 +1,6 @@
 """Errors that point at the text: file, line, column, what was found, what was expected.
 
-The classes are the core's error family (`dipsolve.errors`); two of them are about text,
+The classes are the core's error family (`dipsolve.core.errors`); two of them are about text,
 as python-chess and godip tell them apart:
 
 - `DipsolveSyntaxError`: the text is not understood (a stray character, a missing
@@ -38,8 +38,8 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import Token
 
-from dipsolve.bounds import LIMITS, limit_error
-from dipsolve.errors import (DipsolveError, DipsolveInternalError, DipsolveLimitError,
+from dipsolve.core.bounds import LIMITS, limit_error
+from dipsolve.core.errors import (DipsolveError, DipsolveInternalError, DipsolveLimitError,
                              DipsolveRuleError, DipsolveSyntaxError, DipsolveUnavailable)
 
 __all__ = ["DipsolveError", "DipsolveSyntaxError", "DipsolveLimitError", "DipsolveRuleError",
@@ -49,7 +49,7 @@ __all__ = ["DipsolveError", "DipsolveSyntaxError", "DipsolveLimitError", "Dipsol
 E = TypeVar("E", bound=DipsolveError)
 
 
-# The classes live in the core (``dipsolve.errors``), which never imports the grammar;
+# The classes live in the core (``dipsolve.core.errors``), which never imports the grammar;
 # this module adds what turning text into them needs: spans, sources and Lark's errors.
 
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import re
 
-from dipsolve.map import POWERS, Map, standard_map
-from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
+from dipsolve.core.map import POWERS, Map, standard_map
+from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                              SupportMove, Waive)
-from dipsolve.position import Position
+from dipsolve.core.position import Position
 
 from .drafts import fleet_goal
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from dipsolve.orders import Order
+from dipsolve.core.orders import Order
 
 from .english import english
 from .tokens import canonical_text

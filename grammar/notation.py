@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections import deque
 
-from dipsolve.map import POWERS, Map, power_name, standard_map
-from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, UnitOrder,
+from dipsolve.core.map import POWERS, Map, power_name, standard_map
+from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, UnitOrder,
                              SupportMove, Waive)
-from dipsolve.position import Position
+from dipsolve.core.position import Position
 
 from .errors import DipsolveRuleError, DipsolveSyntaxError
 from .tokens import POWER_TOKEN_OF

@@ -34,9 +34,9 @@ that gives what the grammar gives.  Writing an order in any notation is
 Errors are `DipsolveSyntaxError` (not understood: ``expected '-', found end of line``,
 ``unknown province 'Pariss'``, ``unknown power 'Frence'``, an ambiguous order with its
 readings) or, for an order read against a position, `DipsolveRuleError` (understood,
-but its unit is not there: the rule ``"unit"`` of `dipsolve.rules`), each at its line
+but its unit is not there: the rule ``"unit"`` of `dipsolve.core.rules`), each at its line
 and column with a caret.  Whether an understood order is *legal* in a position is
-`dipsolve.rules`'s question, not the grammar's.
+`dipsolve.core.rules`'s question, not the grammar's.
 """
 
 from __future__ import annotations
@@ -50,11 +50,11 @@ from typing import Any, Iterable, Iterator, NamedTuple
 
 from lark import Lark, Token, Transformer
 
-from dipsolve.bounds import LIMITS, limit_error
-from dipsolve.errors import quote
-from dipsolve.map import COAST_ALIASES, POWER_ALIASES, POWERS, Map, power_name, standard_map
-from dipsolve.orders import Build, Disband, Order, UnitOrder
-from dipsolve.position import Position
+from dipsolve.core.bounds import LIMITS, limit_error
+from dipsolve.core.errors import quote
+from dipsolve.core.map import COAST_ALIASES, POWER_ALIASES, POWERS, Map, power_name, standard_map
+from dipsolve.core.orders import Build, Disband, Order, UnitOrder
+from dipsolve.core.position import Position
 
 from .daide_order import parse_daide_order
 from .drafts import Board, Draft, PlaceAt, UnitAt, complete
@@ -232,7 +232,7 @@ class OrderLine:
 
 
 def power_of(text: str) -> str | None:
-    """A power by any name `dipsolve.map.power_name` knows or by the start of its name,
+    """A power by any name `dipsolve.core.map.power_name` knows or by the start of its name,
     two letters or more (``"Ger"``, ``"Tu"``)."""
     name = power_name(text)
     if name is None:
@@ -476,7 +476,7 @@ def _normalise(text: str) -> str:
 def _parse(line: str, start: str, source: Source, game_map: Map) -> tuple[PowerAt | None, list[OrderAt]]:
     """One line: ``single_order`` (one text, one order or more) or ``order_line`` (a line
     of an orders file: orders, or a ``Power:`` header alone).  A line longer than
-    ``max_order_length`` is refused before it is read (`dipsolve.bounds.LIMITS`)."""
+    ``max_order_length`` is refused before it is read (`dipsolve.core.bounds.LIMITS`)."""
     limit = int(LIMITS["max_order_length"].value)
     if len(line) > limit:
         raise placed_at(limit_error("max_order_length", f"a line of orders of {len(line):,} characters"),
@@ -709,7 +709,7 @@ class OrderChecker:
     unit is its retreat.  The unit may be another power's (DATC 6.A.6: the adjudicator
     ignores such an order), and a removal of a unit that is not there is let through too
     (DATC 6.J.1: the adjudicator ignores it); a build names no standing unit.  Whether
-    the order is legal is `dipsolve.rules`'s question."""
+    the order is legal is `dipsolve.core.rules`'s question."""
 
     def __init__(self, position: Position) -> None:
         self.map = position.map

@@ -23,7 +23,7 @@ from typing import Any, Iterable, TypeVar
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from dipsolve.map import standard_map
+from dipsolve.core.map import standard_map
 
 from .errors import DipsolveError, DipsolveSyntaxError, Source
 from .tokens import POWER_TOKENS, REFEREE, DaideLexer, keywords_of

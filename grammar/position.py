@@ -31,10 +31,10 @@ from functools import cache
 from os import PathLike
 from lark import Lark, Token, Transformer, v_args
 
-from dipsolve.bounds import read_text
-from dipsolve.map import Map, standard_map
-from dipsolve.orders import Order
-from dipsolve.position import Dislodged, Phase, Position, Unit, retreat_options
+from dipsolve.core.bounds import read_text
+from dipsolve.core.map import Map, standard_map
+from dipsolve.core.orders import Order
+from dipsolve.core.position import Dislodged, Phase, Position, Unit, retreat_options
 
 from .board import board_errors
 from .daide import parse_daide

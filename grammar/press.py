@@ -33,8 +33,8 @@ from __future__ import annotations
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from dipsolve.bounds import LIMITS, check_digits, check_int, check_nesting, limit_error
-from dipsolve.map import standard_map
+from dipsolve.core.bounds import LIMITS, check_digits, check_int, check_nesting, limit_error
+from dipsolve.core.map import standard_map
 
 from .daide_order import ORDER_RULES, parse_daide_order, read_location, read_order, read_unit
 from .errors import DipsolveError, DipsolveLimitError, DipsolveSyntaxError, Source, Span, placed, placed_at
@@ -75,7 +75,7 @@ def parse_press(text: str, *, level: int = DAIDE_TOP, dialect: str = "daide",
 
 
 def _check_bounds(text: str, source: str, line: int) -> None:
-    """The message's length and bracket depth within `dipsolve.bounds` (before the
+    """The message's length and bracket depth within `dipsolve.core.bounds` (before the
     parser, and the walks of its tree, descend into it)."""
     if len(text) > LIMITS["max_press_length"].value:
         raise limit_error("max_press_length", f"a message of {len(text):,} characters",

@@ -28,7 +28,7 @@ from typing import Any, Iterable, Iterator
 from lark import Token
 from lark.lexer import Lexer
 
-from dipsolve.map import POWERS, standard_map
+from dipsolve.core.map import POWERS, standard_map
 
 __all__ = ["COAST_TOKENS", "POWER_TOKENS", "POWER_TOKEN_OF", "REFEREE", "SEASONS",
            "SEASON_TOKENS", "DaideLexer", "canonical_text", "keywords_of", "province_tokens"]

@@ -41,7 +41,7 @@ for an approximate one (its epsilon is the largest gain), ``timed out`` when the
 limit came first: the best answer so far, with its epsilon when the certificate had the
 time.
 
-The time limit is one `dipsolve.results.Deadline` for the whole call: the game's
+The time limit is one `dipsolve.core.results.Deadline` for the whole call: the game's
 set-up (enumerating the options, the structure analysis) and every search, table,
 batch of payoffs and LP/MILP look at it; the work ends at `WORK_SHARE` of the limit
 (freeing the game's tables comes after); the searches get `SEARCH_SHARE` of the time
@@ -58,11 +58,11 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from dipsolve.adjudicator import adjudicate
-from dipsolve.adjustments import OrderSet, count_adjustments, joint_count
-from dipsolve.errors import DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError
-from dipsolve.position import Position
-from dipsolve.results import Deadline, Limits, Result, Status, TimeUp
+from dipsolve.core.adjudicator import adjudicate
+from dipsolve.algorithms.adjustments import OrderSet, count_adjustments, joint_count
+from dipsolve.core.errors import DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError
+from dipsolve.core.position import Position
+from dipsolve.core.results import Deadline, Limits, Result, Status, TimeUp
 
 from .equilibria_game import (AdjustmentGame, Evaluator, Mixed, Profile, certificate_cost,
                               correlated_gains, first_options, group_table,

@@ -3,15 +3,15 @@ which powers interact, and each player's exact expected payoffs (the certificate
 
 Loeb (seed ``003_…``) treats the builds and removals of the seven powers as a
 simultaneous game: each power picks one legal adjustment order set
-(`dipsolve.adjustments.iter_adjustments`); the payoff of a power is the value of the
+(`dipsolve.algorithms.adjustments.iter_adjustments`); the payoff of a power is the value of the
 position after all adjustments, from an evaluator (any ``Callable[[Position, str],
 float]``).  `AdjustmentGame` holds the game and answers its payoffs, cached: every
 algorithm revisits profiles.  With the plain influence evaluation
-(`dipsolve.evaluation.influence`) it values a player's options many at a time
-(`dipsolve.evaluation.InfluenceBatch`: the same numbers up to rounding).
+(`dipsolve.algorithms.evaluation.influence`) it values a player's options many at a time
+(`dipsolve.algorithms.evaluation.InfluenceBatch`: the same numbers up to rounding).
 
-Every step that can take long takes a `dipsolve.results.Deadline` and raises
-`dipsolve.results.TimeUp` when it passes: the enumeration of the options and the
+Every step that can take long takes a `dipsolve.core.results.Deadline` and raises
+`dipsolve.core.results.TimeUp` when it passes: the enumeration of the options and the
 game's set-up, the batches of payoffs, the structure analysis, the tables and the
 certificates.
 
@@ -29,12 +29,12 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from dipsolve.adjustments import OrderSet, iter_adjustments
-from dipsolve.evaluation import InfluenceBatch, distances, influence
-from dipsolve.influence_rows import InfluenceRows
-from dipsolve.orders import Build, Disband
-from dipsolve.position import Phase, Position, Unit
-from dipsolve.results import Deadline
+from dipsolve.algorithms.adjustments import OrderSet, iter_adjustments
+from dipsolve.algorithms.evaluation import InfluenceBatch, distances, influence
+from dipsolve.algorithms.influence_rows import InfluenceRows
+from dipsolve.core.orders import Build, Disband
+from dipsolve.core.position import Phase, Position, Unit
+from dipsolve.core.results import Deadline
 
 from .games import Mixed, Profile
 
@@ -218,7 +218,7 @@ class AdjustmentGame:
         """Player ``i``'s value of every one of its options, the others playing their
         options in ``profile`` (``profile[i]`` is ignored): one row of the game, exact,
         cached.  With the plain influence evaluation the row is one array computation
-        (`dipsolve.influence_rows.InfluenceRows`); otherwise option by option."""
+        (`dipsolve.algorithms.influence_rows.InfluenceRows`); otherwise option by option."""
         key = (i, profile[:i] + (-1,) + profile[i + 1:])
         row = self._rows.get(key)
         if row is not None:
@@ -317,7 +317,7 @@ class _Batch:
     def row_all(self, profile: Profile | None, i: int, deadline: Deadline | None) -> np.ndarray:
         """Player ``i``'s values of all its options, the others playing ``profile``
         (None: the others skip their adjustments, as in `AdjustmentGame.skip_value`)
-        (`dipsolve.influence_rows.InfluenceRows`: only the player's variable units and
+        (`dipsolve.algorithms.influence_rows.InfluenceRows`: only the player's variable units and
         the provinces they reach are raced per option)."""
         _, present, rows = self.rows[i]
         return rows.values(self._rest(profile, i), present, self.players[i], deadline)
@@ -379,7 +379,7 @@ def interaction_links(game: AdjustmentGame, deadline: Deadline | None = None
 
     The reasoning of the influence evaluation (Hall & Loeb 4.1): a unit controls its
     province; an empty province is shared by the units nearest to it, each unit's
-    distance counted by its own type (`dipsolve.evaluation.distances`).  A unit that is
+    distance counted by its own type (`dipsolve.algorithms.evaluation.distances`).  A unit that is
     on the board in every profile is *fixed*; the others (units a removing power may
     remove, units a building power may build) are *variable*.  For each province the
     nearest fixed unit bounds how far a unit that matters there can be: a variable unit

@@ -1,6 +1,6 @@
 """The movement rules of Diplomacy as CP-SAT constraints: orders in, outcome out.
 
-`dipsolve.adjudicator` resolves one set of orders by Kruijswijk's guess algorithm
+`dipsolve.core.adjudicator` resolves one set of orders by Kruijswijk's guess algorithm
 ("The Math of Adjudication", DATC section 5).  This module writes the same decisions as
 constraints over literals, so that a solver can reason about *every* order set a power
 might give at once (`dipsolve.models.order_model`).  For each unit the caller hands in
@@ -63,10 +63,10 @@ from typing import Iterable, Mapping, Sequence, Union
 from ortools.sat.python import cp_model
 from ortools.sat.python.cp_model_helper import Literal as CpLiteral
 
-from dipsolve.graph import sea_route
-from dipsolve.rules import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Reading, read_order
-from dipsolve.orders import Hold, Order
-from dipsolve.position import Position, Unit
+from dipsolve.core.graph import sea_route
+from dipsolve.core.rules import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Reading, read_order
+from dipsolve.core.orders import Hold, Order
+from dipsolve.core.position import Position, Unit
 
 #: a literal: a CP-SAT Boolean variable, its negation, or a Python constant
 Lit = Union[bool, CpLiteral]
@@ -368,7 +368,7 @@ class Resolution:
         return [self.logic.all((x, self.given(s, r))) for s, x, r in self.hold_supports[j]]
 
     def _success(self, i: int, d: str) -> Lit:
-        """The formula for S[i, d] (`dipsolve.adjudicator._decide_move`)."""
+        """The formula for S[i, d] (`dipsolve.core.adjudicator._decide_move`)."""
         L = self.logic
         mv = self.mv[i, d]
         path_ok = L.any((self.plain[i, d], self.path(i, d)))

@@ -26,10 +26,10 @@ import dataclasses
 import sys
 from types import ModuleType
 
-from dipsolve.adjudicator import adjudicate
-from dipsolve.legal import useful_orders
-from dipsolve.orders import Hold, unit_key
-from dipsolve.results import Status
+from dipsolve.core.adjudicator import adjudicate
+from dipsolve.core.legal import useful_orders
+from dipsolve.core.orders import Hold, unit_key
+from dipsolve.core.results import Status
 from dipsolve.search.agenda import AgendaSearch
 from dipsolve.search.methods import (MethodUnavailable, Solution, Task, describe_model,
                                      run_agenda)

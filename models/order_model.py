@@ -10,7 +10,7 @@ in the worst (max-min) or on average (expected) over these opponent scenarios?*
 The model
 ---------
 * one choice per unit of the power: exactly one of its candidate orders (by default
-  `dipsolve.legal.useful_orders`: every legal order less supports and convoys of
+  `dipsolve.core.legal.useful_orders`: every legal order less supports and convoys of
   other powers' units);
 * each opponent scenario is a fixed order set for the other powers (units without an
   order hold) with a weight;
@@ -28,10 +28,10 @@ standing in a province (by the unit's power and the province), for each unit dis
 (by its power), for each unit of the board before ending in a given place (or
 dislodged), and for each supply center the power owns once the phase is over (after a
 Fall movement a center belongs to the unit standing in it, as
-`dipsolve.evaluation.owned_centers` has it).  The model is exact for such a value:
-`LinearValue.centers` is `dipsolve.evaluation.centers` itself.
+`dipsolve.algorithms.evaluation.owned_centers` has it).  The model is exact for such a value:
+`LinearValue.centers` is `dipsolve.algorithms.evaluation.centers` itself.
 
-The influence evaluation of Hall & Loeb 4.1 (`dipsolve.evaluation.influence`) is not
+The influence evaluation of Hall & Loeb 4.1 (`dipsolve.algorithms.evaluation.influence`) is not
 such a sum: the share of an empty province depends on every unit's distance to it.
 For it, and for any other ``(position, power)`` evaluation, the model maximizes
 `LinearValue.first_order`: the evaluation linearized around the board where everybody
@@ -45,7 +45,7 @@ available too.  In every case the answer is re-scored with the real evaluator
 
 Checked
 -------
-Every answer is replayed through `dipsolve.adjudicator.adjudicate` against every
+Every answer is replayed through `dipsolve.core.adjudicator.adjudicate` against every
 scenario before it is returned: the units that moved, the units dislodged, every unit's
 final location and the linear value must be what the model predicted, or `ModelError`
 is raised (a bug, never a user error).  `predict` is the model with every order fixed:
@@ -69,16 +69,16 @@ from typing import Callable, Iterable, Mapping, Sequence, Union
 
 from ortools.sat.python import cp_model
 
-from dipsolve.adjudicator import Outcome, Reason, adjudicate
-from dipsolve.rules import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Reading, read_order
-from dipsolve.errors import DipsolveInternalError
-from dipsolve.evaluation import centers as centers_evaluation
-from dipsolve.evaluation import influence as influence_evaluation
-from dipsolve.evaluation import owned_centers, values_for
-from dipsolve.orders import Hold, Move, Order, unit_key
-from dipsolve.position import Position, Unit
+from dipsolve.core.adjudicator import Outcome, Reason, adjudicate
+from dipsolve.core.rules import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Reading, read_order
+from dipsolve.core.errors import DipsolveInternalError
+from dipsolve.algorithms.evaluation import centers as centers_evaluation
+from dipsolve.algorithms.evaluation import influence as influence_evaluation
+from dipsolve.algorithms.evaluation import owned_centers, values_for
+from dipsolve.core.orders import Hold, Move, Order, unit_key
+from dipsolve.core.position import Position, Unit
 from dipsolve.models import stopping
-from dipsolve.results import Deadline, Result, Status, TimeUp
+from dipsolve.core.results import Deadline, Result, Status, TimeUp
 
 from .movement_rules import Lit, Logic, Model, ParadoxError, Resolution, convoy_cycles, fixed_orders
 
@@ -117,7 +117,7 @@ class LinearValue:
     name: str = "linear"
 
     def __call__(self, outcome: Outcome) -> float:
-        """The value of an adjudicated movement phase (`dipsolve.adjudicator.Outcome`)."""
+        """The value of an adjudicated movement phase (`dipsolve.core.adjudicator.Outcome`)."""
         nxt = outcome.next
         po = nxt.map.province_of
         total = self.constant
@@ -134,16 +134,16 @@ class LinearValue:
 
     @classmethod
     def centers(cls, power: str) -> "LinearValue":
-        """`dipsolve.evaluation.centers`: the supply centers the power owns once the
+        """`dipsolve.algorithms.evaluation.centers`: the supply centers the power owns once the
         phase is over (exactly)."""
-        from dipsolve.map import standard_map
+        from dipsolve.core.map import standard_map
         return cls(power, own={c: 1.0 for c in standard_map().centers}, name="centers")
 
     @classmethod
     def influence(cls, position: Position, power: str,
                   values: Mapping[str, float] | None = None, *, center_bonus: float = 100.0,
                   occupied_bonus: float = 50.0) -> "LinearValue":
-        """The occupation part of `dipsolve.evaluation.influence` for the phase after
+        """The occupation part of `dipsolve.algorithms.evaluation.influence` for the phase after
         ``position``: each province the power stands in is worth its value (full
         control), each center it owns ``center_bonus``, and after a Spring move each
         other center it stands in ``occupied_bonus`` (4.1).  Left out: the shares of
@@ -166,7 +166,7 @@ class LinearValue:
                     places: Mapping[Unit, Iterable[str]] | None = None,
                     deadline: Deadline | None = None) -> "LinearValue":
         """Any evaluation, linearized around the board on which every unit holds
-        (`dipsolve.adjudicator.adjudicate` with no orders): the value of that board, plus
+        (`dipsolve.core.adjudicator.adjudicate` with no orders): the value of that board, plus
         for each unit and each place it could end the phase (each destination of its
         legal moves, or dislodged) the change in ``evaluate`` when that unit alone ends
         there.  Where the unit would land on another unit, the change is measured with
@@ -174,12 +174,12 @@ class LinearValue:
         Exact when at most one unit ends the phase elsewhere than it began (or when a
         unit only replaces the one it dislodged); otherwise a first-order estimate:
         two units' effects on the shares of the same empty province are added as if
-        alone.  With `dipsolve.evaluation.influence` it keeps what the occupation part
+        alone.  With `dipsolve.algorithms.evaluation.influence` it keeps what the occupation part
         leaves out: the shares of empty provinces.  ``places``: unit -> the destinations
         of the moves it may be ordered (default: its legal moves); a unit left out is
-        taken to hold.  ``deadline``: checked for every unit (`dipsolve.results.TimeUp`
+        taken to hold.  ``deadline``: checked for every unit (`dipsolve.core.results.TimeUp`
         when it has passed)."""
-        from dipsolve.legal import legal_orders
+        from dipsolve.core.legal import legal_orders
         m = position.map
         po = m.province_of
         still = adjudicate(position, {}).next       # everybody holds
@@ -540,7 +540,7 @@ def _evaluators(position: Position, power: str, evaluate: Union[str, Evaluation,
     elif evaluate == "centers":
         evaluate = centers_evaluation
     elif isinstance(evaluate, str):
-        from dipsolve.evaluation import evaluator
+        from dipsolve.algorithms.evaluation import evaluator
         evaluate = evaluator(evaluate)
     if linear is not None and linear.power != power:
         raise ValueError(f"the linear value is {linear.power}'s, not {power}'s")
@@ -569,7 +569,7 @@ def _candidates(position: Position, power: str, units: list[Unit],
     """Unit -> the readings of its distinct candidate orders (hinted orders added; a
     unit without candidates holds)."""
     if candidates is None:
-        from dipsolve.legal import useful_orders
+        from dipsolve.core.legal import useful_orders
         candidates = useful_orders(position, power)
     for u in candidates:
         if u not in position.units or u.power != power:

@@ -2,7 +2,7 @@
 
 The question of Stormont & Allan (seed ``001_…``): how soon can a power own N centers
 (16 as in the paper, 18 to win) if nobody opposes it?  The paper's searches
-(`dipsolve.path`) flood the map graph; this module answers with real units, exactly,
+(`dipsolve.algorithms.path`) flood the map graph; this module answers with real units, exactly,
 and proves the answer.  Two framings, side by side:
 
 ``full`` (the real rules)
@@ -33,11 +33,11 @@ argument or proven infeasible by CP-SAT, so the first feasible horizon is optima
 Under a time limit the search is anytime: a horizon CP-SAT cannot decide in half the
 time left is passed over, a plan at a later horizon is kept (``feasible``), and the time
 that remains goes back to the horizons passed over.  Every plan is replayed through
-`dipsolve.adjudicator.adjudicate`, with the power alone on the board, before it is
+`dipsolve.core.adjudicator.adjudicate`, with the power alone on the board, before it is
 returned: each order must succeed and the replay must reach N centers in the phase the
 plan claims (`replay`).
 
-The time limit is one `dipsolve.results.Deadline` for the whole call: the set-up (the
+The time limit is one `dipsolve.core.results.Deadline` for the whole call: the set-up (the
 problem and the lower bound: milliseconds, always finished, so that every answer
 carries its bound) counts against it, and each horizon's model build, the CP-SAT solves
 (each given at most the time that remains) and the replays look at it.  When it passes in the
@@ -53,10 +53,10 @@ from typing import Callable, Sequence
 
 from ortools.sat.python import cp_model
 
-from dipsolve.adjudicator import Outcome
-from dipsolve.position import Phase, Position
+from dipsolve.core.adjudicator import Outcome
+from dipsolve.core.position import Phase, Position
 from dipsolve.models import stopping
-from dipsolve.results import Deadline, Limits, Result, Status, TimeUp
+from dipsolve.core.results import Deadline, Limits, Result, Status, TimeUp
 
 from .path_bound import LowerBound, lower_bound
 from .path_model import FullModel, PaperModel, cp_solver

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dipsolve.position import Position
+from dipsolve.core.position import Position
 
 from .path_problem import Place, phases_from, problem, years_between
 

@@ -18,7 +18,7 @@ framing follows each starting unit on its own path instead.  Only places a unit 
 reach by then are variables (`dipsolve.models.path_problem.PathProblem.reach`).
 
 Building a model is part of a solve's time limit: given a ``deadline``, each stage
-looks at it a few times (`dipsolve.results.TimeUp`).
+looks at it a few times (`dipsolve.core.results.TimeUp`).
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from typing import Iterable, Union
 
 from ortools.sat.python import cp_model
 
-from dipsolve.map import Map
-from dipsolve.orders import Build, Convoy, Disband, Hold, Move, Order
-from dipsolve.position import Phase
-from dipsolve.results import Deadline
+from dipsolve.core.map import Map
+from dipsolve.core.orders import Build, Convoy, Disband, Hold, Move, Order
+from dipsolve.core.position import Phase
+from dipsolve.core.results import Deadline
 
 from .path_problem import PathProblem, Place
 from .path_replay import ReplayError

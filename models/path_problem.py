@@ -14,9 +14,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
-from dipsolve.errors import DipsolveRuleError, DipsolveSyntaxError
-from dipsolve.map import Map
-from dipsolve.position import Phase, Position, Unit
+from dipsolve.core.errors import DipsolveRuleError, DipsolveSyntaxError
+from dipsolve.core.map import Map
+from dipsolve.core.position import Phase, Position, Unit
 
 RULES = ("full", "paper")
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from dipsolve.adjudicator import Outcome, Reason, adjudicate
-from dipsolve.errors import DipsolveInternalError
-from dipsolve.orders import Order
-from dipsolve.position import Phase, Position
-from dipsolve.results import Deadline
+from dipsolve.core.adjudicator import Outcome, Reason, adjudicate
+from dipsolve.core.errors import DipsolveInternalError
+from dipsolve.core.orders import Order
+from dipsolve.core.position import Phase, Position
+from dipsolve.core.results import Deadline
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def replay(position: Position, power: str, steps: Iterable[tuple[Phase, Sequence
     may be skipped by the adjudicator, and is then left out of the plan).  Returns the
     plan with the centers after each phase (owned under the full rules; owned or passed
     through under the paper's) and the adjudicator's outcomes.  Raises `ReplayError`
-    otherwise.  ``deadline`` is checked before each phase (`dipsolve.results.TimeUp`).
+    otherwise.  ``deadline`` is checked before each phase (`dipsolve.core.results.TimeUp`).
     """
     m = position.map
     po = m.province_of

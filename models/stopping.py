@@ -1,10 +1,10 @@
-"""Stopping the solvers dipsolve runs, at once, on `dipsolve.results.request_stop`
+"""Stopping the solvers dipsolve runs, at once, on `dipsolve.core.results.request_stop`
 (Ctrl-C or SIGTERM at the command line): CP-SAT in this process, CBC in a child process.
 
 CP-SAT catches SIGINT by itself (``catch_sigint_signal``): it would stop its search but
 swallow the signal, so that the program never learns it was asked to stop, and it would
 leave SIGTERM to wait for the end of the search.  `cpsat_solve` turns that off and
-registers ``stop_search`` with `dipsolve.results.on_stop` instead.
+registers ``stop_search`` with `dipsolve.core.results.on_stop` instead.
 
 PuLP runs CBC as a child process and waits for it; `pulp_solve` sends that child
 SIGINT on a stop request, on which CBC stops and reports the best solution it has (as
@@ -20,7 +20,7 @@ import os
 import signal
 from typing import Any
 
-from dipsolve.results import on_stop
+from dipsolve.core.results import on_stop
 
 
 def cpsat_solve(solver: Any, model: Any) -> Any:

@@ -23,7 +23,7 @@ before it; each item is a rule of the game):
 
 The model (`solve_worst_case`): for each power, one binary variable per *configuration*
 (units ``n``, centers ``c``, and for a builder the set of free home centers) whose
-number of choices is known by formula (`dipsolve.adjustments.build_count`,
+number of choices is known by formula (`dipsolve.algorithms.adjustments.build_count`,
 ``C(n, n - c)``), and integer variables for the centers it had last winter and gained
 this year.  The objective is the sum of the logarithms of the chosen configurations'
 choices: the logarithm of the product, linear in the binaries.  CBC (through PuLP)
@@ -35,7 +35,7 @@ vector that float rounding could confuse with the optimum is compared as integer
 optimum into a real position (a CP-SAT model places centers and units), which
 `dipsolve adjust WITNESS --count` counts again.
 
-The time limit is one `dipsolve.results.Deadline`: building the model, every CBC solve
+The time limit is one `dipsolve.core.results.Deadline`: building the model, every CBC solve
 (given the time left) and the witness look at it.  The answer before CBC has found one
 is `home_plans` (every power keeps its home centers and builds in them: a position that
 can occur), so there is always an answer; it is ``timed out`` unless proven.
@@ -49,12 +49,12 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable
 
-from dipsolve.adjustments import build_count, home_weights, removal_count, site_builds
-from dipsolve.errors import DipsolveInternalError
-from dipsolve.map import POWERS, Map, standard_map
-from dipsolve.position import Phase, Position, Unit
+from dipsolve.algorithms.adjustments import build_count, home_weights, removal_count, site_builds
+from dipsolve.core.errors import DipsolveInternalError
+from dipsolve.core.map import POWERS, Map, standard_map
+from dipsolve.core.position import Phase, Position, Unit
 from dipsolve.models import stopping
-from dipsolve.results import Deadline, Limits, Result, Status, TimeUp
+from dipsolve.core.results import Deadline, Limits, Result, Status, TimeUp
 
 CENTERS = 34
 HOME_CENTERS = 22
@@ -329,7 +329,7 @@ def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None =
             time_limit: float = 30.0, *, deadline: Deadline | None = None) -> Witness:
     """A real position with these plans: which centers each power owns now and owned last
     winter, and where its units stand (CP-SAT), checked by `occurrence_problems`.
-    Raises `dipsolve.results.TimeUp` when ``deadline`` (or ``time_limit``) leaves too
+    Raises `dipsolve.core.results.TimeUp` when ``deadline`` (or ``time_limit``) leaves too
     little time to find it (`WITNESS_START` when CP-SAT is not loaded yet)."""
     if deadline is None:
         deadline = Limits(time_limit=time_limit).deadline()
@@ -423,7 +423,7 @@ def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None =
 
 def _steps(m: Map, a: str, b: str) -> int:
     """Moves between two provinces for a unit of any type."""
-    from dipsolve.evaluation import distances
+    from dipsolve.algorithms.evaluation import distances
     return min(distances(m, kind, loc).get(b, 99)
                for kind, loc in [("A", a)] + [("F", f) for f in m.fleet_locations[a]]
                if m.can_stand(kind, loc))

@@ -60,18 +60,18 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # -- the errors and the result types: a few small classes, imported at once -------------
-from .errors import (DipsolveError, DipsolveInternalError, DipsolveLimitError, DipsolveRuleError,
+from .core.errors import (DipsolveError, DipsolveInternalError, DipsolveLimitError, DipsolveRuleError,
                      DipsolveSyntaxError, DipsolveUnavailable, quote)
-from .results import Deadline, Limits, Result, Status
+from .core.results import Deadline, Limits, Result, Status
 
 # -- everything else, loaded on first use: name -> (module, attribute) ----------------
 # (even the core: `dipsolve --help` must not pay for the map and the adjudicator)
 _CORE = {
-    "dipsolve.adjudicator": ("OrderResult", "Outcome", "Reason", "adjudicate"),
-    "dipsolve.map": ("POWERS", "Map", "standard_map"),
-    "dipsolve.orders": ("Build", "Convoy", "Disband", "Hold", "Move", "Order", "Remove", "Retreat",
+    "dipsolve.core.adjudicator": ("OrderResult", "Outcome", "Reason", "adjudicate"),
+    "dipsolve.core.map": ("POWERS", "Map", "standard_map"),
+    "dipsolve.core.orders": ("Build", "Convoy", "Disband", "Hold", "Move", "Order", "Remove", "Retreat",
                         "SupportHold", "SupportMove", "UnitOrder", "Waive", "unit_key"),
-    "dipsolve.position": ("Dislodged", "Phase", "Position", "Unit"),
+    "dipsolve.core.position": ("Dislodged", "Phase", "Position", "Unit"),
 }
 _LAZY: dict[str, tuple[str, str]] = {
     **{name: (module, name) for module, names in _CORE.items() for name in names},
@@ -83,58 +83,58 @@ _LAZY: dict[str, tuple[str, str]] = {
     "parse_position": ("dipsolve.grammar", "parse_position_text"),
     "parse_press": ("dipsolve.grammar.press", "parse_press"),
     # rules
-    "legal_orders": ("dipsolve.legal", "legal_orders"),
-    "order_problems": ("dipsolve.rules", "order_problems"),
-    "order_problem": ("dipsolve.rules", "order_problem"),
+    "legal_orders": ("dipsolve.core.legal", "legal_orders"),
+    "order_problems": ("dipsolve.core.rules", "order_problems"),
+    "order_problem": ("dipsolve.core.rules", "order_problem"),
     # questions
     "solve": ("dipsolve.api", "solve"),
     "SolveSettings": ("dipsolve.api", "SolveSettings"),
     "Solution": ("dipsolve.api", "Solution"),
     "select_orders": ("dipsolve.models.order_model", "select_orders"),
     "predict": ("dipsolve.models.order_model", "predict"),
-    "influence": ("dipsolve.evaluation", "influence"),
-    "evaluator": ("dipsolve.evaluation", "evaluator"),
-    "load_values": ("dipsolve.evaluation", "load_values"),
+    "influence": ("dipsolve.algorithms.evaluation", "influence"),
+    "evaluator": ("dipsolve.algorithms.evaluation", "evaluator"),
+    "load_values": ("dipsolve.algorithms.evaluation", "load_values"),
     "solve_path": ("dipsolve.models.path", "solve_path"),
     "PathSolution": ("dipsolve.models.path", "PathSolution"),
     "solve_equilibrium": ("dipsolve.models.equilibria", "solve_equilibrium"),
     "Equilibrium": ("dipsolve.models.equilibria", "Equilibrium"),
     "solve_worst_case": ("dipsolve.models.worstcase", "solve_worst_case"),
-    "count_adjustments": ("dipsolve.adjustments", "count_adjustments"),
+    "count_adjustments": ("dipsolve.algorithms.adjustments", "count_adjustments"),
     # pictures, play
-    "render": ("dipsolve.pictures", "render"),
-    "render_to": ("dipsolve.pictures", "render_to"),
-    "game_html": ("dipsolve.pictures_html", "game_html"),
-    "play_game": ("dipsolve.play", "play_game"),
-    "play_series": ("dipsolve.play", "play_series"),
-    "results_table": ("dipsolve.play", "results_table"),
-    "format_table": ("dipsolve.play", "format_table"),
-    "make_bot": ("dipsolve.bots", "make_bot"),
-    "DipsolveBot": ("dipsolve.bots", "DipsolveBot"),
-    "DumbBotPlayer": ("dipsolve.bots", "DumbBotPlayer"),
-    "RandomBot": ("dipsolve.bots", "RandomBot"),
-    "dumbbot_orders": ("dipsolve.dumbbot", "orders"),
+    "render": ("dipsolve.io.pictures", "render"),
+    "render_to": ("dipsolve.io.pictures", "render_to"),
+    "game_html": ("dipsolve.io.pictures_html", "game_html"),
+    "play_game": ("dipsolve.play.games", "play_game"),
+    "play_series": ("dipsolve.play.games", "play_series"),
+    "results_table": ("dipsolve.play.games", "results_table"),
+    "format_table": ("dipsolve.play.games", "format_table"),
+    "make_bot": ("dipsolve.play.bots", "make_bot"),
+    "DipsolveBot": ("dipsolve.play.bots", "DipsolveBot"),
+    "DumbBotPlayer": ("dipsolve.play.bots", "DumbBotPlayer"),
+    "RandomBot": ("dipsolve.play.bots", "RandomBot"),
+    "dumbbot_orders": ("dipsolve.algorithms.dumbbot", "orders"),
     # many jobs at once: here, local processes or Ray (docs/cluster.md)
     "executor": ("dipsolve.execution", "executor"),
     "ExecutionUnavailable": ("dipsolve.execution", "ExecutionUnavailable"),
     # a seat at a DAIDE server
-    "play_daide": ("dipsolve.daide.seat", "play_daide"),
-    "GameEnd": ("dipsolve.daide.client", "GameEnd"),
-    "DaideError": ("dipsolve.daide.wire", "DaideError"),
-    "DaideConnectionError": ("dipsolve.daide.wire", "DaideConnectionError"),
-    "DaideProtocolError": ("dipsolve.daide.wire", "DaideProtocolError"),
-    "DaideRefused": ("dipsolve.daide.wire", "DaideRefused"),
+    "play_daide": ("dipsolve.play.daide.seat", "play_daide"),
+    "GameEnd": ("dipsolve.play.daide.client", "GameEnd"),
+    "DaideError": ("dipsolve.play.daide.wire", "DaideError"),
+    "DaideConnectionError": ("dipsolve.play.daide.wire", "DaideConnectionError"),
+    "DaideProtocolError": ("dipsolve.play.daide.wire", "DaideProtocolError"),
+    "DaideRefused": ("dipsolve.play.daide.wire", "DaideRefused"),
     # game records (the diplomacy package's saved-game JSON)
-    "Record": ("dipsolve.records", "Record"),
-    "RecordPhase": ("dipsolve.records", "RecordPhase"),
-    "read_records": ("dipsolve.records", "read_records"),
-    "load_records": ("dipsolve.records", "load_records"),
-    "load_record": ("dipsolve.records", "load_record"),
-    "dumps_records": ("dipsolve.records", "dumps_records"),
+    "Record": ("dipsolve.io.records", "Record"),
+    "RecordPhase": ("dipsolve.io.records", "RecordPhase"),
+    "read_records": ("dipsolve.io.records", "read_records"),
+    "load_records": ("dipsolve.io.records", "load_records"),
+    "load_record": ("dipsolve.io.records", "load_record"),
+    "dumps_records": ("dipsolve.io.records", "dumps_records"),
     "analyze": ("dipsolve.analysis", "analyze"),
     "Analysis": ("dipsolve.analysis", "Analysis"),
     # the bounds on what dipsolve reads and draws
-    "LIMITS": ("dipsolve.bounds", "LIMITS"),
+    "LIMITS": ("dipsolve.core.bounds", "LIMITS"),
 }
 
 __all__ = sorted([
@@ -177,31 +177,31 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
-    from .adjudicator import OrderResult, Outcome, Reason, adjudicate
-    from .map import POWERS, Map, standard_map
-    from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
+    from .core.adjudicator import OrderResult, Outcome, Reason, adjudicate
+    from .core.map import POWERS, Map, standard_map
+    from .core.orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                          SupportMove, UnitOrder, Waive, unit_key)
-    from .position import Dislodged, Phase, Position, Unit
-    from .adjustments import count_adjustments
-    from .bounds import LIMITS
+    from .core.position import Dislodged, Phase, Position, Unit
+    from .algorithms.adjustments import count_adjustments
+    from .core.bounds import LIMITS
     from .api import Solution, SolveSettings, solve
-    from .bots import DipsolveBot, DumbBotPlayer, RandomBot, make_bot
-    from .dumbbot import orders as dumbbot_orders
-    from .evaluation import evaluator, influence, load_values
+    from .play.bots import DipsolveBot, DumbBotPlayer, RandomBot, make_bot
+    from .algorithms.dumbbot import orders as dumbbot_orders
+    from .algorithms.evaluation import evaluator, influence, load_values
     from .grammar import format_order, parse_order, parse_order_line, parse_orders
     from .grammar import parse_position_text as parse_position
     from .grammar.press import parse_press
-    from .rules import order_problem, order_problems
+    from .core.rules import order_problem, order_problems
     from .models.equilibria import Equilibrium, solve_equilibrium
     from .models.path import PathSolution, solve_path
     from .models.worstcase import solve_worst_case
     from .models.order_model import predict, select_orders
-    from .play import format_table, play_game, play_series, results_table
+    from .play.games import format_table, play_game, play_series, results_table
     from .execution import ExecutionUnavailable, executor
-    from .pictures import render_to as render
-    from .pictures_html import game_html
-    from .legal import legal_orders
-    from .records import (Record, RecordPhase, dumps_records, load_record, load_records,
+    from .io.pictures import render_to as render
+    from .io.pictures_html import game_html
+    from .core.legal import legal_orders
+    from .io.records import (Record, RecordPhase, dumps_records, load_record, load_records,
                           read_records)
     from .analysis import Analysis, analyze
 

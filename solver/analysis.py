@@ -1,6 +1,6 @@
 """Whole-game analysis of a record: every phase re-adjudicated against the record, and each power's played orders weighed against dipsolve's own.
 
-`analyze` takes a `dipsolve.records.Record` (a game the ``diplomacy`` package or
+`analyze` takes a `dipsolve.io.records.Record` (a game the ``diplomacy`` package or
 dipsolve played) and does two things:
 
 1. **Adjudication check.**  Every phase with orders is adjudicated again by
@@ -14,13 +14,13 @@ dipsolve played) and does two things:
    movement phase, `dipsolve.solve` finds its own orders for the record's board within
    the time limit; both the played orders and dipsolve's are then adjudicated against the
    orders the other powers *really* gave, and the position after the phase is valued by
-   the influence evaluation (`dipsolve.evaluation.influence`).  ``value lost`` is
+   the influence evaluation (`dipsolve.algorithms.evaluation.influence`).  ``value lost`` is
    dipsolve's value minus the played one: positive when dipsolve's orders would have done
    better against what really happened, negative when the player's did.
 
 The result, an `Analysis`, gives a table per power (`Analysis.table`), the center
 counts per power over the phases (`Analysis.centers`, drawn by
-`dipsolve.pictures_chart.centers_chart_svg`) and the whole report as JSON (`to_json`).
+`dipsolve.io.pictures_chart.centers_chart_svg`) and the whole report as JSON (`to_json`).
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping, Sequence
 
-from .adjudicator import Outcome, Reason, adjudicate
-from .map import POWERS
-from .orders import Convoy, Disband, Move, Order, SupportMove
-from .position import Dislodged, Position, Unit
-from .records import COMPLETED, Record, RecordPhase, board_differences
+from .core.adjudicator import Outcome, Reason, adjudicate
+from .core.map import POWERS
+from .core.orders import Convoy, Disband, Move, Order, SupportMove
+from .core.position import Dislodged, Position, Unit
+from .io.records import COMPLETED, Record, RecordPhase, board_differences
 
 __all__ = ["Analysis", "PhaseCheck", "PowerMove", "QUIRKS", "analyze", "check_phase", "board_differences"]
 
@@ -396,7 +396,7 @@ class Analysis:
 
     def _repr_html_(self) -> str:
         """The game with dipsolve's suggestions beside the played orders, for notebooks."""
-        from .pictures_html import game_html, notebook_html
+        from .io.pictures_html import game_html, notebook_html
         return notebook_html(game_html(self.record, self))
 
     def to_json(self) -> dict:
@@ -418,12 +418,12 @@ def analyze(record: Record, powers: Sequence[str] | None = None, *, time_limit: 
     """Analyse ``record``: re-adjudicate every phase, then (unless ``check_only``) solve
     each movement phase for each power in ``powers`` (default: every power with units)
     within ``time_limit`` seconds a power and phase.  ``on_step(text, done, total)``
-    reports progress.  When a stop is requested (`dipsolve.results.request_stop`: Ctrl-C
+    reports progress.  When a stop is requested (`dipsolve.core.results.request_stop`: Ctrl-C
     at the command line) the work ends after the phase or search under way: the
     report holds what was finished, with ``interrupted`` set."""
     from .api import SolveSettings, solve
-    from .evaluation import influence
-    from .results import Limits, Status, stop_requested
+    from .algorithms.evaluation import influence
+    from .core.results import Limits, Status, stop_requested
 
     began = time.perf_counter()
     analysis = Analysis(record)

@@ -8,8 +8,8 @@ call's deadline, imports the CP-SAT method when it is asked for (a light import:
 OR-Tools itself is loaded by the method, within the deadline, only when there is time
 for it) and hands it to the search.
 
-    >>> from dipsolve.position import Position
-    >>> from dipsolve.results import Limits
+    >>> from dipsolve.core.position import Position
+    >>> from dipsolve.core.results import Limits
     >>> s = solve(Position.initial(), "Turkey", SolveSettings(opponents="hold", limits=Limits(time_limit=2)))
     >>> sorted(str(o) for o in s.orders), s.status
     (['A CON - BUL', 'A SMY - ARM', 'F ANK - CON'], <Status.OPTIMAL: 'optimal'>)
@@ -17,8 +17,8 @@ for it) and hands it to the search.
 
 from __future__ import annotations
 
-from .position import Position
-from .results import Deadline
+from .core.position import Position
+from .core.results import Deadline
 from .search import methods as search
 from .search.methods import (DEFAULT_LIMITS, METHODS, OPPONENT_MODELS, Method, MethodUnavailable,
                              Solution, SolveSettings)

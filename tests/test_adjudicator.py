@@ -3,10 +3,10 @@ center ownership, builds, removals, civil disorder, and the shape of an Outcome.
 
 import pytest
 
-from dipsolve.adjudicator import Reason, adjudicate
-from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Retreat, SupportHold,
+from dipsolve.core.adjudicator import Reason, adjudicate
+from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, Retreat, SupportHold,
                              SupportMove, Waive)
-from dipsolve.position import Phase, Position, Unit
+from dipsolve.core.position import Phase, Position, Unit
 
 
 def pos(phase, units, centers=None, **kw):
@@ -162,9 +162,9 @@ def test_civil_disorder_removes_the_farthest_unit_fleets_first():
 
 def test_retreat_phase_two_units_to_one_place_both_disbanded():
     p = Position.build("S1901R", [Unit("France", "A", "PIC")], {}, [
-        __import__("dipsolve.position", fromlist=["Dislodged"]).Dislodged(
+        __import__("dipsolve.core.position", fromlist=["Dislodged"]).Dislodged(
             Unit("Germany", "A", "BEL"), "HOL", ("BUR", "RUH")),
-        __import__("dipsolve.position", fromlist=["Dislodged"]).Dislodged(
+        __import__("dipsolve.core.position", fromlist=["Dislodged"]).Dislodged(
             Unit("England", "A", "MUN"), "TYR", ("BUR", "RUH")),
     ])
     out = adjudicate(p, {"Germany": [Retreat("A", "BEL", "BUR")], "England": [Move("A", "MUN", "BUR")]})
@@ -174,7 +174,7 @@ def test_retreat_phase_two_units_to_one_place_both_disbanded():
 
 
 def test_unordered_dislodged_unit_disbands():
-    from dipsolve.position import Dislodged
+    from dipsolve.core.position import Dislodged
     p = Position.build("F1901R", [], {"BEL": "Germany"}, [Dislodged(Unit("Germany", "A", "BEL"), None, ("PIC",))])
     out = adjudicate(p, {})
     assert out.results[0].reason is Reason.DISBANDED and out.next.units == ()
@@ -195,8 +195,8 @@ def test_read_order_is_what_adjudicate_does_with_the_order(seed):
     # every legal order of every unit reads as legal, with the kind and destination the
     # adjudicator acts on; an order the adjudicator sets aside as illegal reads as a hold
     # with the same reason
-    from dipsolve.rules import HOLD, MOVE, SUPPORT_MOVE, read_order
-    from dipsolve.legal import legal_orders
+    from dipsolve.core.rules import HOLD, MOVE, SUPPORT_MOVE, read_order
+    from dipsolve.core.legal import legal_orders
     from dipsolve.testing import random_position
     position = random_position(seed, n_units=22)
     po = position.map.province_of
@@ -222,7 +222,7 @@ def test_read_order_is_what_adjudicate_does_with_the_order(seed):
 
 
 def test_read_order_fields_of_a_support_and_a_convoy():
-    from dipsolve.rules import CONVOY, SUPPORT_HOLD, SUPPORT_MOVE, read_order
+    from dipsolve.core.rules import CONVOY, SUPPORT_HOLD, SUPPORT_MOVE, read_order
     p = pos("S1901M", {"England": "F NTH A LON F ENG", "France": "F MAO A BRE"})
     u = {x.location: x for x in p.units}
     r = read_order(p, u["ENG"], SupportMove("F", "ENG", "F", "MAO", "BRE"))
@@ -241,7 +241,7 @@ def test_read_order_fields_of_a_support_and_a_convoy():
 
 def test_orders_share_a_base_and_stay_frozen_hashable_values():
     import dataclasses
-    from dipsolve.orders import Order, UnitOrder
+    from dipsolve.core.orders import Order, UnitOrder
     orders = [Hold("A", "PAR"), Move("A", "PAR", "BUR"), Move("A", "LON", "NWY", via_convoy=True),
               SupportHold("A", "MUN", "A", "BER"), SupportMove("A", "MUN", "A", "BER", "KIE"),
               Convoy("NTH", "A", "LON", "NWY"), Retreat("A", "PAR", "BUR"), Disband("A", "PAR"),

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from dipsolve.adjudicator import adjudicate
-from dipsolve.adjustments import (after_adjustments, build_count, build_sites, count_adjustments,
+from dipsolve.core.adjudicator import adjudicate
+from dipsolve.algorithms.adjustments import (after_adjustments, build_count, build_sites, count_adjustments,
                                   elementary_symmetric, home_weights, iter_adjustments, joint_count,
                                   legal_adjustments, removal_count, seed_waive_count)
 from dipsolve.cli import load, main
-from dipsolve.map import standard_map
-from dipsolve.orders import Build, Disband
-from dipsolve.position import Phase, Position, Unit
+from dipsolve.core.map import standard_map
+from dipsolve.core.orders import Build, Disband
+from dipsolve.core.position import Phase, Position, Unit
 
 ROOT = Path(__file__).resolve().parents[1]
 ADJUST = ROOT / "examples" / "adjustments"

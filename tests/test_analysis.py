@@ -12,10 +12,10 @@ import pytest
 import dipsolve
 from dipsolve.analysis import QUIRKS, analyze, check_phase
 from dipsolve.cli import main
-from dipsolve.evaluation import influence
-from dipsolve.orders import Convoy, Disband, Move, SupportMove
-from dipsolve.position import Position, Unit
-from dipsolve.records import from_play, read_records
+from dipsolve.algorithms.evaluation import influence
+from dipsolve.core.orders import Convoy, Disband, Move, SupportMove
+from dipsolve.core.position import Position, Unit
+from dipsolve.io.records import from_play, read_records
 
 diplomacy = pytest.importorskip("diplomacy")
 from diplomacy.utils.export import to_saved_game_format  # noqa: E402

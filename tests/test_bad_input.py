@@ -10,7 +10,7 @@ import pytest
 from dipsolve.grammar import (DipsolveRuleError, DipsolveSyntaxError, parse_daide, parse_order,
                               parse_orders, parse_position)
 from dipsolve.grammar.errors import DipsolveError
-from dipsolve.position import Position
+from dipsolve.core.position import Position
 
 HEAD = "phase: Spring 1901 Movement\n"
 ALL_CENTERS = ("ANK, BEL, BER, BRE, BUD, BUL, CON, DEN, EDI, GRE, HOL, KIE, LON, LVP, MAR, MOS, "

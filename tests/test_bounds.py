@@ -1,4 +1,4 @@
-"""The bounds of `dipsolve.bounds`, met by every reader and every numeric option: each
+"""The bounds of `dipsolve.core.bounds`, met by every reader and every numeric option: each
 case of issue 20 (numbers and nesting past every bound, flag values) and the others of
 the same classes answer with one line naming the limit and the place, and exit 2.
 """
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from dipsolve.bounds import (LIMITS, check_float, check_nesting, check_picture, loads_json,
+from dipsolve.core.bounds import (LIMITS, check_float, check_nesting, check_picture, loads_json,
                              parse_int, read_text)
 from dipsolve.cli import main
-from dipsolve.errors import DipsolveLimitError, DipsolveSyntaxError
+from dipsolve.core.errors import DipsolveLimitError, DipsolveSyntaxError
 
 ROOT = Path(__file__).resolve().parent.parent
 START = str(ROOT / "examples" / "start.dip")
@@ -119,8 +119,8 @@ def test_a_dip_year_past_the_limit(tmp_path, capsys, phase):
 
 
 def test_the_year_after_the_last_is_past_the_limit():
-    from dipsolve.adjudicator import adjudicate
-    from dipsolve.position import Position
+    from dipsolve.core.adjudicator import adjudicate
+    from dipsolve.core.position import Position
     last = Position.from_text("phase: Winter 9999 Adjustment\n[England]\nunits: F LON\n"
                               "centers: LON\n")
     with pytest.raises(DipsolveLimitError, match="year 10000"):
@@ -181,7 +181,7 @@ def test_province_values_past_the_limit(tmp_path, capsys, value, message):
 
 
 def test_province_values_from_the_api_are_checked_too():
-    from dipsolve.evaluation import ProvinceValues
+    from dipsolve.algorithms.evaluation import ProvinceValues
     with pytest.raises(DipsolveLimitError):
         ProvinceValues({"CON": math.nan})
 
@@ -294,8 +294,8 @@ def test_the_help_says_each_range(capsys):
 def test_the_library_bounds_its_limits_too():
     from dipsolve import Limits
     from dipsolve.grammar.press import parse_press
-    from dipsolve.pictures import render_to
-    from dipsolve.position import Position
+    from dipsolve.io.pictures import render_to
+    from dipsolve.core.position import Position
     for bad in (math.inf, math.nan, 1e300, 0):
         with pytest.raises(DipsolveLimitError):
             Limits(time_limit=bad)

@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 
 import dipsolve
 from dipsolve.cli.main import main
-from dipsolve.daide.client import Variant, parse_tree
-from dipsolve.daide.wire import (BASE_TOKENS, DM, EM, FM, IM, RM, STANDARD_MAP_TOKENS, Connection,
+from dipsolve.play.daide.client import Variant, parse_tree
+from dipsolve.play.daide.wire import (BASE_TOKENS, DM, EM, FM, IM, RM, STANDARD_MAP_TOKENS, Connection,
                                  DaideConnectionError, DaideError, DaideProtocolError, TokenTable,
                                  frame, initial_message, parse_frames)
-from dipsolve.errors import DipsolveError
+from dipsolve.core.errors import DipsolveError
 
 TABLE = TokenTable.from_rm(b"")
 
@@ -528,7 +528,7 @@ class ScriptedConnection:
         self.sent.append((kind, body))
 
     def receive(self):
-        from dipsolve.daide.wire import Message
+        from dipsolve.play.daide.wire import Message
         if not self.messages:
             self.closed = True
             raise DaideConnectionError("the server closed the connection")
@@ -536,7 +536,7 @@ class ScriptedConnection:
         return Message(kind, body)
 
     def poll(self):
-        from dipsolve.daide.wire import Message
+        from dipsolve.play.daide.wire import Message
         return [Message(k, b) for k, b in self.messages]
 
     def close(self) -> None:
@@ -565,8 +565,8 @@ def test_any_sequence_of_tokens_after_sign_on_ends_in_a_dipsolve_error_or_the_ga
     """Whatever the server says after HLO -- in tokens the table knows, in any order --
     the session answers HUH, plays, or ends with one of dipsolve's errors: never another
     exception."""
-    from dipsolve.bots import make_bot
-    from dipsolve.daide.client import DaideSession
+    from dipsolve.play.bots import make_bot
+    from dipsolve.play.daide.client import DaideSession
     bodies = [TABLE.encode(t) for t in SIGN_ON + messages]
     conn = ScriptedConnection(bodies)
     session = DaideSession(conn, make_bot("random"), seed=0)   # type: ignore[arg-type]
@@ -703,7 +703,7 @@ def test_results_of_other_powers_orders_are_not_counted_as_ours(capsys):
 
 
 def test_every_wait_of_play_daide_is_bounded_by_its_timeout(monkeypatch):
-    from dipsolve.daide import seat
+    from dipsolve.play.daide import seat
     seen: dict = {}
 
     def fake_open(host, port, **kw):

@@ -9,8 +9,8 @@ import pytest
 
 from dipsolve.grammar.errors import DipsolveSyntaxError
 from dipsolve.grammar.daide_order import parse_daide_order
-from dipsolve.map import standard_map
-from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove,
+from dipsolve.core.map import standard_map
+from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, Retreat, SupportHold, SupportMove,
                              Waive)
 
 

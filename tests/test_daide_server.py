@@ -5,7 +5,7 @@ in its own process on 127.0.0.1 at a free port (killed whatever happens).  Seven
 -- DumbBots, random bots and one dipsolve search at a short time limit -- sign on as
 separate processes and play until the server ends the game on reaching Spring 1903.
 Then every phase the server recorded (its saved-game JSON: the position, each power's
-orders, each unit's results; read by `dipsolve.records`) is adjudicated again by
+orders, each unit's results; read by `dipsolve.io.records`) is adjudicated again by
 dipsolve, and the next position and the results must be the server's -- but for the
 peer's documented bugs (`dipsolve.analysis.QUIRKS`), each named when it happens.
 """
@@ -22,9 +22,9 @@ import pytest
 
 pytest.importorskip("diplomacy")
 
-from dipsolve.adjudicator import adjudicate  # noqa: E402
+from dipsolve.core.adjudicator import adjudicate  # noqa: E402
 from dipsolve.analysis import QUIRKS, check_phase  # noqa: E402
-from dipsolve.records import iter_positions, read_records, result_codes  # noqa: E402
+from dipsolve.io.records import iter_positions, read_records, result_codes  # noqa: E402
 from dipsolve.testing.daide_server import DaideServerProcess  # noqa: E402
 from dipsolve.testing.peer import OUR_POWER  # noqa: E402
 
@@ -67,7 +67,7 @@ def daide_game(tmp_path_factory):
 
 
 def _differences(record_json: dict) -> tuple[list[str], dict[str, int], int]:
-    """Every phase of the server's record adjudicated by dipsolve (`dipsolve.records`
+    """Every phase of the server's record adjudicated by dipsolve (`dipsolve.io.records`
     reads it, `dipsolve.analysis.check_phase` compares the next board and names the peer's
     documented quirks): (unexplained differences, quirks seen, phases compared).  Where the
     boards agree, the results agree too: each unit dislodged or not, and a unit still in

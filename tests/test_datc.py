@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from dipsolve.map import POWERS, standard_map
+from dipsolve.core.map import POWERS, standard_map
 
 CASE_DIR = Path(__file__).resolve().parent / "datc" / "cases"
 CASE_FILES = sorted(CASE_DIR.glob("*.case"))
@@ -101,7 +101,7 @@ def _report(path: Path, given: str, expected: tuple[set[Key], set[Key]],
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=[case_id(p) for p in CASE_FILES])
 def test_datc_case(path: Path) -> None:
-    from dipsolve.adjudicator import adjudicate
+    from dipsolve.core.adjudicator import adjudicate
     from dipsolve.grammar import parse_position
 
     given, expected_doc = split_case(path.read_text(encoding="utf-8"))

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from dipsolve import pictures
-from dipsolve.adjudicator import adjudicate
+from dipsolve.io import pictures
+from dipsolve.core.adjudicator import adjudicate
 from dipsolve.cli import load
-from dipsolve.position import Position
+from dipsolve.core.position import Position
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "docs" / "pictures"

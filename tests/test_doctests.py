@@ -34,7 +34,7 @@ PAGES = sorted(p.relative_to(ROOT).as_posix() for p in [ROOT / "README.md", *ROO
 
 
 def test_the_public_modules_have_examples():
-    assert "dipsolve" in MODULES and "dipsolve.errors" in MODULES and "dipsolve.results" in MODULES
+    assert "dipsolve" in MODULES and "dipsolve.core.errors" in MODULES and "dipsolve.core.results" in MODULES
     assert "docs/api.md" in PAGES
 
 

@@ -1,4 +1,4 @@
-"""DumbBot (dipsolve.dumbbot): its values on the 1901 start checked by hand, its choice
+"""DumbBot (dipsolve.algorithms.dumbbot): its values on the 1901 start checked by hand, its choice
 rule, its invariants, and the legality of every order it gives in random positions."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from dipsolve import dumbbot
-from dipsolve.adjudicator import REFUSED, Reason, adjudicate
-from dipsolve.dumbbot import NEUTRAL, _pick, power_sizes, values
-from dipsolve.map import POWERS
-from dipsolve.orders import (Build, Disband, Hold, Move, Retreat, SupportHold, SupportMove,
+from dipsolve.algorithms import dumbbot
+from dipsolve.core.adjudicator import REFUSED, Reason, adjudicate
+from dipsolve.algorithms.dumbbot import NEUTRAL, _pick, power_sizes, values
+from dipsolve.core.map import POWERS
+from dipsolve.core.orders import (Build, Disband, Hold, Move, Retreat, SupportHold, SupportMove,
                              Waive)
-from dipsolve.position import Dislodged, Phase, Position, Unit
+from dipsolve.core.position import Dislodged, Phase, Position, Unit
 from dipsolve.testing import random_position
 
 START = Position.initial()
@@ -212,7 +212,7 @@ def test_builds_waive_what_cannot_be_built_and_removals_are_exact():
 
 
 def test_evaluate_is_centers_plus_the_places_units_stand_on():
-    from dipsolve.evaluation import evaluator
+    from dipsolve.algorithms.evaluation import evaluator
     v = values(START, "Germany")
     places = sum(v.destination[(u.kind, u.location)] for u in START.units_of("Germany"))
     assert places == 2080876 + 4257005 + 63814435          # A BER, A MUN, F KIE

@@ -12,15 +12,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dipsolve.adjustments import after_adjustments, iter_adjustments
+from dipsolve.algorithms.adjustments import after_adjustments, iter_adjustments
 from dipsolve.cli import load, main
-from dipsolve.evaluation import evaluator
+from dipsolve.algorithms.evaluation import evaluator
 from dipsolve.models.equilibria import (AdjustmentGame, combined_search, group_table,
                                         interaction_groups, preliminary_order, solve_equilibrium)
 from dipsolve.models.games import (correlated_lp, fictitious_play, pure_equilibria, sgc_milp,
                                    support_enumeration, tensor_gains, zero_sum_lp)
-from dipsolve.position import Position
-from dipsolve.results import Deadline
+from dipsolve.core.position import Position
+from dipsolve.core.results import Deadline
 
 ROOT = Path(__file__).resolve().parents[1]
 ADJUST = ROOT / "examples" / "adjustments"
@@ -395,7 +395,7 @@ def test_cli_equilibrium_json(capsys):
     out, _ = capsys.readouterr()
     assert code == 0 and "pure equilibrium: optimal" in out and "[orders]" in out
     # the [orders] section printed is the equilibrium: appended to the file, it adjudicates
-    from dipsolve.adjudicator import adjudicate
+    from dipsolve.core.adjudicator import adjudicate
     from dipsolve.grammar import parse_position
     text = (ADJUST / "billion.dip").read_text() + "\n" + out[out.index("[orders]"):]
     pos, orders = parse_position(text, "billion+orders.dip")

@@ -3,7 +3,7 @@ whole rows of the game, correlated and coarse correlated equilibria by column an
 generation, mixed equilibria of three or more mixing powers, a small position with no
 pure equilibrium, and the deadline (an injected clock).  Every certificate is
 recomputed here by a different code path: the plain batch evaluation of full positions
-(`dipsolve.evaluation.InfluenceBatch`), spot-checked against the evaluator itself."""
+(`dipsolve.algorithms.evaluation.InfluenceBatch`), spot-checked against the evaluator itself."""
 
 from __future__ import annotations
 
@@ -15,14 +15,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dipsolve.adjustments import after_adjustments, joint_count
+from dipsolve.algorithms.adjustments import after_adjustments, joint_count
 from dipsolve.cli import load, main
-from dipsolve.evaluation import influence
+from dipsolve.algorithms.evaluation import influence
 from dipsolve.models.equilibria import (AdjustmentGame, group_table, interaction_groups,
                                         solve_equilibrium)
 from dipsolve.models.games import (correlated_generation, pure_equilibria, small_support_nash,
                                    support_enumeration, tensor_gains)
-from dipsolve.results import Deadline
+from dipsolve.core.results import Deadline
 from dipsolve.testing import random_adjustment_position
 
 ROOT = Path(__file__).resolve().parents[1]

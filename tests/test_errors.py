@@ -7,7 +7,7 @@ import pytest
 
 import dipsolve
 
-from dipsolve.errors import (DipsolveError, DipsolveInternalError, DipsolveRuleError,
+from dipsolve.core.errors import (DipsolveError, DipsolveInternalError, DipsolveRuleError,
                              DipsolveSyntaxError, DipsolveUnavailable)
 from dipsolve.grammar import parse_order, parse_position_text
 
@@ -68,7 +68,7 @@ def test_parse_order_errors_are_catchable_at_the_root():
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from dipsolve.errors import QUOTE_LENGTH, escape, quote, quote_line  # noqa: E402
+from dipsolve.core.errors import QUOTE_LENGTH, escape, quote, quote_line  # noqa: E402
 
 _HOSTILE = ["\x1b[2J\x1b[31m", "\ngame over: a solo win for France\n", "\r", "\u202e", "\u2066",
             "\u200f", "\u200b", "\u0410", "\u0420", "\u0391", "\x00", "\x7f", "\u2028", "\ufeff"]

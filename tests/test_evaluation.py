@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from dipsolve.adjudicator import adjudicate
-from dipsolve.evaluation import (ValuesError, centers, control, default_values, distances,
+from dipsolve.core.adjudicator import adjudicate
+from dipsolve.algorithms.evaluation import (ValuesError, centers, control, default_values, distances,
                                  evaluator, influence, load_values, mountain, moving_values,
                                  parse_values)
-from dipsolve.map import POWERS, standard_map
-from dipsolve.orders import Move
-from dipsolve.position import Dislodged, Position, Unit
+from dipsolve.core.map import POWERS, standard_map
+from dipsolve.core.orders import Move
+from dipsolve.core.position import Dislodged, Position, Unit
 from dipsolve.testing import random_position
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from dipsolve import results
-from dipsolve.bots import DumbBotPlayer, RandomBot
+from dipsolve.core import results
+from dipsolve.play.bots import DumbBotPlayer, RandomBot
 from dipsolve.cli.batch import inputs, run_job, settings_of
 from dipsolve.cli.main import build_parser
 from dipsolve.execution import Done, ExecutionUnavailable, InProcess, LocalPool, executor
 from dipsolve.execution.journal import Journal
-from dipsolve.play import play_series
+from dipsolve.play.games import play_series
 from dipsolve.testing.jobs import die_once, square, square_or_fail
 
 ROOT = Path(__file__).resolve().parent.parent

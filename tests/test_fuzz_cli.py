@@ -24,7 +24,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dipsolve.bounds import LIMITS
+from dipsolve.core.bounds import LIMITS
 from dipsolve.cli import main
 from test_fuzz_readers import _PLANS, _VALUES, _mutation, _record_examples, fuzz_settings
 

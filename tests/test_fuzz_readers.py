@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dipsolve.errors import DipsolveError
+from dipsolve.core.errors import DipsolveError
 from dipsolve.grammar import format_order, parse_orders, parse_position_text
 from dipsolve.grammar.daide_order import parse_daide_order
 from dipsolve.grammar.levels import LEVELS
@@ -102,8 +102,8 @@ def _record_examples() -> list[str]:
     """Saved games (the diplomacy package's JSON): the 1901 openings replayed, as one
     object and as JSON lines of two."""
     from dipsolve.grammar import parse_position_text
-    from dipsolve.position import Position
-    from dipsolve.records import dumps_records, replay
+    from dipsolve.core.position import Position
+    from dipsolve.io.records import dumps_records, replay
     _, spring = parse_position_text((EXAMPLES / "start.dip").read_text(encoding="utf-8"))
     one = replay(Position.initial(), [spring, {}], id="fuzz")
     return [dumps_records([one]), dumps_records([one, replay(Position.initial(), [{}], id="two")])]
@@ -168,7 +168,7 @@ def _read_position(text: str) -> object:
 def _read_orders(text: str) -> object:
     """An orders file alone, then against the 1901 start (where most orders of the
     examples are for units that are not there: a `DipsolveRuleError` each)."""
-    from dipsolve.position import Position
+    from dipsolve.core.position import Position
     orders = parse_orders(text, "<fuzz>")
     try:
         parse_orders(text, "<fuzz>", position=Position.initial())
@@ -203,7 +203,7 @@ def _read_press(dialect: str) -> Callable[[str], object]:
 
 
 def _read_values(text: str) -> object:
-    from dipsolve.evaluation import parse_values
+    from dipsolve.algorithms.evaluation import parse_values
     return parse_values(text, "<fuzz>")
 
 
@@ -213,7 +213,7 @@ def _read_plan(text: str) -> object:
 
 
 def _read_records(text: str) -> object:
-    from dipsolve.records import read_records
+    from dipsolve.io.records import read_records
     return read_records(text, "<fuzz>")
 
 
@@ -242,7 +242,7 @@ def _position_lines_examples() -> list[str]:
 
 
 def _read_phase(text: str) -> object:
-    from dipsolve.position import Phase
+    from dipsolve.core.position import Phase
     return Phase.parse(text)
 
 
@@ -304,7 +304,7 @@ def test_press_at_every_level_answers_or_raises_the_projects_error(text, level):
 @cache
 def _wire_examples() -> list[bytes]:
     """Frames a server sends: an RM (the standard map), DMs of a turn, a board, press."""
-    from dipsolve.daide.wire import DM, RM, TokenTable, frame
+    from dipsolve.play.daide.wire import DM, RM, TokenTable, frame
     table = TokenTable.from_rm(b"")
     texts = ["HLO ( FRA ) ( 1234 ) ( ( LVL 20 ) ( MTL 600 ) )", _DAIDE_POSITIONS[0].replace("\n", " "),
              "NOW ( SPR 1901 ) ( AUS AMY BUD ) ( RUS FLT ( STP SCS ) )",
@@ -337,8 +337,8 @@ def _read_wire(data: bytes) -> None:
     """What the client does with bytes from a server: frames cut and checked, the token
     table an RM gives, each DM decoded to text, its tree, a board read; and the text
     encoded back."""
-    from dipsolve.daide.client import parse_tree
-    from dipsolve.daide.wire import DM, RM, TokenTable, parse_frames
+    from dipsolve.play.daide.client import parse_tree
+    from dipsolve.play.daide.wire import DM, RM, TokenTable, parse_frames
     messages, _ = parse_frames(data)
     table = TokenTable.from_rm(b"")
     for m in messages:
@@ -385,24 +385,24 @@ class _Scripted:
     """A DAIDE connection without a socket: the messages given, then the server gone."""
 
     def __init__(self, bodies: list[bytes]) -> None:
-        from dipsolve.daide.wire import DM, RM
+        from dipsolve.play.daide.wire import DM, RM
         self.messages = [(RM, b"")] + [(DM, b) for b in bodies]
         self.closed = False
 
     def send(self, kind: int, body: bytes = b"") -> None:
-        from dipsolve.daide.wire import DaideConnectionError
+        from dipsolve.play.daide.wire import DaideConnectionError
         if self.closed:
             raise DaideConnectionError("the connection is closed")
 
     def receive(self):
-        from dipsolve.daide.wire import DaideConnectionError, Message
+        from dipsolve.play.daide.wire import DaideConnectionError, Message
         if not self.messages:
             self.closed = True
             raise DaideConnectionError("the server closed the connection")
         return Message(*self.messages.pop(0))
 
     def poll(self):
-        from dipsolve.daide.wire import Message
+        from dipsolve.play.daide.wire import Message
         return [Message(k, b) for k, b in self.messages]
 
     def close(self) -> None:
@@ -413,9 +413,9 @@ def _read_session(text: str) -> object:
     """A game as the client plays it: each line a message from the server (the lines
     that are no DAIDE tokens dropped), played by a random bot; what the client says and
     logs is checked to be escaped and short."""
-    from dipsolve.bots import make_bot
-    from dipsolve.daide.client import LOG_LENGTH, DaideSession
-    from dipsolve.daide.wire import TokenTable
+    from dipsolve.play.bots import make_bot
+    from dipsolve.play.daide.client import LOG_LENGTH, DaideSession
+    from dipsolve.play.daide.wire import TokenTable
     table = TokenTable.from_rm(b"")
     bodies = []
     for line in text.split("\n")[:40]:
@@ -453,7 +453,7 @@ def _worst_orders(draw) -> str:
     """An order followed (or interrupted) by a run of one word, 1 to 30,000 times: the
     recovery and the name suggestions must stay linear, a line past max_order_length is
     refused before it is read."""
-    from dipsolve.bounds import LIMITS
+    from dipsolve.core.bounds import LIMITS
     head = draw(st.sampled_from(["A PAR - BUR", "France: A PAR -", "A", "F NTH C A LON -",
                                  "( FRA AMY PAR ) MTO", "A Paris supports", ""]))
     # one line (a file of many bad lines is its own case: tests/test_hostile_input.py)
@@ -482,7 +482,7 @@ def test_the_order_readers_worst_cases_answer_or_raise_the_projects_error(text):
 def test_every_position_a_reader_accepts_is_written_and_read_back(name, data):
     """What a reader accepts, its writer writes and the reader reads back equal (an
     army never on a coast, nor retreating to one: the writer could not say so)."""
-    from dipsolve.records import dumps_records, read_records
+    from dipsolve.io.records import dumps_records, read_records
     read, examples = READERS[name]
     text = data.draw(inputs(examples()), label="text")
     try:

@@ -20,7 +20,7 @@ from dipsolve.models.games import (Mixed, Profile, correlated_lp, double_oracle,
                                    fictitious_play, pure_equilibria, sgc_milp,
                                    support_enumeration, tensor_gains, two_player_gain,
                                    zero_sum_lp)
-from dipsolve.results import Deadline, TimeUp
+from dipsolve.core.results import Deadline, TimeUp
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMBIT = ROOT / "tests" / "data" / "gambit"

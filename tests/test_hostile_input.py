@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import dipsolve
-from dipsolve.bounds import LIMITS
-from dipsolve.errors import DipsolveError, DipsolveLimitError, DipsolveRuleError
+from dipsolve.core.bounds import LIMITS
+from dipsolve.core.errors import DipsolveError, DipsolveLimitError, DipsolveRuleError
 from dipsolve.grammar import parse_position_text
-from dipsolve.position import Dislodged, Position, Unit
+from dipsolve.core.position import Dislodged, Position, Unit
 
 ROOT = Path(__file__).resolve().parent.parent
 F1901R = (ROOT / "examples" / "f1901r.dip").read_text(encoding="utf-8")
@@ -55,7 +55,7 @@ def test_the_daide_reader_refuses_an_army_retreating_to_a_coast(now):
 
 @pytest.mark.parametrize("options", [["STP/NC"], ["STP/SC", "UKR"], ["UKR", "STP/NC"]])
 def test_the_record_reader_refuses_an_army_retreating_to_a_coast(options):
-    from dipsolve.records import dumps_records, read_records, replay
+    from dipsolve.io.records import dumps_records, read_records, replay
     game = json.loads(dumps_records([replay(Position.initial(), [{}], id="g")]))
     state = game["phases"][0]["state"]
     game["phases"][0]["name"] = "S1901R"
@@ -76,7 +76,7 @@ def test_no_writer_gives_an_army_a_coast():
     assert "retreats STP, UKR" in text and "STP/NC" not in text
     back, _ = parse_position_text(text)
     assert back.dislodged[0].retreats == ("STP", "UKR")
-    from dipsolve.records import dumps_records, replay
+    from dipsolve.io.records import dumps_records, replay
     written = dumps_records([replay(bad, [], id="g")])
     assert "STP/NC" not in written
 
@@ -112,7 +112,7 @@ def test_an_order_line_past_its_bound_is_refused_before_it_is_read(text, monkeyp
 
 def _lookups(monkeypatch, text: str) -> int:
     """How many names the reader looks up on the map to refuse ``text``."""
-    from dipsolve.map import Map
+    from dipsolve.core.map import Map
     count = [0]
     real = Map.province
 
@@ -162,7 +162,7 @@ def test_a_long_order_inside_a_record_is_refused_not_a_hang(tmp_path, capsys, or
     """``analyze`` reads a record's orders with the order reader: past the bound at
     once, within it in linear time (the name lookups are bounded)."""
     from dipsolve.cli import main
-    from dipsolve.records import dumps_records, replay
+    from dipsolve.io.records import dumps_records, replay
     game = json.loads(dumps_records([replay(Position.initial(), [{}], id="g")]))
     game["phases"][0]["orders"]["FRANCE"] = [order]
     f = tmp_path / "g.json"

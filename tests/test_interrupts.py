@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 import dipsolve
-from dipsolve.adjustments import joint_count
+from dipsolve.algorithms.adjustments import joint_count
 from dipsolve.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -274,14 +274,14 @@ def test_a_batch_interrupted_keeps_its_lines_and_the_rerun_finishes_it(tmp_path)
 
 def test_a_command_that_does_not_poll_is_stopped_where_it_is(tmp_path, capsys, monkeypatch):
     """``render`` (drawing) stops at once on the signal: exit 130, no file, no traceback."""
-    import dipsolve.pictures
+    import dipsolve.io.pictures
 
     def drawing(*a, **k):
         os.kill(os.getpid(), signal.SIGINT)
         for _ in range(1000):           # the handler raises within a bytecode or two
             time.sleep(0.01)
         raise AssertionError("not stopped")
-    monkeypatch.setattr(dipsolve.pictures, "svg_for", drawing)
+    monkeypatch.setattr(dipsolve.io.pictures, "svg_for", drawing)
     out = tmp_path / "x.svg"
     before = signal.getsignal(signal.SIGINT)
     assert main(["render", S1902M, "-o", str(out)]) == 130
@@ -294,13 +294,13 @@ def test_a_command_that_does_not_poll_is_stopped_where_it_is(tmp_path, capsys, m
     # of the session left another)
     assert signal.getsignal(signal.SIGINT) is before
     time.sleep(0.2)                     # the watcher thread has read the signal's byte
-    assert not dipsolve.results.stop_requested()     # the next run is not stopped
+    assert not dipsolve.core.results.stop_requested()     # the next run is not stopped
 
 
 def test_adjudicate_stops_between_files_prints_those_finished_and_writes_nothing(
         tmp_path, capsys, monkeypatch):
-    import dipsolve.adjudicator
-    real = dipsolve.adjudicator.adjudicate
+    import dipsolve.core.adjudicator
+    real = dipsolve.core.adjudicator.adjudicate
     calls = []
 
     def adjudicate(position, orders):
@@ -308,7 +308,7 @@ def test_adjudicate_stops_between_files_prints_those_finished_and_writes_nothing
         if len(calls) == 2:             # Ctrl-C while the second file is adjudicated
             os.kill(os.getpid(), signal.SIGINT)
         return real(position, orders)
-    monkeypatch.setattr(dipsolve.adjudicator, "adjudicate", adjudicate)
+    monkeypatch.setattr(dipsolve.core.adjudicator, "adjudicate", adjudicate)
     files = []
     for name in ("a", "b", "c"):
         (tmp_path / f"{name}.dip").write_text(Path(S1902M).read_text())
@@ -339,7 +339,7 @@ def test_a_second_signal_stops_a_command_where_it_is(capsys, monkeypatch):
 
 
 def test_a_stop_request_expires_every_deadline_and_calls_the_blocking_calls_stops():
-    from dipsolve.results import (Deadline, Result, Status, interrupted, on_stop, request_stop,
+    from dipsolve.core.results import (Deadline, Result, Status, interrupted, on_stop, request_stop,
                                   reset_stop)
     clock = iter([0.0] * 10).__next__           # a clock that never moves
     d = Deadline(100.0, clock=clock)
@@ -350,7 +350,7 @@ def test_a_stop_request_expires_every_deadline_and_calls_the_blocking_calls_stop
             request_stop()
             assert stopped == ["cp-sat"]
             assert d.expired() and d.remaining() == 0.0 and d.part(0.5).remaining() == 0.0
-            with pytest.raises(dipsolve.results.TimeUp):
+            with pytest.raises(dipsolve.core.results.TimeUp):
                 d.check()
         with on_stop(lambda: stopped.append("late")):  # registered after: called at once
             pass
@@ -441,7 +441,7 @@ def test_a_worker_whose_parent_went_away_ends_quietly(task):
     returns without a BrokenPipeError traceback (the one every worker printed when the
     terminal closed under ``play --jobs``)."""
     code = ("from multiprocessing import Pipe\n"
-            "from dipsolve.workers import _serve\n"
+            "from dipsolve.execution.workers import _serve\n"
             "parent, child = Pipe()\n"
             f"parent.send((0, {task!r})); parent.close()\n"
             "_serve(child, lambda t: eval(t))\n")

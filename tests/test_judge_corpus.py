@@ -20,13 +20,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dipsolve.cli import main
-from dipsolve.errors import DipsolveError
+from dipsolve.core.errors import DipsolveError
 from dipsolve.grammar import parse_order
 from dipsolve.grammar.fastpath import fast_order_line, fast_orders_file
 from dipsolve.grammar.orders import grammar_order_line, parse_orders, read_orders
-from dipsolve.map import POWERS, standard_map
-from dipsolve.orders import Build, Disband, Order, Retreat, UnitOrder, Waive
-from dipsolve.position import Dislodged, Position, Unit
+from dipsolve.core.map import POWERS, standard_map
+from dipsolve.core.orders import Build, Disband, Order, Retreat, UnitOrder, Waive
+from dipsolve.core.position import Dislodged, Position, Unit
 
 CORPUS = Path(__file__).resolve().parent / "data" / "judge_orders.tsv"
 M = standard_map()

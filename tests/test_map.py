@@ -5,7 +5,7 @@ from importlib import resources
 
 import pytest
 
-from dipsolve.map import POWERS, power_name, standard_map
+from dipsolve.core.map import POWERS, power_name, standard_map
 
 M = standard_map()
 
@@ -78,7 +78,7 @@ def test_every_adjacency_matches_the_peer():
 # ---------------------------------------------------------------- distances and routes (graph)
 def test_graph_examples_and_symmetry():
     import doctest
-    import dipsolve.graph as graph
+    import dipsolve.core.graph as graph
     result = doctest.testmod(graph)
     assert result.attempted > 0 and result.failed == 0
     # the plain adjacency is symmetric: the steps from A to B are the steps from B to A
@@ -92,8 +92,8 @@ def test_graph_examples_and_symmetry():
 
 
 def test_graph_distances_by_unit_kind():
-    from dipsolve.graph import distances, reachable, reachable_provinces, rings
-    from dipsolve.position import Unit
+    from dipsolve.core.graph import distances, reachable, reachable_provinces, rings
+    from dipsolve.core.position import Unit
     assert "ION" not in distances(M, "A", "GRE")            # an army never crosses the sea
     assert distances(M, "F", "GRE")["ION"] == 1
     assert distances(M, "F", "STP/NC")["BAR"] == 1 and distances(M, "F", "STP/NC")["BOT"] > 1
@@ -106,7 +106,7 @@ def test_graph_distances_by_unit_kind():
 
 def test_graph_tables_are_kept_by_the_map_itself():
     import dataclasses
-    from dipsolve.graph import distances
+    from dipsolve.core.graph import distances
     other = dataclasses.replace(M, memo={})       # the same board, another map object
     assert distances(other, "A", "PAR") == distances(M, "A", "PAR")
     assert distances(other, "A", "PAR") is not distances(M, "A", "PAR")
@@ -115,8 +115,8 @@ def test_graph_tables_are_kept_by_the_map_itself():
 
 
 def test_convoy_routes_and_the_fleet_a_convoy_needs():
-    from dipsolve.graph import convoy_routes, on_route, sea_component, sea_route
-    from dipsolve.position import Position, Unit
+    from dipsolve.core.graph import convoy_routes, on_route, sea_component, sea_route
+    from dipsolve.core.position import Position, Unit
     army = Unit("England", "A", "LON")
     fleets = [Unit("England", "F", "NTH"), Unit("England", "F", "NWG")]
     p = Position.build("S1901M", [army, *fleets])

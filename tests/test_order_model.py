@@ -24,15 +24,15 @@ from pathlib import Path
 import pytest
 from test_datc import CASE_FILES, case_id, read_plain, split_case
 
-from dipsolve.adjudicator import adjudicate
-from dipsolve.evaluation import centers, control, influence, values_for
+from dipsolve.core.adjudicator import adjudicate
+from dipsolve.algorithms.evaluation import centers, control, influence, values_for
 from dipsolve.grammar import parse_position
 from dipsolve.models.movement_rules import fixed_orders
 from dipsolve.models.order_model import (LinearValue, ParadoxError, Prediction, predict,
                                          select_orders)
-from dipsolve.orders import Convoy, Hold, Move, SupportMove
-from dipsolve.position import Phase, Position, Unit
-from dipsolve.legal import legal_orders, useful_orders
+from dipsolve.core.orders import Convoy, Hold, Move, SupportMove
+from dipsolve.core.position import Phase, Position, Unit
+from dipsolve.core.legal import legal_orders, useful_orders
 from dipsolve.testing import opening_position, random_orders, random_position
 
 #: DATC movement cases whose orders may form a convoy paradox (DATC 4.A.2): the model
@@ -283,7 +283,7 @@ def test_out_of_time_while_linearizing_gives_the_hint_unproven() -> None:
     import itertools
     import json
 
-    from dipsolve.results import Deadline
+    from dipsolve.core.results import Deadline
     position = random_position(11, 34)
     power = max(position.powers(), key=lambda p: len(position.units_of(p)))
     hint = [Hold(u.kind, u.location) for u in position.units_of(power)]
@@ -299,7 +299,7 @@ def test_out_of_time_while_linearizing_gives_the_hint_unproven() -> None:
 def test_the_selection_is_a_result() -> None:
     import json
 
-    from dipsolve.results import Result, Status
+    from dipsolve.core.results import Result, Status
     start = Position.initial()
     position = Position.build("F1901M", start.units, start.centers)
     sel = select_orders(position, "Germany", evaluate="centers", time_limit=10)

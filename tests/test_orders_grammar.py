@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 from dipsolve.grammar import (DipsolveError, DipsolveSyntaxError, parse_order,
                               parse_orders, parse_position)
 from dipsolve.grammar.orders import (FormatError, format_order, parse_order_line, read_orders)
-from dipsolve.map import POWERS, standard_map
-from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold,
+from dipsolve.core.map import POWERS, standard_map
+from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold,
                              SupportMove, Waive)
-from dipsolve.position import Position, Unit
+from dipsolve.core.position import Position, Unit
 from dipsolve.testing import as_read
 
 M = standard_map()
@@ -361,7 +361,7 @@ def _daide_reading(order):
 def _has_sea_route(src: str, dst: str) -> bool:
     """Whether any chain of seas joins the two places (the adjudicator's own test, with a
     fleet on every sea)."""
-    from dipsolve.graph import sea_route
+    from dipsolve.core.graph import sea_route
     po = M.province_of
     return sea_route(M, po[src], po[dst], frozenset(p for p in M.provinces if M.is_sea(p)))
 
@@ -433,7 +433,7 @@ def test_every_datc_order_round_trips_in_every_notation():
 
 # ---------------------------------------------------------------- the examples in docstrings
 @pytest.mark.parametrize("name", [
-    "dipsolve.rules", "dipsolve.grammar.orders", "dipsolve.grammar.notation",
+    "dipsolve.core.rules", "dipsolve.grammar.orders", "dipsolve.grammar.notation",
     "dipsolve.grammar.position",
     "dipsolve.grammar.daide", "dipsolve.grammar.board", "dipsolve.grammar.tokens",
     "dipsolve.grammar.daide_order", "dipsolve.grammar.levels", "dipsolve.grammar.tree",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import dipsolve.files
+import dipsolve.core.files
 from dipsolve.cli import main, output
 from dipsolve.cli.output import Outputs
 
@@ -37,16 +37,16 @@ def no_work(monkeypatch):
     refused before it."""
     def started(*a, **k):
         raise AssertionError("the work started before the destination was checked")
-    import dipsolve.adjudicator
+    import dipsolve.core.adjudicator
     import dipsolve.api
     import dipsolve.models.path
     import dipsolve.models.worstcase
-    import dipsolve.pictures
-    monkeypatch.setattr(dipsolve.adjudicator, "adjudicate", started)
+    import dipsolve.io.pictures
+    monkeypatch.setattr(dipsolve.core.adjudicator, "adjudicate", started)
     monkeypatch.setattr(dipsolve.api, "solve", started)
     monkeypatch.setattr(dipsolve.models.path, "solve_path", started)
     monkeypatch.setattr(dipsolve.models.worstcase, "solve_worst_case", started)
-    monkeypatch.setattr(dipsolve.pictures, "svg_for", started)
+    monkeypatch.setattr(dipsolve.io.pictures, "svg_for", started)
 
 
 def commands(out: str) -> list[list[str]]:
@@ -134,7 +134,7 @@ def test_a_full_disk_leaves_every_file_as_it_was(tmp_path, capsys, monkeypatch):
         def __exit__(self, *exc):
             self.f.close()
 
-    monkeypatch.setattr(dipsolve.files.os, "fdopen", Full)
+    monkeypatch.setattr(dipsolve.core.files.os, "fdopen", Full)
     code, stdout, err = run(capsys, "adjudicate", S1902M, "--out-dir", str(out),
                             "--render", str(tmp_path / "s.svg"))
     assert writes, "the data never reached the disk"
@@ -151,14 +151,14 @@ def test_a_full_disk_at_sync_time(tmp_path, capsys, monkeypatch):
 
     def full(fd):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-    monkeypatch.setattr(dipsolve.files.os, "fsync", full)
+    monkeypatch.setattr(dipsolve.core.files.os, "fsync", full)
     code, _, err = run(capsys, "adjudicate", S1902M, "-o", str(target))
     assert code == 2 and err.strip() == f"{target}: cannot write: no space left on device"
     assert snapshot(tmp_path) == {"W.dip": b"old\n"}
 
 
 def test_a_rename_that_fails_says_what_was_written(tmp_path, monkeypatch):
-    real = dipsolve.files.commit
+    real = dipsolve.core.files.commit
     calls = []
 
     def second_fails(tmp, path):
@@ -166,7 +166,7 @@ def test_a_rename_that_fails_says_what_was_written(tmp_path, monkeypatch):
         if len(calls) == 2:
             raise OSError(errno.EIO, os.strerror(errno.EIO))
         real(tmp, path)
-    monkeypatch.setattr(dipsolve.files, "commit", second_fails)
+    monkeypatch.setattr(dipsolve.core.files, "commit", second_fails)
     outputs = Outputs()
     for name in ("a", "b", "c"):
         outputs.plan(str(tmp_path / name))
@@ -225,7 +225,7 @@ def test_an_existing_read_only_file_is_not_replaced(tmp_path, capsys):
 
 
 def test_a_finished_result_is_written_even_after_a_stop_and_an_answer_cut_short_is_not(tmp_path):
-    from dipsolve import results
+    from dipsolve.core import results
     from dipsolve.cli.options import write_file
     results.request_stop()
     try:

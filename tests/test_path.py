@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from dipsolve.cli import main
-from dipsolve.map import POWERS, standard_map
-from dipsolve.path import flood_bound, initial_h, search
-from dipsolve.position import Position
-from dipsolve.results import Deadline, Result, Status
+from dipsolve.core.map import POWERS, standard_map
+from dipsolve.algorithms.path import flood_bound, initial_h, search
+from dipsolve.core.position import Position
+from dipsolve.core.results import Deadline, Result, Status
 
 START = Position.initial()
 ROOT = Path(__file__).resolve().parents[1]

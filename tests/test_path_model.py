@@ -2,7 +2,7 @@
 answers that are proven, and the anytime behaviour under a time limit (the deadline's
 logic tested with a clock moved by hand, never the wall clock).
 
-The replays here go through `dipsolve.adjudicator.adjudicate` directly, not through the
+The replays here go through `dipsolve.core.adjudicator.adjudicate` directly, not through the
 model's own `replay`, so a plan the model gets wrong cannot pass by agreeing with itself.
 """
 
@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import pytest
 import dipsolve.models.path as path_model
-from dipsolve.adjudicator import adjudicate
-from dipsolve.map import POWERS
+from dipsolve.core.adjudicator import adjudicate
+from dipsolve.core.map import POWERS
 from dipsolve.models.path import ReplayError, lower_bound, replay, schedule, solve_path
 from dipsolve.models.path_model import FullModel
-from dipsolve.orders import Hold, Move
-from dipsolve.position import Phase, Position, Unit
-from dipsolve.results import Deadline, Result, Status
+from dipsolve.core.orders import Hold, Move
+from dipsolve.core.position import Phase, Position, Unit
+from dipsolve.core.results import Deadline, Result, Status
 
 START = Position.initial()
 

@@ -38,11 +38,11 @@ import pytest
 
 pytest.importorskip("diplomacy")
 
-from dipsolve.adjudicator import Reason  # noqa: E402
-from dipsolve.orders import Convoy, Disband, Move, SupportMove  # noqa: E402
+from dipsolve.core.adjudicator import Reason  # noqa: E402
+from dipsolve.core.orders import Convoy, Disband, Move, SupportMove  # noqa: E402
 from dipsolve.testing.peer import (Crosscheck, crosscheck, from_peer_game,  # noqa: E402
                            peer_adjudicate, process_peer, to_peer_game)
-from dipsolve.position import Position, Unit  # noqa: E402
+from dipsolve.core.position import Position, Unit  # noqa: E402
 from dipsolve.testing import (opening_position, random_orders, random_position,  # noqa: E402
                               shrink_case)
 

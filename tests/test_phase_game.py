@@ -10,17 +10,17 @@ import random
 
 import pytest
 
-from dipsolve.adjudicator import REFUSED, adjudicate
+from dipsolve.core.adjudicator import REFUSED, adjudicate
 from dipsolve.api import SolveSettings, solve
-from dipsolve.errors import DipsolveRuleError, DipsolveSyntaxError
-from dipsolve.evaluation import evaluator
-from dipsolve.legal import useful_orders
-from dipsolve.orders import Hold, unit_key
-from dipsolve.position import Position, Unit
-from dipsolve.results import Deadline, Limits
+from dipsolve.core.errors import DipsolveRuleError, DipsolveSyntaxError
+from dipsolve.algorithms.evaluation import evaluator
+from dipsolve.core.legal import useful_orders
+from dipsolve.core.orders import Hold, unit_key
+from dipsolve.core.position import Position, Unit
+from dipsolve.core.results import Deadline, Limits
 from dipsolve.search.phase_game import (BestResponseQuery, PhaseGame, solve_phase_game)
 from dipsolve.testing.random_positions import random_position
-from dipsolve import dumbbot
+from dipsolve.algorithms import dumbbot
 
 INFLUENCE = evaluator("influence")
 
@@ -175,9 +175,9 @@ def test_a_cpu_clock_is_a_limit_too():
     assert Limits(time_limit=1, clock="cpu").deadline().clock.__name__ == "process_time"
     with pytest.raises(DipsolveSyntaxError, match="clock"):
         Limits(clock="sundial")
-    from dipsolve.bots import DumbBotPlayer
-    from dipsolve.map import POWERS
-    from dipsolve.play import play_game
+    from dipsolve.play.bots import DumbBotPlayer
+    from dipsolve.core.map import POWERS
+    from dipsolve.play.games import play_game
     with pytest.raises(DipsolveSyntaxError, match="clock"):
         play_game({p: DumbBotPlayer() for p in POWERS}, until=1901, clock="sundial")
 

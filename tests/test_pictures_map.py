@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from dipsolve import pictures
-from dipsolve.adjudicator import adjudicate
+from dipsolve.io import pictures
+from dipsolve.core.adjudicator import adjudicate
 from dipsolve.cli import load
-from dipsolve.map import standard_map
-from dipsolve.pictures_board import MAP_WIDTH, overlap, shapes, text_box
+from dipsolve.core.map import standard_map
+from dipsolve.io.pictures_board import MAP_WIDTH, overlap, shapes, text_box
 from dipsolve.testing.random_positions import play_forward, random_orders, random_position
 
 ROOT = Path(__file__).resolve().parents[1]

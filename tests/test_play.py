@@ -1,4 +1,4 @@
-"""Whole games (dipsolve.play) and ``dipsolve play``: reproducible, every phase played in
+"""Whole games (dipsolve.play.games) and ``dipsolve play``: reproducible, every phase played in
 order, centers conserved, a solo ends the game, the results table adds up."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from dipsolve.bots import DumbBotPlayer, RandomBot, make_bot
+from dipsolve.play.bots import DumbBotPlayer, RandomBot, make_bot
 from dipsolve.cli import main
-from dipsolve.map import POWERS, standard_map
-from dipsolve.play import play_game, play_series, results_table, rotated
-from dipsolve.position import KINDS, SEASONS, Position
+from dipsolve.core.map import POWERS, standard_map
+from dipsolve.play.games import play_game, play_series, results_table, rotated
+from dipsolve.core.position import KINDS, SEASONS, Position
 
 DUMB, RANDOM = DumbBotPlayer(), RandomBot()
 
@@ -193,7 +193,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(capsys, argv, message):
 def test_random_bot_orders_are_accepted(kind):
     import random
 
-    from dipsolve.adjudicator import Reason, adjudicate
+    from dipsolve.core.adjudicator import Reason, adjudicate
     from dipsolve.testing import random_position
     refused = {Reason.ILLEGAL, Reason.NOT_YOUR_UNIT, Reason.NO_UNIT, Reason.DUPLICATE}
     for seed in range(40):
@@ -232,7 +232,7 @@ def test_games_played_at_once_are_the_games_played_one_by_one():
 
 
 def test_the_greedy_bot_plays_whole_games_with_legal_orders_only():
-    from dipsolve.bots import GreedyBot
+    from dipsolve.play.bots import GreedyBot
     greedy = GreedyBot()
     records = play_series([greedy] + [RandomBot()] * 6, 3, seed=5, until=1905, time_limit=0.1,
                           rotate=True)

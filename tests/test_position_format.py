@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from dipsolve.grammar import (DipsolveRuleError, DipsolveSyntaxError, parse_daide, parse_order,
                               parse_orders, parse_position, parse_position_file,
                               parse_position_text)
-from dipsolve.map import POWERS, standard_map
-from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold,
+from dipsolve.core.map import POWERS, standard_map
+from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold,
                              SupportMove, Waive)
-from dipsolve.position import Dislodged, Phase, Position, Unit, retreat_options
+from dipsolve.core.position import Dislodged, Phase, Position, Unit, retreat_options
 from dipsolve.testing import as_read
 
 ROOT = Path(__file__).resolve().parents[1]

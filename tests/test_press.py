@@ -22,8 +22,8 @@ from dipsolve.grammar.levels import rule_levels
 from dipsolve.grammar.parsers import press_parser
 from dipsolve.grammar.press import LEVELS, Press, PressLevelError, parse_press
 from dipsolve.grammar.tokens import COAST_TOKENS, POWER_TOKENS, province_tokens
-from dipsolve.map import standard_map
-from dipsolve.orders import Build, Move, SupportMove
+from dipsolve.core.map import standard_map
+from dipsolve.core.orders import Build, Move, SupportMove
 
 CASES = [json.loads(line) for line in
          (Path(__file__).parent / "data" / "press_cases.jsonl").read_text(encoding="utf-8").splitlines()]

@@ -1,4 +1,4 @@
-"""Game records (dipsolve.records): the diplomacy package's saved-game JSON read phase by
+"""Game records (dipsolve.io.records): the diplomacy package's saved-game JSON read phase by
 phase as the peer's own engine played it, written from dipsolve's games so that the peer
 loads and replays them, read back unchanged, and bad records refused in one line."""
 
@@ -10,8 +10,8 @@ import os
 import pytest
 
 import dipsolve
-from dipsolve.errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError
-from dipsolve.records import dumps_records, from_play, load_record, read_records
+from dipsolve.core.errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError
+from dipsolve.io.records import dumps_records, from_play, load_record, read_records
 
 diplomacy = pytest.importorskip("diplomacy")
 from diplomacy.utils.export import (load_saved_games_from_disk,  # noqa: E402
@@ -182,7 +182,7 @@ def test_not_json_and_empty():
 # -- the library keeps the command line's bounds -----------------------------------------
 
 def test_load_record_refuses_a_file_past_the_size_bound_before_reading_it(tmp_path, monkeypatch):
-    from dipsolve.bounds import LIMITS
+    from dipsolve.core.bounds import LIMITS
     big = tmp_path / "big.json"
     with open(big, "wb") as f:                 # sparse: 50 MB that are never read
         f.truncate(50 * 1024 * 1024)

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from dipsolve.cli import main
-from dipsolve.records import load_record
+from dipsolve.io.records import load_record
 
 
 def run(capsys, *argv):

@@ -1,6 +1,6 @@
 """Fuzzing the game-record reader (hypothesis): arbitrary JSON, and real records mutated
 (a value replaced, a key dropped, the text cut or a character changed), are read or
-refused with a `dipsolve.errors.DipsolveError` — never another exception."""
+refused with a `dipsolve.core.errors.DipsolveError` — never another exception."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dipsolve
-from dipsolve.errors import DipsolveError
-from dipsolve.records import Record, from_play, read_records
+from dipsolve.core.errors import DipsolveError
+from dipsolve.io.records import Record, from_play, read_records
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)

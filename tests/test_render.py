@@ -18,15 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from dipsolve import pictures as render, pictures_board
-from dipsolve.adjudicator import adjudicate
+from dipsolve.io import pictures as render, pictures_board
+from dipsolve.core.adjudicator import adjudicate
 from dipsolve.cli import UserError, load
 from dipsolve.cli.options import add_render as add_render_argument, write_render
 from dipsolve.cli.render import load_plan, register
 from dipsolve.grammar import parse_position
-from dipsolve.map import standard_map
-from dipsolve.orders import Build, Move
-from dipsolve.position import Phase, Position
+from dipsolve.core.map import standard_map
+from dipsolve.core.orders import Build, Move
+from dipsolve.core.position import Phase, Position
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").rglob("*.dip"))  # every example, subfolders too

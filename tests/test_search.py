@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from dipsolve.adjudicator import Reason, adjudicate
-from dipsolve.evaluation import influence, load_values
-from dipsolve.orders import (Build, Convoy, Disband, Hold, Move, SupportHold, SupportMove,
+from dipsolve.core.adjudicator import Reason, adjudicate
+from dipsolve.algorithms.evaluation import influence, load_values
+from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, SupportHold, SupportMove,
                              Waive)
-from dipsolve.position import Dislodged, Position, Unit
-from dipsolve.results import Deadline, Limits
+from dipsolve.core.position import Dislodged, Position, Unit
+from dipsolve.core.results import Deadline, Limits
 from dipsolve.search.agenda import AgendaSearch, agenda_search
-from dipsolve.legal import build_orders, legal_orders, useful_orders, useless
+from dipsolve.core.legal import build_orders, legal_orders, useful_orders, useless
 from dipsolve.search.methods import METHODS, STATUSES, MethodUnavailable, SolveSettings, solve
 from dipsolve.search.opponents import Judge, build_model, relevant_powers
 from dipsolve.testing import random_position
@@ -421,7 +421,7 @@ def test_nothing_to_order():
 
 
 def test_bad_settings():
-    from dipsolve.errors import DipsolveRuleError, DipsolveSyntaxError
+    from dipsolve.core.errors import DipsolveRuleError, DipsolveSyntaxError
     with pytest.raises(DipsolveSyntaxError, match="unknown method"):
         SolveSettings(method="chess")
     with pytest.raises(ValueError, match="time limit"):
@@ -435,7 +435,7 @@ def test_bad_settings():
 # -- the sampled opponent model -----------------------------------------------------------------
 
 def test_samples_are_joint_draws_of_the_policy_replayed_by_their_seed():
-    from dipsolve import dumbbot
+    from dipsolve.algorithms import dumbbot
     from dipsolve.search.opponents import sample_model
     position = random_position(11, n_units=24)
     model = sample_model(position, "France", dumbbot.orders, samples=6, seed=3)
@@ -456,7 +456,7 @@ def test_samples_are_joint_draws_of_the_policy_replayed_by_their_seed():
 def test_sampled_solve_reports_the_mean_over_the_draws_it_was_judged_against():
     # the value of the answer is honest: adjudicate the answer against every draw
     # again (the same seed draws the same orders) and average the evaluation
-    from dipsolve import dumbbot
+    from dipsolve.algorithms import dumbbot
     from dipsolve.search.opponents import sample_model
     position = random_position(5, n_units=24)
     for power in ("Germany", "Turkey"):
@@ -476,7 +476,7 @@ def test_sampled_solve_reports_the_mean_over_the_draws_it_was_judged_against():
 def test_sampled_best_response_beats_holding_against_the_policy():
     # against the very draws it is judged on, the answer is at least as good as the
     # all-hold set and as DumbBot's own orders for the power (both are among its seeds)
-    from dipsolve import dumbbot
+    from dipsolve.algorithms import dumbbot
     from dipsolve.search.opponents import Judge, sample_model
     position = random_position(21, n_units=26)
     power = "Italy"
@@ -557,7 +557,7 @@ def test_the_seconds_are_the_whole_call_on_the_callers_clock():
 
 
 def test_a_solution_is_a_result():
-    from dipsolve.results import Result, Status
+    from dipsolve.core.results import Result, Status
     s = solve(Position.initial(), "Turkey", settings(2, values={"Turkey": TURKEY}, opponents="hold"))
     assert isinstance(s, Result) and s.status is Status.OPTIMAL and s.proven
     obj = s.to_json()
@@ -594,12 +594,12 @@ def test_cpsat_without_time_to_load_ortools_gives_the_agenda_answer_timed_out(mo
 
 
 def test_the_search_imports_no_model():
-    # the layering: dipsolve.search and dipsolve.evaluation sit below dipsolve.models
+    # the layering: dipsolve.search and dipsolve.algorithms.evaluation sit below dipsolve.models
     import subprocess
     import sys
     code = ("import sys\n"
-            "from dipsolve.position import Position\n"
-            "from dipsolve.results import Limits\n"
+            "from dipsolve.core.position import Position\n"
+            "from dipsolve.core.results import Limits\n"
             "from dipsolve.search import SolveSettings, solve\n"
             "for method in ('agenda', 'minimax'):\n"
             "    solve(Position.initial(), 'Turkey', SolveSettings(method=method, opponents='sampled',"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dipsolve.adjudicator import Reason, adjudicate
+from dipsolve.core.adjudicator import Reason, adjudicate
 from dipsolve.cli import load, load_orders, main
 
 ROOT = Path(__file__).resolve().parents[1]

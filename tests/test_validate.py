@@ -1,15 +1,15 @@
 """Legality: an order that is understood can still be illegal, and each rejection names
-the rule it breaks (`dipsolve.rules`, the adjudicator's own rules)."""
+the rule it breaks (`dipsolve.core.rules`, the adjudicator's own rules)."""
 
 from __future__ import annotations
 
 import pytest
 
-from dipsolve.adjudicator import Reason, adjudicate
+from dipsolve.core.adjudicator import Reason, adjudicate
 from dipsolve.grammar import parse_order, parse_position
-from dipsolve.rules import RULES, Problem, order_problem, order_problems, validate_orders
-from dipsolve.orders import Move, SupportMove
-from dipsolve.position import Dislodged, Position, Unit
+from dipsolve.core.rules import RULES, Problem, order_problem, order_problems, validate_orders
+from dipsolve.core.orders import Move, SupportMove
+from dipsolve.core.position import Dislodged, Position, Unit
 from dipsolve.testing import random_orders, random_position
 
 START = Position.initial()

@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from dipsolve.adjudicator import adjudicate
+from dipsolve.core.adjudicator import adjudicate
 from dipsolve.analysis import analyze
 from dipsolve.cli import main
-from dipsolve.pictures_board import shapes
-from dipsolve.pictures_html import game_html
-from dipsolve.position import Position
-from dipsolve.records import dumps_records, load_record, replay
+from dipsolve.io.pictures_board import shapes
+from dipsolve.io.pictures_html import game_html
+from dipsolve.core.position import Position
+from dipsolve.io.records import dumps_records, load_record, replay
 from dipsolve.testing.random_positions import random_orders
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""`dipsolve.workers`: tasks in worker processes, results in task order, a worker that
+"""`dipsolve.execution.workers`: tasks in worker processes, results in task order, a worker that
 dies reported with its task (and a new one takes the next), a stop request honoured."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from dipsolve import results
-from dipsolve.workers import death, run_tasks
+from dipsolve.core import results
+from dipsolve.execution.workers import death, run_tasks
 
 
 def square_or_die(n: int) -> int:

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from dipsolve.adjustments import count_adjustments, joint_count
+from dipsolve.algorithms.adjustments import count_adjustments, joint_count
 from dipsolve.cli import main
-from dipsolve.map import POWERS, standard_map
+from dipsolve.core.map import POWERS, standard_map
 from dipsolve.models.worstcase import (configurations, home_plans, occurrence_problems,
                                        seed_example, solve_worst_case, witness, witness_text)
-from dipsolve.results import Deadline, TimeUp
+from dipsolve.core.results import Deadline, TimeUp
 
 ROOT = Path(__file__).resolve().parents[1]
 ADJUST = ROOT / "examples" / "adjustments"

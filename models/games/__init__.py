@@ -4,7 +4,7 @@ Nothing here knows Diplomacy.  A game is a payoff array: a bimatrix ``(A, B)`` f
 players, or a table of shape ``(m_1, …, m_k, k)`` (``table[a_1, …, a_k, i]`` is player
 ``i``'s payoff) for any number; `double_oracle` works on a game too large for a table,
 through two questions it asks of it (`Oracle`).  Every solver takes an optional
-`dipsolve.results.Deadline`; when the time is up it raises `dipsolve.results.TimeUp`
+`dipsolve.core.results.Deadline`; when the time is up it raises `dipsolve.core.results.TimeUp`
 (or, for the anytime ones, returns its best answer so far), and the LP/MILP solvers
 hand the time left to GLOP or CBC.
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dipsolve.results import Deadline
+from dipsolve.core.results import Deadline
 
 from .lp import glop, solved
 
@@ -29,7 +29,7 @@ __all__ = ["correlated_lp"]
 def correlated_lp(table: np.ndarray, deadline: Deadline | None = None) -> np.ndarray | None:
     """A welfare-maximising correlated equilibrium of ``table`` (shape
     ``(m_1, …, m_k, k)``) as an array of probabilities of shape ``(m_1, …, m_k)``;
-    None if GLOP fails.  Raises `dipsolve.results.TimeUp` when the deadline stops it."""
+    None if GLOP fails.  Raises `dipsolve.core.results.TimeUp` when the deadline stops it."""
     k = table.ndim - 1
     sizes = table.shape[:k]
     s = glop(deadline)

@@ -29,7 +29,7 @@ This is the column generation of Dantzig and Wolfe applied to Papadimitriou and
 Roughgarden's LP (*Computing correlated equilibria in multi-player games*, JACM 2008),
 with exact best responses as the separation oracle, as in the double oracle of McMahan,
 Gordon and Blum (2003).  Anytime: `Generation` holds the last distribution and its
-certificate when the deadline stops it (`dipsolve.results.TimeUp`).
+certificate when the deadline stops it (`dipsolve.core.results.TimeUp`).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
-from dipsolve.results import Deadline
+from dipsolve.core.results import Deadline
 
 from .double_oracle import Profile
 from .lp import glop, solved
@@ -125,7 +125,7 @@ def correlated_generation(game: RowOracle, group: Sequence[int], seeds: Sequence
     """A correlated (``coarse``: coarse correlated) equilibrium of the players in
     ``group`` (the others keep their options in ``seeds[0]``), from the working set
     ``seeds``.  ``tolerance``: the largest exact gain accepted.  ``state`` (updated in
-    place) keeps the last distribution when `dipsolve.results.TimeUp` is raised."""
+    place) keeps the last distribution when `dipsolve.core.results.TimeUp` is raised."""
     group = list(group)
     work: list[Profile] = list(dict.fromkeys(seeds))
     index = {s: k for k, s in enumerate(work)}

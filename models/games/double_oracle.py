@@ -25,7 +25,7 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
-from dipsolve.results import Deadline
+from dipsolve.core.results import Deadline
 
 from .fictitious_play import fictitious_play
 from .sgc_milp import sgc_milp
@@ -69,7 +69,7 @@ def double_oracle(game: Oracle, group: Sequence[int], start: Profile,
     every player's mixed strategy and the number of rounds; None when the restricted
     game has no equilibrium the solvers find (the MILP for two players, small supports
     for more), when it outgrows ``table_limit`` profiles, or after ``rounds`` rounds.
-    Raises `dipsolve.results.TimeUp` when ``deadline`` passes first."""
+    Raises `dipsolve.core.results.TimeUp` when ``deadline`` passes first."""
     keep: dict[int, list[int]] = {i: [start[i]] for i in group}
     for i, opts in (kept or {}).items():
         keep[i] += [a for a in opts if a not in keep[i]]

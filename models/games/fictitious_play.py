@@ -24,7 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
-from dipsolve.results import Deadline
+from dipsolve.core.results import Deadline
 
 from .gains import contract, tensor_gains
 

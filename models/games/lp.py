@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from dipsolve.results import Deadline, TimeUp
+from dipsolve.core.results import Deadline, TimeUp
 
 __all__ = ["glop", "solved"]
 
 
 def glop(deadline: Deadline | None) -> Any:
     """A fresh GLOP solver whose time limit is what is left of ``deadline``; raises
-    `dipsolve.results.TimeUp` when nothing is."""
+    `dipsolve.core.results.TimeUp` when nothing is."""
     from ortools.linear_solver import pywraplp
     solver = pywraplp.Solver.CreateSolver("GLOP")
     if deadline is not None:
@@ -25,7 +25,7 @@ def glop(deadline: Deadline | None) -> Any:
 
 def solved(solver: Any, deadline: Deadline | None) -> bool:
     """Solve; True when GLOP reports an optimal (or feasible) solution.  Raises
-    `dipsolve.results.TimeUp` when it stopped without one because the time was up."""
+    `dipsolve.core.results.TimeUp` when it stopped without one because the time was up."""
     status = solver.Solve()
     if status in (solver.OPTIMAL, solver.FEASIBLE):
         return True

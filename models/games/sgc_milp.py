@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dipsolve.results import Deadline, TimeUp
+from dipsolve.core.results import Deadline, TimeUp
 
 from ..stopping import pulp_solve
 from .gains import two_player_gain
@@ -27,7 +27,7 @@ __all__ = ["sgc_milp"]
 def sgc_milp(A: np.ndarray, B: np.ndarray, deadline: Deadline | None = None
              ) -> tuple[np.ndarray, np.ndarray] | None:
     """A Nash equilibrium ``(x, y)`` of the bimatrix game ``(A, B)``, or None when CBC
-    found none in the time left.  Raises `dipsolve.results.TimeUp` if no time is left
+    found none in the time left.  Raises `dipsolve.core.results.TimeUp` if no time is left
     to start CBC."""
     import pulp
     time_limit = None

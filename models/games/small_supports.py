@@ -15,7 +15,7 @@ options a player.  Given a ``hint`` (an approximate equilibrium: fictitious play
 mixtures), the supports near it are tried first, whatever their size: the options it
 plays clearly are in, the ones it plays a little are tried in and out (`_near`);
 ``limit=0`` tries only those.
-Anytime: `dipsolve.results.TimeUp` when the deadline passes.
+Anytime: `dipsolve.core.results.TimeUp` when the deadline passes.
 
     >>> import numpy as np
     >>> A = np.array([[1.0, -1.0], [-1.0, 1.0]])
@@ -35,7 +35,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from dipsolve.results import Deadline
+from dipsolve.core.results import Deadline
 
 from .gains import contract, tensor_gains
 

@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from dipsolve.results import Deadline
+from dipsolve.core.results import Deadline
 
 from .gains import two_player_gain
 
@@ -88,7 +88,7 @@ def support_enumeration(A: np.ndarray, B: np.ndarray, deadline: Deadline | None 
                         ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Nash equilibria ``(x, y)`` of the bimatrix game ``(A, B)`` (see the module notes),
     in the order found; ``first_only`` stops at the first.  Raises
-    `dipsolve.results.TimeUp` when ``deadline`` passes first."""
+    `dipsolve.core.results.TimeUp` when ``deadline`` passes first."""
     m, n = A.shape
     scale = max(1.0, float(np.abs(A).max()), float(np.abs(B).max()))
     live_rows, live_cols = undominated(A, B)

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from dipsolve.errors import DipsolveInternalError
-from dipsolve.results import Deadline
+from dipsolve.core.errors import DipsolveInternalError
+from dipsolve.core.results import Deadline
 
 from .lp import glop, solved
 
@@ -28,7 +28,7 @@ __all__ = ["zero_sum_lp"]
 
 def zero_sum_lp(A: np.ndarray, deadline: Deadline | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The row and column players' maximin strategies when the row player's payoffs are
-    ``A`` and the column player's ``-A``.  Raises `dipsolve.results.TimeUp` when the
+    ``A`` and the column player's ``-A``.  Raises `dipsolve.core.results.TimeUp` when the
     deadline stops GLOP."""
     def maximin(M: np.ndarray) -> np.ndarray:
         s = glop(deadline)

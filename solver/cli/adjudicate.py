@@ -20,7 +20,7 @@ import json
 import os
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from ..results import stop_requested
+from ..core.results import stop_requested
 from .interrupt import cooperative
 from .options import (UserError, add_json, add_phase, add_render, load, load_orders, plan_render,
                       write_render)
@@ -29,9 +29,9 @@ from .progress import Progress
 from .show import position_json
 
 if TYPE_CHECKING:
-    from ..adjudicator import Outcome
-    from ..orders import Order
-    from ..position import Position
+    from ..core.adjudicator import Outcome
+    from ..core.orders import Order
+    from ..core.position import Position
 
 #: files at which a progress bar is worth drawing
 PROGRESS_FROM = 20
@@ -117,7 +117,7 @@ def _plan(args: argparse.Namespace) -> Outputs:
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
-    from ..adjudicator import adjudicate
+    from ..core.adjudicator import adjudicate
     if args.output and len(args.files) > 1:
         raise UserError("-o/--output takes one FILE; use --out-dir DIR for several")
     if args.render and len(args.files) > 1 and "{stem}" not in args.render:

@@ -6,7 +6,7 @@ Loeb's open problem.
                     [--json]
     dipsolve adjust --worst-case [--waives] [-o WITNESS.dip] [--time-limit S] [--json]
 
-See `dipsolve.adjustments` (counting and enumerating), `dipsolve.models.equilibria`
+See `dipsolve.algorithms.adjustments` (counting and enumerating), `dipsolve.models.equilibria`
 (equilibria and their certificates) and `dipsolve.models.worstcase` (the open problem).
 """
 
@@ -17,7 +17,7 @@ import json
 import math
 from typing import TYPE_CHECKING, Any
 
-from ..results import Deadline, Limits, TimeUp, interrupted
+from ..core.results import Deadline, Limits, TimeUp, interrupted
 
 from .interrupt import cooperative
 from .options import UserError, add_evaluation, add_json, add_power, add_time_limit, load
@@ -26,8 +26,8 @@ from .progress import Progress
 from .show import position_json
 
 if TYPE_CHECKING:
-    from ..adjustments import OrderSet
-    from ..position import Position
+    from ..algorithms.adjustments import OrderSet
+    from ..core.position import Position
 
 _DESCRIPTION = """\
 The winter adjustment phase as Loeb's "combinatorics of adjustments" sees it.
@@ -130,7 +130,7 @@ def _deadline(args: argparse.Namespace) -> Deadline:
 # -- counting and listing -----------------------------------------------------------------------
 
 def _what(position: Position, power: str) -> str:
-    from ..adjustments import build_sites
+    from ..algorithms.adjustments import build_sites
     delta = position.adjustment(power)
     if delta > 0:
         sites = build_sites(position, power)
@@ -142,7 +142,7 @@ def _what(position: Position, power: str) -> str:
 
 
 def _count(args: argparse.Namespace, position: Position, only: str | None) -> int:
-    from ..adjustments import build_sites, count_adjustments, joint_count, seed_waive_count
+    from ..algorithms.adjustments import build_sites, count_adjustments, joint_count, seed_waive_count
     powers = [only] if only else position.powers()
     rows: list[dict[str, Any]] = []
     for p in powers:
@@ -180,7 +180,7 @@ def _orders_text(orders: OrderSet) -> str:
 
 
 def _list(args: argparse.Namespace, position: Position, power: str, waives: bool) -> int:
-    from ..adjustments import count_adjustments, iter_adjustments
+    from ..algorithms.adjustments import count_adjustments, iter_adjustments
     sets = iter_adjustments(position, power, waives)
     if args.json:
         print(json.dumps({"file": args.file, "phase": position.phase.short, "power": power,
@@ -197,8 +197,8 @@ def _list(args: argparse.Namespace, position: Position, power: str, waives: bool
 # -- equilibria -----------------------------------------------------------------------------------
 
 def _equilibrium(args: argparse.Namespace, position: Position, only: str | None, waives: bool) -> int:
-    from ..adjustments import joint_count
-    from ..evaluation import evaluator
+    from ..algorithms.adjustments import joint_count
+    from ..algorithms.evaluation import evaluator
     from ..models.equilibria import solve_equilibrium
     evaluate = evaluator(args.evaluation)
     kind = args.equilibrium or "pure"
@@ -271,7 +271,7 @@ def _equilibrium(args: argparse.Namespace, position: Position, only: str | None,
 
 def _equilibrium_json(args: argparse.Namespace, position: Position, eq: Any, waives: bool,
                       shown: list[str]) -> dict[str, Any]:
-    from ..adjustments import joint_count
+    from ..algorithms.adjustments import joint_count
     return {
         "file": args.file, "phase": position.phase.short, "evaluator": args.evaluation,
         "waives": waives, "joint_profiles": joint_count(position, waives),
@@ -298,7 +298,7 @@ def _equilibrium_json(args: argparse.Namespace, position: Position, eq: Any, wai
 # -- Loeb's open problem ------------------------------------------------------------------------------
 
 def _worst_case(args: argparse.Namespace, outputs: Outputs) -> int:
-    from ..adjustments import joint_count
+    from ..algorithms.adjustments import joint_count
     from ..models.worstcase import solve_worst_case, witness, witness_text
     waives = bool(args.waives)
     deadline = _deadline(args)

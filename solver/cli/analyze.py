@@ -23,7 +23,7 @@ import json
 import os
 from typing import Any
 
-from ..results import stop_requested
+from ..core.results import stop_requested
 from .interrupt import cooperative
 from .options import UserError, add_json, add_power, add_time_limit, is_record, read_text, source_name
 from .output import Outputs
@@ -56,7 +56,7 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    from ..records import pick, read_records
+    from ..io.records import pick, read_records
     text, name = read_text(args.file), source_name(args.file)
     if not is_record(text):
         raise UserError("not a game record: analyze reads the diplomacy package's saved-game JSON",
@@ -102,7 +102,7 @@ def _report(args: argparse.Namespace, name: str, record: Any, result: Any, stems
     pictures = (_render(args.render_dir, result, stems[record.id], outputs)
                 if args.render_dir and not result.interrupted else [])
     if args.html and not result.interrupted:
-        from ..pictures_html import game_html
+        from ..io.pictures_html import game_html
         outputs.put(args.html, game_html(record, result).encode("utf-8"))
         pictures += outputs.commit()
     if args.json:
@@ -166,8 +166,8 @@ PICTURES = (".svg", ".png")
 def _render(folder: str, result: Any, stem: str, outputs: Any) -> list[str]:
     """Draw one game's chart as SVG and PNG, written together (or neither) now: the
     report that follows names them."""
-    from ..pictures import picture_bytes
-    from ..pictures_chart import centers_chart_svg
+    from ..io.pictures import picture_bytes
+    from ..io.pictures_chart import centers_chart_svg
     svg = centers_chart_svg(result.record.names, result.centers,
                             title=f"Supply centers: game {result.record.id}")
     for suffix in PICTURES:

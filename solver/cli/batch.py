@@ -32,8 +32,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..bounds import loads_json
-from ..errors import DipsolveError, DipsolveLimitError
+from ..core.bounds import loads_json
+from ..core.errors import DipsolveError, DipsolveLimitError
 from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_power,
                       add_ray, add_time_limit, integer, is_record, range_help, read_text,
@@ -178,7 +178,7 @@ def inputs(args: argparse.Namespace) -> list[tuple[str, Any]]:
                                     filename=name)
                 out += list(lines)
                 continue
-            from ..records import read_records
+            from ..io.records import read_records
             for record in read_records(text, name):
                 if args.task == "analyze":
                     out.append((f"{name}#{record.id}", ("record", record)))
@@ -245,7 +245,7 @@ def _answer(settings: dict[str, Any], item: Any) -> dict[str, Any]:
         _, position, orders = item
         name = None
     if settings["task"] == "adjudicate":
-        from ..adjudicator import adjudicate
+        from ..core.adjudicator import adjudicate
         from .adjudicate import outcome_json
         out = outcome_json(name or "", adjudicate(position, orders))
         del out["file"]
@@ -315,7 +315,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, journal: Any, todo: list[tuple[str, Any]], skipped: int,
          total: int, counts: dict[str, int]) -> tuple[str, str]:
-    from ..results import Stopped
+    from ..core.results import Stopped
     if not todo:
         return "finished", "nothing to run"
     bar = progress_bar(total, skipped, args.task)

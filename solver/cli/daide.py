@@ -88,8 +88,8 @@ def parse_address(text: str) -> tuple[str, int]:
 
 
 def cmd_daide(args: argparse.Namespace) -> int:
-    from ..daide.seat import play_daide
-    from ..daide.wire import DaideError
+    from ..play.daide.seat import play_daide
+    from ..play.daide.wire import DaideError
     from .play import seating
 
     host, port = parse_address(args.address)

@@ -8,7 +8,7 @@ signals alike:
   ``adjudicate``, ``analyze``: they run inside `cooperative`, and say so to `dipsolve.cli.main` with
   ``stops_by_itself``, so that a signal while the command line is read reaches them
   too) is asked to stop
-  (`dipsolve.results.request_stop`: every deadline expires, a CP-SAT search stops at
+  (`dipsolve.core.results.request_stop`: every deadline expires, a CP-SAT search stops at
   once), prints what it finished (an answer so far has status ``interrupted``) and
   returns;
 - any other command (or a second signal) is stopped where it is (`Interrupted`);
@@ -33,7 +33,7 @@ import threading
 from types import FrameType
 from typing import Any, Iterator
 
-from ..results import request_stop, reset_stop
+from ..core.results import request_stop, reset_stop
 
 #: the signals handled, with their names: SIGHUP (the terminal closed) as SIGTERM
 SIGNALS: dict[int, str] = {int(signal.SIGINT): "SIGINT", int(signal.SIGTERM): "SIGTERM",
@@ -86,7 +86,7 @@ def _handler(signum: int, frame: FrameType | None) -> None:
 
 @contextlib.contextmanager
 def cooperative() -> Iterator[None]:
-    """The block stops by itself on a signal (it polls `dipsolve.results.stop_requested`
+    """The block stops by itself on a signal (it polls `dipsolve.core.results.stop_requested`
     or runs solvers that do); a second signal still stops it where it is."""
     _cooperative[0] += 1
     try:

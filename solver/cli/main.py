@@ -16,7 +16,7 @@ Human output goes to stdout.  A user's mistake (an unreadable file, bad syntax, 
 for a unit that is not there, an unknown option) prints ``file:line:col: what is wrong``
 to stderr and exits with status 2; with ``--json`` on the command line it is one JSON
 object on stdout instead, ``{"error", "file", "line", "col", "message", ...}``
-(`dipsolve.errors.DipsolveError.to_json`), and the exit status is 2 all the same.
+(`dipsolve.core.errors.DipsolveError.to_json`), and the exit status is 2 all the same.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import os
 import sys
 from typing import Any, NoReturn, Sequence
 
-from ..errors import DipsolveError
+from ..core.errors import DipsolveError
 from . import interrupt, options, progress
 from .options import EXIT_USAGE, UsageError
 
@@ -171,7 +171,7 @@ def _timings() -> None:
     import json
     import time
 
-    from .. import results
+    from ..core import results
     start = results.first_start
     work = None if start is None else round(time.perf_counter() - start, 4)
     sys.stderr.write("dipsolve-timings: " + json.dumps({"work": work}) + "\n")

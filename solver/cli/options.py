@@ -9,7 +9,7 @@ that each is checked the same way, with the same message, in every command:
 
 - every number (``--time-limit``, ``--scale``, ``--level``, ``--workers``, ``--jobs``,
   ``--games``, ``--samples``, ``--beam``, ``--seed``; `NUMBERS`): within its bound of
-  `dipsolve.bounds` (one validator: finite, in range; NaN and infinity refused), its
+  `dipsolve.core.bounds` (one validator: finite, in range; NaN and infinity refused), its
   digits counted before it is converted (`integer`, `number`);
 - ``--power P``: a power's name or DAIDE token, replaced by the power's name;
 - ``--evaluation NAME``: one of `EVALUATIONS` (``--evaluator`` is its old spelling);
@@ -28,61 +28,39 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from ..bounds import (LIMITS, check_float, check_int, decode_text, help_range, limit_error,
-                      read_bytes)
-from ..errors import DipsolveSyntaxError
+from ..core.bounds import (LIMITS, check_float, check_int, decode_text, help_range, limit_error,
+                           read_bytes)
+from ..core.errors import DipsolveSyntaxError
+from .errors import FileError, UsageError, UserError
 
 if TYPE_CHECKING:
-    from ..orders import Order
-    from ..position import Position
+    from ..core.orders import Order
+    from ..core.position import Position
     from .output import Outputs
 
 EXIT_USAGE = 2
 
-#: the evaluations (`dipsolve.evaluation.EVALUATORS`)
+#: the evaluations (`dipsolve.algorithms.evaluation.EVALUATORS`)
 EVALUATIONS = ("influence", "centers", "dumbbot")
 #: the search methods of ``solve`` (`dipsolve.search.METHODS`)
 METHODS = ("agenda", "minimax", "expectimax", "cpsat")
-#: the opponent models of a dipsolve bot (`dipsolve.bots.OPPONENT_MODELS`)
+#: the opponent models of a dipsolve bot (`dipsolve.play.bots.OPPONENT_MODELS`)
 OPPONENT_MODELS = ("equilibrium", "sampled", "worst", "expected", "hold")
 #: the phase game's best-response oracles and picks (`dipsolve.search.methods.ORACLES`, ``PICKS``)
 ORACLES = ("cpsat", "agenda")
 PICKS = ("best", "sample")
-#: the graph searches of ``path`` (`dipsolve.path.ALGORITHMS`, ``ORDERS``, ``GOAL_TESTS``)
+#: the graph searches of ``path`` (`dipsolve.algorithms.path.ALGORITHMS`, ``ORDERS``, ``GOAL_TESTS``)
 PATH_ALGORITHMS = ("bfs", "greedy", "astar")
 PATH_ORDERS = ("alphabetical", "armies-first", "abbreviation", "reverse")
 PATH_GOAL_TESTS = ("insertion", "removal")
-#: the picture formats (`dipsolve.pictures.FORMATS`)
+#: the picture formats (`dipsolve.io.pictures.FORMATS`)
 PICTURE_FORMATS = (".svg", ".png")
-
-
-class UserError(DipsolveSyntaxError):
-    """A mistake on the command line or in a file the command reads: reported in one
-    line (or a few), exit status 2."""
-
-    kind = "usage"
-
-
-class FileError(UserError):
-    """A file the command cannot read (missing, a directory, not UTF-8) or write."""
-
-    kind = "file"
-
-
-class UsageError(UserError):
-    """argparse's own complaint (an unknown option, a missing argument), with the usage
-    line of the command it is about."""
-
-    def __init__(self, message: str, *, prog: str, usage: str) -> None:
-        super().__init__(message)
-        self.prog = prog
-        self.usage = usage
 
 
 # -- numbers ----------------------------------------------------------------------------
 
-#: the numeric options of the commands: dest -> (option, bound in `dipsolve.bounds.LIMITS`);
-#: `check` validates each one a command has, with the one validator of `dipsolve.bounds`
+#: the numeric options of the commands: dest -> (option, bound in `dipsolve.core.bounds.LIMITS`);
+#: `check` validates each one a command has, with the one validator of `dipsolve.core.bounds`
 NUMBERS = {
     "time_limit": ("--time-limit", "max_seconds"),
     "scale": ("--scale", "max_pixels"),
@@ -146,8 +124,8 @@ def check_numbers(args: argparse.Namespace) -> None:
         if value is None:
             continue
         if bound == "max_pixels":
-            from ..bounds import check_picture
-            from ..pictures_board import HEIGHT, WIDTH
+            from ..core.bounds import check_picture
+            from ..io.pictures_board import HEIGHT, WIDTH
             check_picture(WIDTH, HEIGHT, value, option)
         elif isinstance(value, float):
             check_float(value, option, bound)
@@ -219,7 +197,7 @@ def check(args: argparse.Namespace) -> None:
 
 def power(text: str, option: str = "--power") -> str:
     """The power ``text`` names (``TUR``, ``turkey``: ``Turkey``), or `UserError`."""
-    from ..map import POWERS, power_name
+    from ..core.map import POWERS, power_name
     name = power_name(text)
     if name is None:
         raise UserError(f"{option}: unknown power {text!r} (expected one of {', '.join(POWERS)}, "
@@ -264,7 +242,7 @@ def write_render(args: argparse.Namespace, subject: Any,
     path = render_path(args, source)
     if not path:
         return None
-    from ..pictures import picture_bytes, svg_for
+    from ..io.pictures import picture_bytes, svg_for
     from .output import Outputs
     data = picture_bytes(path, svg_for(subject, orders))
     if outputs is None:
@@ -302,7 +280,7 @@ def source_name(path: str) -> str:
 def read_text(path: str) -> str:
     """The text of the file at ``path``, or of standard input for ``-``: UTF-8 with or
     without a byte-order mark, any line ends (LF, CRLF, CR: read as LF), at most
-    ``max_file_bytes`` of it (`dipsolve.bounds`); a `FileError` that names it when it
+    ``max_file_bytes`` of it (`dipsolve.core.bounds`); a `FileError` that names it when it
     cannot be read."""
     if path == "-":
         if _STDIN_READ:
@@ -357,7 +335,7 @@ def load(path: str, select: argparse.Namespace | None = None
                             f"record (saved-game JSON); this is a position file", filename=name)
         from ..grammar import parse_position_text
         return parse_position_text(text, name)
-    from ..records import describe_names, pick, read_records
+    from ..io.records import describe_names, pick, read_records
     record = pick(read_records(text, name), game, name)
     if phase is None:
         raise UserError(f"a game record: say which phase with --phase (it has "

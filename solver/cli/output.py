@@ -37,8 +37,8 @@ import sys
 import tempfile
 from typing import Callable
 
-from .. import files
-from .options import FileError, UserError
+from ..core import files
+from .errors import FileError, UserError
 
 #: seconds a device or pipe may keep a write waiting (no reader yet, or one that takes
 #: nothing) before the write is given up
@@ -163,7 +163,7 @@ class Outputs:
         Signals wait until the renames are done; returns the files this call wrote.  Once
         a stop was requested nothing is written, unless the files are ``finished`` work that a stop does not make less
         whole (a game played to its end, saved as it ends)."""
-        from ..results import stop_requested
+        from ..core.results import stop_requested
         from .interrupt import held
         if stop_requested() and not finished:   # interrupted: printed, not written
             if self._staged:
@@ -222,7 +222,7 @@ def write_device(path: str, data: bytes, *, done: list[str] = [],
     import select
     import time
 
-    from ..results import stop_requested
+    from ..core.results import stop_requested
     from . import interrupt
     limit = DEVICE_TIMEOUT if timeout is None else timeout
     now = clock or time.monotonic

@@ -20,7 +20,7 @@ from .options import UserError, add_json, add_power, load, read_input
 
 EXIT_PROBLEMS = 2
 
-#: the ``type`` of an order in ``--json``, by the name of its class in `dipsolve.orders`
+#: the ``type`` of an order in ``--json``, by the name of its class in `dipsolve.core.orders`
 ORDER_TYPES = {"Hold": "hold", "Move": "move", "SupportHold": "support_hold",
                "SupportMove": "support_move", "Convoy": "convoy", "Retreat": "retreat",
                "Disband": "disband", "Build": "build", "Waive": "waive"}

@@ -5,7 +5,7 @@
                   [--render OUT] [--plan-out PLAN.json]
 
 ``bfs``, ``greedy`` and ``astar`` are the graph searches of Stormont & Allan (seed
-``001_…``, §3.1–3.3; `dipsolve.path`): they count the nodes they expand.  ``exact`` (the
+``001_…``, §3.1–3.3; `dipsolve.algorithms.path`): they count the nodes they expand.  ``exact`` (the
 default) is the CP-SAT model of `dipsolve.models.path`: the fewest game years with real
 units, a plan replayed through the adjudicator, and the argument that no plan is shorter.
 """
@@ -17,7 +17,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..results import Deadline, Status, interrupted
+from ..core.results import Deadline, Status, interrupted
 from .interrupt import cooperative
 from .options import (PATH_ALGORITHMS, PATH_GOAL_TESTS, PATH_ORDERS, UserError, add_json,
                       add_power, add_render, add_time_limit, integer, load, plan_render, range_help,
@@ -26,8 +26,8 @@ from .output import Outputs
 from .progress import Progress
 
 if TYPE_CHECKING:
-    from ..path import SearchResult
-    from ..position import Position
+    from ..algorithms.path import SearchResult
+    from ..core.position import Position
 
 #: the paper's hand counts (Table 1: Germany from the 1901 start, 16 centers)
 PAPER_COUNTS = {"bfs": 33, "greedy": 41, "astar": 36}
@@ -117,7 +117,7 @@ def _check(args: argparse.Namespace) -> str:
 
 
 def _start(args: argparse.Namespace, power: str) -> Position:
-    from ..position import Position
+    from ..core.position import Position
     if not args.from_file:
         return Position.initial()
     position, _ = load(args.from_file)
@@ -133,7 +133,7 @@ def _start(args: argparse.Namespace, power: str) -> Position:
 
 
 def cmd_path(args: argparse.Namespace) -> int:
-    from ..path import search
+    from ..algorithms.path import search
     power = _check(args)
     outputs = Outputs()                 # every file, checked before any work
     if args.plan_out:
@@ -159,14 +159,14 @@ def cmd_path(args: argparse.Namespace) -> int:
 
 def _paper_count(position: Position, result: SearchResult) -> int | None:
     """The paper's hand count when this search is the one it counted."""
-    from ..position import Position
+    from ..core.position import Position
     if result.power == "Germany" and result.target == 16 and position == Position.initial():
         return PAPER_COUNTS[result.algorithm]
     return None
 
 
 def search_json(args: argparse.Namespace, position: Position, r: SearchResult) -> dict[str, Any]:
-    from ..path import ALGORITHM_NAMES
+    from ..algorithms.path import ALGORITHM_NAMES
     start = [c for c in sorted(set(position.centers_of(r.power))
                                | {position.map.province_of[u.location] for u in position.units_of(r.power)})
              if c in position.map.centers]
@@ -188,7 +188,7 @@ def search_json(args: argparse.Namespace, position: Position, r: SearchResult) -
 
 
 def search_text(args: argparse.Namespace, position: Position, r: SearchResult) -> str:
-    from ..path import ALGORITHM_NAMES
+    from ..algorithms.path import ALGORITHM_NAMES
     source = args.from_file or "the 1901 start"
     lines = [f"{r.power}: {ALGORITHM_NAMES[r.algorithm]} search (Stormont & Allan {SECTIONS[r.algorithm]}) "
              f"to {r.target} centers from {source}, order {r.order}, goal test on {r.goal_test}"]

@@ -4,10 +4,10 @@
                   [--time-limit S] [--seed K] [--rotate] [--json [--history]] [--save DIR]
 
 Prints one line per game and then the results per bot, as the Victorybot seed's table
-(`dipsolve.play.results_table`); ``--json`` prints one JSON object with both.  A bad
+(`dipsolve.play.games.results_table`); ``--json`` prints one JSON object with both.  A bad
 bot or power name, or a dipsolve seat when the search is not installed, is a one-line
 error with exit status 2.  ``--save DIR`` writes each game to ``DIR/game-SEED.json`` in
-the ``diplomacy`` package's saved-game format (`dipsolve.records`), which that package
+the ``diplomacy`` package's saved-game format (`dipsolve.io.records`), which that package
 loads, replays and shows, as each game ends.  Ctrl-C (or SIGTERM) drops the games being
 played and prints the table of the games finished (exit status 130 or 143; the games
 saved are those finished); with ``--jobs`` or ``--ray``, a game whose worker process dies
@@ -24,7 +24,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..results import Stopped
+from ..core.results import Stopped
 from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_ray,
                       add_time_limit, integer, power, range_help)
@@ -33,9 +33,9 @@ from .play_results import executor_for, open_results, played_before
 from .progress import Progress
 
 if TYPE_CHECKING:
-    from ..bots import Bot
-    from ..play import GameRecord
-    from ..position import Position
+    from ..play.bots import Bot
+    from ..play.games import GameRecord
+    from ..core.position import Position
 
 _DESCRIPTION = """\
 Play full games of Diplomacy between bots from the 1901 start: every phase (movement,
@@ -116,8 +116,8 @@ def register(subparsers: Any) -> None:
 def seating(bots: str, seats: list[str], evaluator: str = "influence",
             opponents: str = "equilibrium", clock: str = "wall") -> list[Bot]:
     """The seven bots in power order from ``--bots`` and ``--seat``, or `UserError`."""
-    from ..bots import BOT_NAMES, BotUnavailable, DipsolveBot, make_bot
-    from ..map import POWERS
+    from ..play.bots import BOT_NAMES, BotUnavailable, DipsolveBot, make_bot
+    from ..core.map import POWERS
     names = [n.strip() for n in bots.split(",")]
     if not all(names):
         raise UserError(f"--bots {bots!r}: an empty bot name (expected e.g. 'dipsolve,dumbbot')")
@@ -189,7 +189,7 @@ def saved_path(folder: str, seed: int) -> str:
 def save_game(folder: str, record: GameRecord, outputs: Outputs) -> str:
     """Write one game to ``folder/game-SEED.json`` (saved-game JSON) now, whole: a game
     played to its end is written even after Ctrl-C.  The path written."""
-    from ..records import dumps_records, from_play
+    from ..io.records import dumps_records, from_play
     path = saved_path(folder, record.seed)
     outputs.put(path, dumps_records([from_play(record, id=f"dipsolve-{record.seed}")]))
     outputs.commit(finished=True)
@@ -203,8 +203,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from ..play import format_table, play_series, results_table
-    from ..position import Position
+    from ..play.games import format_table, play_series, results_table
+    from ..core.position import Position
     start = Position.initial().phase.year
     if not start <= args.until <= 2100:
         raise UserError(f"--until {args.until}: expected a year from {start} to 2100")

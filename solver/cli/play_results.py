@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .options import UserError
 
 if TYPE_CHECKING:
-    from ..play import GameRecord
+    from ..play.games import GameRecord
 
 
 def executor_for(args: argparse.Namespace) -> Any:
@@ -57,9 +57,9 @@ def game_from_json(obj: dict[str, Any]) -> GameRecord:
     """A game back from its JSON (`GameRecord.to_json` with ``history``): its phases
     replayed through the adjudicator to its final board."""
     from ..grammar import parse_order
-    from ..play import GameRecord, PhaseRecord, PowerResult
-    from ..position import Position
-    from ..records import replay
+    from ..play.games import GameRecord, PhaseRecord, PowerResult
+    from ..core.position import Position
+    from ..io.records import replay
     phases = tuple(PhaseRecord(p["phase"], {k: tuple(v) for k, v in p["orders"].items()},
                                {k: float(v) for k, v in p.get("seconds", {}).items()})
                    for p in obj["phases"])

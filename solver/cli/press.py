@@ -13,7 +13,7 @@ understood, or needs a higher level than ``--level``, is reported as
 
 With ``--position FILE`` every order the messages carry (in XDO, SUB, AND, ... but not
 the results an ORD or THX reports) is judged against that position by
-`dipsolve.rules.order_problem`, as ``dipsolve validate`` judges an orders file; an
+`dipsolve.core.rules.order_problem`, as ``dipsolve validate`` judges an orders file; an
 illegal one is reported at its place (``<press>:1:10: F ENG - PAR: a fleet cannot enter
 Paris (inland)``) and makes the exit status 2.
 """
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
 
     position = None
     if args.position:
-        from ..rules import order_problem
+        from ..core.rules import order_problem
         position, _ = load(args.position)
     messages, name = _messages(args)
     failed = False

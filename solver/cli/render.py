@@ -32,9 +32,9 @@ from .options import (UserError, add_json, add_phase, check_render_path, load, l
 from .output import Outputs
 
 if TYPE_CHECKING:
-    from ..orders import Order
-    from ..position import Phase
-    from ..pictures import Subject
+    from ..core.orders import Order
+    from ..core.position import Phase
+    from ..io.pictures import Subject
 
 Steps = list[tuple["Phase | None", dict[str, list["Order"]]]]
 
@@ -124,13 +124,13 @@ def load_plan(path: str) -> Steps:
 
 def parse_plan(text: str, path: str = "<plan>") -> Steps:
     """`load_plan` for a plan's text already read (``path``: the name errors give)."""
-    from ..bounds import loads_json
-    from ..errors import DipsolveError, DipsolveLimitError, DipsolveSyntaxError
+    from ..core.bounds import loads_json
+    from ..core.errors import DipsolveError, DipsolveLimitError, DipsolveSyntaxError
     from ..grammar import parse_order
-    from ..map import power_name
-    from ..position import Phase
+    from ..core.map import power_name
+    from ..core.position import Phase
     try:
-        doc = loads_json(text, path)      # nesting and numbers within dipsolve.bounds
+        doc = loads_json(text, path)      # nesting and numbers within dipsolve.core.bounds
     except json.JSONDecodeError as e:
         raise UserError(f"not JSON: {e.msg}", filename=path, line=e.lineno, column=e.colno) from None
     cur = _Cursor(path, text)
@@ -224,9 +224,9 @@ def parse_plan(text: str, path: str = "<plan>") -> Steps:
 # -- the command ---------------------------------------------------------------------------
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from ..adjudicator import adjudicate
-    from ..position import Position
-    from ..pictures import PlanError, picture_bytes, replay_plan, svg_for
+    from ..core.adjudicator import adjudicate
+    from ..core.position import Position
+    from ..io.pictures import PlanError, picture_bytes, replay_plan, svg_for
     outputs = Outputs()
     if args.output:
         check_render_path(args.output)

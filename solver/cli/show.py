@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .options import add_json, add_phase, load
 
 if TYPE_CHECKING:
-    from ..position import Position
+    from ..core.position import Position
 
 
 def register(subparsers: Any) -> None:

@@ -18,7 +18,7 @@ import dataclasses
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..results import interrupted, stop_requested
+from ..core.results import interrupted, stop_requested
 from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, ORACLES, PICKS, UserError, add_evaluation, add_json, add_phase, add_power,
                       add_render, add_time_limit, integer, load, plan_render, range_help, read_text,
@@ -27,8 +27,8 @@ from .output import Outputs
 from .progress import Progress
 
 if TYPE_CHECKING:
-    from ..evaluation import ProvinceValues
-    from ..position import Position
+    from ..algorithms.evaluation import ProvinceValues
+    from ..core.position import Position
     from ..search import Solution
 
 _DESCRIPTION = """\
@@ -119,7 +119,7 @@ def register(subparsers: Any) -> None:
 
 
 def _values(args: argparse.Namespace) -> dict[str, ProvinceValues]:
-    from ..evaluation import parse_values
+    from ..algorithms.evaluation import parse_values
     out: dict[str, ProvinceValues] = {}
     for path in args.values:
         pv = parse_values(read_text(path), path)
@@ -134,7 +134,7 @@ def _values(args: argparse.Namespace) -> dict[str, ProvinceValues]:
 
 
 def _powers(position: Position, only: str | None) -> list[str]:
-    from ..map import POWERS
+    from ..core.map import POWERS
     if only:
         return [only]
     kind = position.phase.kind

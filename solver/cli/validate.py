@@ -4,7 +4,7 @@
 
 Reads an orders file (one ``Power: order`` a line, or a DAIDE order) and judges every
 order against a position: lines that are not understood (syntax) and orders that are
-understood but illegal (rules, `dipsolve.rules`) are all reported, each at its line
+understood but illegal (rules, `dipsolve.core.rules`) are all reported, each at its line
 and column; exit status 2 if there is any, 0 if every order is legal.
 """
 
@@ -53,7 +53,7 @@ def register(subparsers: Any) -> None:
 def cmd_validate(args: argparse.Namespace) -> int:
     from ..grammar.errors import DipsolveSyntaxError
     from ..grammar.orders import read_orders
-    from ..rules import order_problems
+    from ..core.rules import order_problems
 
     position, _ = load(args.position)
     text, name = read_input(args.orders)

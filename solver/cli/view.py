@@ -1,4 +1,4 @@
-"""``dipsolve view``: a whole game as one self-contained HTML page (`dipsolve.pictures_html`).
+"""``dipsolve view``: a whole game as one self-contained HTML page (`dipsolve.io.pictures_html`).
 
     dipsolve view GAME.json [-o game.html] [--game ID] [--title TEXT] [--json]
 """
@@ -42,8 +42,8 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_view(args: argparse.Namespace) -> int:
-    from ..pictures_html import game_html
-    from ..records import pick, read_records
+    from ..io.pictures_html import game_html
+    from ..io.records import pick, read_records
     text, name = read_text(args.file), source_name(args.file)
     if not is_record(text):
         raise UserError("not a game record: view reads the diplomacy package's saved-game JSON",

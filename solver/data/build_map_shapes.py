@@ -22,7 +22,7 @@ The output (committed; the runtime needs no geometry library) has one row a shap
 split province's coast (``STP/NC``: ``path`` is then the stretch of coastline the coast
 lies on, an open polyline); ``x, y`` is where a unit there is drawn, ``lx, ly`` where the
 province's name is written; ``path`` is SVG path data in the picture's units (the map
-area is ``MAP_WIDTH`` x ``HEIGHT`` of `dipsolve.pictures_board`, y down).  Adjacency is
+area is ``MAP_WIDTH`` x ``HEIGHT`` of `dipsolve.io.pictures_board`, y down).  Adjacency is
 checked against the map's own by tests/test_pictures_map.py.
 """
 

@@ -18,11 +18,11 @@ Failures, the same on every backend:
   up to ``attempts`` times in all (2 by default); ``on_retry(key, reason)`` hears of each
   retry, and a job that died every time is done, not ok: ``its worker died 2 times
   (killed by SIGKILL)``.  No job is lost and none is reported twice;
-- after `dipsolve.results.request_stop` (Ctrl-C), the jobs running are dropped and
-  `dipsolve.results.Stopped` is raised once every finished job has been handed back.
+- after `dipsolve.core.results.request_stop` (Ctrl-C), the jobs running are dropped and
+  `dipsolve.core.results.Stopped` is raised once every finished job has been handed back.
 
 The backends: `InProcess` (one job after another here: no process to start, nothing to
-survive a crash), `LocalPool` (``jobs`` fresh worker processes, `dipsolve.workers`) and
+survive a crash), `LocalPool` (``jobs`` fresh worker processes, `dipsolve.execution.workers`) and
 `dipsolve.execution.ray_cluster.RayExecutor` (Ray, the optional ``cluster`` extra,
 imported only when asked for: a local Ray started for the run, or an existing cluster).
 ``fn`` must be a module-level function of an installed module (workers import it by
@@ -32,95 +32,14 @@ name) and each task and value must pickle.
 from __future__ import annotations
 
 import functools
-import traceback
-from dataclasses import dataclass
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Sequence
 
-from ..errors import DipsolveUnavailable
-from ..results import Stopped, stop_requested
+from ..core.results import Stopped, stop_requested
+from .jobs import (ATTEMPTS, Done, ExecutionUnavailable, Executor, OnDone, OnRetry, _Base, died,
+                   guarded)
 
-__all__ = ["ATTEMPTS", "Done", "Executor", "ExecutionUnavailable", "InProcess", "LocalPool", "executor"]
-
-#: how many times in all a job whose worker dies is run before it is reported failed
-ATTEMPTS = 2
-
-
-@dataclass(frozen=True)
-class Done:
-    """One job finished: its value (``ok``), or why it failed (``error``); ``attempts``
-    counts the runs it took (more than 1 when a worker died under it)."""
-
-    key: str
-    ok: bool
-    value: Any = None
-    error: str | None = None
-    attempts: int = 1
-
-
-class ExecutionUnavailable(DipsolveUnavailable):
-    """The backend asked for cannot run here (Ray not installed, no cluster at the address)."""
-
-
-OnDone = Callable[[Done], None]
-OnRetry = Callable[[str, str], None]
-
-
-class Executor(Protocol):
-    """Where jobs run: `InProcess`, `LocalPool`, `RayExecutor`."""
-
-    #: the backend in words (``local processes``, ``ray (local)``)
-    name: str
-    #: jobs run at once
-    workers: int
-
-    def run(self, fn: Callable[[Any], Any], jobs: Sequence[tuple[str, Any]], on_done: OnDone,
-            on_retry: OnRetry | None = None) -> None:
-        """Run every job; ``on_done`` once for each, as they finish (see the module)."""
-
-    def close(self) -> None:
-        """Release the workers (a local Ray is shut down, every process of it ended)."""
-
-    def __enter__(self) -> Executor: ...
-
-    def __exit__(self, *exc: Any) -> None: ...
-
-
-def guarded(fn: Callable[[Any], Any], task: Any) -> tuple[bool, Any]:
-    """``(True, fn(task))``, or ``(False, "Type: message")`` when it raises: what a worker
-    runs, so that an exception comes back as a value on every backend."""
-    try:
-        return True, fn(task)
-    except Stopped:
-        raise
-    except Exception as e:          # any failure of the job is the job's answer
-        return False, describe(e)
-
-
-def describe(e: BaseException) -> str:
-    """An exception in one line: ``ValueError: bad``, where it was raised at the end."""
-    where = traceback.extract_tb(e.__traceback__)[-1:] if e.__traceback__ else []
-    at = f" (at {where[0].filename.rsplit('/', 1)[-1]}:{where[0].lineno})" if where else ""
-    return f"{type(e).__name__}: {e}{at}"
-
-
-def died(attempts: int, reason: str) -> str:
-    """The error of a job whose worker died every time it ran."""
-    return f"its worker died {attempts} time{'s' if attempts != 1 else ''} ({reason})"
-
-
-class _Base:
-    name = "in this process"
-    workers = 1
-
-    def __enter__(self) -> Any:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def close(self) -> None:
-        pass
-
+__all__ = ["ATTEMPTS", "Done", "Executor", "ExecutionUnavailable", "InProcess", "LocalPool", "executor",
+           "OnDone", "OnRetry", "died", "guarded"]
 
 class InProcess(_Base):
     """Every job in this process, one after the other (nothing to start; a crash of the
@@ -138,7 +57,7 @@ class InProcess(_Base):
 
 
 class LocalPool(_Base):
-    """``workers`` fresh worker processes on this machine (`dipsolve.workers`): a worker
+    """``workers`` fresh worker processes on this machine (`dipsolve.execution.workers`): a worker
     that dies is replaced and its job run again."""
 
     name = "local processes"
@@ -151,7 +70,7 @@ class LocalPool(_Base):
 
     def run(self, fn: Callable[[Any], Any], jobs: Sequence[tuple[str, Any]], on_done: OnDone,
             on_retry: OnRetry | None = None) -> None:
-        from ..workers import run_tasks
+        from .workers import run_tasks
         call = functools.partial(guarded, fn)
         todo = list(range(len(jobs)))
         for attempt in range(1, self.attempts + 1):

@@ -7,7 +7,7 @@
 The file is JSON lines.  Its first line says what run wrote it (``{"dipsolve":
 "results", "run": {...}}``: the command and every setting that changes an answer); each
 other line is one job's result, with its ``id``.  A line is appended in one ``write`` of
-a file opened for appending, then synced to the disk (`dipsolve.files.append`): a run
+a file opened for appending, then synced to the disk (`dipsolve.core.files.append`): a run
 killed at any moment leaves every finished line whole, and at worst the end of one
 line, which the next run cuts off (and says so) before it appends.
 
@@ -23,9 +23,9 @@ import json
 import os
 from typing import Any
 
-from .. import files
-from ..bounds import loads_json
-from ..errors import DipsolveLimitError, DipsolveSyntaxError
+from ..core import files
+from ..core.bounds import loads_json
+from ..core.errors import DipsolveLimitError, DipsolveSyntaxError
 
 __all__ = ["Journal", "JournalError", "RETRIED", "read_results"]
 

@@ -21,8 +21,8 @@ import os
 from collections import deque
 from typing import Any, Callable, Sequence
 
-from ..results import Stopped, stop_requested
-from . import ATTEMPTS, Done, ExecutionUnavailable, OnDone, OnRetry, _Base, died, guarded
+from ..core.results import Stopped, stop_requested
+from .jobs import ATTEMPTS, Done, ExecutionUnavailable, OnDone, OnRetry, _Base, died, guarded
 
 #: seconds between two looks at the stop flag while waiting for the tasks
 POLL = 0.1

@@ -28,7 +28,7 @@ permutation of a set already seen is never evaluated again.  Beam search (3.3): 
 ``beam_width`` the agenda keeps only its best entries.  Order sets that break a maxim
 of footnote 5 (`legal.useless`) are never put on the agenda.
 
-Everything stops at the ``deadline`` (a `dipsolve.results.Deadline`, checked before every
+Everything stops at the ``deadline`` (a `dipsolve.core.results.Deadline`, checked before every
 step and every child; the ``test`` checks it too): the best tested set so far is returned, and
 whether the agenda ran empty (every useful order set was looked at: the answer is then
 optimal for this evaluation and test).
@@ -42,12 +42,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
-from ..adjudicator import adjudicate
-from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, unit_key
-from ..position import Position, Unit
-from ..results import Deadline
-from ..graph import convoy_routes
-from ..legal import useful_orders, useless
+from ..core.adjudicator import adjudicate
+from ..core.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, unit_key
+from ..core.position import Position, Unit
+from ..core.results import Deadline
+from ..core.graph import convoy_routes
+from ..core.legal import useful_orders, useless
 
 Evaluation = Callable[[Position, str], float]
 #: complete order set -> its tested value, or None when the deadline cut the test short

@@ -55,14 +55,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
-from ..adjudicator import REFUSED, adjudicate
-from ..errors import DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError, DipsolveUnavailable
-from ..evaluation import Evaluation, ProvinceValues, evaluator as named_evaluator
-from ..orders import Build, Disband, Order, Waive
-from ..position import Position
-from ..results import Deadline, Limits, Result, Status
+from ..core.adjudicator import REFUSED, adjudicate
+from ..core.errors import DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError, DipsolveUnavailable
+from ..algorithms.evaluation import Evaluation, ProvinceValues, evaluator as named_evaluator
+from ..core.orders import Build, Disband, Order, Waive
+from ..core.position import Position
+from ..core.results import Deadline, Limits, Result, Status
 from .agenda import AgendaSearch
-from ..legal import build_orders, useful_orders
+from ..core.legal import build_orders, useful_orders
 from . import phase_game
 from .opponents import (MAX_SCENARIOS, Judge, OpponentModel, Opponents, SampledModel, build_model,
                         sample_model)
@@ -374,7 +374,7 @@ def _sampler(name: str) -> Callable[[Position, str, random.Random], Sequence[Ord
     """A predictor that draws its chance from a given stream, by name: ``"dumbbot"`` is
     DumbBot's order generator (`dipsolve.dumbbot.orders`)."""
     if name == "dumbbot":
-        from .. import dumbbot
+        from ..algorithms import dumbbot
         return dumbbot.orders
     raise DipsolveSyntaxError(f"unknown predictor {name!r} (expected dumbbot)", found=name)
 
@@ -457,7 +457,7 @@ def run_phase_game(task: Task, oracle: Oracle | None = None) -> Solution:
     The status is never "optimal": the equilibrium is approximate (its gains are in the
     answer).  ``objective`` is our expected value under the final mixtures, ``bound``
     the CP-SAT oracle's proven bound on our best response when it proved one."""
-    from .. import dumbbot
+    from ..algorithms import dumbbot
     s = task.settings
     eq = phase_game.solve_phase_game(
         task.position, task.power, task.evaluate, deadline=task.deadline, seed=s.limits.seed,

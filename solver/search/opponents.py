@@ -30,11 +30,11 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence, Union
 
-from ..adjudicator import adjudicate
-from ..orders import Hold, Order, unit_key
-from ..position import Position, Unit
-from ..results import Deadline
-from ..graph import reachable_provinces
+from ..core.adjudicator import adjudicate
+from ..core.orders import Hold, Order, unit_key
+from ..core.position import Position, Unit
+from ..core.results import Deadline
+from ..core.graph import reachable_provinces
 from .agenda import Evaluation, agenda_search
 
 #: the agenda's test enumerates every combination of the opponents' order sets up to

@@ -47,10 +47,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
-from ..adjudicator import adjudicate
-from ..orders import Hold, Order, unit_key
-from ..position import Position, Unit
-from ..results import Deadline
+from ..core.adjudicator import adjudicate
+from ..core.orders import Hold, Order, unit_key
+from ..core.position import Position, Unit
+from ..core.results import Deadline
 from .agenda import AgendaSearch, Evaluation
 from .opponents import relevant_units
 

@@ -38,12 +38,12 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-from ..map import POWERS, standard_map
-from ..orders import Order
-from ..position import Dislodged, Phase, Position, Unit
+from ..core.map import POWERS, standard_map
+from ..core.orders import Order
+from ..core.position import Dislodged, Phase, Position, Unit
 
 if TYPE_CHECKING:
-    from ..adjudicator import Outcome
+    from ..core.adjudicator import Outcome
 
 #: our power name -> the peer's
 PEER_POWER = {p: p.upper() for p in POWERS}
@@ -253,7 +253,7 @@ def compare(outcome, peer: PeerOutcome) -> list[str]:
     """The differences between a dipsolve `Outcome` and a `PeerOutcome` of the same phase,
     one line each (empty when they agree): the next phase, units, dislodged units with
     their retreat options, units destroyed for want of a retreat, and center owners."""
-    from ..records import board_differences
+    from ..io.records import board_differences
 
     ours = outcome.next
     if peer.next is None:
@@ -298,7 +298,7 @@ def crosscheck(position: Position, orders: Mapping[str, list[Order]], game=None)
     Pass ``game`` (a peer game already standing at ``position``, as `Crosscheck.peer.game`
     is after the phase before) to chain phases without pushing the position again.
     """
-    from ..adjudicator import adjudicate
+    from ..core.adjudicator import adjudicate
 
     ours = adjudicate(position, orders)
     if game is None:

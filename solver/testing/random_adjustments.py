@@ -8,7 +8,7 @@ owes builds; the remaining powers have as many units as centers (no adjustment).
 joint profiles reach 1e12–1e15 with two removers and four builders.  A fixed seed gives
 the same position in every process (choices only from sorted sequences).
 
-    >>> from dipsolve.adjustments import joint_count
+    >>> from dipsolve.algorithms.adjustments import joint_count
     >>> pos = random_adjustment_position(7)
     >>> pos.phase.short, joint_count(pos, False) > 10 ** 12
     ('W1905A', True)
@@ -20,9 +20,9 @@ import math
 import random
 from typing import Sequence
 
-from ..graph import steps
-from ..map import POWERS, Map, standard_map
-from ..position import Phase, Position, Unit
+from ..core.graph import steps
+from ..core.map import POWERS, Map, standard_map
+from ..core.position import Phase, Position, Unit
 from .random_positions import as_rng
 
 __all__ = ["random_adjustment_position"]

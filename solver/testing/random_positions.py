@@ -18,7 +18,7 @@ ever made from sorted sequences, never from sets.
 * `play_forward` — random orders through any adjudicate function, phase after phase.
 
 Pure: it imports only the solver core (no peer, no adjudicator); the routes it walks are
-`dipsolve.graph`'s.
+`dipsolve.core.graph`'s.
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ import math
 import random
 from typing import Callable, Iterator, Sequence, TypeVar
 
-from ..graph import convoy_routes, reachable, reachable_provinces, steps
-from ..map import POWERS, Map, standard_map
-from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
+from ..core.graph import convoy_routes, reachable, reachable_provinces, steps
+from ..core.map import POWERS, Map, standard_map
+from ..core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                       SupportMove, Waive)
-from ..position import Dislodged, Phase, Position, Unit, retreat_options
+from ..core.position import Dislodged, Phase, Position, Unit, retreat_options
 
 Orders = dict[str, list[Order]]
 T = TypeVar("T")

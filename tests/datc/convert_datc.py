@@ -42,7 +42,7 @@ from pathlib import Path
 if str(Path(__file__).resolve().parent) not in sys.path:      # loaded by a test, not run
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from dipsolve.position import Unit  # noqa: E402  (the converter's modules are beside it)
+from dipsolve.core.position import Unit  # noqa: E402  (the converter's modules are beside it)
 
 from datc_case import JSON_FILE, TEXT_FILE, Case, civil_disorder  # noqa: E402
 from datc_fixes import FROM_JSON, JSON_EXTRA, JSON_PICK, fix_text_case  # noqa: E402

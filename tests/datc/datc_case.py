@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from dipsolve.map import standard_map
-from dipsolve.position import Unit
+from dipsolve.core.map import standard_map
+from dipsolve.core.position import Unit
 
 MAP = standard_map()
 TEXT_FILE = "datc_v2.4_06.txt"

@@ -7,7 +7,7 @@ as a ``# fix:`` or a plain comment.
 
 from __future__ import annotations
 
-from dipsolve.position import Unit
+from dipsolve.core.position import Unit
 
 from datc_case import Case, Order
 

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dipsolve.map import POWERS
-from dipsolve.position import Unit, retreat_options
+from dipsolve.core.map import POWERS
+from dipsolve.core.position import Unit, retreat_options
 
 from datc_case import (JSON_FILE, MAP, TEXT_FILE, Case, Order, arrival, civil_disorder, convoyed,
                        direct, kind_of, loc, prov)

@@ -6,8 +6,8 @@ then the expected position after the phase (units and dislodged units).
 
 from __future__ import annotations
 
-from dipsolve.map import POWERS
-from dipsolve.position import Unit
+from dipsolve.core.map import POWERS
+from dipsolve.core.position import Unit
 
 from datc_case import Case
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dipsolve.adjustments import joint_count
+from dipsolve.algorithms.adjustments import joint_count
 from dipsolve.testing.random_adjustments import random_adjustment_position
 
 ADJUST = Path(__file__).resolve().parents[2] / "examples" / "adjustments"

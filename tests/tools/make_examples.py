@@ -12,7 +12,7 @@ Turkey turn on Russia, England walks into Scandinavia and Italy sails east.  The
 ``diplomacy`` package adjudicates; each phase is written before it is played, in the
 ``.dip`` format (``Position.to_text``), with the orders given in it.  Attacker origins
 and standoffs are read from the package's results; the retreat options it computes are
-checked against ``dipsolve.position.retreat_options``.
+checked against ``dipsolve.core.position.retreat_options``.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ import sys
 from pathlib import Path
 
 from dipsolve.grammar import parse_order
-from dipsolve.map import standard_map
-from dipsolve.orders import Order
-from dipsolve.position import Dislodged, Phase, Position, Unit, retreat_options
+from dipsolve.core.map import standard_map
+from dipsolve.core.orders import Order
+from dipsolve.core.position import Dislodged, Phase, Position, Unit, retreat_options
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -82,7 +82,7 @@ def example_groups(name: str) -> list[tuple[tuple[str, ...], np.ndarray]]:
     evaluation) with its payoff table, the other players at their first order set;
     for ``trieste``, its one 3 x 3 game."""
     from dipsolve.cli import load
-    from dipsolve.evaluation import evaluator
+    from dipsolve.algorithms.evaluation import evaluator
     from dipsolve.models.equilibria import AdjustmentGame, group_table, interaction_groups
     position = load(str(ADJUST / f"{name}.dip"))[0]
     game = AdjustmentGame(position, evaluator("influence"))

@@ -1,0 +1,720 @@
+"""The rules of play: what each order asks for and whether the rules allow it (matching, legality).
+
+An order can be wrong in two ways, and dipsolve keeps them apart as python-chess
+(``InvalidMoveError`` / ``IllegalMoveError``) and godip ("invalid" / "illegal") do:
+
+- *not understood*: the text is no order (``A PAR --- BUR``): a `DipsolveSyntaxError`
+  of the grammar, at its line and column;
+- *understood but illegal*: the order is clear, and the rules forbid it in this
+  position (``F ENG - PAR: a fleet cannot enter Paris (inland)``): a `Problem` here,
+  naming the rule broken.
+
+Each phase's orders are matched to their units here, once, by the functions the
+adjudicator itself runs first (`match_movement`, `match_retreats`, `match_adjustments`):
+an order for a missing unit, another power's unit, or a unit ordered twice is set aside
+(DATC 4.C, 4.D.3), an illegal order is refused with its reason (DATC 4.E.1), and what
+each legal order asks for is recorded for the resolution.  `validate_orders` asks the
+same functions and stops there, so that legality is the adjudicator's, rule by rule;
+`read_order` gives one order's reading to a model of the rules.  `RULES` lists the rules
+by the names a `Problem` (and an ``OrderResult.rule``) carries:
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from enum import Enum
+from itertools import compress
+from typing import Iterable, Mapping, NamedTuple
+
+from .graph import on_route, sea_route
+from .map import Map
+from .orders import (MOVEMENT_ORDERS, RETREAT_ORDERS, Build, Convoy, Disband, Hold, Move, Order,
+                     Retreat, SupportHold, SupportMove, UnitOrder, Waive)
+from .position import Dislodged, Position, Unit
+
+__all__ = ["CONVOY", "HOLD", "MOVE", "REFUSED", "RULES", "SUPPORT_HOLD", "SUPPORT_MOVE", "Matching",
+           "OrderResult", "Problem", "Reading", "Reason", "match_adjustments", "match_movement",
+           "match_retreats", "movement_table", "order_problem", "order_problems", "read_order",
+           "validate_orders"]
+
+#: every rule an order can break, by name, with what it asks
+RULES: dict[str, str] = {
+    "phase": "an order belongs to the phase played: holds, moves, supports and convoys "
+             "in movement; retreats and disbands in retreats; builds, removals and "
+             "waives in adjustments",
+    "unit": "the order names a unit that is there (a dislodged one in a retreat phase), "
+            "of the type it says",
+    "owner": "the unit belongs to the power that orders it",
+    "location": "every place named is on the map",
+    "terrain": "an army never enters a sea, a fleet never an inland province",
+    "adjacency": "a move goes to a neighbouring place for that unit type and coast (an "
+                 "army's may go by convoy: see 'convoy route')",
+    "coast": "a fleet moving to a province with two coasts names one it can reach",
+    "convoy route": "an army moved by convoy has a chain of fleet-held seas from its "
+                    "province to its goal; a route the order names (A SMY - AEG - GRE) "
+                    "goes through seas, each next to the one before",
+    "support": "a support names another unit, in a place the supporter could move to, "
+               "and a move that unit could make",
+    "convoy": "only a fleet at sea convoys, only an army is convoyed, and the fleet lies "
+              "on some route of fleets from the army to its goal",
+    "retreat": "a dislodged unit retreats only to a place open to it (adjacent, empty, "
+               "not its attacker's origin, not left empty by a standoff)",
+    "build": "a build goes in an owned, empty home center, of a unit that can stand "
+             "there, a fleet naming its coast",
+    "builds left": "no more builds and waives than the power's centers over its units",
+    "removals": "removals only when the power's units outnumber its centers, and no "
+                "more than that",
+    "one order": "each unit takes one order (with two different ones it holds, DATC 4.D.3)",
+}
+__doc__ = (__doc__ or "") + "".join(
+    f"\n- ``{name}``: {text};" for name, text in RULES.items()).rstrip(";") + ".\n"
+
+
+class Reason(str, Enum):
+    """Why an order succeeded or failed.  ``str`` values are stable for ``--json``."""
+
+    # success
+    MOVED = "moved"
+    HELD = "held"
+    SUPPORTED = "supported"        # the support was given (not cut)
+    CONVOYED = "convoyed"          # the convoy took effect
+    RETREATED = "retreated"
+    DISBANDED = "disbanded"
+    BUILT = "built"
+    REMOVED = "removed"
+    WAIVED = "waived"
+    # failure
+    BOUNCED = "bounced"            # the move was not strong enough
+    DISLODGED = "dislodged"        # the unit was dislodged (whatever it was ordered)
+    CUT = "cut"                    # the support was cut
+    VOID = "void"                  # a support or convoy of an order that was not given
+    NO_CONVOY = "no convoy"        # an army's convoy route was not there or was disrupted
+    DISRUPTED = "disrupted"        # a convoying fleet was dislodged, or its convoy failed
+    ILLEGAL = "illegal"            # not allowed by the rules; the unit held instead
+    NOT_YOUR_UNIT = "not your unit"
+    NO_UNIT = "no such unit"
+    DUPLICATE = "ordered twice"    # a unit with two different orders holds (DATC 4.D.3)
+    RETREAT_BOUNCED = "retreat bounced"
+    CIVIL_DISORDER = "civil disorder"
+    DESTROYED = "destroyed"        # dislodged with nowhere to retreat
+
+
+#: reasons that mean an order broke a rule (the adjudicator refused it), rather than
+#: failed in play
+REFUSED = frozenset({Reason.ILLEGAL, Reason.NO_UNIT, Reason.NOT_YOUR_UNIT, Reason.DUPLICATE})
+
+
+class OrderResult(NamedTuple):
+    """One order's result: whether it succeeded, and why (``reason``, ``detail``); for
+    an order that breaks a rule of play (illegal, no such unit, not your unit, ordered
+    twice), the ``rule`` it breaks (one of `RULES`)."""
+
+    power: str
+    order: Order
+    success: bool
+    reason: Reason
+    detail: str = ""
+    rule: str = ""
+
+    def __str__(self) -> str:
+        tail = f" ({self.detail})" if self.detail else ""
+        return f"{self.power}: {self.order}: {self.reason.value}{tail}"
+
+
+# -- legality -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """An order that is understood but breaks a rule: who gave it, the order, the
+    rule's name (a key of `RULES`) and what is wrong, in words."""
+
+    power: str
+    order: Order
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.order}: {self.message}"
+
+
+def order_problem(position: Position, power: str, order: Order) -> str | None:
+    """What is wrong with one order, given alone by ``power`` in ``position`` (None if
+    nothing is):
+
+        >>> from dipsolve.core.orders import Move
+        >>> from dipsolve.core.position import Unit
+        >>> p = Position.build("S1901M", [Unit("England", "F", "ENG")])
+        >>> order_problem(p, "England", Move("F", "ENG", "PAR"))
+        'a fleet cannot enter Paris (inland)'
+    """
+    problem = order_problems(position, [(power, order)])[0]
+    return problem.message if problem is not None else None
+
+
+def validate_orders(position: Position,
+                    orders: Mapping[str, Iterable[Order]] | Iterable[tuple[str, Order]]
+                    ) -> list[Problem]:
+    """Every problem of an order set (``{power: [Order]}`` or ``[(power, Order)]``), in
+    the order given.  The orders are judged together: a second, different order for a
+    unit and a build beyond the power's count are problems too."""
+    return [p for p in order_problems(position, orders) if p is not None]
+
+
+def order_problems(position: Position,
+                   orders: Mapping[str, Iterable[Order]] | Iterable[tuple[str, Order]]
+                   ) -> list[Problem | None]:
+    """One entry per order given, in the order given: its `Problem`, or None."""
+    pairs = ([(power, o) for power, os in orders.items() for o in os]
+             if isinstance(orders, Mapping) else list(orders))
+    by_power: dict[str, list[Order]] = {}
+    for power, o in pairs:
+        by_power.setdefault(power, []).append(o)
+    # the verdicts, queued by (power, order): the same order given twice takes them in turn
+    verdicts: dict[tuple[str, Order], deque[OrderResult]] = {}
+    for r in _verdicts(position, by_power):
+        verdicts.setdefault((r.power, r.order), deque()).append(r)
+    retreating = position.phase.kind == "retreat"
+    out: list[Problem | None] = []
+    for power, o in pairs:
+        # in a retreat phase a move is read as the unit's retreat
+        key = Retreat(o.kind, o.location, o.target) if retreating and type(o) is Move else o
+        queue = verdicts.get((power, key))
+        verdict = queue.popleft() if queue else None
+        if verdict is not None and verdict.reason in REFUSED:
+            out.append(Problem(power, o, verdict.rule, verdict.detail))
+        else:
+            out.append(None)
+    return out
+
+
+def _verdicts(position: Position, orders: Mapping[str, list[Order]]) -> list[OrderResult]:
+    """The verdicts of the phase's matching, in the order judged: nothing about the play
+    (a bounce, a dislodgement) is mixed in.  Every verdict is kept, successes too, so that
+    the same order given twice, built once and refused once, is matched in turn."""
+    kind = position.phase.kind
+    if kind == "retreat":
+        return match_retreats(position, orders)[0]
+    if kind == "adjustment":
+        return [r for _, verdicts, _ in match_adjustments(position, orders)[0] for r in verdicts]
+    st = Matching(position, movement_table(position))
+    results = match_movement(st, position, orders)
+    for i, why in enumerate(st.why):
+        if why is not None:
+            reason, detail, rule = why
+            order = st.orders[i]
+            assert order is not None          # only given orders are set aside
+            results.append(OrderResult(st.power[i], order, False, reason, detail, rule))
+    return results
+
+
+# -- movement: the matching -----------------------------------------------------------------------
+
+#: what a `Matching` records an order as (``Matching.otype``)
+T_HOLD, T_MOVE, T_SUPPORT_HOLD, T_SUPPORT_MOVE, T_CONVOY = range(5)
+_HOLD, _MOVE, _SUPH, _SUPM, _CONVOY = T_HOLD, T_MOVE, T_SUPPORT_HOLD, T_SUPPORT_MOVE, T_CONVOY
+
+#: `movement_table`: by unit index, each unit's province, power, kind; province -> index,
+#: location -> index; the seas fleets hold; by unit index, the locations each unit moves to
+#: and the provinces it reaches
+MovementTable = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], dict[str, int],
+                      dict[str, int], frozenset[str], tuple[frozenset[str], ...],
+                      tuple[frozenset[str], ...]]
+
+
+def movement_table(position: Position) -> MovementTable:
+    """What matching and resolving a movement phase need of the position alone, built
+    once per position (``Position.memo``): a search that tries many order sets in one
+    position pays for it once."""
+    static = position.memo.get("movement")
+    if static is None:
+        units = position.units
+        table = position.map.unit_table
+        army, fleet = table["A"], table["F"]
+        powers, kinds, locs = zip(*units) if units else ((), (), ())
+        info = [(army if k == "A" else fleet)[loc] for k, loc in zip(kinds, locs)]
+        prov, moveset, reach, at_sea = zip(*info) if info else ((), (), (), ())
+        n = len(units)
+        static = position.memo["movement"] = (
+            prov, powers, kinds, dict(zip(prov, range(n))), dict(zip(locs, range(n))),
+            frozenset(compress(prov, at_sea)), moveset, reach)
+    return static
+
+
+class Matching:
+    """One movement phase's orders matched to their units: int-indexed lists over the
+    position's units (the adjudicator resolves on the same lists).  Unset places are
+    ``""``."""
+
+    __slots__ = ("m", "n", "units", "static", "prov", "power", "kind", "reach", "otype", "dest",
+                 "dest_loc", "via", "sup_prov", "sup_dest", "orders", "why", "at", "seas",
+                 "moving", "others")
+    #: the units ordered to move, and those ordered to support or convoy (sorted), as
+    #: `match_movement` leaves them
+    moving: list[int]
+    others: list[int]
+
+    def __init__(self, position: Position, static: MovementTable):
+        self.m: Map = position.map
+        self.units: tuple[Unit, ...] = position.units
+        n = self.n = len(self.units)
+        self.static = static                   # `movement_table(position)`
+        self.prov, self.power, self.kind, self.at, _, self.seas, _, self.reach = static
+        self.otype = [_HOLD] * n
+        self.dest: list[str] = [""] * n        # move: destination province
+        self.dest_loc: list[str] = [""] * n    # move: destination location; support-move: the coast named
+        self.via = [False] * n                 # move goes by convoy
+        self.sup_prov: list[str] = [""] * n    # support/convoy: the supported unit's province
+        self.sup_dest: list[str] = [""] * n    # support-move/convoy: its destination
+        self.orders: list[UnitOrder | None] = [None] * n    # the order as given (None: unordered)
+        #: set aside: the reason, its detail and the rule broken (`RULES`)
+        self.why: list[tuple[Reason, str, str] | None] = [None] * n
+
+
+def match_movement(st: Matching, position: Position,
+                   orders: Mapping[str, Iterable[Order]]) -> list[OrderResult]:
+    """Step 1 of a movement phase: match each order to its unit and check it (DATC
+    4.E.1), into ``st`` (a fresh `Matching` of ``position``); returns the results of the
+    orders set aside without a unit of their own (no such unit, not your unit, not an
+    order for this phase, the second order of a unit).  Plain moves to an adjacent place
+    and plain supports take a fast path, the rest `_classify`."""
+    m = st.m
+    po = m.province_of
+    results: list[OrderResult] = []
+    prov_of_unit, unit_power, unit_kind, at, at_loc, seas, moveset, _ = st.static
+    given = st.orders
+    otype, dest, dest_loc, via = st.otype, st.dest, st.dest_loc, st.via
+    sup_prov, sup_dest, reach = st.sup_prov, st.sup_dest, st.reach
+    moving: list[int] = []
+    others: list[int] = []
+    extra: dict[int, list[UnitOrder]] | None = None
+    for power, os in orders.items():
+        for o in os:
+            if not isinstance(o, UnitOrder):
+                results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                           _not_for_phase("movement", o), "phase"))
+                continue
+            loc = o.location
+            i = at_loc.get(loc)
+            if i is None:
+                prov = po.get(loc)
+                i = at.get(prov) if prov is not None else None
+            if i is None or unit_kind[i] != o.kind or unit_power[i] != power:
+                if not isinstance(o, MOVEMENT_ORDERS):
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                               _not_for_phase("movement", o), "phase"))
+                else:
+                    _find_unit(position, position.unit_in, power, o, results)
+                continue
+            g = given[i]
+            if g is not None:
+                # a repeated identical order is harmless; two different ones: see below
+                if g != o:
+                    if extra is None:
+                        extra = {}
+                    more = extra.setdefault(i, [])
+                    if o not in more:
+                        more.append(o)
+                continue
+            given[i] = o
+            if type(o) is Move:
+                target = o.target
+                if not o.via_convoy and target in moveset[i]:
+                    otype[i], dest[i], dest_loc[i] = _MOVE, po[target], target
+                    moving.append(i)
+                    continue
+            elif type(o) is Hold:
+                continue
+            elif type(o) is SupportHold:
+                sprov = po.get(o.supported_location)
+                if sprov in reach[i] and sprov in at:
+                    otype[i], sup_prov[i] = _SUPH, sprov
+                    others.append(i)
+                    continue
+            elif type(o) is SupportMove:
+                target = o.target
+                tprov = po.get(target)
+                if tprov in reach[i]:
+                    j = at.get(po.get(o.supported_location, ""))
+                    if j is not None and j != i and tprov in reach[j]:
+                        otype[i], sup_prov[i], sup_dest[i] = _SUPM, prov_of_unit[j], tprov
+                        dest_loc[i] = target if target != tprov and unit_kind[j] == "F" else ""
+                        others.append(i)
+                        continue
+            _classify(st, i, o, seas)
+            t = otype[i]
+            if t == _MOVE:
+                moving.append(i)
+            elif t != _HOLD:
+                others.append(i)
+    if extra is not None:
+        # two different orders for one unit: it holds (DATC 4.D.3)
+        for i, more in extra.items():
+            both = [given[i], *more]
+            otype[i], via[i] = _HOLD, False
+            dest[i] = dest_loc[i] = sup_prov[i] = sup_dest[i] = ""
+            st.why[i] = (Reason.DUPLICATE, "two different orders: " + "; ".join(map(str, both)),
+                         "one order")
+            for e in more:
+                results.append(OrderResult(unit_power[i], e, False, Reason.DUPLICATE,
+                                           "the unit holds", "one order"))
+        moving = [i for i in moving if i not in extra]
+        others = [i for i in others if i not in extra]
+    moving.sort()
+    others.sort()
+    st.moving, st.others = moving, others
+    return results
+
+
+def _classify(st: Matching, i: int, o: UnitOrder, seas: frozenset[str]) -> None:
+    """Check one order's legality (DATC 4.E.1) and record what it asks for."""
+    m, unit, prov = st.m, st.units[i], st.prov[i]
+    po = m.province_of
+
+    def illegal(rule: str, why: str) -> None:
+        st.why[i] = (Reason.ILLEGAL, why, rule)
+
+    if type(o) is SupportHold or type(o) is SupportMove:
+        sprov = po.get(o.supported_location)
+        if sprov is None:
+            return illegal("location", f"unknown location {o.supported_location}")
+        if sprov == prov:
+            return illegal("support", "a unit cannot support itself")
+        supported = st.at.get(sprov)
+        if type(o) is SupportHold:
+            if sprov not in st.reach[i]:
+                return illegal("support",
+                               f"{unit} cannot reach {sprov}, so cannot support a unit there")
+            if supported is None:
+                return illegal("support", f"no unit in {sprov} to support")
+            st.otype[i], st.sup_prov[i] = _SUPH, sprov
+            return
+        assert type(o) is SupportMove
+        target = o.target
+        tprov = po.get(target)
+        if tprov is None:
+            return illegal("location", f"unknown destination {target}")
+        if tprov == prov:
+            return illegal("support", "a unit cannot support a move into its own province")
+        if tprov not in st.reach[i]:
+            return illegal("support", f"{unit} cannot reach {tprov}, so cannot support a move there")
+        if supported is None:
+            return illegal("support", f"no unit in {sprov} to support")
+        # the supported move must be one that could be ordered (DATC 6.D.31 and 4.E.1)
+        if tprov not in st.reach[supported] and not (
+                st.kind[supported] == "A" and not m.is_land(sprov) and not m.is_land(tprov)
+                and not m.is_sea(tprov) and sea_route(m, sprov, tprov, seas)):
+            return illegal("support", f"{st.units[supported]} cannot move to {tprov}")
+        coast = target if target != tprov and st.kind[supported] == "F" else ""
+        st.otype[i], st.sup_prov[i], st.sup_dest[i], st.dest_loc[i] = _SUPM, sprov, tprov, coast
+        return
+    if type(o) is Hold:
+        return
+    if type(o) is Retreat:
+        return illegal("phase", _not_for_phase("movement", o))
+    if type(o) is Move:
+        target = o.target
+        tprov = po.get(target)
+        if tprov is None:
+            return illegal("location", f"unknown destination {target}")
+        if tprov == prov:
+            return illegal("adjacency", "a unit cannot move to its own province")
+        if o.route:
+            bad = route_problem(m, unit.kind, prov, tprov, o.route)
+            if bad is not None:
+                return illegal("convoy route", bad)
+        if unit.kind == "A":
+            if m.is_sea(tprov):
+                return illegal("terrain", f"an army cannot enter {m.provinces[tprov].name} (a sea)")
+            adjacent = tprov in st.reach[i]
+            if o.via_convoy or not adjacent:
+                if not (not m.is_land(prov) and not m.is_land(tprov)
+                        and sea_route(m, prov, tprov, seas)):
+                    if not adjacent:
+                        return illegal("adjacency", f"{prov} is not adjacent to {tprov} "
+                                                    "and no convoy route is possible")
+                    return illegal("convoy route", f"no convoy route from {prov} to {tprov} is possible")
+                st.via[i] = True
+            st.otype[i], st.dest[i], st.dest_loc[i] = _MOVE, tprov, tprov
+            return
+        # fleet
+        if m.is_land(tprov):
+            return illegal("terrain", f"a fleet cannot enter {m.provinces[tprov].name} (inland)")
+        moves = m.fleet_moves[unit.location]
+        if target == tprov and m.provinces[tprov].coasts:
+            reach = [l for l in m.fleet_locations[tprov] if l in moves]
+            if len(reach) != 1:
+                if not reach:
+                    return illegal("adjacency", f"{unit.location} is not adjacent to {tprov}")
+                return illegal("coast", f"the coast of {tprov} must be given ({' or '.join(reach)})")
+            target = reach[0]
+        elif target not in moves:
+            if tprov in st.reach[i]:
+                return illegal("coast", f"{unit.location} cannot reach {target} (wrong coast)")
+            return illegal("adjacency", f"{unit.location} is not adjacent to {target}")
+        st.otype[i], st.dest[i], st.dest_loc[i] = _MOVE, tprov, target
+        return
+    if type(o) is Convoy:
+        if unit.kind != "F" or not m.is_sea(prov):
+            return illegal("convoy", "only a fleet at sea can convoy")
+        aprov, tprov = po.get(o.convoyed_location), po.get(o.target)
+        if aprov is None or tprov is None:
+            return illegal("location", "unknown location in convoy order")
+        a = st.at.get(aprov)
+        if a is None:
+            return illegal("convoy", f"no unit in {aprov} to convoy")
+        if st.kind[a] != "A" or o.convoyed_kind != "A":
+            return illegal("convoy", "only an army can be convoyed")
+        if m.is_land(aprov) or m.is_land(tprov) or m.is_sea(tprov) or aprov == tprov:
+            return illegal("convoy", f"no convoy from {aprov} to {tprov} is possible")
+        # the fleet must be on some possible route (DATC 4.E.1, 6.G.19)
+        if not on_route(m, aprov, tprov, prov, seas):
+            return illegal("convoy", f"{prov} is on no convoy route from {aprov} to {tprov}")
+        st.otype[i], st.sup_prov[i], st.sup_dest[i] = _CONVOY, aprov, tprov
+        return
+    illegal("phase", _not_for_phase("movement", o))
+
+
+def route_problem(m: Map, kind: str, src: str, dst: str, route: tuple[str, ...]) -> str | None:
+    """What is wrong with a convoy route a move names (``A SMY - AEG - GRE``): only an
+    army is convoyed, through seas, each next to the one before, from ``src`` to
+    ``dst``; None when nothing is.  Whether fleets stand there is the adjudicator's
+    question (the rules do not bind a convoy to the route named)."""
+    if kind != "A":
+        return "only an army is convoyed: a fleet's move names no route"
+    before = src
+    for sea in route:
+        if sea not in m.provinces or not m.is_sea(sea):
+            return f"{sea} is not a sea: a convoy route crosses seas"
+        if sea not in m.neighbours.get(before, ()):
+            return f"the route goes from {before} to {sea}, which are not adjacent"
+        before = sea
+    if dst not in m.neighbours.get(before, ()):
+        return f"the route goes from {before} to {dst}, which are not adjacent"
+    return None
+
+
+def _find_unit(position: Position, by_prov: Mapping[str, Unit], power: str, order: UnitOrder,
+               results: list[OrderResult]) -> Unit | None:
+    """The unit an order is for, or None after recording why it is not."""
+    prov = position.map.province_of.get(order.location)
+    unit = by_prov.get(prov) if prov else None
+    if unit is None:
+        results.append(OrderResult(power, order, False, Reason.NO_UNIT,
+                                   f"no unit in {order.location}", "unit"))
+        return None
+    if unit.kind != order.kind:
+        name = "army" if order.kind == "A" else "fleet"
+        results.append(OrderResult(power, order, False, Reason.NO_UNIT,
+                                   f"no {name} in {prov}: {unit} stands there", "unit"))
+        return None
+    if unit.power != power:
+        results.append(OrderResult(power, order, False, Reason.NOT_YOUR_UNIT,
+                                   f"{unit} belongs to {unit.power}", "owner"))
+        return None
+    return unit
+
+
+def _not_for_phase(kind: str, o: Order) -> str:
+    """Why an order is not one for a phase of this kind."""
+    if kind == "movement":
+        if isinstance(o, Retreat):
+            return "a retreat order in a movement phase"
+        return f"{type(o).__name__} is not an order for a movement phase"
+    if kind == "retreat":
+        return "only retreats and disbands are ordered in a retreat phase"
+    return "only builds, removals and waives in an adjustment phase"
+
+
+# -- retreats and adjustments: the matching ----------------------------------------------------------
+
+def match_retreats(position: Position, orders: Mapping[str, Iterable[Order]]
+                   ) -> tuple[list[OrderResult], dict[Unit, tuple[str, Retreat | Disband]], dict[Unit, str]]:
+    """A retreat phase's orders matched to the dislodged units: the results of the orders
+    set aside or refused, each unit's order (power, order), and where each unit ordered
+    to retreat to a place open to it goes (an army's coast dropped, a fleet's one
+    reachable coast filled in).  A move is read as a retreat."""
+    m = position.map
+    po = m.province_of
+    results: list[OrderResult] = []
+    by_prov = {po[d.unit.location]: d.unit for d in position.dislodged}
+    info = {d.unit: d for d in position.dislodged}
+    chosen: dict[Unit, tuple[str, Retreat | Disband]] = {}
+    for power, os in orders.items():
+        for o in os:
+            if isinstance(o, Move):
+                o = Retreat(o.kind, o.location, o.target)
+            if not isinstance(o, RETREAT_ORDERS):
+                results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                           _not_for_phase("retreat", o), "phase"))
+                continue
+            u = _find_unit(position, by_prov, power, o, results)
+            if u is None:
+                continue
+            if u in chosen and chosen[u][1] != o:
+                results.append(OrderResult(power, o, False, Reason.DUPLICATE,
+                                           f"{u} already ordered: {chosen[u][1]}", "one order"))
+                continue
+            chosen[u] = (power, o)
+    targets: dict[Unit, str] = {}
+    for u, (power, o) in chosen.items():
+        if isinstance(o, Retreat):
+            t, why = _retreat_target(m, info[u], o.target)
+            if t is not None:
+                targets[u] = t
+            else:
+                results.append(OrderResult(power, o, False, Reason.ILLEGAL, why, "retreat"))
+    return results, chosen, targets
+
+
+def _retreat_target(m: Map, d: Dislodged, target: str) -> tuple[str | None, str]:
+    """Where a retreat order to ``target`` takes the dislodged unit, or None and why it
+    may not go."""
+    opts, po = d.retreats, m.province_of
+    t = target
+    if t not in opts and po.get(t) is not None:
+        tprov = po[t]
+        same = [l for l in opts if po[l] == tprov]
+        if d.unit.kind == "A" or (t == tprov and len(same) == 1):
+            t = same[0] if same else t
+    if t in opts:
+        return t, ""
+    return None, f"{t} is not open to {d.unit} (open: {', '.join(opts) or 'nothing'})"
+
+
+def match_adjustments(position: Position, orders: Mapping[str, Iterable[Order]]
+                      ) -> tuple[list[tuple[str, list[OrderResult], int]], list[Unit], set[Unit]]:
+    """An adjustment phase's orders judged power by power, first legal orders first (DATC
+    4.D.4–4.D.6): for each power its verdicts and the removals it still owes (which civil
+    disorder makes); the units built and the units removed."""
+    m = position.map
+    po = m.province_of
+    by_prov = position.unit_in
+    removed: set[Unit] = set()
+    built: list[Unit] = []
+    out: list[tuple[str, list[OrderResult], int]] = []
+    for power in position.powers() + sorted(set(orders) - set(position.powers())):
+        results: list[OrderResult] = []
+        delta = position.adjustment(power)
+        used = 0
+        for o in orders.get(power, ()):
+            if isinstance(o, (Build, Waive)):
+                if delta <= 0:
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                               f"{power} has no builds ({delta:+d})", "builds left"))
+                    continue
+                if used >= delta:
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                               f"{power} may build only {delta}", "builds left"))
+                    continue
+                if isinstance(o, Waive):
+                    used += 1
+                    results.append(OrderResult(power, o, True, Reason.WAIVED))
+                    continue
+                why = _build_problem(position, power, o, built)
+                if why:
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL, why, "build"))
+                    continue
+                loc = po[o.location] if o.kind == "A" else o.location
+                built.append(Unit(power, o.kind, loc))
+                used += 1
+                results.append(OrderResult(power, o, True, Reason.BUILT))
+            elif isinstance(o, Disband):
+                if delta >= 0:
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                               f"{power} has no removals to make ({delta:+d})",
+                                               "removals"))
+                    continue
+                u = _find_unit(position, by_prov, power, o, results)
+                if u is None:
+                    continue
+                if u in removed:
+                    results.append(OrderResult(power, o, False, Reason.DUPLICATE,
+                                               f"{u} already removed", "one order"))
+                    continue
+                if used >= -delta:
+                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                               f"{power} must remove only {-delta}", "removals"))
+                    continue
+                removed.add(u)
+                used += 1
+                results.append(OrderResult(power, o, True, Reason.REMOVED))
+            else:
+                results.append(OrderResult(power, o, False, Reason.ILLEGAL,
+                                           _not_for_phase("adjustment", o), "phase"))
+        out.append((power, results, -delta - used if delta < 0 else 0))
+    return out, built, removed
+
+
+def _build_problem(position: Position, power: str, o: Build, built: list[Unit]) -> str:
+    m = position.map
+    prov = m.province_of.get(o.location)
+    if prov is None:
+        return f"unknown location {o.location}"
+    if prov not in m.homes.get(power, ()):
+        return f"{prov} is not a home center of {power}"
+    if position.owner.get(prov) != power:
+        return f"{power} does not own {prov}"
+    if prov in position.unit_in or any(m.province_of[b.location] == prov for b in built):
+        return f"{prov} is occupied"
+    if o.kind == "A":
+        if m.is_sea(prov):
+            return "an army cannot be built at sea"
+        return ""
+    if m.is_land(prov):
+        return f"a fleet cannot be built in {m.provinces[prov].name} (inland)"
+    if m.provinces[prov].coasts and o.location == prov:
+        return f"the coast must be given for a fleet built in {m.provinces[prov].name}"
+    if o.location not in m.fleet_moves:
+        return f"unknown coast {o.location}"
+    return ""
+
+
+# -- one order's reading, for the models and the searches -------------------------------------------
+
+#: the kinds of order a `Reading` reports
+HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY = "hold", "move", "support hold", "support move", "convoy"
+_KIND_NAMES = {_HOLD: HOLD, _MOVE: MOVE, _SUPH: SUPPORT_HOLD, _SUPM: SUPPORT_MOVE, _CONVOY: CONVOY}
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What one order asks for, as the adjudicator reads it (DATC 4.E.1: an illegal
+    order is a hold, ``illegal`` says why)."""
+
+    order: Order
+    kind: str                    # HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE or CONVOY
+    dest: str | None = None      # move: the destination province
+    dest_loc: str | None = None  # move: the destination location (a coast for a fleet)
+    via: bool = False            # move: by convoy whatever fleets are ordered (VIA, or not adjacent)
+    supported: str | None = None  # support or convoy: the province of the unit helped
+    target: str | None = None    # support of a move, convoy: its destination province
+    coast: str | None = None     # support of a fleet's move: the coast it names
+    illegal: str | None = None
+
+
+def read_order(position: Position, unit: Unit, order: Order) -> Reading:
+    """The adjudicator's reading of ``order`` given to ``unit`` (a unit of ``position``,
+    in a movement phase), by the very check the matching of a movement phase applies, so
+    that legality, coasts and convoy routes mean the same to a model of the rules as to
+    the adjudicator.  ``ValueError`` when the order is not for that unit."""
+    st = position.memo.get("rules.reader")
+    if st is None:
+        st = position.memo["rules.reader"] = Matching(position, movement_table(position))
+    po = position.map.province_of
+    if (not isinstance(order, UnitOrder) or order.kind != unit.kind
+            or po.get(order.location) != po[unit.location]):
+        raise ValueError(f"{order} is not an order for {unit} ({unit.power})")
+    i = st.at[po[unit.location]]
+    try:
+        _classify(st, i, order, st.seas)
+        why = st.why[i]
+        t = st.otype[i]
+        return Reading(order, _KIND_NAMES[t], st.dest[i] or None,
+                       st.dest_loc[i] if t == _MOVE else None, st.via[i],
+                       st.sup_prov[i] or None, st.sup_dest[i] or None,
+                       (st.dest_loc[i] or None) if t == _SUPM else None,
+                       why[1] if why else None)
+    finally:
+        st.otype[i], st.via[i], st.why[i] = _HOLD, False, None
+        st.dest[i] = st.dest_loc[i] = st.sup_prov[i] = st.sup_dest[i] = ""

@@ -1,0 +1,202 @@
+"""A whole game in the browser: one self-contained HTML page that steps through every phase.
+
+`game_html(record, analysis=None)` writes the page: for each phase the board with the
+orders given and their results (`dipsolve.io.pictures_svg.outcome_svg`), the centers chart
+with the phase marked, the press messages of the phase and, where the record was
+analysed (`dipsolve.analysis.Analysis`), dipsolve's suggested orders beside the played
+ones with the value each power lost.  Buttons, a phase list and the keyboard (left and
+right arrows, Home, End) step through it; the address's ``#S1903M`` opens a phase.
+
+Nothing is fetched: the map's shapes are written once (``<defs>``) and each phase's
+picture refers to them (``<use>``), so a game of 40 phases stays near 1 MB; no script,
+font or style comes from the network.  `Record._repr_html_` and `Analysis._repr_html_`
+show the same page in a notebook (inside an ``<iframe srcdoc>``, so that its script and
+ids keep to themselves).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any, Callable
+
+from ..core.adjudicator import adjudicate
+from ..core.map import POWERS
+from .pictures_board import shapes
+from .pictures_chart import centers_chart_svg, chart_x
+from .pictures_svg import outcome_svg, position_svg
+
+# a `dipsolve.io.records.Record` and a `dipsolve.analysis.Analysis` (not imported: those sit
+# above the pictures and call up to this module from their notebook hooks)
+Record = Any
+Analysis = Any
+
+__all__ = ["game_html", "map_defs"]
+
+
+def map_defs() -> str:
+    """The map's shapes once, as ``<path id="map-PAR">`` in a hidden SVG's ``<defs>``."""
+    s = shapes()
+    paths = [f'<path id="map-{sh.id.replace(" ", "_")}" d="{sh.path}"/>'
+             for sh in [*s.provinces.values(), *s.neutral]]
+    return ('<svg width="0" height="0" style="position:absolute" aria-hidden="true">'
+            "<defs>" + "".join(paths) + "</defs></svg>")
+
+
+def _phase_svg(ph: Any) -> tuple[str, list[dict[str, str]]]:
+    """One phase's picture (shapes by reference) and its orders with their results."""
+    if ph.orders:
+        outcome = adjudicate(ph.position, ph.orders_of())
+        svg = outcome_svg(outcome, refs=True)
+        rows = [{"power": r.power, "order": str(r.order),
+                 "result": "" if r.success else (r.reason.value if r.reason else "failed")}
+                for r in outcome.results if not (r.detail == "no order")]
+        return svg, rows
+    return position_svg(ph.position, refs=True), []
+
+
+def _suggestions(analysis: Analysis | None, name: str) -> list[dict[str, Any]]:
+    if analysis is None:
+        return []
+    out = []
+    for power, moves in analysis.moves.items():
+        for m in moves:
+            if m.phase == name:
+                out.append({"power": power, "played": [str(o) for o in m.played],
+                            "dipsolve": [str(o) for o in m.ours], "same": m.same,
+                            "lost": round(m.lost, 1)})
+    return out
+
+
+def _table(rows: list[list[str]], head: list[str], cls: str) -> str:
+    if not rows:
+        return ""
+    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+    return f'<table class="{cls}"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _section(i: int, ph: Any, analysis: Analysis | None) -> str:
+    svg, orders = _phase_svg(ph)
+    e = html.escape
+    order_rows = [[e(o["power"]), e(o["order"]),
+                   f'<span class="failed">{e(o["result"])}</span>' if o["result"] else "ok"]
+                  for o in orders]
+    msgs = getattr(ph, "messages", ())
+    msg_rows = [[e(m[0]), e(m[1]), e(m[2])] for m in msgs]
+    sug = _suggestions(analysis, ph.name)
+    sug_rows = [[e(s["power"]), e(", ".join(s["played"]) or "(all hold)"),
+                 "(the same)" if s["same"] else e(", ".join(s["dipsolve"])), f'{s["lost"]:+.1f}']
+                for s in sug]
+    side = [f'<h3>Orders</h3>{_table(order_rows, ["power", "order", "result"], "orders") or "<p>no orders</p>"}']
+    if sug_rows:
+        side.append("<h3>dipsolve's suggestions</h3>"
+                    + _table(sug_rows, ["power", "played", "dipsolve's", "value lost"], "suggestions"))
+    elif analysis is not None and ph.position.phase.kind == "movement":
+        side.append("<h3>dipsolve's suggestions</h3><p>not analysed</p>")
+    side.append(f'<h3>Press</h3>{_table(msg_rows, ["from", "to", "message"], "press") or "<p>no messages</p>"}')
+    return (f'<section class="phase" id="phase-{i}" data-name="{e(ph.name)}" hidden>'
+            f'<div class="board">{svg}</div><div class="side">{"".join(side)}</div></section>')
+
+
+_STYLE = """
+body{font-family:"DejaVu Sans",Verdana,Arial,sans-serif;margin:0;background:#f4f2ec;color:#1a1a1a}
+header{display:flex;gap:.6em;align-items:center;padding:.5em 1em;background:#2b3a4a;color:#fff;flex-wrap:wrap}
+header h1{font-size:1.1em;margin:0 1em 0 0}
+header button{font-size:1em;padding:.2em .7em}
+#phase-name{font-weight:bold;min-width:14em}
+main{padding:.5em 1em}
+.phase{display:flex;gap:1em;align-items:flex-start;flex-wrap:wrap}
+.phase[hidden]{display:none}
+.board svg{width:min(100%,1260px);height:auto;max-width:1260px;background:#fff}
+.board{flex:1 1 800px}
+.side{flex:0 1 420px;font-size:.85em;max-height:900px;overflow:auto}
+table{border-collapse:collapse;width:100%;margin-bottom:.6em}
+td,th{border-bottom:1px solid #ddd;padding:2px 4px;text-align:left;vertical-align:top}
+.failed{color:#b00}
+#chart svg{width:min(100%,900px);height:auto}
+"""
+
+_SCRIPT = """
+(function(){
+  var sections=document.querySelectorAll('section.phase');
+  var select=document.getElementById('phase-select');
+  var label=document.getElementById('phase-name');
+  var cursor=document.getElementById('chart-cursor');
+  var xs=JSON.parse(document.getElementById('chart-x').textContent);
+  var current=-1;
+  function show(i){
+    if(i<0)i=0; if(i>=sections.length)i=sections.length-1;
+    if(current>=0)sections[current].hidden=true;
+    sections[i].hidden=false; current=i;
+    var name=sections[i].getAttribute('data-name');
+    label.textContent=(i+1)+' / '+sections.length+': '+sections[i].getAttribute('data-title');
+    select.value=String(i);
+    if(cursor){cursor.setAttribute('x1',xs[i]);cursor.setAttribute('x2',xs[i]);}
+    if(history.replaceState)history.replaceState(null,'','#'+name);
+  }
+  document.getElementById('first').onclick=function(){show(0)};
+  document.getElementById('prev').onclick=function(){show(current-1)};
+  document.getElementById('next').onclick=function(){show(current+1)};
+  document.getElementById('last').onclick=function(){show(sections.length-1)};
+  select.onchange=function(){show(parseInt(select.value,10))};
+  document.addEventListener('keydown',function(ev){
+    if(ev.target&&ev.target.tagName==='SELECT')return;
+    if(ev.key==='ArrowRight'||ev.key==='PageDown'){show(current+1);ev.preventDefault();}
+    else if(ev.key==='ArrowLeft'||ev.key==='PageUp'){show(current-1);ev.preventDefault();}
+    else if(ev.key==='Home'){show(0);ev.preventDefault();}
+    else if(ev.key==='End'){show(sections.length-1);ev.preventDefault();}
+  });
+  var start=0, want=decodeURIComponent(location.hash.slice(1));
+  for(var i=0;i<sections.length;i++){if(sections[i].getAttribute('data-name')===want)start=i;}
+  show(start);
+})();
+"""
+
+
+def game_html(record: Record, analysis: Analysis | None = None, *, title: str | None = None,
+              on_phase: Callable[[int, int], None] | None = None) -> str:
+    """The page of a whole game (see the module's text); ``analysis`` adds dipsolve's
+    suggested orders to each movement phase it weighed.  ``on_phase(done, total)`` is
+    called as each phase is drawn (a progress display)."""
+    e = html.escape
+    title = title or f"Game {record.id}"
+    names = record.names
+    counts = {p: [len(ph.position.centers_of(p)) for ph in record.phases] for p in POWERS}
+    chart = centers_chart_svg(names, counts, title="Supply centers")
+    xs = [round(chart_x(i, len(names)), 1) for i in range(len(names))]
+    cursor = (f'<line id="chart-cursor" x1="{xs[0]}" y1="36" x2="{xs[0]}" y2="320" '
+              f'stroke="#222" stroke-width="1.5" stroke-dasharray="3,3"/></svg>')
+    chart = chart[: chart.rindex("</svg>")] + cursor
+    sections = []
+    for i, ph in enumerate(record.phases):
+        sec = _section(i, ph, analysis)
+        phase_title = str(ph.position.phase) if ph.name != "COMPLETED" else f"{ph.position.phase} (the end)"
+        sections.append(sec.replace(" hidden>", f' data-title="{e(phase_title)}" hidden>', 1))
+        if on_phase is not None:
+            on_phase(i + 1, len(record.phases))
+    options = "".join(f'<option value="{i}">{e(n)}</option>' for i, n in enumerate(names))
+    summary = ""
+    if analysis is not None:
+        lost = {p: round(sum(m.lost for m in ms), 1) for p, ms in analysis.moves.items()}
+        summary = ("<p>Analysed: " + e(", ".join(f"{p} value lost {v:+.1f}" for p, v in lost.items()))
+                   + f"; {len(analysis.differences)} phases adjudicated differently from the record.</p>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{e(title)}</title><style>{_STYLE}</style></head><body>"
+            f"<header><h1>{e(title)}</h1>"
+            '<button id="first" title="first phase (Home)">&#x25C0;&#x25C0;</button>'
+            '<button id="prev" title="previous phase (left arrow)">&#x25C0;</button>'
+            f'<select id="phase-select" aria-label="phase">{options}</select>'
+            '<button id="next" title="next phase (right arrow)">&#x25B6;</button>'
+            '<button id="last" title="last phase (End)">&#x25B6;&#x25B6;</button>'
+            '<span id="phase-name"></span></header>'
+            f"<main>{map_defs()}{summary}{''.join(sections)}"
+            f'<div id="chart">{chart}</div></main>'
+            f'<script type="application/json" id="chart-x">{json.dumps(xs)}</script>'
+            f"<script>{_SCRIPT}</script></body></html>\n")
+
+
+def notebook_html(page: str) -> str:
+    """``page`` in an iframe for a notebook's output cell (its script and ids kept apart)."""
+    return (f'<iframe srcdoc="{html.escape(page, quote=True)}" '
+            'style="width:100%;height:1000px;border:0" sandbox="allow-scripts"></iframe>')

@@ -1,0 +1,217 @@
+"""The players of `dipsolve play`: one protocol, three kinds of bot.
+
+A bot is anything with ``name`` and ``orders(position, power, deadline_s, rng)``: the
+orders ``power`` gives in the position's phase (movement, retreat or adjustment),
+decided within ``deadline_s`` seconds, with every random choice drawn from ``rng`` so a
+seeded game replays exactly; and, if it needs one, ``prepare()``, called once before a
+game outside the clock.  The Victorybot seed (``004_…``, "Experimental design")
+plays its configurations against each other and the DAIDE bots the same way: each of
+the seven seats gets one.
+
+* `RandomBot` — a legal order for each unit, at random (`dipsolve.core.legal`);
+* `DumbBotPlayer` — David Norman's DumbBot (`dipsolve.algorithms.dumbbot`);
+* `DipsolveBot` — dipsolve's own search, `dipsolve.api.solve` with one of its
+  methods.
+
+`make_bot` reads a bot's name as the command line spells it: ``random``, ``dumbbot``,
+``dipsolve`` or ``dipsolve:METHOD``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+from .. import api
+from ..algorithms import dumbbot, greedy
+from ..core.errors import DipsolveUnavailable
+from ..core.orders import Build, Disband, Order, Waive
+from ..core.position import Position
+from ..core.legal import build_orders, legal_orders
+
+
+class Bot(Protocol):
+    """A player: ``name`` for the results table, ``orders`` for each phase."""
+
+    @property
+    def name(self) -> str: ...
+
+    def orders(self, position: Position, power: str, deadline_s: float,
+               rng: random.Random) -> list[Order]:
+        """The orders ``power`` gives in ``position``'s phase (an empty list when it has
+        nothing to order), within ``deadline_s`` seconds, drawing chance from ``rng``."""
+        ...
+
+
+class BotUnavailable(DipsolveUnavailable):
+    """A bot that cannot play in this installation (its module is not there yet)."""
+
+
+@dataclass(frozen=True)
+class RandomBot:
+    """Random legal orders: for each unit, a kind of order at random (hold, move, move
+    by convoy, support, convoy; retreat or disband), then one of that kind at random, so
+    the many supports a unit could give do not crowd out its moves.  Builds go to
+    random vacant home centers as a random kind; removals take random units."""
+
+    name: str = "random"
+
+    def orders(self, position: Position, power: str, deadline_s: float,
+               rng: random.Random) -> list[Order]:
+        kind = position.phase.kind
+        if kind == "adjustment":
+            return _random_adjustment(position, power, rng)
+        units = ([d.unit for d in position.dislodged if d.unit.power == power] if kind == "retreat"
+                 else position.units_of(power))
+        out: list[Order] = []
+        for u in units:
+            by_kind: dict[str, list[Order]] = {}
+            for o in legal_orders(position, u):
+                key = type(o).__name__ + ("Via" if getattr(o, "via_convoy", False) else "")
+                by_kind.setdefault(key, []).append(o)
+            kinds = sorted(by_kind)
+            out.append(rng.choice(by_kind[rng.choice(kinds)]))
+        return out
+
+
+def _random_adjustment(position: Position, power: str, rng: random.Random) -> list[Order]:
+    owed = position.adjustment(power)
+    if owed > 0:
+        by_site: dict[str, list[Order]] = {}
+        for b in build_orders(position, power):
+            if isinstance(b, Build):
+                by_site.setdefault(position.map.province_of[b.location], []).append(b)
+        sites = rng.sample(sorted(by_site), min(owed, len(by_site)))
+        out = [rng.choice(by_site[site]) for site in sorted(sites)]
+        return out + [Waive() for _ in range(owed - len(out))]
+    if owed < 0:
+        return [Disband(u.kind, u.location)
+                for u in sorted(rng.sample(position.units_of(power), -owed))]
+    return []
+
+
+@dataclass(frozen=True)
+class DumbBotPlayer:
+    """DumbBot (`dipsolve.algorithms.dumbbot`); it takes a few milliseconds and ignores the deadline."""
+
+    weights: dumbbot.Weights = dumbbot.DEFAULT_WEIGHTS
+    name: str = "dumbbot"
+
+    def orders(self, position: Position, power: str, deadline_s: float,
+               rng: random.Random) -> list[Order]:
+        return dumbbot.orders(position, power, rng, self.weights)
+
+
+@dataclass(frozen=True)
+class GreedyBot:
+    """The greedy center grabber (`dipsolve.algorithms.greedy`): every unit heads for the nearest
+    supply center its power does not own; a few milliseconds, the deadline ignored."""
+
+    name: str = "greedy"
+
+    def orders(self, position: Position, power: str, deadline_s: float,
+               rng: random.Random) -> list[Order]:
+        return greedy.orders(position, power, rng)
+
+
+#: the search methods of `dipsolve.api.solve`
+DIPSOLVE_METHODS = api.METHODS
+
+
+@dataclass(frozen=True)
+class DipsolveBot:
+    """dipsolve's search, `dipsolve.api.solve` with this method, evaluation and opponent
+    model, given the whole deadline and a seed drawn from the seat's stream, in every
+    phase (``solve`` answers retreats and adjustments too).  Its games are reproducible
+    only as far as the search is: an anytime search stopped by the clock may answer
+    differently."""
+
+    method: str = "agenda"
+    #: the position evaluation the search maximises (`dipsolve.algorithms.evaluation.evaluator`)
+    evaluator: str = "influence"
+    #: the opponent model (``solve``'s ``opponents``): "equilibrium" (default) plays each
+    #: movement phase as a game among the powers that interact, knowing nobody's policy;
+    #: "sampled" is a best response to draws of DumbBot's policy for every other power;
+    #: "worst", "expected" and "hold" are the search-built models of the seeds
+    opponents: str = "equilibrium"
+    #: the clock its time per move is measured on: "wall" or "cpu" (`dipsolve.Limits`)
+    clock: str = "wall"
+    #: the phase game's best-response oracle and how our move is picked (``solve``'s)
+    oracle: str = "cpsat"
+    pick: str = "best"
+
+    @property
+    def name(self) -> str:
+        tail = "" if self.evaluator == "influence" else f"/{self.evaluator}"
+        model = "" if self.opponents == "equilibrium" else f"[{self.opponents}]"
+        extra = "".join(f"[{k}={v}]" for k, v, d in (("oracle", self.oracle, "cpsat"),
+                                                       ("pick", self.pick, "best")) if v != d)
+        return f"dipsolve:{self.method}{tail}{model}{extra}"
+
+    def settings(self, time_limit: float, seed: int = 0) -> api.SolveSettings:
+        """What the bot asks of `dipsolve.api.solve` with ``time_limit`` seconds (on the
+        CPU clock, with one CP-SAT worker, whose thread's time counts)."""
+        workers = 1 if self.clock == "cpu" else api.DEFAULT_LIMITS.workers
+        return api.SolveSettings(method=self.method, evaluation=self.evaluator,
+                                 opponents=self.opponents, oracle=self.oracle, pick=self.pick,
+                                 limits=dataclasses.replace(api.DEFAULT_LIMITS, time_limit=time_limit,
+                                                            seed=seed, clock=self.clock,
+                                                            workers=workers))
+
+    def check(self) -> None:
+        """Raise `BotUnavailable` unless the search can answer with this method and this
+        evaluation: the method's model is loaded (OR-Tools for ``cpsat``: before the
+        game, not in its first phase), then one short search of the 1901 start."""
+        from ..algorithms.evaluation import evaluator
+        try:
+            evaluator(self.evaluator)
+            self.prepare()
+            api.solve(Position.initial(), "Austria", self.settings(0.2))
+        except (ValueError, api.MethodUnavailable) as e:
+            raise BotUnavailable(str(e)) from None
+
+    def prepare(self) -> None:
+        """Load the method's model before a game (OR-Tools for ``cpsat``: about a second,
+        which a phase's time limit would otherwise have to cover)."""
+        api.check_method(self.method)
+        if self.opponents == "equilibrium" and self.oracle == "cpsat":
+            api.check_method("cpsat")
+
+    def orders(self, position: Position, power: str, deadline_s: float,
+               rng: random.Random) -> list[Order]:
+        solution = api.solve(position, power, self.settings(deadline_s, rng.randrange(1 << 30)))
+        return list(solution.orders)
+
+
+#: the opponent models a dipsolve bot can play with (``solve``'s ``opponents``)
+OPPONENT_MODELS = ("equilibrium", "sampled", "worst", "expected", "hold")
+
+BOT_NAMES = ("dumbbot", "greedy", "random", "dipsolve") + tuple(f"dipsolve:{m}" for m in DIPSOLVE_METHODS)
+
+
+def make_bot(name: str, evaluator: str = "influence", opponents: str = "equilibrium",
+             clock: str = "wall") -> Bot:
+    """The bot a name stands for: ``dumbbot``, ``random``, ``dipsolve`` (its default
+    method) or ``dipsolve:METHOD``; a dipsolve bot searches with ``evaluator`` against
+    the ``opponents`` model.  ``ValueError`` for any other name."""
+    if opponents not in OPPONENT_MODELS:
+        raise ValueError(f"unknown opponent model {opponents!r} (expected one of "
+                         f"{', '.join(OPPONENT_MODELS)})")
+    key = name.strip().lower()
+    if key == "dumbbot":
+        return DumbBotPlayer()
+    if key == "random":
+        return RandomBot()
+    if key == "greedy":
+        return GreedyBot()
+    if key == "dipsolve":
+        return DipsolveBot(evaluator=evaluator, opponents=opponents, clock=clock)
+    if key.startswith("dipsolve:"):
+        method = key.split(":", 1)[1]
+        if method not in DIPSOLVE_METHODS:
+            raise ValueError(f"unknown dipsolve method {method!r} (expected one of "
+                             f"{', '.join(DIPSOLVE_METHODS)})")
+        return DipsolveBot(method, evaluator, opponents, clock)
+    raise ValueError(f"unknown bot {name!r} (expected one of {', '.join(BOT_NAMES)})")

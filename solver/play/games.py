@@ -1,0 +1,343 @@
+"""Whole games between bots, and series of games summed up as the Victorybot seed's table.
+
+`play_game` plays one game from the 1901 start (or any position) through every phase —
+movement, retreats, adjustments — each power's orders from the bot in its seat, each
+phase resolved by `dipsolve.core.adjudicator.adjudicate`.  It stops after the Fall turn of
+the last year (``until``; that winter's adjustments change no center, so they are not
+played) or as soon as a power owns 18 supply centers (a solo win).  The same seed gives
+the same game as long as the bots only draw chance from the ``rng`` they are handed
+(DumbBot and RandomBot do; a search stopped by the clock need not answer the same).
+
+`play_series` plays many games, optionally rotating the seats so that each bot plays
+each power in turn, and `results_table` sums the records up per bot like the Victorybot
+seed's table (``004_…``, "Experimental results": appearances, wins, eliminations, and
+their rates), with the mean final center count beside them.
+
+A power *wins* when it owns 18 or more centers; it is *eliminated* when it owns none at
+the end (it would lose its last units in the next adjustment phase, if it has any).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Container, Iterable, Mapping, Sequence
+
+from ..core.adjudicator import REFUSED, adjudicate
+from .bots import Bot
+from ..core.map import POWERS
+from ..core.orders import Order
+from ..core.position import Position
+from ..core.results import Stopped, clock_named, stop_requested
+
+if TYPE_CHECKING:
+    from ..execution import Executor
+
+#: supply centers for a solo win on the standard map
+SOLO = 18
+
+
+@dataclass(frozen=True)
+class PowerResult:
+    """How one seat ended a game."""
+
+    power: str
+    bot: str
+    centers: int
+    units: int
+    win: bool
+    eliminated: bool
+    #: orders the adjudicator refused (illegal, not its unit, ...): 0 for a correct bot
+    refused: int
+    #: thinking time over the game, and the longest single phase, in seconds (wall
+    #: time: not part of equality, so a replayed game equals the original)
+    seconds: float = field(default=0.0, compare=False)
+    max_seconds: float = field(default=0.0, compare=False)
+
+
+@dataclass(frozen=True)
+class PhaseRecord:
+    """One phase as played: its name and each power's orders (canonical notation)."""
+
+    phase: str
+    orders: dict[str, tuple[str, ...]]
+    #: each power's thinking time in this phase, in seconds on the game's clock (not part
+    #: of equality, so a replayed game equals the original)
+    seconds: dict[str, float] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game: who sat where, how each power ended, and every phase played."""
+
+    seed: int
+    until: int
+    time_limit: float
+    seats: dict[str, str]
+    results: tuple[PowerResult, ...]
+    winner: str | None
+    final: Position = field(repr=False)
+    phases: tuple[PhaseRecord, ...] = field(repr=False)
+    seconds: float = 0.0
+    #: the board the game started from (None: the 1901 start)
+    start: Position | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def final_phase(self) -> str:
+        return self.final.phase.short
+
+    def result(self, power: str) -> PowerResult:
+        return next(r for r in self.results if r.power == power)
+
+    def to_json(self, history: bool = False) -> dict:
+        out = {"seed": self.seed, "until": self.until, "time_limit": self.time_limit,
+               "seats": dict(self.seats), "final_phase": self.final_phase,
+               "winner": self.winner, "seconds": round(self.seconds, 3),
+               "phases_played": len(self.phases),
+               "powers": [{"power": r.power, "bot": r.bot, "centers": r.centers, "units": r.units,
+                           "win": r.win, "eliminated": r.eliminated,
+                           "seconds": round(r.seconds, 3), "max_seconds": round(r.max_seconds, 3),
+                           "refused": r.refused} for r in self.results]}
+        if history:
+            out["phases"] = [{"phase": p.phase, "orders": {k: list(v) for k, v in p.orders.items()},
+                              "seconds": {k: round(v, 4) for k, v in p.seconds.items()}}
+                             for p in self.phases]
+        return out
+
+
+def seat_rng(seed: int, power: str) -> random.Random:
+    """The random stream of one seat in one game (a string seed is hashed the same way
+    in every process, so a game replays anywhere)."""
+    return random.Random(f"dipsolve-play:{seed}:{power}")
+
+
+def _finished(position: Position, until: int) -> bool:
+    phase = position.phase
+    if phase.year > until or (phase.year == until and phase.season == "Winter"):
+        return True
+    counts: dict[str, int] = {}
+    for _, owner in position.centers:
+        counts[owner] = counts.get(owner, 0) + 1
+    return max(counts.values(), default=0) >= SOLO
+
+
+def _to_order(position: Position, power: str) -> bool:
+    """Whether ``power`` has anything to order in this phase."""
+    kind = position.phase.kind
+    if kind == "movement":
+        return any(u.power == power for u in position.units)
+    if kind == "retreat":
+        return any(d.unit.power == power for d in position.dislodged)
+    return position.adjustment(power) != 0
+
+
+def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
+              time_limit: float = 2.0, start: Position | None = None,
+              on_phase: Callable[[Position], None] | None = None,
+              clock: str = "wall") -> GameRecord:
+    """Play one game: ``seats`` maps every power to its bot.
+
+    Each phase, every power with something to order (units to move, units to retreat,
+    builds or removals owed) is asked for its orders with ``time_limit`` seconds; the
+    phase is adjudicated and the next begins.  A bot with a ``prepare()`` method is
+    prepared once before the game, outside its clock (a dipsolve seat loads its method's
+    model there, in every process that plays).  ``on_phase`` is called with each position
+    before it is played (for a progress bar).  ``clock``: what each power's thinking
+    time is measured on, "wall" or "cpu" (`dipsolve.core.results.clock_named`; the bots keep their
+    own clocks: a dipsolve seat's is its `DipsolveBot.clock`).
+    """
+    tick = clock_named(clock)
+    missing = [p for p in POWERS if p not in seats]
+    if missing:
+        raise ValueError(f"no bot seated for {', '.join(missing)}")
+    position = start or Position.initial()
+    if until < position.phase.year:
+        raise ValueError(f"the game starts in {position.phase.year}, after the last year {until}")
+    for bot in {id(b): b for b in seats.values()}.values():
+        prepare = getattr(bot, "prepare", None)
+        if prepare is not None:
+            prepare()
+    rngs = {p: seat_rng(seed, p) for p in POWERS}
+    thinking = {p: 0.0 for p in POWERS}
+    longest = {p: 0.0 for p in POWERS}
+    refused = {p: 0 for p in POWERS}
+    phases: list[PhaseRecord] = []
+    began = time.perf_counter()
+    while not _finished(position, until):
+        if stop_requested():
+            raise Stopped           # a game half played is no result
+        if on_phase is not None:
+            on_phase(position)
+        orders: dict[str, list[Order]] = {}
+        spent_by: dict[str, float] = {}
+        for power in POWERS:
+            if not _to_order(position, power):
+                continue
+            t0 = tick()
+            given = seats[power].orders(position, power, time_limit, rngs[power])
+            spent = spent_by[power] = tick() - t0
+            thinking[power] += spent
+            longest[power] = max(longest[power], spent)
+            if given:
+                orders[power] = list(given)
+        outcome = adjudicate(position, orders)
+        for r in outcome.results:
+            if r.reason in REFUSED and r.power in refused:
+                refused[r.power] += 1
+        phases.append(PhaseRecord(position.phase.short,
+                                  {p: tuple(str(o) for o in os) for p, os in orders.items()},
+                                  spent_by))
+        position = outcome.next
+    counts = {p: len(position.centers_of(p)) for p in POWERS}
+    winner = next((p for p in POWERS if counts[p] >= SOLO), None)
+    results = tuple(PowerResult(p, seats[p].name, counts[p], len(position.units_of(p)),
+                                p == winner, counts[p] == 0, refused[p], thinking[p], longest[p])
+                    for p in POWERS)
+    return GameRecord(seed, until, time_limit, {p: seats[p].name for p in POWERS}, results,
+                      winner, position, tuple(phases), time.perf_counter() - began, start)
+
+
+def rotated(seating: Sequence[Bot], shift: int) -> dict[str, Bot]:
+    """The seating with every bot moved ``shift`` seats on (Austria's bot to England, …),
+    so that over seven games each bot plays each power once."""
+    n = len(POWERS)
+    return {POWERS[(i + shift) % n]: seating[i] for i in range(n)}
+
+
+def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int = 1910,
+                time_limit: float = 2.0, rotate: bool = False, jobs: int = 1,
+                clock: str = "wall",
+                executor: Executor | None = None, skip: Container[int] = (),
+                on_phase: Callable[[int, Position], None] | None = None,
+                on_game: Callable[[GameRecord], None] | None = None,
+                on_lost: Callable[[int, str], None] | None = None,
+                on_retry: Callable[[int, str], None] | None = None) -> list[GameRecord]:
+    """Play ``games`` games with the seven bots of ``seating`` (in the order of
+    `POWERS`); game ``i`` has seed ``seed + i`` and, with ``rotate``, the seating moved
+    ``i`` seats on.  ``on_phase(i, position)`` and ``on_game(record)`` report progress.
+    The games numbered in ``skip`` are not played (a run resumed: they were before).
+
+    ``jobs`` > 1 plays that many games at once, each in its own process (the games
+    are independent; give each a core of its own, or the bots that think against the
+    clock think less); ``executor`` (`dipsolve.execution`: local processes or Ray) plays
+    them where it runs jobs.  Either way ``on_phase`` is not called, ``on_game`` is, as
+    each game ends; a game whose worker dies is played again (``on_retry(i, reason)``),
+    and one that died twice, or whose bot raised, is reported to ``on_lost(i, reason)``
+    and left out (without ``on_lost``: `GameLost`).  The list returned is in game order.
+
+    After `dipsolve.core.results.request_stop` (Ctrl-C at the command line) the game being
+    played is dropped and `dipsolve.core.results.Stopped` is raised, once ``on_game`` has had
+    every game finished.
+    """
+    if len(seating) != len(POWERS):
+        raise ValueError(f"a seating names {len(POWERS)} bots, not {len(seating)}")
+    if jobs < 1:
+        raise ValueError(f"jobs must be 1 or more, not {jobs}")
+    tasks = [(rotated(seating, i if rotate else 0), seed + i, until, time_limit, clock)
+             for i in range(games)]
+    todo = [i for i in range(games) if i not in skip]
+    records = []
+    if executor is not None or (jobs > 1 and len(todo) > 1):
+        from ..execution import Done, LocalPool
+        played: dict[int, GameRecord] = {}
+
+        def finished(done: Done) -> None:
+            i = int(done.key)
+            if done.ok:
+                played[i] = done.value
+                if on_game is not None:
+                    on_game(done.value)
+            elif on_lost is None:
+                raise GameLost(f"game {i + 1} (seed {seed + i}): {done.error}")
+            else:
+                on_lost(i, done.error or "")
+
+        def again(key: str, reason: str) -> None:
+            if on_retry is not None:
+                on_retry(int(key), reason)
+
+        pool = executor if executor is not None else LocalPool(min(jobs, len(todo)))
+        pool.run(_play_task, [(str(i), tasks[i]) for i in todo], finished, again)
+        return [played[i] for i in sorted(played)]
+    for i in todo:
+        hook = (lambda pos, i=i: on_phase(i, pos)) if on_phase is not None else None
+        record = _play_task(tasks[i], hook)
+        records.append(record)
+        if on_game is not None:
+            on_game(record)
+    return records
+
+
+class GameLost(RuntimeError):
+    """A game's worker process died twice, or its bot raised (`play_series` with
+    ``jobs`` or an executor, and no ``on_lost``)."""
+
+
+def _play_task(task, on_phase: Callable[[Position], None] | None = None) -> GameRecord:
+    seats, seed, until, time_limit, clock = task
+    return play_game(seats, seed=seed, until=until, time_limit=time_limit, on_phase=on_phase,
+                     clock=clock)
+
+
+# -- the results table ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TableRow:
+    """One bot's results over a series, per seat it played (a seat: one power in one game)."""
+
+    bot: str
+    games: int          # games it sat in
+    seats: int          # powers it played, over all games
+    wins: int
+    eliminations: int
+    centers: float      # mean final supply centers per seat
+    seconds: float      # mean thinking time per seat (one power through one game)
+    max_seconds: float  # the longest single phase
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.seats if self.seats else 0.0
+
+    @property
+    def elimination_rate(self) -> float:
+        return self.eliminations / self.seats if self.seats else 0.0
+
+    def to_json(self) -> dict:
+        return {"bot": self.bot, "games": self.games, "seats": self.seats, "wins": self.wins,
+                "eliminations": self.eliminations, "win_rate": round(self.win_rate, 4),
+                "elimination_rate": round(self.elimination_rate, 4),
+                "mean_centers": round(self.centers, 3), "seconds_per_game": round(self.seconds, 3),
+                "max_seconds": round(self.max_seconds, 3)}
+
+
+def results_table(records: Iterable[GameRecord]) -> list[TableRow]:
+    """Per bot: the games it sat in, the seats it played, its solo wins and eliminations,
+    its mean final center count and its mean thinking time per seat."""
+    acc: dict[str, dict] = {}
+    for rec in records:
+        for r in rec.results:
+            a = acc.setdefault(r.bot, {"games": set(), "seats": 0, "wins": 0, "elim": 0,
+                                       "centers": 0, "seconds": 0.0, "max": 0.0})
+            a["games"].add(id(rec))
+            a["seats"] += 1
+            a["wins"] += r.win
+            a["elim"] += r.eliminated
+            a["centers"] += r.centers
+            a["seconds"] += r.seconds
+            a["max"] = max(a["max"], r.max_seconds)
+    return [TableRow(bot, len(a["games"]), a["seats"], a["wins"], a["elim"],
+                     a["centers"] / a["seats"], a["seconds"] / a["seats"], a["max"])
+            for bot, a in sorted(acc.items())]
+
+
+def format_table(rows: Sequence[TableRow]) -> str:
+    """The table as text, like the Victorybot seed's."""
+    w = max([len("bot")] + [len(r.bot) for r in rows]) + 2
+    lines = [f"{'bot':<{w}}{'games':>6}{'seats':>7}{'wins':>6}{'elim':>6}"
+             f"{'% win':>8}{'% elim':>8}{'centers':>9}{'s/game':>8}{'max s':>7}"]
+    for r in rows:
+        lines.append(f"{r.bot:<{w}}{r.games:>6}{r.seats:>7}{r.wins:>6}{r.eliminations:>6}"
+                     f"{100 * r.win_rate:>8.1f}{100 * r.elimination_rate:>8.1f}{r.centers:>9.2f}"
+                     f"{r.seconds:>8.2f}{r.max_seconds:>7.2f}")
+    return "\n".join(lines)
