@@ -247,6 +247,8 @@ def test_a_batch_worker_that_dies_has_its_input_run_again_and_every_input_is_one
     assert {line["status"] for line in lines} == {"ok"}
     assert sorted(line["attempts"] for line in lines) == [1, 1, 1, 2]
     assert "4 inputs: 0 already in results.jsonl, 4 ok" in out
+    # the command line's one progress display (dipsolve.cli.progress) on the terminal
+    assert "0/4 inputs" in err and "4/4 inputs" in err, err
 
 
 def test_a_batch_interrupted_keeps_its_lines_and_the_rerun_finishes_it(tmp_path):

@@ -271,14 +271,6 @@ def _solve(settings: dict[str, Any], position: Any) -> dict[str, Any]:
 
 # -- the run -------------------------------------------------------------------------------
 
-def progress_bar(total: int, done: int, label: str) -> Any:
-    """The batch's progress bar on stderr (tqdm: drawn only on a terminal); the one place
-    to swap for the command line's shared progress display."""
-    from tqdm import tqdm
-    return tqdm(total=total, initial=done, desc=label, unit="input", file=sys.stderr,
-                disable=None, leave=False, dynamic_ncols=True)
-
-
 def line_of(done: Done) -> dict[str, Any]:
     """The results file's line of one finished job."""
     if done.ok:
@@ -318,7 +310,14 @@ def _run(args: argparse.Namespace, journal: Any, todo: list[tuple[str, Any]], sk
     from ..core.results import Stopped
     if not todo:
         return "finished", "nothing to run"
-    bar = progress_bar(total, skipped, args.task)
+    from .progress import Progress
+    bar = Progress(total=total)
+    finished = skipped
+
+    def show() -> None:
+        bar.show(f"{args.task} {finished}/{total} inputs", done=finished)
+
+    show()
 
     def on_done(done: Done) -> None:
         line = line_of(done)
@@ -329,7 +328,9 @@ def _run(args: argparse.Namespace, journal: Any, todo: list[tuple[str, Any]], sk
             what = line["error"].get("message", "")
             print(f"dipsolve: {done.key}: {line['status']}: {what.splitlines()[0] if what else ''}",
                   file=sys.stderr, flush=True)
-        bar.update(1)
+        nonlocal finished
+        finished += 1
+        show()
 
     def on_retry(key: str, reason: str) -> None:
         bar.clear()

@@ -99,6 +99,12 @@ class Progress:
             bar.refresh()
             self._last = now
 
+    def clear(self) -> None:
+        """Take the display off the terminal for a moment, so that a message printed next
+        starts on a clean line (the next `show` draws it again)."""
+        if self._bar is not None:
+            self._bar.clear()
+
     def close(self) -> None:
         """Erase the display (if anything was drawn); the next output starts clean."""
         if self._bar is not None:
