@@ -424,9 +424,7 @@ def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None =
 def _steps(m: Map, a: str, b: str) -> int:
     """Moves between two provinces for a unit of any type."""
     from dipsolve.algorithms.evaluation import distances
-    return min(distances(m, kind, loc).get(b, 99)
-               for kind, loc in [("A", a)] + [("F", f) for f in m.fleet_locations[a]]
-               if m.can_stand(kind, loc))
+    return min(distances(m, kind, loc).get(b, 99) for kind, loc in m.unit_places(a))
 
 
 def occurrence_problems(position: Position, last_winter: dict[str, str]) -> list[str]:

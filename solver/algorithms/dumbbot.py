@@ -549,9 +549,7 @@ def adjustment_orders(position: Position, power: str, rng: random.Random,
     if delta > 0:
         cands: list[tuple[int, Coast]] = []
         for prov in position.buildable(power):
-            if prov in m.army_moves:
-                cands.append((value[("A", prov)], ("A", prov)))
-            cands += [(value[("F", loc)], ("F", loc)) for loc in m.fleet_locations[prov]]
+            cands += [(value[place], place) for place in m.unit_places(prov)]
         cands = _ranked(cands, key=lambda c: c)
         left = delta
         while cands and left:

@@ -124,6 +124,22 @@ class Map:
             return loc in self.army_moves
         return loc in self.fleet_moves
 
+    def unit_places(self, province: str) -> tuple[tuple[str, str], ...]:
+        """Every unit that may stand in ``province``, as ``(kind, location)``: an army
+        unless it is a sea, a fleet on each of its coasts (on the province itself when it
+        has one coast) unless it is inland.  So what may be built in a home center
+        (``STP``: ``("A", "STP"), ("F", "STP/NC"), ("F", "STP/SC")``): the one definition
+        of build sites, which the legal builds and the check of a build share."""
+        table = self.memo.get("map.unit_places")
+        if table is None:
+            table = self.memo["map.unit_places"] = {}
+        places = table.get(province)
+        if places is None:
+            places = table[province] = (
+                ((("A", province),) if province in self.army_moves else ())
+                + tuple(("F", loc) for loc in self.fleet_locations.get(province, ())))
+        return places
+
     def can_move(self, kind: str, src: str, dst: str) -> bool:
         """Whether a unit of this kind can move from ``src`` to ``dst`` without a convoy."""
         if kind == "A":

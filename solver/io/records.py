@@ -36,6 +36,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from ..core.bounds import json_decoder
 from ..core.errors import DipsolveError, DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError
+from ..core.graph import sea_route
 from ..core.map import POWERS, Map, standard_map
 from ..core.orders import Convoy, Move, Order
 from ..core.position import Dislodged, Phase, Position, Unit, written_retreats
@@ -476,18 +477,7 @@ def _convoyed(move: Move, prev: RecordPhase, m: Map) -> bool:
                 fleets.add(po[o.location])
     if not fleets:
         return False
-    src, dst = po[move.location], po[move.target]
-    frontier = [f for f in fleets if f in m.neighbours.get(src, ())]
-    seen = set(frontier)
-    while frontier:
-        f = frontier.pop()
-        if dst in m.neighbours.get(f, ()):
-            return True
-        for g in m.neighbours.get(f, ()):
-            if g in fleets and g not in seen:
-                seen.add(g)
-                frontier.append(g)
-    return False
+    return sea_route(m, po[move.location], po[move.target], fleets)
 
 
 def board_differences(ours: Position, theirs: Position, compare_phase: bool = True, *,
