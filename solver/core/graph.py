@@ -173,7 +173,7 @@ def fill_coast(game_map: Map, target: str, reach: Iterable[str]) -> str:
 # -- convoy routes: one search, with modes ---------------------------------------------------------
 
 #: the modes of `sea_chains`
-CHAIN_MODES = ("shortest", "all", "seas")
+CHAIN_MODES = ("shortest", "exists", "all", "seas")
 
 
 def _sorted_neighbours(game_map: Map) -> dict[str, tuple[str, ...]]:
@@ -195,9 +195,12 @@ def sea_chains(game_map: Map, src: str, seas: Iterable[str], dst: str | None = N
     other convoy question is one of its modes:
 
     ``"shortest"`` (breadth-first; ties by province names)
-        with ``dst``: a shortest chain to ``dst`` if there is one (so whether any route
-        exists, `sea_route`); without: a shortest chain to each coastal province the
-        army can be carried to, nearest first (`convoy_routes`).
+        with ``dst``: a shortest chain to ``dst`` if there is one; without: a shortest
+        chain to each coastal province the army can be carried to, nearest first
+        (`convoy_routes`).
+    ``"exists"``
+        the same search to ``dst``, stopped at the first sea next to it: ``(dst,)`` if a
+        route exists (`sea_route`, the adjudicator's question), without the chain.
     ``"all"`` (depth-first)
         every chain to ``dst`` without a shortcut (no two places on it adjacent but
         consecutive ones): the routes a fleet can be necessary for (`on_route`, DATC 4.E.1).
@@ -216,9 +219,9 @@ def sea_chains(game_map: Map, src: str, seas: Iterable[str], dst: str | None = N
     if src not in nb or (dst is not None and dst not in nb):
         return
     held = seas if isinstance(seas, (set, frozenset)) else set(seas)
-    if mode == "all":
-        if dst is None:
-            raise ValueError("sea_chains: mode 'all' needs a destination")
+    if dst is None and mode in ("all", "exists"):
+        raise ValueError(f"sea_chains: mode {mode!r} needs a destination")
+    if mode == "all" and dst is not None:
         yield from _chordless(nb, src, dst, held)
         return
     if mode not in CHAIN_MODES:
@@ -239,7 +242,7 @@ def sea_chains(game_map: Map, src: str, seas: Iterable[str], dst: str | None = N
             yield _chain(before, s, ())
         elif dst is not None:
             if dst in game_map.neighbours[s]:
-                yield _chain(before, s, (dst,))
+                yield (dst,) if mode == "exists" else _chain(before, s, (dst,))
                 return
         else:
             for q in nb[s]:
@@ -287,7 +290,7 @@ def _chordless(nb: Mapping[str, tuple[str, ...]], src: str, dst: str,
 def sea_route(game_map: Map, src: str, dst: str, seas: set[str] | frozenset[str]) -> bool:
     """Whether an army in province ``src`` can be convoyed to ``dst`` through fleets
     standing in the sea provinces ``seas`` (the adjudicator's test of a convoy route)."""
-    return bool(seas) and next(sea_chains(game_map, src, seas, dst), None) is not None
+    return bool(seas) and next(sea_chains(game_map, src, seas, dst, "exists"), None) is not None
 
 
 def on_route(game_map: Map, src: str, dst: str, sea: str, seas: frozenset[str]) -> bool:
