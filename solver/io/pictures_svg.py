@@ -18,7 +18,6 @@ from typing import Iterable, Mapping, Sequence, Union
 from ..core.adjudicator import Outcome, OrderResult, Reason, adjudicate
 from ..core.errors import DipsolveRuleError, DipsolveSyntaxError
 from ..core.graph import sea_chains
-from ..core.map import POWERS
 from ..core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                      SupportMove, Waive)
 from ..core.position import SEASONS, Phase, Position, Unit
@@ -431,7 +430,8 @@ def plan_svg(outcomes: Sequence[Outcome], *, title: str | None = None, edges: bo
         failed = sum(1 for k in step if k.failed)
         lines.append(f"{number}  {outcome.position.phase.short}: {len(step)} orders"
                      + (f", {failed} failed" if failed else ""))
-    powers = sorted({k.power for k in marks}, key=lambda p: (POWERS.index(p) if p in POWERS else 99, p))
+    order = start.map.powers
+    powers = sorted({k.power for k in marks}, key=lambda p: (order.index(p) if p in order else 99, p))
     after = ", ".join(f"{p} {len(end.centers_of(p))}" for p in powers)
     heading = [title or f"Plan from {start.phase}",
                f"{len(outcomes)} phases, {start.phase.short} to {outcomes[-1].position.phase.short}",

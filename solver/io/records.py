@@ -539,13 +539,13 @@ def result_codes(outcome: Any) -> dict[str, list[str]]:
 
 def _state(position: Position, name: str, influence: Mapping[str, set[str]]) -> dict[str, Any]:
     m = position.map
-    units = {p.upper(): [f"{u.kind} {u.location}" for u in position.units_of(p)] for p in POWERS}
-    retreats: dict[str, dict[str, list[str]]] = {p.upper(): {} for p in POWERS}
+    units = {p.upper(): [f"{u.kind} {u.location}" for u in position.units_of(p)] for p in m.powers}
+    retreats: dict[str, dict[str, list[str]]] = {p.upper(): {} for p in m.powers}
     for d in position.dislodged:
         units[d.unit.power.upper()].append(f"*{d.unit.kind} {d.unit.location}")
         retreats[d.unit.power.upper()][f"{d.unit.kind} {d.unit.location}"] = list(written_retreats(m, d))
     builds: dict[str, dict[str, Any]] = {}
-    for p in POWERS:
+    for p in m.powers:
         count = position.adjustment(p) if position.phase.kind == "adjustment" else 0
         homes: list[str] = []
         if count > 0:
@@ -554,19 +554,20 @@ def _state(position: Position, name: str, influence: Mapping[str, set[str]]) -> 
         builds[p.upper()] = {"count": count, "homes": homes}
     return {"timestamp": 0, "zobrist_hash": "0", "note": "", "name": name, "units": units,
             "retreats": retreats,
-            "centers": {p.upper(): position.centers_of(p) for p in POWERS},
-            "homes": {p.upper(): sorted(m.homes.get(p, ())) for p in POWERS},
-            "influence": {p.upper(): sorted(influence.get(p, ())) for p in POWERS},
-            "civil_disorder": {p.upper(): 0 for p in POWERS}, "builds": builds}
+            "centers": {p.upper(): position.centers_of(p) for p in m.powers},
+            "homes": {p.upper(): sorted(m.homes.get(p, ())) for p in m.powers},
+            "influence": {p.upper(): sorted(influence.get(p, ())) for p in m.powers},
+            "civil_disorder": {p.upper(): 0 for p in m.powers}, "builds": builds}
 
 
 def _influence(position: Position, before: Mapping[str, set[str]]) -> dict[str, set[str]]:
     """Each power's influence (the peer's: the provinces it last occupied or owns)."""
-    po = position.map.province_of
-    now = {p: set(before.get(p, ())) for p in POWERS}
+    m = position.map
+    po = m.province_of
+    now = {p: set(before.get(p, ())) for p in m.powers}
     for u in position.units:
         prov = po[u.location]
-        for p in POWERS:
+        for p in m.powers:
             now[p].discard(prov)
         now[u.power].add(prov)
     return now
@@ -574,13 +575,14 @@ def _influence(position: Position, before: Mapping[str, set[str]]) -> dict[str, 
 
 def _game_json(record: Record) -> dict[str, Any]:
     phases = []
-    influence: dict[str, set[str]] = {p: set(record.phases[0].position.centers_of(p)) for p in POWERS}
+    powers = record.phases[0].position.map.powers
+    influence: dict[str, set[str]] = {p: set(record.phases[0].position.centers_of(p)) for p in powers}
     for ph in record.phases:
         influence = _influence(ph.position, influence)
         state = _state(ph.position, ph.name, influence)
         state.update(game_id=record.id, map=record.map, rules=list(record.rules))
         phases.append({"name": ph.name, "state": state,
-                       "orders": {p.upper(): [str(o) for o in ph.orders[p]] for p in POWERS if p in ph.orders},
+                       "orders": {p.upper(): [str(o) for o in ph.orders[p]] for p in powers if p in ph.orders},
                        "results": {k: list(v) for k, v in ph.results.items()},
                        "messages": [{"sender": a, "recipient": b, "message": m, "phase": ph.name}
                                     for a, b, m in ph.messages]})
