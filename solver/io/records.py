@@ -37,9 +37,10 @@ from typing import Any, Iterable, Iterator, Mapping
 from ..core.bounds import json_decoder
 from ..core.errors import DipsolveError, DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError
 from ..core.graph import sea_route
-from ..core.map import POWERS, Map, standard_map
+from ..core.map import POWERS, Map
 from ..core.orders import Convoy, Move, Order
 from ..core.position import Dislodged, Phase, Position, Unit, written_retreats
+from ..core.variant import VARIANTS, variant
 
 __all__ = ["Record", "RecordPhase", "read_records", "load_records", "load_record", "dumps_records",
            "replay", "from_play", "result_codes", "board_differences"]
@@ -263,19 +264,20 @@ def _read_game(src: _Source, start: int, game: Any) -> Record:
     gid = game.get("id")
     gid = "" if gid is None else str(gid)
     map_name = game.get("map", "standard")
-    if map_name != "standard":
-        raise src.error(f"map {map_name!r}: dipsolve reads games on the standard map only", start,
-                        map_name, found=str(map_name), expected="standard")
+    if map_name not in VARIANTS:
+        raise src.error(f"map {map_name!r}: dipsolve reads games of its variants only "
+                        f"({', '.join(VARIANTS)})", start, map_name, found=str(map_name),
+                        expected=" or ".join(VARIANTS))
     rules = game.get("rules") or []
     _expect(src, start, rules, list, "rules")
     phases_json = _expect(src, start, game["phases"], list, "phases")
     if not phases_json:
         raise src.error("a saved game with no phases", start, expected="at least one phase")
-    m = standard_map()
+    m = variant(map_name).map
     phases: list[RecordPhase] = []
     for i, ph in enumerate(phases_json):
         phases.append(_read_phase(src, start, ph, i, phases, m))
-    return Record(gid, tuple(phases), "standard", tuple(str(r) for r in rules))
+    return Record(gid, tuple(phases), map_name, tuple(str(r) for r in rules))
 
 
 def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[RecordPhase],
