@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
+from dipsolve.core.graph import fill_coast
 from dipsolve.core.map import Map
 from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                              SupportMove, Waive)
@@ -204,9 +205,4 @@ def _build(m: Map, what: str, d: Draft, units: list[UnitAt], kinds: tuple[str, .
 
 def fleet_goal(m: Map, src: str, target: str) -> str:
     """A fleet's goal with its coast, when the text left it out and only one is in reach."""
-    prov = m.province_of.get(target)
-    if prov != target or not m.provinces[prov].coasts:
-        return target
-    moves = m.fleet_moves.get(src, ())
-    reach = [x for x in m.fleet_locations.get(prov, ()) if x in moves]
-    return reach[0] if len(reach) == 1 else target
+    return fill_coast(m, target, m.fleet_moves.get(src, ()))

@@ -15,8 +15,8 @@ writer, `dipsolve.grammar.english`.
 
 from __future__ import annotations
 
-from collections import deque
 
+from dipsolve.core.graph import sea_chains
 from dipsolve.core.map import POWERS, Map, power_name, standard_map
 from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, UnitOrder,
                              SupportMove, Waive)
@@ -159,21 +159,7 @@ def _sea_route(m: Map, src: str, dst: str, position: Position | None) -> list[st
         fleets = {m.province_of[u.location] for u in position.units if u.kind == "F"}
         tries.insert(0, seas & fleets)
     for allowed in tries:
-        before: dict[str, str | None] = {}
-        frontier: deque[str] = deque()
-        for s in sorted(m.neighbours[src]):
-            if s in allowed:
-                before[s] = None
-                frontier.append(s)
-        while frontier:
-            s = frontier.popleft()
-            if dst in m.neighbours[s]:
-                path = [s]
-                while (previous := before[path[-1]]) is not None:
-                    path.append(previous)
-                return [m.provinces[p].daide for p in reversed(path)]
-            for n in sorted(m.neighbours[s]):
-                if n in allowed and n not in before:
-                    before[n] = s
-                    frontier.append(n)
+        chain = next(sea_chains(m, src, allowed, dst), None)
+        if chain is not None:
+            return [m.provinces[p].daide for p in chain[:-1]]
     return None

@@ -423,9 +423,8 @@ def interaction_links(game: AdjustmentGame, deadline: Deadline | None = None
             reads[i] |= near(u.kind, u.location)
         for h in m.homes.get(power, ()):
             if game.position.owner.get(h) == power:
-                for kind, loc in [("A", h)] + [("F", f) for f in m.fleet_locations[h]]:
-                    if m.can_stand(kind, loc):
-                        reads[i] |= near(kind, loc)
+                for kind, loc in m.unit_places(h):
+                    reads[i] |= near(kind, loc)
     return {(i, j): frozenset(touches[j] & reads[i]) for i in range(n) for j in range(n)
             if i != j and touches[j] & reads[i]}
 

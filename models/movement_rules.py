@@ -65,7 +65,7 @@ from ortools.sat.python.cp_model_helper import Literal as CpLiteral
 
 from dipsolve.core.graph import sea_route
 from dipsolve.core.rules import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Reading, read_order
-from dipsolve.core.orders import Hold, Order
+from dipsolve.core.orders import Order
 from dipsolve.core.position import Position, Unit
 
 #: a literal: a CP-SAT Boolean variable, its negation, or a Python constant
@@ -81,31 +81,6 @@ def _dest(move: Reading) -> str:
 
 class ParadoxError(ValueError):
     """Orders that may form a convoy paradox (DATC 4.A.2), which the model does not cover."""
-
-
-# -- orders as the adjudicator matches them -------------------------------------------------
-
-def fixed_orders(position: Position, orders: Mapping[str, Iterable[Order]]) -> dict[Unit, Order]:
-    """Power -> orders, as unit -> order, matched as the adjudicator matches them: an
-    order for a missing unit, a unit of another kind or of another power is set aside
-    (DATC 4.C); a unit given two different orders holds (DATC 4.D.3).  Units without
-    an order are left out (they hold)."""
-    po = position.map.province_of
-    unit_in = position.unit_in
-    out: dict[Unit, Order] = {}
-    twice: set[Unit] = set()
-    for power, os in orders.items():
-        for o in os:
-            loc = getattr(o, "location", None)
-            u = unit_in.get(po.get(loc, "")) if loc is not None else None
-            if u is None or u.kind != getattr(o, "kind", None) or u.power != power:
-                continue
-            if u in out and out[u] != o:
-                twice.add(u)
-            out.setdefault(u, o)
-    for u in twice:
-        out[u] = Hold(u.kind, u.location)
-    return out
 
 
 class Model(cp_model.CpModel):

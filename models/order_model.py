@@ -70,7 +70,7 @@ from typing import Callable, Iterable, Mapping, Sequence, Union
 from ortools.sat.python import cp_model
 
 from dipsolve.core.adjudicator import Outcome, Reason, adjudicate
-from dipsolve.core.rules import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Reading, read_order
+from dipsolve.core.rules import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Reading, read_order, unit_orders
 from dipsolve.core.errors import DipsolveInternalError
 from dipsolve.algorithms.evaluation import centers as centers_evaluation
 from dipsolve.algorithms.evaluation import influence as influence_evaluation
@@ -80,7 +80,7 @@ from dipsolve.core.position import Position, Unit
 from dipsolve.models import stopping
 from dipsolve.core.results import Deadline, Result, Status, TimeUp
 
-from .movement_rules import Lit, Logic, Model, ParadoxError, Resolution, convoy_cycles, fixed_orders
+from .movement_rules import Lit, Logic, Model, ParadoxError, Resolution, convoy_cycles
 
 #: how the scenarios' values make the objective: the worst of them, or their weighted mean
 AGGREGATES = ("maxmin", "expected")
@@ -339,7 +339,7 @@ def predict(position: Position, orders: Mapping[str, Iterable[Order]], *,
     convoy paradox (`movement_rules.convoy_cycles`)."""
     if position.phase.kind != "movement":
         raise ValueError(f"predict needs a movement phase, not {position.phase}")
-    fixed = {u: read_order(position, u, o) for u, o in fixed_orders(position, orders).items()}
+    fixed = {u: read_order(position, u, o) for u, o in unit_orders(position, orders).items()}
     links = convoy_cycles(position, {u: [r] for u, r in fixed.items()})
     if links:
         raise ParadoxError(f"{position.phase}: {links[0]}")
@@ -399,7 +399,7 @@ def select_orders(position: Position, power: str, *,
         raise ValueError("scenario weights must be non-negative and not all zero")
     units = position.units_of(power)
     options = _candidates(position, power, units, candidates, hint)
-    fixed = [{u: read_order(position, u, o) for u, o in fixed_orders(position, sc).items()
+    fixed = [{u: read_order(position, u, o) for u, o in unit_orders(position, sc).items()
               if u.power != power} for _, sc in scenarios]
     options, excluded = _without_paradoxes(position, power, options, fixed)
     hinted = _hint_orders(position, power, hint) if hint is not None else {}
@@ -585,7 +585,7 @@ def _candidates(position: Position, power: str, units: list[Unit],
 def _hint_orders(position: Position, power: str, hint) -> dict[Unit, Order]:
     if isinstance(hint, Mapping):
         return {u: o for u, o in hint.items() if u.power == power}
-    return {u: o for u, o in fixed_orders(position, {power: list(hint)}).items()}
+    return {u: o for u, o in unit_orders(position, {power: list(hint)}).items()}
 
 
 #: which own candidate goes first when a convoy paradox must be broken

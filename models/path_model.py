@@ -23,11 +23,11 @@ looks at it a few times (`dipsolve.core.results.TimeUp`).
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Iterable, Union
 
 from ortools.sat.python import cp_model
 
+from dipsolve.core.graph import sea_chains
 from dipsolve.core.map import Map
 from dipsolve.core.orders import Build, Convoy, Disband, Hold, Move, Order
 from dipsolve.core.position import Phase
@@ -385,17 +385,9 @@ def _shortest_route(m: Map, src: str, dst: str, seas: set[str]) -> list[str]:
     """The shortest chain of the given seas from ``src`` to ``dst``: only fleets on it are
     ordered to convoy (the adjudicator calls a convoy order illegal if its fleet is on no
     route the army can take)."""
-    nb = m.neighbours
-    frontier = deque([(t, [t]) for t in sorted(nb[src] & seas)])
-    seen = {t for t, _ in frontier}
-    while frontier:
-        t, path = frontier.popleft()
-        if dst in nb[t]:
-            return path
-        for t2 in sorted(nb[t] & seas):
-            if t2 not in seen:
-                seen.add(t2)
-                frontier.append((t2, path + [t2]))
+    chain = next(sea_chains(m, src, seas, dst), None)
+    if chain is not None:
+        return list(chain[:-1])
     raise ReplayError(f"no convoy route from {src} to {dst} through {sorted(seas)}")
 
 

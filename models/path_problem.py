@@ -10,11 +10,11 @@ which both the lower bound (`dipsolve.models.path_bound`) and the CP-SAT models
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
 from dipsolve.core.errors import DipsolveRuleError, DipsolveSyntaxError
+from dipsolve.core.graph import sea_chains
 from dipsolve.core.map import Map
 from dipsolve.core.position import Phase, Position, Unit
 
@@ -107,27 +107,17 @@ class PathProblem:
     def build_places(self, home: str) -> list[Place]:
         """Where a unit may be built in this home center: an army (not at sea) and a
         fleet on each coast (not inland)."""
-        out: list[Place] = []
-        if home in self.m.army_moves:
-            out.append(("A", home))
-        out += [("F", loc) for loc in self.m.fleet_locations.get(home, ())]
-        return out
+        return list(self.m.unit_places(home))
 
     def convoy_targets(self, army_at: Iterable[str], fleets_at_sea: set[str]) -> set[str]:
         """Coastal provinces an army in any of ``army_at`` could be convoyed to through
         fleets in ``fleets_at_sea`` (an over-estimate used to prune variables)."""
         nb = self.m.neighbours
-        starts = [a for a in army_at if a in self.coastal]
-        frontier = deque({s for a in starts for s in nb[a] if s in fleets_at_sea})
-        seen = set(frontier)
         out: set[str] = set()
-        while frontier:
-            s = frontier.popleft()
-            out |= {p for p in nb[s] if p in self.coastal}
-            for t in nb[s] & fleets_at_sea:
-                if t not in seen:
-                    seen.add(t)
-                    frontier.append(t)
+        for a in army_at:
+            if a in self.coastal and nb[a] & fleets_at_sea:
+                out.add(a)         # next to a fleet: the army's own coast counts too
+                out |= {chain[-1] for chain in sea_chains(self.m, a, fleets_at_sea)}
         return out
 
     def buildable(self, cur: Iterable[Place]) -> list[str]:

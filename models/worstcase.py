@@ -51,7 +51,7 @@ from typing import Iterable
 
 from dipsolve.algorithms.adjustments import build_count, home_weights, removal_count, site_builds
 from dipsolve.core.errors import DipsolveInternalError
-from dipsolve.core.map import POWERS, Map, standard_map
+from dipsolve.core.map import Map, standard_map
 from dipsolve.core.position import Phase, Position, Unit
 from dipsolve.models import stopping
 from dipsolve.core.results import Deadline, Limits, Result, Status, TimeUp
@@ -149,7 +149,7 @@ def home_plans(game_map: Map, waives: bool) -> tuple[PowerPlan, ...]:
     number of units elsewhere that gives it the most build choices.  The answer before
     CBC has found a better one (9,400,320 choices without waives, 3,673,320,192 with)."""
     plans = []
-    for p in POWERS:
+    for p in game_map.powers:
         weights = home_weights(game_map, p)
         homes = tuple(sorted(game_map.homes[p]))
         c = len(homes)
@@ -171,7 +171,8 @@ class _Model:
     """The log-linear ILP (PuLP); `extra` constraints serve the exact check."""
 
     def __init__(self, game_map: Map, waives: bool, deadline: Deadline | None = None):
-        self.configs = {p: configurations(game_map, p, waives, deadline) for p in POWERS}
+        self.powers = game_map.powers
+        self.configs = {p: configurations(game_map, p, waives, deadline) for p in self.powers}
         import pulp
         self.pulp = pulp
         prob = pulp.LpProblem("loeb_worst_case", pulp.LpMaximize)
@@ -180,10 +181,10 @@ class _Model:
             self.x[p] = [pulp.LpVariable(f"x_{p}_{k}", cat="Binary") for k in range(len(cs))]
             if deadline is not None:
                 deadline.check()
-        self.prev = {p: pulp.LpVariable(f"prev_{p}", 0, MOST, cat="Integer") for p in POWERS}
-        self.gain = {p: pulp.LpVariable(f"gain_{p}", 0, MOST, cat="Integer") for p in POWERS}
+        self.prev = {p: pulp.LpVariable(f"prev_{p}", 0, MOST, cat="Integer") for p in self.powers}
+        self.gain = {p: pulp.LpVariable(f"gain_{p}", 0, MOST, cat="Integer") for p in self.powers}
         units, centers, free, self.log = {}, {}, {}, {}
-        for p in POWERS:
+        for p in self.powers:
             cs, xs = self.configs[p], self.x[p]
             prob += pulp.lpSum(xs) == 1
             units[p] = pulp.lpSum(c.units * v for c, v in zip(cs, xs))
@@ -192,13 +193,13 @@ class _Model:
             self.log[p] = pulp.lpSum(math.log(c.choices) * v for c, v in zip(cs, xs) if c.choices > 1)
             if deadline is not None:
                 deadline.check()
-        lost = {p: self.prev[p] + self.gain[p] - centers[p] for p in POWERS}
-        for p in POWERS:
+        lost = {p: self.prev[p] + self.gain[p] - centers[p] for p in self.powers}
+        for p in self.powers:
             prob += units[p] <= self.prev[p]                 # units <= last winter's centers
             prob += self.gain[p] <= units[p]                 # gains are occupied by own units
             prob += self.gain[p] <= centers[p] - free[p]     # free home centers were kept
             prob += lost[p] >= 0
-            prob += lost[p] <= pulp.lpSum(self.gain[q] for q in POWERS if q != p)  # lost to others
+            prob += lost[p] <= pulp.lpSum(self.gain[q] for q in self.powers if q != p)  # lost to others
         prob += pulp.lpSum(self.prev.values()) <= CENTERS
         prob += pulp.lpSum(self.prev.values()) >= HOME_CENTERS
         prob += pulp.lpSum(centers.values()) <= CENTERS
@@ -228,7 +229,7 @@ class _Model:
 
     def choice_vector(self) -> tuple[int, ...]:
         ch = self.chosen()
-        return tuple(self.configs[p][ch[p]].choices for p in POWERS)
+        return tuple(self.configs[p][ch[p]].choices for p in self.powers)
 
 
 def solve_worst_case(waives: bool = True, time_limit: float = 120.0,
@@ -276,16 +277,16 @@ def solve_worst_case(waives: bool = True, time_limit: float = 120.0,
     best_plan = _plans(model)
     best = math.prod(best_vector)
     # exact check: every choice vector within BAND of the optimum, in integers
-    values = {p: sorted({c.choices for c in model.configs[p]}) for p in POWERS}
+    values = {p: sorted({c.choices for c in model.configs[p]}) for p in model.powers}
     pick = {p: {v: pulp.lpSum(x for c, x in zip(model.configs[p], model.x[p]) if c.choices == v)
-                for v in values[p]} for p in POWERS}
+                for v in values[p]} for p in model.powers}
     seen = 0
     vector = best_vector
     confirmed = True
     while True:
         seen += 1
         # forbid this vector of choice counts and solve again: the next best vector
-        model.prob += pulp.lpSum(pick[p][v] for p, v in zip(POWERS, vector)) <= len(POWERS) - 1
+        model.prob += pulp.lpSum(pick[p][v] for p, v in zip(model.powers, vector)) <= len(model.powers) - 1
         status = model.solve(deadline)
         if status == "Infeasible":
             break                             # no other vector at all
@@ -307,7 +308,7 @@ def solve_worst_case(waives: bool = True, time_limit: float = 120.0,
 def _plans(model: _Model) -> tuple[PowerPlan, ...]:
     ch = model.chosen()
     plans = []
-    for p in POWERS:
+    for p in model.powers:
         cfg = model.configs[p][ch[p]]
         prev = int(round(model.prev[p].value()))
         gain = int(round(model.gain[p].value()))
@@ -341,7 +342,7 @@ def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None =
     by_power = {pl.power: pl for pl in plans}
     centers = sorted(m.centers)
     model = cp_model.CpModel()
-    owners = list(POWERS)
+    owners = list(m.powers)
     now = {(s, p): model.new_bool_var(f"now_{s}_{p}") for s in centers for p in owners}
     prev = {(s, p): model.new_bool_var(f"prev_{s}_{p}") for s in centers for p in owners}
     held = {(s, p): model.new_bool_var(f"held_{s}_{p}") for s in centers for p in owners}  # p's unit on s
@@ -424,9 +425,7 @@ def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None =
 def _steps(m: Map, a: str, b: str) -> int:
     """Moves between two provinces for a unit of any type."""
     from dipsolve.algorithms.evaluation import distances
-    return min(distances(m, kind, loc).get(b, 99)
-               for kind, loc in [("A", a)] + [("F", f) for f in m.fleet_locations[a]]
-               if m.can_stand(kind, loc))
+    return min(distances(m, kind, loc).get(b, 99) for kind, loc in m.unit_places(a))
 
 
 def occurrence_problems(position: Position, last_winter: dict[str, str]) -> list[str]:
@@ -443,7 +442,7 @@ def occurrence_problems(position: Position, last_winter: dict[str, str]) -> list
     for s in last_winter:
         if s not in now:
             out.append(f"{s} owned last winter, unowned now")
-    for p in POWERS:
+    for p in position.map.powers:
         had = sum(1 for o in last_winter.values() if o == p)
         if len(position.units_of(p)) > had:
             out.append(f"{p} has {len(position.units_of(p))} units but had {had} centers last winter")
@@ -471,7 +470,7 @@ def witness_text(w: Witness | None, result: WorstCase) -> str:
              f"# {claim} (dipsolve adjust --worst-case"
              f"{' --waives' if result.waives else ''}; status {result.status}).",
              "# Each power: units -> centers, choices; centers last winter."]
-    for p in POWERS:
+    for p in plans:
         pl = plans[p]
         cfg = pl.config
         what = (f"{cfg.builds} builds in {', '.join(cfg.free_homes) or 'no free home'}" if cfg.builds

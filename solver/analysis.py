@@ -30,7 +30,6 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping, Sequence
 
 from .core.adjudicator import Outcome, Reason, adjudicate
-from .core.map import POWERS
 from .core.orders import Convoy, Disband, Move, Order, SupportMove
 from .core.position import Dislodged, Position, Unit
 from .io.records import COMPLETED, Record, RecordPhase, board_differences
@@ -369,7 +368,9 @@ class Analysis:
     @property
     def centers(self) -> dict[str, list[int]]:
         """Each power's supply-center count at every phase of the record, in order."""
-        return {p: [len(ph.position.centers_of(p)) for ph in self.record.phases] for p in POWERS}
+        phases = self.record.phases
+        powers = phases[0].position.map.powers if phases else ()
+        return {p: [len(ph.position.centers_of(p)) for ph in phases] for p in powers}
 
     def table_rows(self, power: str) -> list[tuple[str, list[str], list[str], str]]:
         """One power's movement phases as rows: phase, played, dipsolve's (each a list of
@@ -432,7 +433,7 @@ def analyze(record: Record, powers: Sequence[str] | None = None, *, time_limit: 
     if not check_only:
         for ph in record.phases:
             if ph.position.phase.kind == "movement" and ph.orders:
-                jobs += [(ph, p) for p in (powers or POWERS) if ph.position.units_of(p)]
+                jobs += [(ph, p) for p in (powers or ph.position.map.powers) if ph.position.units_of(p)]
     total = len(pairs) + len(jobs)
     done = 0
     for before, after in pairs:

@@ -128,3 +128,29 @@ def test_convoy_routes_and_the_fleet_a_convoy_needs():
     # DATC 6.G.19's shape: NWG is needed for LON -> CLY, but not for LON -> NWY
     assert on_route(M, "LON", "CLY", "NWG", frozenset({"NTH", "NWG"}))
     assert not on_route(M, "LON", "NWY", "NWG", frozenset({"NTH", "NWG"}))
+
+
+def test_the_one_convoy_search_and_its_modes():
+    from dipsolve.core.graph import sea_chains
+    seas = {"NTH", "NWG", "ENG", "IRI", "MAO"}
+    # shortest: breadth-first, ties by name; to one place or to every coast
+    assert next(sea_chains(M, "LON", seas, "CLY")) == ("NTH", "NWG", "CLY")
+    assert next(sea_chains(M, "LON", seas, "POR")) == ("ENG", "MAO", "POR")
+    every = {c[-1]: c for c in sea_chains(M, "LON", seas)}
+    assert every["BRE"] == ("ENG", "BRE") and every["LVP"] == ("ENG", "IRI", "LVP")
+    assert "LON" not in every and all(M.terrain[c[-1]] == "coast" for c in every.values())
+    # exists: the same search, stopped at the first sea next to the place
+    assert list(sea_chains(M, "LON", seas, "CLY", "exists")) == [("CLY",)]
+    assert list(sea_chains(M, "LON", {"NTH"}, "CLY", "exists")) == []
+    # all: every chain without a shortcut (ENG-IRI-MAO would cut the corner ENG-MAO)
+    assert sorted(sea_chains(M, "LON", seas | {"NAO"}, "CLY", "all")) == [
+        ("ENG", "IRI", "NAO", "CLY"), ("ENG", "MAO", "NAO", "CLY"), ("NTH", "NWG", "CLY")]
+    # seas: the seas reached through one another, each with its chain
+    assert {c[-1]: c for c in sea_chains(M, "LON", seas | {"ADR"}, mode="seas")}["MAO"] == ("ENG", "MAO")
+    assert "ADR" not in {c[-1] for c in sea_chains(M, "LON", seas | {"ADR"}, mode="seas")}
+    # the fleets a question is about are its seas: none, no route
+    assert list(sea_chains(M, "LON", set(), "NWY")) == []
+    with pytest.raises(ValueError, match="needs a destination"):
+        next(sea_chains(M, "LON", seas, mode="all"))
+    with pytest.raises(ValueError, match="unknown mode"):
+        next(sea_chains(M, "LON", seas, "CLY", mode="fastest"))

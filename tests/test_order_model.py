@@ -27,7 +27,7 @@ from test_datc import CASE_FILES, case_id, read_plain, split_case
 from dipsolve.core.adjudicator import adjudicate
 from dipsolve.algorithms.evaluation import centers, control, influence, values_for
 from dipsolve.grammar import parse_position
-from dipsolve.models.movement_rules import fixed_orders
+from dipsolve.core.rules import unit_orders
 from dipsolve.models.order_model import (LinearValue, ParadoxError, Prediction, predict,
                                          select_orders)
 from dipsolve.core.orders import Convoy, Hold, Move, SupportMove
@@ -121,7 +121,7 @@ def test_select_orders_on_datc_cases_each_power_choosing() -> None:
     solved = 0
     for path in DATC_CHOICE_CASES:
         position, orders, _ = _case(path)
-        fixed = fixed_orders(position, orders)
+        fixed = unit_orders(position, orders)
         for power in sorted({u.power for u in position.units}):
             own = {u: fixed[u] for u in position.units_of(power) if u in fixed}
             cands = {u: list(dict.fromkeys(legal_orders(position, u) + ([own[u]] if u in own else [])))

@@ -10,8 +10,7 @@ import pytest
 
 from dipsolve.core.adjudicator import Reason, adjudicate
 from dipsolve.algorithms.evaluation import influence, load_values
-from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, SupportHold, SupportMove,
-                             Waive)
+from dipsolve.core.orders import Build, Disband, Hold, Move, SupportHold, SupportMove, Waive
 from dipsolve.core.position import Dislodged, Position, Unit
 from dipsolve.core.results import Deadline, Limits
 from dipsolve.search.agenda import AgendaSearch, agenda_search
@@ -47,61 +46,6 @@ def soon(seconds: float = 10.0) -> Deadline:
 
 
 # -- legal orders --------------------------------------------------------------------------
-
-def _accepted(position: Position, unit: Unit, order) -> bool:
-    r = adjudicate(position, {unit.power: [order]}).result_for(unit.location)
-    return r is not None and r.reason not in (Reason.ILLEGAL, Reason.NO_UNIT)
-
-
-def _candidates(position: Position, unit: Unit):
-    """Every order for the unit that names real places, legal or not (supports only into
-    the provinces next to the unit: no other can be reached)."""
-    m = position.map
-    provinces = sorted(m.neighbours[m.province_of[unit.location]])
-    yield Hold(unit.kind, unit.location)
-    for loc in sorted(m.province_of):
-        yield Move(unit.kind, unit.location, loc)
-        if unit.kind == "A" and loc in m.provinces:
-            yield Move("A", unit.location, loc, via_convoy=True)
-    for other in position.units:
-        if other == unit:
-            continue
-        yield SupportHold(unit.kind, unit.location, other.kind, other.location)
-        for p in provinces:
-            if p != m.province_of[other.location]:   # a "move" that stays put
-                yield SupportMove(unit.kind, unit.location, other.kind, other.location, p)
-        if unit.kind == "F" and other.kind == "A":
-            for p in sorted(m.provinces):
-                yield Convoy(unit.location, "A", other.location, p)
-
-
-def _normal(position: Position, order):
-    """One key per order as the adjudicator reads it: an army's move by convoy to a place
-    it cannot reach by land is the same with or without VIA, and an army's move names a
-    province; a fleet's move to a two-coast province without a coast names the one coast
-    it can reach."""
-    m = position.map
-    if type(order) is Move:
-        target = m.province_of[order.target]
-        if order.kind == "A":
-            return ("move", order.location, target)
-        if order.target == target and m.provinces[target].coasts:
-            reach = [loc for loc in m.fleet_locations[target] if loc in m.fleet_moves[order.location]]
-            if len(reach) == 1:
-                return Move("F", order.location, reach[0])
-    return order
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_legal_orders_are_exactly_the_orders_the_adjudicator_accepts(seed):
-    position = random_position(seed, n_units=18)
-    for unit in position.units:
-        legal = legal_orders(position, unit)
-        assert len(set(legal)) == len(legal)
-        accepted = {_normal(position, o) for o in _candidates(position, unit)
-                    if _accepted(position, unit, o)}
-        assert {_normal(position, o) for o in legal} == accepted, unit
-
 
 def test_legal_orders_at_the_start():
     start = Position.initial()

@@ -39,6 +39,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 from constraint import FunctionConstraint, Problem
 
+from ..core.legal import site_builds
 from ..core.map import Map
 from ..core.orders import Build, Disband, Order, Waive
 from ..core.position import Phase, Position, Unit
@@ -58,14 +59,6 @@ class BuildSite:
     @property
     def options(self) -> int:
         return len(self.builds)
-
-
-def site_builds(game_map: Map, province: str) -> tuple[Build, ...]:
-    """The builds a center allows: an army on land, a fleet on each coast it has."""
-    builds = [Build("A", province)] if not game_map.is_sea(province) else []
-    if not game_map.is_land(province):
-        builds += [Build("F", loc) for loc in game_map.fleet_locations[province]]
-    return tuple(builds)
 
 
 def build_sites(position: Position, power: str) -> tuple[BuildSite, ...]:

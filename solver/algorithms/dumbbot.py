@@ -54,7 +54,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence, TypeVar
 
-from ..core.map import POWERS, Map
+from ..core.map import Map
 from ..core.orders import (Build, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove,
                      Waive)
 from ..core.position import Position, Unit, centers
@@ -178,7 +178,7 @@ class Values:
 def power_sizes(position: Position, weights: Weights = DEFAULT_WEIGHTS) -> dict[str, int]:
     """Each power's size, and the neutral pseudo-power's (all unowned centers as one)."""
     a, b, c = weights.size
-    count = {p: 0 for p in (*POWERS, NEUTRAL)}
+    count = {p: 0 for p in (*position.map.powers, NEUTRAL)}
     owner = position.owner
     for prov in position.map.centers:
         who = owner.get(prov, NEUTRAL)
@@ -549,9 +549,7 @@ def adjustment_orders(position: Position, power: str, rng: random.Random,
     if delta > 0:
         cands: list[tuple[int, Coast]] = []
         for prov in position.buildable(power):
-            if prov in m.army_moves:
-                cands.append((value[("A", prov)], ("A", prov)))
-            cands += [(value[("F", loc)], ("F", loc)) for loc in m.fleet_locations[prov]]
+            cands += [(value[place], place) for place in m.unit_places(prov)]
         cands = _ranked(cands, key=lambda c: c)
         left = delta
         while cands and left:

@@ -141,8 +141,9 @@ def adjustment_orders(position: Position, power: str, rng: random.Random) -> lis
         out: list[Order] = []
         homes = position.buildable(power)
         for prov in rng.sample(homes, min(delta, len(homes))):
-            coasts = m.fleet_locations.get(prov, ())
-            if prov in m.army_moves and (not coasts or rng.random() >= 1 / 3):
+            places = m.unit_places(prov)
+            coasts = [loc for kind, loc in places if kind == "F"]
+            if ("A", prov) in places and (not coasts or rng.random() >= 1 / 3):
                 out.append(Build("A", prov))
             elif coasts:
                 out.append(Build("F", rng.choice(sorted(coasts))))

@@ -69,6 +69,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..core.graph import distances
 from ..core.map import Map
 from ..core.position import Position
 from ..core.results import Deadline, Result, Status
@@ -194,15 +195,9 @@ def flood_bound(position: Position, power: str, target: int) -> int | None:
     held = set(position.centers_of(power)) | {prov[u.location] for u in units if prov[u.location] in centers}
     nearest: dict[str, int] = {}
     for u in units:
-        moves = m.army_moves if u.kind == "A" else m.fleet_moves
-        depth, frontier, seen = 0, [u.location], {u.location}
-        while frontier:                      # breadth-first, by location (coasts apart)
-            for loc in frontier:
-                if prov[loc] in centers and depth < nearest.get(prov[loc], depth + 1):
-                    nearest[prov[loc]] = depth
-            frontier = list(dict.fromkeys(b for a in frontier for b in moves.get(a, ()) if b not in seen))
-            seen.update(frontier)
-            depth += 1
+        for p, depth in distances(m, u.kind, u.location).items():   # coasts respected
+            if p in centers and depth < nearest.get(p, depth + 1):
+                nearest[p] = depth
     if len(held) >= target:
         return 0
     new = sorted(d for c, d in nearest.items() if c not in held)

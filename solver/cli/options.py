@@ -53,6 +53,8 @@ PICKS = ("best", "sample")
 PATH_ALGORITHMS = ("bfs", "greedy", "astar")
 PATH_ORDERS = ("alphabetical", "armies-first", "abbreviation", "reverse")
 PATH_GOAL_TESTS = ("insertion", "removal")
+#: the variants (`dipsolve.core.variant.VARIANTS`)
+VARIANTS = ("standard",)
 #: the picture formats (`dipsolve.io.pictures.FORMATS`)
 PICTURE_FORMATS = (".svg", ".png")
 

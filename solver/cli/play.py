@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.results import Stopped
 from .interrupt import cooperative
-from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_ray,
+from .options import (METHODS, OPPONENT_MODELS, VARIANTS, UserError, add_evaluation, add_json, add_ray,
                       add_time_limit, integer, power, range_help)
 from .output import Outputs
 from .play_results import executor_for, open_results, played_before
@@ -97,6 +97,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", type=integer, default=0, metavar="K",
                    help=f"seed of the first game (default 0; {range_help('seed')})")
     p.add_argument("--rotate", action="store_true", help="move every bot one seat on in each game")
+    p.add_argument("--variant", choices=VARIANTS, default="standard",
+                   help="the variant played: its map, powers, start and victory (default standard)")
     p.add_argument("--jobs", type=integer, default=1, metavar="N",
                    help=f"games played at once, one process each (default 1; {range_help('jobs')}; "
                         f"at most one a core, or the bots that think against the clock think less)")
@@ -114,21 +116,22 @@ def register(subparsers: Any) -> None:
 
 
 def seating(bots: str, seats: list[str], evaluator: str = "influence",
-            opponents: str = "equilibrium", clock: str = "wall") -> list[Bot]:
-    """The seven bots in power order from ``--bots`` and ``--seat``, or `UserError`."""
+            opponents: str = "equilibrium", clock: str = "wall", variant: str = "standard") -> list[Bot]:
+    """The bots in the variant's order of play from ``--bots`` and ``--seat``, or `UserError`."""
     from ..play.bots import BOT_NAMES, BotUnavailable, DipsolveBot, make_bot
-    from ..core.map import POWERS
+    from ..core.variant import variant as named_variant
+    powers = named_variant(variant).powers
     names = [n.strip() for n in bots.split(",")]
     if not all(names):
         raise UserError(f"--bots {bots!r}: an empty bot name (expected e.g. 'dipsolve,dumbbot')")
-    if len(names) > len(POWERS):
-        raise UserError(f"--bots names {len(names)} bots; there are {len(POWERS)} powers")
-    names += [names[-1]] * (len(POWERS) - len(names))
+    if len(names) > len(powers):
+        raise UserError(f"--bots names {len(names)} bots; there are {len(powers)} powers")
+    names += [names[-1]] * (len(powers) - len(names))
     for item in seats:
         power_text, eq, bot = item.partition("=")
         if not eq or not bot.strip():
             raise UserError(f"--seat {item!r}: expected POWER=BOT, e.g. France=dipsolve")
-        names[POWERS.index(power(power_text, option=f"--seat {item!r}"))] = bot.strip()
+        names[powers.index(power(power_text, option=f"--seat {item!r}"))] = bot.strip()
     chosen: list[Bot] = []
     made: dict[str, Bot] = {}
     for name in names:
@@ -205,12 +208,13 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from ..play.games import format_table, play_series, results_table
     from ..core.position import Position
-    start = Position.initial().phase.year
+    from ..core.variant import variant as named_variant
+    start = Position.initial(named_variant(args.variant)).phase.year
     if not start <= args.until <= 2100:
         raise UserError(f"--until {args.until}: expected a year from {start} to 2100")
     if args.history and not args.json:
         raise UserError("--history goes with --json")
-    bots = seating(args.bots, args.seat, args.evaluation, args.opponents, args.clock)
+    bots = seating(args.bots, args.seat, args.evaluation, args.opponents, args.clock, args.variant)
     outputs = Outputs()                 # every game's file, checked before any game
     if args.save:
         for i in range(args.games):
@@ -264,7 +268,7 @@ def _play(args: argparse.Namespace) -> int:
                         clock=args.clock, executor=pool,
                         skip={r.seed - args.seed for r in before.values()},
                         on_phase=progress.phase, on_game=on_game, on_lost=on_lost,
-                        on_retry=on_retry)
+                        on_retry=on_retry, variant=args.variant)
     except Stopped:
         interrupted = True
     finally:

@@ -134,15 +134,14 @@ def _values(args: argparse.Namespace) -> dict[str, ProvinceValues]:
 
 
 def _powers(position: Position, only: str | None) -> list[str]:
-    from ..core.map import POWERS
     if only:
         return [only]
     kind = position.phase.kind
     if kind == "retreat":
-        return [p for p in POWERS if any(d.unit.power == p for d in position.dislodged)]
+        return [p for p in position.map.powers if any(d.unit.power == p for d in position.dislodged)]
     if kind == "adjustment":
-        return [p for p in POWERS if position.adjustment(p) != 0]
-    return [p for p in POWERS if position.units_of(p)]
+        return [p for p in position.map.powers if position.adjustment(p) != 0]
+    return [p for p in position.map.powers if position.units_of(p)]
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

@@ -21,19 +21,22 @@ that fleets hold.
 Tables that depend on the map alone (`steps` from a set of provinces, `distances` and
 `rings` of a unit, `reachable` places) are kept in the map's own `Map.memo`, so they live
 exactly as long as the map and are shared by every position on it; they are shared
-objects: read them, never change them.  Searches that depend on where fleets stand
-(`sea_route`, `on_route`, `sea_component`, `convoy_routes`) are computed each time.
+objects: read them, never change them.  Searches that depend on where fleets stand are
+one search, `sea_chains`, with modes (a shortest chain to a place or to every coast, every
+chain without a shortcut, the seas reached); `sea_route`, `on_route`, `sea_component` and
+`convoy_routes` are its modes by name, computed each time.  No other module searches the
+map for a convoy route.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Iterator, Mapping
 
 from .map import Map
 from .position import Position, Unit
 
-__all__ = ["convoy_routes", "distances", "on_route", "reachable", "reachable_provinces", "rings",
-           "sea_component", "sea_route", "steps"]
+__all__ = ["coasts_in_reach", "convoy_routes", "distances", "fill_coast", "on_route", "reachable", "reachable_provinces", "rings",
+           "sea_chains", "sea_component", "sea_route", "steps"]
 
 #: `steps` keeps at most this many tables per map (one per set of provinces asked about)
 _STEPS_KEPT = 4096
@@ -141,71 +144,166 @@ def reachable_provinces(game_map: Map, unit: Unit) -> tuple[str, ...]:
     return out
 
 
-# -- convoy routes ------------------------------------------------------------------------------
+# -- coasts -------------------------------------------------------------------------------------------
+
+def coasts_in_reach(game_map: Map, province: str, reach: Iterable[str]) -> tuple[str, ...]:
+    """The locations of ``province`` among ``reach`` (where a fleet can go: its moves, or
+    a dislodged fleet's retreats), in the map's order of its coasts."""
+    places = reach if isinstance(reach, (set, frozenset, dict)) else set(reach)
+    return tuple(loc for loc in game_map.fleet_locations.get(province, ()) if loc in places)
+
+
+def fill_coast(game_map: Map, target: str, reach: Iterable[str]) -> str:
+    """A fleet's ``target`` with its coast filled in: when it names a province of several
+    coasts without one and exactly one of them is in ``reach``, that coast; otherwise
+    ``target`` as it is.  The one coast fill-in of the rules and of the text readers.
+
+        >>> from dipsolve.core.map import standard_map
+        >>> m = standard_map()
+        >>> fill_coast(m, "STP", m.fleet_moves["BOT"]), fill_coast(m, "SPA", m.fleet_moves["MAO"])
+        ('STP/SC', 'SPA')
+    """
+    prov = game_map.province_of.get(target)
+    if prov != target or not game_map.provinces[prov].coasts:
+        return target
+    coasts = coasts_in_reach(game_map, prov, reach)
+    return coasts[0] if len(coasts) == 1 else target
+
+
+# -- convoy routes: one search, with modes ---------------------------------------------------------
+
+#: the modes of `sea_chains`
+CHAIN_MODES = ("shortest", "exists", "all", "seas")
+
+
+def _sorted_neighbours(game_map: Map) -> dict[str, tuple[str, ...]]:
+    """Province -> its neighbours in name order (kept in the map's memo): every search
+    below takes them in this order, so that its ties are broken by names."""
+    table = game_map.memo.get("graph.sorted_neighbours")
+    if table is None:
+        table = game_map.memo["graph.sorted_neighbours"] = {
+            p: tuple(sorted(q)) for p, q in game_map.neighbours.items()}
+    return table
+
+
+def sea_chains(game_map: Map, src: str, seas: Iterable[str], dst: str | None = None,
+               mode: str = "shortest") -> Iterator[tuple[str, ...]]:
+    """The convoy chains that carry an army from province ``src`` through fleets standing
+    in the sea provinces ``seas`` (the seas of the fleets the question is about: all
+    fleets at sea, one power's, or the fleets ordered to convoy), each chain the seas in
+    order and then the province reached.  The one convoy-route search of dipsolve; every
+    other convoy question is one of its modes:
+
+    ``"shortest"`` (breadth-first; ties by province names)
+        with ``dst``: a shortest chain to ``dst`` if there is one; without: a shortest
+        chain to each coastal province the army can be carried to, nearest first
+        (`convoy_routes`).
+    ``"exists"``
+        the same search to ``dst``, stopped at the first sea next to it: ``(dst,)`` if a
+        route exists (`sea_route`, the adjudicator's question), without the chain.
+    ``"all"`` (depth-first)
+        every chain to ``dst`` without a shortcut (no two places on it adjacent but
+        consecutive ones): the routes a fleet can be necessary for (`on_route`, DATC 4.E.1).
+    ``"seas"`` (breadth-first)
+        a shortest chain to each sea of ``seas`` reachable from ``src`` through the
+        others (`sea_component`), ending in that sea.
+
+        >>> from dipsolve.core.map import standard_map
+        >>> m = standard_map()
+        >>> next(sea_chains(m, "LON", {"NTH", "NWG", "ENG"}, "CLY"))
+        ('NTH', 'NWG', 'CLY')
+        >>> [c for c in sea_chains(m, "LON", {"NTH", "NWG", "ENG"}) if c[-1] in ("NWY", "BRE")]
+        [('ENG', 'BRE'), ('NTH', 'NWY')]
+    """
+    nb = _sorted_neighbours(game_map)
+    if src not in nb or (dst is not None and dst not in nb):
+        return
+    held = seas if isinstance(seas, (set, frozenset)) else set(seas)
+    if dst is None and mode in ("all", "exists"):
+        raise ValueError(f"sea_chains: mode {mode!r} needs a destination")
+    if mode == "all" and dst is not None:
+        yield from _chordless(nb, src, dst, held)
+        return
+    if mode not in CHAIN_MODES:
+        raise ValueError(f"sea_chains: unknown mode {mode!r} (expected one of {', '.join(CHAIN_MODES)})")
+    before: dict[str, str | None] = {}
+    order: list[str] = []
+    for s in nb[src]:
+        if s in held:
+            before[s] = None
+            order.append(s)
+    landed: set[str] = set()
+    coast = game_map.provinces
+    i = 0
+    while i < len(order):
+        s = order[i]
+        i += 1
+        if mode == "seas":
+            yield _chain(before, s, ())
+        elif dst is not None:
+            if dst in game_map.neighbours[s]:
+                yield (dst,) if mode == "exists" else _chain(before, s, (dst,))
+                return
+        else:
+            for q in nb[s]:
+                if q not in landed and q != src and coast[q].terrain == "coast":
+                    landed.add(q)
+                    yield _chain(before, s, (q,))
+        for t in nb[s]:
+            if t in held and t not in before and t != src:
+                before[t] = s
+                order.append(t)
+
+
+def _chain(before: Mapping[str, str | None], sea: str, tail: tuple[str, ...]) -> tuple[str, ...]:
+    """The seas from the first to ``sea`` by the search's links back, then ``tail``."""
+    chain = [sea]
+    while (previous := before[chain[-1]]) is not None:
+        chain.append(previous)
+    return tuple(reversed(chain)) + tail
+
+
+def _chordless(nb: Mapping[str, tuple[str, ...]], src: str, dst: str,
+               seas: set[str] | frozenset[str]) -> Iterator[tuple[str, ...]]:
+    """Every chain of ``seas`` from ``src`` to ``dst`` with no shortcut, depth-first; a
+    chain ends at the first sea next to ``dst``."""
+    path = [src]
+
+    def extend() -> Iterator[tuple[str, ...]]:
+        last = path[-1]
+        if len(path) > 1 and dst in nb[last]:
+            yield tuple(path[1:]) + (dst,)
+            return
+        for t in nb[last]:
+            if t not in seas or t in path:
+                continue
+            # no shortcut: t touches only its predecessor on the path
+            if any(t in nb[p] for p in path[:-1]):
+                continue
+            path.append(t)
+            yield from extend()
+            path.pop()
+
+    yield from extend()
+
 
 def sea_route(game_map: Map, src: str, dst: str, seas: set[str] | frozenset[str]) -> bool:
     """Whether an army in province ``src`` can be convoyed to ``dst`` through fleets
     standing in the sea provinces ``seas`` (the adjudicator's test of a convoy route)."""
-    if not seas:
-        return False
-    nb = game_map.neighbours
-    frontier = [s for s in nb[src] if s in seas]
-    seen = set(frontier)
-    while frontier:
-        s = frontier.pop()
-        if dst in nb[s]:
-            return True
-        for t in nb[s]:
-            if t in seas and t not in seen:
-                seen.add(t)
-                frontier.append(t)
-    return False
+    return bool(seas) and next(sea_chains(game_map, src, seas, dst, "exists"), None) is not None
 
 
 def on_route(game_map: Map, src: str, dst: str, sea: str, seas: frozenset[str]) -> bool:
-    """Whether the fleet in ``sea`` is necessary for some convoy route from ``src`` to ``dst``.
-
-    A route is a chain of fleet-held seas; the fleet is necessary for it when the chain
-    has no shortcut (no two non-consecutive places on it are adjacent), so that leaving
-    the fleet out breaks it.  DATC 4.E.1 calls a convoy order illegal when its fleet is
-    necessary for no route (test case 6.G.19).
-    """
-    nb = game_map.neighbours
-    if src not in nb or dst not in nb:
-        return False
-
-    def extend(path: list[str]) -> bool:
-        last = path[-1]
-        if dst in nb[last] and len(path) > 1:
-            return sea in path
-        for t in nb[last]:
-            if t not in seas or t in path:
-                continue
-            # no shortcut: t touches only its predecessor on the path (and not dst early)
-            if any(t in nb[p] for p in path[:-1]):
-                continue
-            path.append(t)
-            if extend(path):
-                return True
-            path.pop()
-        return False
-
-    return extend([src])
+    """Whether the fleet in ``sea`` is necessary for some convoy route from ``src`` to ``dst``:
+    on a chain without a shortcut, so that leaving the fleet out breaks it.  DATC 4.E.1
+    calls a convoy order illegal when its fleet is necessary for no route (test case 6.G.19)."""
+    return any(sea in chain for chain in sea_chains(game_map, src, seas, dst, "all"))
 
 
 def sea_component(game_map: Map, province: str, seas: set[str] | frozenset[str]) -> frozenset[str]:
     """The seas of ``seas`` connected to ``province`` through one another (a fleet outside
     them can carry an army from there nowhere)."""
-    nb = game_map.neighbours
-    frontier = [s for s in nb[province] if s in seas]
-    seen = set(frontier)
-    while frontier:
-        s = frontier.pop()
-        for q in nb[s]:
-            if q in seas and q not in seen:
-                seen.add(q)
-                frontier.append(q)
-    return frozenset(seen)
+    return frozenset(chain[-1] for chain in sea_chains(game_map, province, seas, mode="seas"))
 
 
 def convoy_routes(position: Position, army: Unit, fleets: Iterable[Unit]) -> dict[str, list[Unit]]:
@@ -217,22 +315,5 @@ def convoy_routes(position: Position, army: Unit, fleets: Iterable[Unit]) -> dic
         return {}
     at_sea = {m.province_of[f.location]: f for f in fleets
               if f.kind == "F" and m.is_sea(m.province_of[f.location])}
-    path: dict[str, list[Unit]] = {}
-    frontier = []
-    for s in sorted(m.neighbours[start]):
-        if s in at_sea:
-            path[s] = [at_sea[s]]
-            frontier.append(s)
-    routes: dict[str, list[Unit]] = {}
-    while frontier:
-        nxt = []
-        for s in frontier:
-            for q in sorted(m.neighbours[s]):
-                terrain = m.provinces[q].terrain
-                if terrain == "coast" and q != start and q not in routes:
-                    routes[q] = path[s]
-                elif q in at_sea and q not in path:
-                    path[q] = path[s] + [at_sea[q]]
-                    nxt.append(q)
-        frontier = nxt
-    return routes
+    return {chain[-1]: [at_sea[s] for s in chain[:-1]]
+            for chain in sea_chains(m, start, set(at_sea))}

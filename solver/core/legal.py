@@ -38,6 +38,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from .graph import convoy_routes, on_route, reachable, reachable_provinces, sea_component
+from .map import Map
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                      SupportMove, UnitOrder, Waive)
 from .position import Position, Unit
@@ -150,13 +151,15 @@ def build_orders(position: Position, power: str) -> list[Order]:
     owes no build."""
     if position.phase.kind != "adjustment" or position.adjustment(power) <= 0:
         return []
-    m = position.map
     out: list[Order] = []
     for p in position.buildable(power):
-        if m.provinces[p].terrain != "sea":
-            out.append(Build("A", p))
-        out += [Build("F", loc) for loc in m.fleet_locations[p]]
+        out += site_builds(position.map, p)
     return out + [Waive()]
+
+
+def site_builds(game_map: Map, province: str) -> tuple[Build, ...]:
+    """The builds a center allows (`Map.unit_places`): an army on land, a fleet on each coast."""
+    return tuple(Build(kind, loc) for kind, loc in game_map.unit_places(province))
 
 
 # -- pruning ---------------------------------------------------------------------------------

@@ -15,8 +15,26 @@ import csv
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Iterator
 
-POWERS: tuple[str, ...] = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
+
+def declarations(text: str) -> Iterator[tuple[int, str, list[str]]]:
+    """The lines of a declared data file (``data/*.map``, ``data/*.variant``): ``(line
+    number, keyword, its words)``, comments (``#``) and blank lines left out."""
+    for n, raw in enumerate(text.splitlines(), 1):
+        words = raw.split("#", 1)[0].split()
+        if words:
+            yield n, words[0], words[1:]
+
+
+def _standard_powers() -> tuple[str, ...]:
+    text = (resources.files("dipsolve") / "data" / "standard.variant").read_text(encoding="utf-8")
+    return next(tuple(words) for _, key, words in declarations(text) if key == "powers")
+
+
+#: the standard game's powers, in their order of play: the standard variant's data
+#: (``data/standard.variant``, `dipsolve.core.variant`); a map's own are `Map.powers`
+POWERS: tuple[str, ...] = _standard_powers()
 
 #: DAIDE power tokens and the other spellings accepted for a power.
 POWER_ALIASES: dict[str, str] = {}
@@ -80,6 +98,8 @@ class Map:
     #: whether it is a fleet at sea): one lookup per unit for the adjudicator
     unit_table: dict[str, dict[str, tuple[str, frozenset[str], frozenset[str], bool]]] = \
         field(default_factory=dict)
+    #: the powers whose home centers are on this map, in their order of play
+    powers: tuple[str, ...] = POWERS
     #: tables derived from the map alone, built on first use and kept as long as the map
     #: (`dipsolve.core.graph`'s distances and routes, the bots' boards): never part of equality
     memo: dict = field(default_factory=dict, compare=False, repr=False)
@@ -123,6 +143,22 @@ class Map:
         if kind == "A":
             return loc in self.army_moves
         return loc in self.fleet_moves
+
+    def unit_places(self, province: str) -> tuple[tuple[str, str], ...]:
+        """Every unit that may stand in ``province``, as ``(kind, location)``: an army
+        unless it is a sea, a fleet on each of its coasts (on the province itself when it
+        has one coast) unless it is inland.  So what may be built in a home center
+        (``STP``: ``("A", "STP"), ("F", "STP/NC"), ("F", "STP/SC")``): the one definition
+        of build sites, which the legal builds and the check of a build share."""
+        table = self.memo.get("map.unit_places")
+        if table is None:
+            table = self.memo["map.unit_places"] = {}
+        places = table.get(province)
+        if places is None:
+            places = table[province] = (
+                ((("A", province),) if province in self.army_moves else ())
+                + tuple(("F", loc) for loc in self.fleet_locations.get(province, ())))
+        return places
 
     def can_move(self, kind: str, src: str, dst: str) -> bool:
         """Whether a unit of this kind can move from ``src`` to ``dst`` without a convoy."""
@@ -202,6 +238,7 @@ def standard_map() -> Map:
         terrain={p: v.terrain for p, v in provinces.items()},
         homes={k: frozenset(v) for k, v in homes.items()},
         neighbours={k: frozenset(v) for k, v in neighbours.items()},
+        powers=POWERS,
         fleet_reach={k: frozenset(province_of[d] for d in v) for k, v in fleet.items()},
         unit_table={
             "A": {loc: (loc, moves, moves, False) for loc, moves in army.items()},

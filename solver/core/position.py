@@ -13,7 +13,9 @@ from typing import Iterable, Mapping, NamedTuple
 
 from .bounds import LIMITS, check_int, parse_int
 from .errors import DipsolveRuleError, DipsolveSyntaxError
-from .map import POWERS, Map, standard_map
+from .map import Map
+from .variant import Variant
+from .variant import variant as standard_variant
 
 SEASONS = ("Spring", "Fall", "Winter")
 MAX_YEAR = int(LIMITS["max_year"].value)
@@ -139,7 +141,7 @@ class Position:
     dislodged: tuple[Dislodged, ...] = ()
     #: provinces left vacant by a standoff in the movement phase before (retreat phases)
     standoffs: tuple[str, ...] = ()
-    map: Map = field(default_factory=standard_map, compare=False, repr=False)
+    map: Map = field(default_factory=lambda: standard_variant().map, compare=False, repr=False)
     _unit_in: dict[str, Unit] | None = field(default=None, compare=False, repr=False, hash=False)
     _owner: dict[str, str] | None = field(default=None, compare=False, repr=False, hash=False)
     _memo: dict | None = field(default=None, compare=False, repr=False, hash=False)
@@ -158,7 +160,7 @@ class Position:
                    centers=tuple(sorted(items)),
                    dislodged=tuple(sorted(dislodged, key=lambda d: d.unit)),
                    standoffs=tuple(sorted(set(standoffs))),
-                   map=game_map or standard_map())
+                   map=game_map or standard_variant().map)
 
     @classmethod
     def _canonical(cls, phase: Phase, units: tuple[Unit, ...], centers: tuple[tuple[str, str], ...],
@@ -171,20 +173,12 @@ class Position:
         return obj
 
     @classmethod
-    def initial(cls) -> "Position":
-        """Spring 1901: the 22 units on their home centers."""
-        start = {
-            "Austria": "A VIE A BUD F TRI", "England": "F LON F EDI A LVP",
-            "France": "F BRE A PAR A MAR", "Germany": "F KIE A BER A MUN",
-            "Italy": "F NAP A ROM A VEN", "Russia": "A WAR A MOS F SEV F STP/SC",
-            "Turkey": "F ANK A CON A SMY"}
-        units = []
-        for power, text in start.items():
-            w = text.split()
-            units += [Unit(power, w[i], w[i + 1]) for i in range(0, len(w), 2)]
-        m = standard_map()
-        centers = {p: power for power, homes in m.homes.items() for p in homes}
-        return cls.build(Phase("Spring", 1901, "movement"), units, centers)
+    def initial(cls, variant: "Variant | None" = None) -> "Position":
+        """The start of a variant (the standard game's: Spring 1901, the 22 units on their
+        home centers): its first phase and units, every home center owned by its power."""
+        v = variant or standard_variant()
+        centers = {c: power for power, homes in v.homes.items() for c in homes}
+        return cls.build(v.start_phase, [Unit(*u) for u in v.start_units], centers, game_map=v.map)
 
     @classmethod
     def from_text(cls, text: str, filename: str = "<string>") -> "Position":
@@ -250,10 +244,11 @@ class Position:
         return [p for p, o in self.centers if o == power]
 
     def powers(self) -> list[str]:
-        """Powers that still have a unit or a center, in the standard order."""
+        """Powers that still have a unit or a center, in the map's order of play."""
         alive = {u.power for u in self.units} | {o for _, o in self.centers}
         alive |= {d.unit.power for d in self.dislodged}
-        return [p for p in POWERS if p in alive] + sorted(alive - set(POWERS))
+        order = self.map.powers
+        return [p for p in order if p in alive] + sorted(alive - set(order))
 
     def adjustment(self, power: str) -> int:
         """Centers minus units: builds owed (> 0) or removals owed (< 0)."""
@@ -342,8 +337,8 @@ class Position:
         if len(self.centers) > len(m.centers):
             out.append((f"{len(self.centers)} supply centers owned; the board has {len(m.centers)}", None))
         for u in self.units:
-            if u.power not in POWERS:
-                out.append((f"unknown power {u.power!r} (expected one of {', '.join(POWERS)})", u))
+            if u.power not in m.powers:
+                out.append((f"unknown power {u.power!r} (expected one of {', '.join(m.powers)})", u))
         return out
 
     def validate(self) -> "Position":

@@ -27,7 +27,7 @@ from enum import Enum
 from itertools import compress
 from typing import Iterable, Mapping, NamedTuple
 
-from .graph import on_route, sea_route
+from .graph import coasts_in_reach, fill_coast, on_route, sea_route
 from .map import Map
 from .orders import (MOVEMENT_ORDERS, RETREAT_ORDERS, Build, Convoy, Disband, Hold, Move, Order,
                      Retreat, SupportHold, SupportMove, UnitOrder, Waive)
@@ -366,6 +366,21 @@ def match_movement(st: Matching, position: Position,
     return results
 
 
+def unit_orders(position: Position, orders: Mapping[str, Iterable[Order]]) -> dict[Unit, UnitOrder]:
+    """Unit -> its order, matched by the adjudicator's own matching (`match_movement`), the
+    one order-to-unit matching of dipsolve: an order for a missing unit, a unit of another
+    kind or another power, or not for a movement phase is set aside (DATC 4.C); a unit
+    given two different orders holds (DATC 4.D.3).  Units without an order are left out
+    (they hold); an illegal order is kept as given (`read_order` says why it is a hold)."""
+    st = Matching(position, movement_table(position))
+    match_movement(st, position, orders)
+    out: dict[Unit, UnitOrder] = {}
+    for u, o, why in zip(st.units, st.orders, st.why):
+        if o is not None:
+            out[u] = Hold(u.kind, u.location) if why is not None and why[0] is Reason.DUPLICATE else o
+    return out
+
+
 def _classify(st: Matching, i: int, o: UnitOrder, seas: frozenset[str]) -> None:
     """Check one order's legality (DATC 4.E.1) and record what it asks for."""
     m, unit, prov = st.m, st.units[i], st.prov[i]
@@ -442,7 +457,7 @@ def _classify(st: Matching, i: int, o: UnitOrder, seas: frozenset[str]) -> None:
             return illegal("terrain", f"a fleet cannot enter {m.provinces[tprov].name} (inland)")
         moves = m.fleet_moves[unit.location]
         if target == tprov and m.provinces[tprov].coasts:
-            reach = [l for l in m.fleet_locations[tprov] if l in moves]
+            reach = coasts_in_reach(m, tprov, moves)
             if len(reach) != 1:
                 if not reach:
                     return illegal("adjacency", f"{unit.location} is not adjacent to {tprov}")
@@ -573,10 +588,10 @@ def _retreat_target(m: Map, d: Dislodged, target: str) -> tuple[str | None, str]
     opts, po = d.retreats, m.province_of
     t = target
     if t not in opts and po.get(t) is not None:
-        tprov = po[t]
-        same = [l for l in opts if po[l] == tprov]
-        if d.unit.kind == "A" or (t == tprov and len(same) == 1):
-            t = same[0] if same else t
+        if d.unit.kind == "A":          # an army retreats to a province, whatever coast is named
+            t = next((loc for loc in opts if po[loc] == po[t]), t)
+        else:
+            t = fill_coast(m, t, opts)
     if t in opts:
         return t, ""
     return None, f"{t} is not open to {d.unit} (open: {', '.join(opts) or 'nothing'})"
@@ -657,10 +672,13 @@ def _build_problem(position: Position, power: str, o: Build, built: list[Unit]) 
         return f"{power} does not own {prov}"
     if prov in position.unit_in or any(m.province_of[b.location] == prov for b in built):
         return f"{prov} is occupied"
+    if (o.kind, o.location) in m.unit_places(prov):      # the build sites: one definition
+        return ""
+    # why not, in words
     if o.kind == "A":
         if m.is_sea(prov):
             return "an army cannot be built at sea"
-        return ""
+        return f"an army is built in {prov}, not on a coast ({o.location})"
     if m.is_land(prov):
         return f"a fleet cannot be built in {m.provinces[prov].name} (inland)"
     if m.provinces[prov].coasts and o.location == prov:

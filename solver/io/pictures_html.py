@@ -21,7 +21,6 @@ import json
 from typing import Any, Callable
 
 from ..core.adjudicator import adjudicate
-from ..core.map import POWERS
 from .pictures_board import shapes
 from .pictures_chart import centers_chart_svg, chart_x
 from .pictures_svg import outcome_svg, position_svg
@@ -162,7 +161,8 @@ def game_html(record: Record, analysis: Analysis | None = None, *, title: str | 
     e = html.escape
     title = title or f"Game {record.id}"
     names = record.names
-    counts = {p: [len(ph.position.centers_of(p)) for ph in record.phases] for p in POWERS}
+    powers = record.phases[0].position.map.powers if record.phases else ()
+    counts = {p: [len(ph.position.centers_of(p)) for ph in record.phases] for p in powers}
     chart = centers_chart_svg(names, counts, title="Supply centers")
     xs = [round(chart_x(i, len(names)), 1) for i in range(len(names))]
     cursor = (f'<line id="chart-cursor" x1="{xs[0]}" y1="36" x2="{xs[0]}" y2="320" '

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections import deque
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence, Union
 
 from ..core.adjudicator import Outcome, OrderResult, Reason, adjudicate
 from ..core.errors import DipsolveRuleError, DipsolveSyntaxError
-from ..core.map import POWERS
+from ..core.graph import sea_chains
 from ..core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                      SupportMove, Waive)
 from ..core.position import SEASONS, Phase, Position, Unit
@@ -64,23 +63,8 @@ def _convoy_chain(d: Drawing, move: Move, fleets: Iterable[str]) -> list[str] | 
     m = d.game_map
     po = m.province_of
     src, dst = po.get(move.location, move.location), po.get(move.target, move.target)
-    seas = {po.get(f, f) for f in fleets}
-    prev: dict[str, str | None] = {src: None}
-    queue = deque([src])
-    while queue:
-        here = queue.popleft()
-        for nxt in sorted(m.neighbours.get(here, ())):
-            if nxt in prev:
-                continue
-            if nxt == dst and here != src:
-                chain = [dst, here]
-                while prev[chain[-1]] is not None:
-                    chain.append(prev[chain[-1]])  # type: ignore[arg-type]
-                return chain[::-1]
-            if nxt in seas:
-                prev[nxt] = here
-                queue.append(nxt)
-    return None
+    chain = next(sea_chains(m, src, {po.get(f, f) for f in fleets}, dst), None)
+    return [src, *chain] if chain is not None else None
 
 
 def _badge(d: Drawing, c: Point, number: int, power: str) -> None:
@@ -446,7 +430,8 @@ def plan_svg(outcomes: Sequence[Outcome], *, title: str | None = None, edges: bo
         failed = sum(1 for k in step if k.failed)
         lines.append(f"{number}  {outcome.position.phase.short}: {len(step)} orders"
                      + (f", {failed} failed" if failed else ""))
-    powers = sorted({k.power for k in marks}, key=lambda p: (POWERS.index(p) if p in POWERS else 99, p))
+    order = start.map.powers
+    powers = sorted({k.power for k in marks}, key=lambda p: (order.index(p) if p in order else 99, p))
     after = ", ".join(f"{p} {len(end.centers_of(p))}" for p in powers)
     heading = [title or f"Plan from {start.phase}",
                f"{len(outcomes)} phases, {start.phase.short} to {outcomes[-1].position.phase.short}",

@@ -36,9 +36,11 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from ..core.bounds import json_decoder
 from ..core.errors import DipsolveError, DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError
-from ..core.map import POWERS, Map, standard_map
+from ..core.graph import sea_route
+from ..core.map import POWERS, Map
 from ..core.orders import Convoy, Move, Order
 from ..core.position import Dislodged, Phase, Position, Unit, written_retreats
+from ..core.variant import VARIANTS, variant
 
 __all__ = ["Record", "RecordPhase", "read_records", "load_records", "load_record", "dumps_records",
            "replay", "from_play", "result_codes", "board_differences"]
@@ -262,19 +264,20 @@ def _read_game(src: _Source, start: int, game: Any) -> Record:
     gid = game.get("id")
     gid = "" if gid is None else str(gid)
     map_name = game.get("map", "standard")
-    if map_name != "standard":
-        raise src.error(f"map {map_name!r}: dipsolve reads games on the standard map only", start,
-                        map_name, found=str(map_name), expected="standard")
+    if map_name not in VARIANTS:
+        raise src.error(f"map {map_name!r}: dipsolve reads games of its variants only "
+                        f"({', '.join(VARIANTS)})", start, map_name, found=str(map_name),
+                        expected=" or ".join(VARIANTS))
     rules = game.get("rules") or []
     _expect(src, start, rules, list, "rules")
     phases_json = _expect(src, start, game["phases"], list, "phases")
     if not phases_json:
         raise src.error("a saved game with no phases", start, expected="at least one phase")
-    m = standard_map()
+    m = variant(map_name).map
     phases: list[RecordPhase] = []
     for i, ph in enumerate(phases_json):
         phases.append(_read_phase(src, start, ph, i, phases, m))
-    return Record(gid, tuple(phases), "standard", tuple(str(r) for r in rules))
+    return Record(gid, tuple(phases), map_name, tuple(str(r) for r in rules))
 
 
 def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[RecordPhase],
@@ -476,18 +479,7 @@ def _convoyed(move: Move, prev: RecordPhase, m: Map) -> bool:
                 fleets.add(po[o.location])
     if not fleets:
         return False
-    src, dst = po[move.location], po[move.target]
-    frontier = [f for f in fleets if f in m.neighbours.get(src, ())]
-    seen = set(frontier)
-    while frontier:
-        f = frontier.pop()
-        if dst in m.neighbours.get(f, ()):
-            return True
-        for g in m.neighbours.get(f, ()):
-            if g in fleets and g not in seen:
-                seen.add(g)
-                frontier.append(g)
-    return False
+    return sea_route(m, po[move.location], po[move.target], fleets)
 
 
 def board_differences(ours: Position, theirs: Position, compare_phase: bool = True, *,
@@ -549,13 +541,13 @@ def result_codes(outcome: Any) -> dict[str, list[str]]:
 
 def _state(position: Position, name: str, influence: Mapping[str, set[str]]) -> dict[str, Any]:
     m = position.map
-    units = {p.upper(): [f"{u.kind} {u.location}" for u in position.units_of(p)] for p in POWERS}
-    retreats: dict[str, dict[str, list[str]]] = {p.upper(): {} for p in POWERS}
+    units = {p.upper(): [f"{u.kind} {u.location}" for u in position.units_of(p)] for p in m.powers}
+    retreats: dict[str, dict[str, list[str]]] = {p.upper(): {} for p in m.powers}
     for d in position.dislodged:
         units[d.unit.power.upper()].append(f"*{d.unit.kind} {d.unit.location}")
         retreats[d.unit.power.upper()][f"{d.unit.kind} {d.unit.location}"] = list(written_retreats(m, d))
     builds: dict[str, dict[str, Any]] = {}
-    for p in POWERS:
+    for p in m.powers:
         count = position.adjustment(p) if position.phase.kind == "adjustment" else 0
         homes: list[str] = []
         if count > 0:
@@ -564,19 +556,20 @@ def _state(position: Position, name: str, influence: Mapping[str, set[str]]) -> 
         builds[p.upper()] = {"count": count, "homes": homes}
     return {"timestamp": 0, "zobrist_hash": "0", "note": "", "name": name, "units": units,
             "retreats": retreats,
-            "centers": {p.upper(): position.centers_of(p) for p in POWERS},
-            "homes": {p.upper(): sorted(m.homes.get(p, ())) for p in POWERS},
-            "influence": {p.upper(): sorted(influence.get(p, ())) for p in POWERS},
-            "civil_disorder": {p.upper(): 0 for p in POWERS}, "builds": builds}
+            "centers": {p.upper(): position.centers_of(p) for p in m.powers},
+            "homes": {p.upper(): sorted(m.homes.get(p, ())) for p in m.powers},
+            "influence": {p.upper(): sorted(influence.get(p, ())) for p in m.powers},
+            "civil_disorder": {p.upper(): 0 for p in m.powers}, "builds": builds}
 
 
 def _influence(position: Position, before: Mapping[str, set[str]]) -> dict[str, set[str]]:
     """Each power's influence (the peer's: the provinces it last occupied or owns)."""
-    po = position.map.province_of
-    now = {p: set(before.get(p, ())) for p in POWERS}
+    m = position.map
+    po = m.province_of
+    now = {p: set(before.get(p, ())) for p in m.powers}
     for u in position.units:
         prov = po[u.location]
-        for p in POWERS:
+        for p in m.powers:
             now[p].discard(prov)
         now[u.power].add(prov)
     return now
@@ -584,13 +577,14 @@ def _influence(position: Position, before: Mapping[str, set[str]]) -> dict[str, 
 
 def _game_json(record: Record) -> dict[str, Any]:
     phases = []
-    influence: dict[str, set[str]] = {p: set(record.phases[0].position.centers_of(p)) for p in POWERS}
+    powers = record.phases[0].position.map.powers
+    influence: dict[str, set[str]] = {p: set(record.phases[0].position.centers_of(p)) for p in powers}
     for ph in record.phases:
         influence = _influence(ph.position, influence)
         state = _state(ph.position, ph.name, influence)
         state.update(game_id=record.id, map=record.map, rules=list(record.rules))
         phases.append({"name": ph.name, "state": state,
-                       "orders": {p.upper(): [str(o) for o in ph.orders[p]] for p in POWERS if p in ph.orders},
+                       "orders": {p.upper(): [str(o) for o in ph.orders[p]] for p in powers if p in ph.orders},
                        "results": {k: list(v) for k, v in ph.results.items()},
                        "messages": [{"sender": a, "recipient": b, "message": m, "phase": ph.name}
                                     for a, b, m in ph.messages]})

@@ -29,13 +29,13 @@ from .bots import Bot
 from ..core.map import POWERS
 from ..core.orders import Order
 from ..core.position import Position
+from ..core.variant import Variant
+from ..core.variant import variant as standard_variant
 from ..core.results import Stopped, clock_named, stop_requested
 
 if TYPE_CHECKING:
     from ..execution import Executor
 
-#: supply centers for a solo win on the standard map
-SOLO = 18
 
 
 @dataclass(frozen=True)
@@ -112,14 +112,11 @@ def seat_rng(seed: int, power: str) -> random.Random:
     return random.Random(f"dipsolve-play:{seed}:{power}")
 
 
-def _finished(position: Position, until: int) -> bool:
+def _finished(position: Position, until: int, variant: Variant) -> bool:
     phase = position.phase
     if phase.year > until or (phase.year == until and phase.season == "Winter"):
         return True
-    counts: dict[str, int] = {}
-    for _, owner in position.centers:
-        counts[owner] = counts.get(owner, 0) + 1
-    return max(counts.values(), default=0) >= SOLO
+    return variant.winner(position.centers) is not None
 
 
 def _to_order(position: Position, power: str) -> bool:
@@ -135,7 +132,7 @@ def _to_order(position: Position, power: str) -> bool:
 def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
               time_limit: float = 2.0, start: Position | None = None,
               on_phase: Callable[[Position], None] | None = None,
-              clock: str = "wall") -> GameRecord:
+              clock: str = "wall", variant: Variant | None = None) -> GameRecord:
     """Play one game: ``seats`` maps every power to its bot.
 
     Each phase, every power with something to order (units to move, units to retreat,
@@ -145,33 +142,36 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
     model there, in every process that plays).  ``on_phase`` is called with each position
     before it is played (for a progress bar).  ``clock``: what each power's thinking
     time is measured on, "wall" or "cpu" (`dipsolve.core.results.clock_named`; the bots keep their
-    own clocks: a dipsolve seat's is its `DipsolveBot.clock`).
+    own clocks: a dipsolve seat's is its `DipsolveBot.clock`).  ``variant``: the game's
+    powers, start and victory (`dipsolve.core.variant`; the standard game by default).
     """
     tick = clock_named(clock)
-    missing = [p for p in POWERS if p not in seats]
+    v = variant or standard_variant()
+    powers = v.powers
+    missing = [p for p in powers if p not in seats]
     if missing:
         raise ValueError(f"no bot seated for {', '.join(missing)}")
-    position = start or Position.initial()
+    position = start or Position.initial(v)
     if until < position.phase.year:
         raise ValueError(f"the game starts in {position.phase.year}, after the last year {until}")
     for bot in {id(b): b for b in seats.values()}.values():
         prepare = getattr(bot, "prepare", None)
         if prepare is not None:
             prepare()
-    rngs = {p: seat_rng(seed, p) for p in POWERS}
-    thinking = {p: 0.0 for p in POWERS}
-    longest = {p: 0.0 for p in POWERS}
-    refused = {p: 0 for p in POWERS}
+    rngs = {p: seat_rng(seed, p) for p in powers}
+    thinking = {p: 0.0 for p in powers}
+    longest = {p: 0.0 for p in powers}
+    refused = {p: 0 for p in powers}
     phases: list[PhaseRecord] = []
     began = time.perf_counter()
-    while not _finished(position, until):
+    while not _finished(position, until, v):
         if stop_requested():
             raise Stopped           # a game half played is no result
         if on_phase is not None:
             on_phase(position)
         orders: dict[str, list[Order]] = {}
         spent_by: dict[str, float] = {}
-        for power in POWERS:
+        for power in powers:
             if not _to_order(position, power):
                 continue
             t0 = tick()
@@ -189,20 +189,20 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
                                   {p: tuple(str(o) for o in os) for p, os in orders.items()},
                                   spent_by))
         position = outcome.next
-    counts = {p: len(position.centers_of(p)) for p in POWERS}
-    winner = next((p for p in POWERS if counts[p] >= SOLO), None)
+    counts = {p: len(position.centers_of(p)) for p in powers}
+    winner = v.winner(position.centers)
     results = tuple(PowerResult(p, seats[p].name, counts[p], len(position.units_of(p)),
                                 p == winner, counts[p] == 0, refused[p], thinking[p], longest[p])
-                    for p in POWERS)
-    return GameRecord(seed, until, time_limit, {p: seats[p].name for p in POWERS}, results,
+                    for p in powers)
+    return GameRecord(seed, until, time_limit, {p: seats[p].name for p in powers}, results,
                       winner, position, tuple(phases), time.perf_counter() - began, start)
 
 
-def rotated(seating: Sequence[Bot], shift: int) -> dict[str, Bot]:
+def rotated(seating: Sequence[Bot], shift: int, powers: Sequence[str] = POWERS) -> dict[str, Bot]:
     """The seating with every bot moved ``shift`` seats on (Austria's bot to England, …),
     so that over seven games each bot plays each power once."""
-    n = len(POWERS)
-    return {POWERS[(i + shift) % n]: seating[i] for i in range(n)}
+    n = len(powers)
+    return {powers[(i + shift) % n]: seating[i] for i in range(n)}
 
 
 def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int = 1910,
@@ -212,10 +212,11 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
                 on_phase: Callable[[int, Position], None] | None = None,
                 on_game: Callable[[GameRecord], None] | None = None,
                 on_lost: Callable[[int, str], None] | None = None,
-                on_retry: Callable[[int, str], None] | None = None) -> list[GameRecord]:
-    """Play ``games`` games with the seven bots of ``seating`` (in the order of
-    `POWERS`); game ``i`` has seed ``seed + i`` and, with ``rotate``, the seating moved
-    ``i`` seats on.  ``on_phase(i, position)`` and ``on_game(record)`` report progress.
+                on_retry: Callable[[int, str], None] | None = None,
+                variant: str = "standard") -> list[GameRecord]:
+    """Play ``games`` games of ``variant`` (a name of `dipsolve.core.variant.VARIANTS`)
+    with the bots of ``seating``, one a power (in the variant's order of play); game ``i``
+    has seed ``seed + i`` and, with ``rotate``, the seating moved ``i`` seats on.  ``on_phase(i, position)`` and ``on_game(record)`` report progress.
     The games numbered in ``skip`` are not played (a run resumed: they were before).
 
     ``jobs`` > 1 plays that many games at once, each in its own process (the games
@@ -230,11 +231,12 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
     played is dropped and `dipsolve.core.results.Stopped` is raised, once ``on_game`` has had
     every game finished.
     """
-    if len(seating) != len(POWERS):
-        raise ValueError(f"a seating names {len(POWERS)} bots, not {len(seating)}")
+    powers = standard_variant(variant).powers
+    if len(seating) != len(powers):
+        raise ValueError(f"a seating names {len(powers)} bots, not {len(seating)}")
     if jobs < 1:
         raise ValueError(f"jobs must be 1 or more, not {jobs}")
-    tasks = [(rotated(seating, i if rotate else 0), seed + i, until, time_limit, clock)
+    tasks = [(rotated(seating, i if rotate else 0, powers), seed + i, until, time_limit, clock, variant)
              for i in range(games)]
     todo = [i for i in range(games) if i not in skip]
     records = []
@@ -275,9 +277,9 @@ class GameLost(RuntimeError):
 
 
 def _play_task(task, on_phase: Callable[[Position], None] | None = None) -> GameRecord:
-    seats, seed, until, time_limit, clock = task
+    seats, seed, until, time_limit, clock, variant = task
     return play_game(seats, seed=seed, until=until, time_limit=time_limit, on_phase=on_phase,
-                     clock=clock)
+                     clock=clock, variant=standard_variant(variant))
 
 
 # -- the results table ---------------------------------------------------------------------

@@ -387,9 +387,9 @@ def _adjustment_orders(rng: random.Random, pos: Position, civil_disorder: float)
             n = min(owed, len(sites))
             k = n if rng.random() < 0.8 else rng.randint(0, n)
             for site in rng.sample(sites, k):
-                fleet_ok = m.provinces[site].terrain == "coast"
-                if fleet_ok and rng.random() < FLEET_BIAS[power]:
-                    out.setdefault(power, []).append(Build("F", rng.choice(m.fleet_locations[site])))
+                fleets = [loc for kind, loc in m.unit_places(site) if kind == "F"]
+                if fleets and rng.random() < FLEET_BIAS[power]:
+                    out.setdefault(power, []).append(Build("F", rng.choice(fleets)))
                 else:
                     out.setdefault(power, []).append(Build("A", site))
             if k < owed and rng.random() < 0.5:

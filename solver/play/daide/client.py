@@ -43,6 +43,7 @@ from dipsolve.grammar.tokens import POWER_TOKEN_OF, POWER_TOKENS, SEASONS
 from dipsolve.core.map import POWERS, standard_map
 from dipsolve.core.orders import (Build, Disband, Hold, Order, Retreat, UnitOrder, Waive)
 from dipsolve.core.position import Position
+from dipsolve.core.variant import variant as standard_variant
 
 from .wire import (DM, EM, ERROR_CODES, FM, IM, RM, Connection, DaideConnectionError,
                    DaideProtocolError, DaideRefused, TokenTable, initial_message, split_words)
@@ -50,9 +51,6 @@ from .wire import (DM, EM, ERROR_CODES, FM, IM, RM, Connection, DaideConnectionE
 __all__ = ["DaideSession", "GameEnd", "Variant", "parse_tree", "THX_NOTES"]
 
 Tree = list[Union[str, "Tree"]]
-
-#: the centers of a solo win on the standard map (more than half of 34)
-SOLO_CENTERS = 18
 
 #: the most characters of a server's message ``-v`` logs (escaped: `dipsolve.core.errors.quote`)
 LOG_LENGTH = 2000
@@ -591,7 +589,7 @@ class DaideSession:
         # a server may end a solo without SLO (the diplomacy server sends it only when one
         # power has units left): a power with more than half the 34 centers has won
         leader = max(self.end.centers.items(), key=lambda kv: kv[1], default=None)
-        if self.end.how != "solo" and leader is not None and leader[1] >= SOLO_CENTERS:
+        if self.end.how != "solo" and leader is not None and leader[1] >= standard_variant().victory:
             self.end.how, self.end.winner = "solo", leader[0]
 
     def _now(self, text: str) -> None:
