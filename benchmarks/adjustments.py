@@ -22,8 +22,10 @@ dipsolve's support enumeration and Sandholm-Gilpin-Conitzer MILP against pygambi
     python benchmarks/adjustments.py --only stress     # issue 15's large positions
     python benchmarks/adjustments.py --random 20       # 20 random ones of each shape
 
-pygambit is a peer, not a dependency (it has no wheel for Python 3.11 on Linux and
-compiles for most of an hour): ``pip install -e '.[peers]'`` installs it.  Without it
+pygambit is a peer, not a dependency (16.x has no wheel for Python 3.11 on Linux and
+compiles for most of an hour; the 17.0 pre-release has one: ``pip install --pre
+pygambit``): ``pip install -e '.[peers]'`` installs it.  Both APIs are used (17 made
+``Game.from_arrays`` into ``StrategicGame.from_arrays``).  Without it
 the benchmark times dipsolve alone and says so; the tests compare with pygambit's
 recorded answers (``tests/tools/record_gambit.py``).
 
@@ -106,6 +108,13 @@ def _pygambit():
     return pygambit
 
 
+def _from_arrays(gbt, *tables):
+    """A strategic game of pygambit from payoff tables: ``StrategicGame.from_arrays``
+    (pygambit 17, which dropped ``Game.from_arrays``), else ``Game.from_arrays`` (16)."""
+    maker = getattr(gbt, "StrategicGame", None) or gbt.Game
+    return maker.from_arrays(*tables)
+
+
 def time_gambit(position, kind: str) -> tuple[float, int, float]:
     gbt = _pygambit()
     from dipsolve.algorithms.evaluation import evaluator
@@ -117,7 +126,7 @@ def time_gambit(position, kind: str) -> tuple[float, int, float]:
     for profile in itertools.product(*(range(s) for s in sizes)):
         for i in range(len(sizes)):
             table[profile + (i,)] = game.payoff(profile, i)
-    g = gbt.Game.from_arrays(*(table[..., i] for i in range(len(sizes))))
+    g = _from_arrays(gbt, *(table[..., i] for i in range(len(sizes))))
     if kind == "mixed" and len(sizes) == 2:
         found = gbt.nash.lcp_solve(g, rational=False).equilibria
     elif kind == "mixed":
@@ -179,7 +188,7 @@ def time_solvers(A: np.ndarray, B: np.ndarray) -> dict[str, float]:
     out["dipsolve SGC MILP (CBC)"] = time.perf_counter() - t0
     if gbt is None:
         return out
-    g = gbt.Game.from_arrays(A, B)
+    g = _from_arrays(gbt, A, B)
     t0 = time.perf_counter()
     gbt.nash.lcp_solve(g, rational=False)
     out["pygambit lcp_solve"] = time.perf_counter() - t0

@@ -26,10 +26,12 @@ What is timed, for each order string:
   each order.
 
 Press: ``dipsolve.grammar.press.parse_press`` over every valid message of the press
-corpus converted into ``tests/data/press_cases.jsonl`` (messages per second; the peer
-has no press reader to compare with), when both exist; see `time_press`.
+corpus converted into ``tests/data/press_cases.jsonl`` (messages per CPU second, the
+fast path and the reference Earley parser alone; the peer has no press reader to compare
+with), when both exist; see `time_press`.
 
     python benchmarks/parsing.py
+    python benchmarks/parsing.py --press-only --repeat 7
     python benchmarks/parsing.py --phases 300 --repeat 5 --json
 
 Speed is measured here, never asserted in tests.
@@ -198,11 +200,21 @@ def press_corpus() -> list[dict] | None:
     return None
 
 
+def _cpu_timed(fn) -> float:
+    gc.collect()
+    t0 = time.process_time()
+    fn()
+    return time.process_time() - t0
+
+
 def time_press(repeat: int) -> dict | None:
-    """Press messages per second: ``parse_press`` over every valid message of the press
-    corpus (DAIDE ones at the highest level, so that daidepp's levels 140-160 are read
-    too; DPP-only ones with ``dialect="dpp"``).  None when the press grammar or its
-    corpus is not there."""
+    """Press messages per second of CPU time (``time.process_time``; this machine is
+    shared): ``parse_press`` over every valid message of the press corpus (DAIDE ones at
+    the highest level, so that daidepp's levels 140-160 are read too; DPP-only ones with
+    ``dialect="dpp"``), and the same messages through the reference parser alone
+    (``reference=True``: Earley with every reading, what every message went through
+    before the fast path), each run in turn.  None when the press grammar or its corpus
+    is not there."""
     try:
         from dipsolve.grammar.press import LEVELS, parse_press
     except ImportError:
@@ -213,13 +225,24 @@ def time_press(repeat: int) -> dict | None:
     top = max(LEVELS)
     valid = [(c["text"], "dpp" if c.get("dialect") == "dpp" else "daide")
              for c in cases if c.get("valid")]
+    daide = [t for t, d in valid if d == "daide"]
 
-    def run():
-        for text, dialect in valid:
-            parse_press(text, level=top, dialect=dialect)
-    run()    # warm up (grammars)
-    seconds = race({"press": lambda: _timed(run)}, repeat)["press"]
-    return {"messages": len(valid), "messages_per_s": round(len(valid) / seconds, 1)}
+    def run(reference: bool, texts=valid):
+        def go():
+            for text, dialect in texts:
+                parse_press(text, level=top, dialect=dialect, reference=reference)
+        return go
+    runs = {"fast": run(False), "reference": run(True),
+            "fast_daide": run(False, [(t, "daide") for t in daide]),
+            "reference_daide": run(True, [(t, "daide") for t in daide])}
+    for go in runs.values():
+        go()    # warm up (grammars)
+    best = race({k: (lambda go=go: _cpu_timed(go)) for k, go in runs.items()}, repeat)
+    return {"messages": len(valid), "daide_messages": len(daide),
+            "messages_per_s": round(len(valid) / best["fast"], 1),
+            "reference_messages_per_s": round(len(valid) / best["reference"], 1),
+            "daide_messages_per_s": round(len(daide) / best["fast_daide"], 1),
+            "reference_daide_messages_per_s": round(len(daide) / best["reference_daide"], 1)}
 
 
 # -- main -----------------------------------------------------------------------------------
@@ -255,13 +278,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="seed of the random phases (default 1)")
     ap.add_argument("--repeat", type=int, default=5, help="keep the best of this many runs (default 5)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--press-only", action="store_true", help="time press alone")
     args = ap.parse_args(argv)
 
     import diplomacy
 
-    results = [measure("DATC orders", datc_phases(), args.repeat),
-               measure(f"random orders ({args.phases} phases, seed {args.seed})",
-                       random_phases(args.seed, args.phases), args.repeat)]
+    results = [] if args.press_only else [
+        measure("DATC orders", datc_phases(), args.repeat),
+        measure(f"random orders ({args.phases} phases, seed {args.seed})",
+                random_phases(args.seed, args.phases), args.repeat)]
     press = time_press(args.repeat)
     doc = {"corpora": results, "press": press,
            "machine": {"nproc": os.cpu_count(), "cpu": _cpu_model(),
@@ -288,7 +313,12 @@ def main(argv: list[str] | None = None) -> int:
         print("press: not timed (dipsolve.grammar.press.parse_press or the press corpus under "
               "tests/ is not there yet)")
     else:
-        print(f"press: {press['messages']} valid messages, {press['messages_per_s']:,.0f} messages/s")
+        print(f"press: {press['messages']} valid messages ({press['daide_messages']} DAIDE), "
+              f"messages per CPU second, best of {args.repeat}")
+        print(f"  parse_press, all         {press['messages_per_s']:>10,.0f}"
+              f"  (reference parser alone {press['reference_messages_per_s']:,.0f})")
+        print(f"  parse_press, DAIDE       {press['daide_messages_per_s']:>10,.0f}"
+              f"  (reference parser alone {press['reference_daide_messages_per_s']:,.0f})")
     return 0
 
 

@@ -9,8 +9,9 @@ beside the rule; `rule_levels` reads them, so the grammar is their one source):
 The level of a message is the highest among the rules it uses; at level 30 a message
 may hold only one AND or ORR (a second one needs level 50).  Where a text parses in
 more than one way (``NOT ( DRW )``: the client's "cancel my draw", level 0, or the
-arrangement "no draw", level 10) the press grammar is read with Lark's Earley parser,
-which keeps every reading, and `lowest` takes the one that needs the lowest level.  A
+arrangement "no draw", level 10) every reading is kept (`dipsolve.grammar.parsers.
+press_tree`: one from each of the two LALR starts, or Earley's), and `lowest` takes
+the one that needs the lowest level.  A
 message above a parser's level raises `PressLevelError`, naming the first token that
 needs more (`level_error`):
 

@@ -5,9 +5,10 @@ grammar's ``%declare``'d tokens):
 
 - ``daide_order.lark``: one order, ``( FRA AMY PAR ) MTO BUR`` (LALR);
 - ``press.lark``: every DAIDE message, press levels 0 to 130 and daidepp's extensions
-  above (Earley: see `press_parser`);
+  above: LALR for every message with one reading (`press_tree`), Earley, the reference,
+  for the genuinely ambiguous ones (see `press_parser`);
 - ``dpp.lark``: the Diplomacy Programming Project language of the Hall & Loeb seed,
-  section 5 (Earley).
+  section 5 (Earley: its optional brackets make it ambiguous, not LALR(1)).
 
 Each is built once per process.  A Lark error becomes the project's in one place,
 `syntax_error`: where, what was found, what was expected (tokens named for people)::
@@ -20,7 +21,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Iterable, TypeVar
 
-from lark import Lark, Token
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from dipsolve.core.map import standard_map
@@ -28,7 +29,8 @@ from dipsolve.core.map import standard_map
 from .errors import DipsolveError, DipsolveSyntaxError, Source
 from .tokens import POWER_TOKENS, REFEREE, DaideLexer, keywords_of
 
-__all__ = ["DIALECTS", "daide_order_parser", "error_at", "press_parser", "syntax_error"]
+__all__ = ["DIALECTS", "daide_order_parser", "error_at", "press_parser", "press_tree",
+           "syntax_error"]
 
 #: the press dialects: DAIDE message syntax v0.18 and the 1995 DPP language
 DIALECTS = ("daide", "dpp")
@@ -66,6 +68,47 @@ def press_parser(dialect: str = "daide") -> Lark:
     name, lexer = ("press.lark", _PressLexer) if dialect == "daide" else ("dpp.lark", _DppLexer)
     return Lark.open(name, rel_to=__file__, parser="earley", lexer=lexer,
                      ambiguity="explicit", propagate_positions=True)
+
+
+@cache
+def _lalr_press() -> tuple[Lark, frozenset[str]]:
+    """The LALR parser of ``press.lark`` with two starts, ``fast_message`` (press,
+    replies, arrangements, bare orders) and ``command`` (the client-server commands),
+    each LALR(1) with no conflict (``strict``: a shift/reduce conflict would be an error,
+    not resolved silently), so each reads a text in at most one way; and the tokens a
+    command may start with."""
+    lark = Lark.open("press.lark", rel_to=__file__, parser="lalr", lexer=_PressLexer,
+                     start=["fast_message", "command"], propagate_positions=True, strict=True)
+    return lark, frozenset(lark.parse_interactive("", start="command").accepts())
+
+
+def press_tree(text: str, dialect: str = "daide", *, reference: bool = False) -> Tree:
+    """The parse of one message, every reading kept, for
+    `dipsolve.grammar.levels.lowest` to choose from.
+
+    DAIDE: LALR first.  The two LALR starts cover the grammar's top rule, ``message``,
+    and each reads a text in at most one way, so a text that one of them reads has that
+    one reading in the whole grammar, and a text both read (``NOT (DRW)``: the client's
+    command and the arrangement) has those two, returned as Earley returns readings,
+    under an ``_ambig`` node.  A text neither reads goes to Earley, the reference parser,
+    so that its error is reported as before.  DPP, and ``reference=True``: Earley
+    alone.  Raises Lark's `UnexpectedInput`."""
+    if dialect == "daide" and not reference:
+        lark, command_start = _lalr_press()
+        first = next(iter(_PressLexer().lex(text)), None)
+        trees: list[Tree] = []
+        for start in ("command", "fast_message"):
+            if start == "command" and (first is None or first.type not in command_start):
+                continue
+            try:
+                trees.append(lark.parse(text, start=start))
+            except UnexpectedInput:
+                pass
+        if len(trees) == 1:
+            return trees[0]
+        if trees:
+            return Tree("start", [Tree("_ambig", trees)])
+    return press_parser(dialect).parse(text)
 
 
 # ---------------------------------------------------------------- errors

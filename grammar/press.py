@@ -40,7 +40,7 @@ from .daide_order import ORDER_RULES, parse_daide_order, read_location, read_ord
 from .errors import DipsolveError, DipsolveLimitError, DipsolveSyntaxError, Source, Span, placed, placed_at
 from .levels import DAIDE_TOP, LEVELS, PressLevelError, effective_level, first_token, level_error, lowest
 from .message import OrderAt, Press
-from .parsers import DIALECTS, error_at, press_parser, syntax_error
+from .parsers import DIALECTS, error_at, press_tree, syntax_error
 from .tokens import province_tokens
 from .tree import Node, Part
 
@@ -49,7 +49,7 @@ __all__ = ["DIALECTS", "LEVELS", "Node", "OrderAt", "Press", "PressLevelError",
 
 
 def parse_press(text: str, *, level: int = DAIDE_TOP, dialect: str = "daide",
-                source: str = "<press>", line: int = 1) -> Press:
+                source: str = "<press>", line: int = 1, reference: bool = False) -> Press:
     """One message -> `Press`.
 
     ``dialect="daide"``: DAIDE message syntax v0.18, client-server messages and press
@@ -59,6 +59,9 @@ def parse_press(text: str, *, level: int = DAIDE_TOP, dialect: str = "daide",
     seed (``FRM RUS (DMZ (BLA ARM))``), which has no levels (``level`` is ignored).
     Raises `DipsolveSyntaxError` for what is not understood.  Errors name ``source``
     and count lines from ``line`` (for a file read one message a line).
+    ``reference=True`` reads with the reference parser alone (Earley, every reading;
+    `dipsolve.grammar.parsers.press_tree`), for tests and benchmarks: the result is
+    the same.
     """
     if dialect not in DIALECTS:
         raise DipsolveSyntaxError(f"unknown dialect {dialect!r} (expected daide or dpp)",
@@ -67,7 +70,7 @@ def parse_press(text: str, *, level: int = DAIDE_TOP, dialect: str = "daide",
     _check_bounds(text, source, line)
     src = Source(text, source)
     try:
-        return _parse_press(text, src, level, dialect, line)
+        return _parse_press(text, src, level, dialect, line, reference)
     except DipsolveError as e:
         if line == 1:
             raise
@@ -83,12 +86,13 @@ def _check_bounds(text: str, source: str, line: int) -> None:
     check_nesting(text, source, line_offset=line - 1)
 
 
-def _parse_press(text: str, src: Source, level: int, dialect: str, line: int) -> Press:
+def _parse_press(text: str, src: Source, level: int, dialect: str, line: int,
+                 reference: bool) -> Press:
     if not text.strip():
         raise src.error(DipsolveSyntaxError, "expected a message, found nothing", 1, 1,
                         found="end of message", expected="a message")
     try:
-        parsed = press_parser(dialect).parse(text)
+        parsed = press_tree(text, dialect, reference=reference)
     except UnexpectedInput as e:
         raise syntax_error(e, src, "message") from None
     reading = lowest(parsed, dialect)

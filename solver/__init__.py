@@ -12,7 +12,9 @@ Orders
     `format_order` (short, long English, DAIDE); `legal_orders`, `order_problem` and
     `order_problems` (legality by named rules).
 Adjudication
-    `adjudicate(position, orders) -> Outcome` (`OrderResult`, `Reason`).
+    `adjudicate(position, orders) -> Outcome` (`OrderResult`, `Reason`); `Resolver`,
+    many order sets over one position (a `Resolution` each: who is where, the full
+    `Outcome` on request).
 Questions
     `solve` (best orders for a power; `SolveSettings`, `Solution`; `evaluator`,
     `influence` and `load_values` for the evaluation; `select_orders` and `predict`, the CP-SAT model of
@@ -72,6 +74,7 @@ _CORE = {
     "dipsolve.core.orders": ("Build", "Convoy", "Disband", "Hold", "Move", "Order", "Remove", "Retreat",
                         "SupportHold", "SupportMove", "UnitOrder", "Waive", "unit_key"),
     "dipsolve.core.position": ("Dislodged", "Phase", "Position", "Unit"),
+    "dipsolve.core.resolver": ("Resolution", "Resolver"),
 }
 _LAZY: dict[str, tuple[str, str]] = {
     **{name: (module, name) for module, names in _CORE.items() for name in names},
@@ -141,7 +144,7 @@ __all__ = sorted([
     "Map", "standard_map", "POWERS", "Position", "Phase", "Unit", "Dislodged",
     "Order", "Hold", "Move", "SupportHold", "SupportMove", "Convoy", "Retreat", "Disband",
     "Remove", "Build", "Waive", "UnitOrder", "unit_key", "adjudicate", "Outcome", "OrderResult", "Reason",
-    "DipsolveError", "DipsolveSyntaxError", "DipsolveLimitError", "DipsolveRuleError",
+    "Resolver", "Resolution", "DipsolveError", "DipsolveSyntaxError", "DipsolveLimitError", "DipsolveRuleError",
     "DipsolveUnavailable", "DipsolveInternalError", "quote", "Status", "Result", "Limits", "Deadline", "example", "__version__",
     *_LAZY])
 
@@ -182,6 +185,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .core.orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                          SupportMove, UnitOrder, Waive, unit_key)
     from .core.position import Dislodged, Phase, Position, Unit
+    from .core.resolver import Resolution, Resolver
     from .algorithms.adjustments import count_adjustments
     from .core.bounds import LIMITS
     from .api import Solution, SolveSettings, solve

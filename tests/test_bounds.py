@@ -12,9 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
-from dipsolve.core.bounds import (LIMITS, check_float, check_nesting, check_picture, loads_json,
-                             parse_int, read_text)
+from dipsolve.core.bounds import (LIMITS, check_float, check_nesting, check_picture, json_decoder,
+                                  loads_json, parse_int, read_text)
 from dipsolve.cli import main
 from dipsolve.core.errors import DipsolveLimitError, DipsolveSyntaxError
 
@@ -86,6 +88,39 @@ def test_json_nesting_numbers_and_constants():
         loads_json("[" + "1" * 5000 + "]")
     with pytest.raises(DipsolveSyntaxError, match="NaN is not JSON"):
         loads_json('{"x": NaN}')
+
+
+def _json_depth_walked(text: str) -> int:
+    """The deepest bracket of a JSON text outside its strings, one character at a time."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(['"', "\\", "a", "\n", "[", "]", "{", "}", "[" * 30, "]" * 30,
+                                 "{" * 20, "}" * 20]), max_size=40))
+@example(["[" * 64, "{"])
+@example(["[" * 64, '"\\"{"'])
+@example(["[" * 64, '"\\\\"{"'])
+@example(["[" * 64])
+def test_json_nesting_is_the_walked_depth(pieces):
+    text = "".join(pieces)
+    if _json_depth_walked(text) > LIMITS["max_nesting"].value:
+        with pytest.raises(DipsolveLimitError, match="max_nesting"):
+            json_decoder(text)
+    else:
+        json_decoder(text)
 
 
 def test_a_file_past_the_size_limit_is_refused_before_it_is_read_whole(tmp_path):

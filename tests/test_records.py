@@ -214,3 +214,19 @@ def test_a_pipe_is_read_up_to_the_bound(tmp_path):
             dipsolve.load_record(str(fifo))
     finally:
         writer.join(10)
+
+
+def test_reading_puts_the_garbage_collector_back_as_it_was():
+    import gc
+    good = '{"id": "g", "map": "standard", "rules": [], "phases": [{"name": "S1901M", ' \
+           '"state": {"units": {}, "centers": {}}, "orders": {}}]}'
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            gc.enable() if enabled else gc.disable()
+            read_records(good)
+            with pytest.raises(DipsolveError):
+                read_records('{"phases": 3}')
+            assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()

@@ -146,22 +146,29 @@ def _needs_adjustment(game_map: Map, units: Iterable[Unit], owner: Mapping[str, 
     return False
 
 
+def center_changes(position: Position, units: Iterable[Unit]) -> dict[str, str]:
+    """The supply centers that change hands when ``units`` stand on the board at the
+    end of a year: center -> its new owner."""
+    owner = position.owner
+    cset, po = position.map.centers, position.map.province_of
+    changes: dict[str, str] = {}
+    for u in units:
+        p = po[u.location]
+        if p in cset and owner.get(p) != u.power:
+            changes[p] = u.power
+    return changes
+
+
 def _after_fall(position: Position, units: tuple[Unit, ...], year: int) -> Position:
     """The position after a Fall phase with no retreats pending (``units`` in canonical
     order): centers change hands, then a Winter adjustment if any power must build or
     remove, else next Spring."""
     m = position.map
     owner, centers = position.owner, position.centers
-    cset, po = m.centers, m.province_of
-    changed: dict[str, str] | None = None
-    for u in units:
-        p = po[u.location]
-        if p in cset and owner.get(p) != u.power:
-            if changed is None:
-                changed = dict(owner)
-            changed[p] = u.power
-    if changed is not None:
-        owner, centers = changed, tuple(sorted(changed.items()))
+    changes = center_changes(position, units)
+    if changes:
+        owner = {**owner, **changes}
+        centers = tuple(sorted(owner.items()))
     if _needs_adjustment(m, units, owner):
         phase = _phase("Winter", year, "adjustment")
     else:
@@ -199,15 +206,23 @@ class _Movement(Matching):
 
 def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
     """A movement phase, steps 1 to 4 of the module's pipeline."""
-    static = movement_table(position)
-    st = _Movement(position, static)
+    st = _Movement(position, movement_table(position))
+    # 1. match orders to units and check them (DATC 4.C, 4.D.3, 4.E.1)
+    results = match_movement(st, position, orders)
+    settle(st)
+    # 4. execute: moves, dislodgements, retreat options, the next phase
+    return execute_movement(position, st, results)
+
+
+def settle(st: _Movement) -> None:
+    """Steps 2 and 3 of a movement phase whose orders are matched (``st``): convoy
+    intent, supports and convoys indexed by the unit they are for, every move resolved.
+    `dipsolve.core.resolver` calls it too, on orders matched a part at a time."""
     n = st.n
     st.res = [False] * (2 * n)
     st.state = [_UNRESOLVED] * (2 * n)
     st.deps = []
-    # 1. match orders to units and check them (DATC 4.C, 4.D.3, 4.E.1)
-    results = match_movement(st, position, orders)
-    prov_of_unit, unit_power, _, at, _, _, _, _ = static
+    prov_of_unit, unit_power, _, at, _, _, _, _ = st.static
     otype, dest, dest_loc, via = st.otype, st.dest, st.dest_loc, st.via
     sup_prov, sup_dest = st.sup_prov, st.sup_dest
     moving, others = st.moving, st.others
@@ -272,9 +287,6 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outc
     for i in moving:
         if state[i] != _RESOLVED:
             _resolve(st, i)
-
-    # 4. execute: moves, dislodgements, retreat options, the next phase
-    return _execute_movement(position, st, results)
 
 
 # -- the resolver (Kruijswijk's guess algorithm) ----------------------------------------
@@ -433,10 +445,12 @@ def _decide_move(st: _Movement, i: int) -> bool:
 
 # -- execution ------------------------------------------------------------------------------
 
-def _execute_movement(position: Position, st: _Movement, results: list[OrderResult]) -> Outcome:
-    m, units, n = st.m, st.units, st.n
-    res, at, dest, prov = st.res, st.at, st.dest, st.prov
-    moved = [False] * n
+def after_moves(st: _Movement) -> tuple[list[bool], dict[int, int], list[Unit]]:
+    """What the resolved moves of ``st`` do to the board: by unit, whether it moved; the
+    units dislodged (unit -> the move that dislodged it); the units on the board after
+    movement, dislodged ones left out, in canonical order."""
+    units, res, at, dest = st.units, st.res, st.at, st.dest
+    moved = [False] * st.n
     moved_units = [i for i in st.moving if res[i]]
     for i in moved_units:
         moved[i] = True
@@ -445,8 +459,6 @@ def _execute_movement(position: Position, st: _Movement, results: list[OrderResu
         j = at.get(dest[mv])
         if j is not None and not moved[j]:
             dislodged_by[j] = mv
-
-    # the board after movement
     new_units = list(units)
     dest_loc = st.dest_loc
     for i in moved_units:
@@ -458,6 +470,16 @@ def _execute_movement(position: Position, st: _Movement, results: list[OrderResu
         new_units = [u for i, u in enumerate(new_units) if i not in dislodged_by]
     if moved_units:
         new_units.sort()
+    return moved, dislodged_by, new_units
+
+
+def execute_movement(position: Position, st: _Movement, results: list[OrderResult],
+                     after: tuple[list[bool], dict[int, int], list[Unit]] | None = None) -> Outcome:
+    """Step 4 of a movement phase: the `Outcome` of the resolved ``st`` (``after``:
+    `after_moves` of it, when already known)."""
+    m, units = st.m, st.units
+    prov = st.prov
+    moved, dislodged_by, new_units = after if after is not None else after_moves(st)
     phase = position.phase
     if not dislodged_by:
         if phase.season == "Spring":

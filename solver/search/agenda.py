@@ -42,7 +42,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
-from ..core.adjudicator import adjudicate
+from ..core.resolver import Resolver
 from ..core.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, unit_key
 from ..core.position import Position, Unit
 from ..core.results import Deadline
@@ -112,6 +112,8 @@ class AgendaSearch:
         m = position.map
         self.po = po = m.province_of
         self.background = {p: list(os) for p, os in (background or {}).items() if p != power}
+        #: the position with the background orders matched once; each set matches its own
+        self.resolver = Resolver(position, self.background)
         options = useful_orders(position, power, foreign=foreign)
         chosen = set(units) if units is not None else None
         #: the units searched (others keep their default), in board order
@@ -155,9 +157,7 @@ class AgendaSearch:
         """The evaluation of the position this (partial) order set leads to."""
         v = self.values.get(partial)
         if v is None:
-            orders = dict(self.background)
-            orders[self.power] = list(self.full(partial))
-            nxt = adjudicate(self.position, orders).next
+            nxt = self.resolver.resolve({self.power: self.full(partial)}).next
             v = self.values[partial] = self.evaluate(nxt, self.power)
         return v
 

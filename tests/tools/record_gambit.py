@@ -104,7 +104,8 @@ def _gambit() -> Any:
 def gambit_pure(table: np.ndarray) -> list[list[int]]:
     """``enumpure_solve``: every pure equilibrium of a table, as option indices."""
     gbt = _gambit()
-    g = gbt.Game.from_arrays(*(table[..., k] for k in range(table.shape[-1])))
+    maker = getattr(gbt, "StrategicGame", None) or gbt.Game     # pygambit 17 or 16
+    g = maker.from_arrays(*(table[..., k] for k in range(table.shape[-1])))
     found = []
     for eq in gbt.nash.enumpure_solve(g).equilibria:
         found.append([next(j for j, s in enumerate(pl.strategies) if float(eq[s]) > 0.5)
@@ -135,7 +136,8 @@ def gambit_enumpoly(table: np.ndarray) -> list[list[list[float]]]:
     """``enumpoly_solve``: the equilibria of an n-player table found by solving the
     polynomial systems of every support (each player's mixture a list of probabilities)."""
     gbt = _gambit()
-    g = gbt.Game.from_arrays(*(table[..., k] for k in range(table.shape[-1])))
+    maker = getattr(gbt, "StrategicGame", None) or gbt.Game     # pygambit 17 or 16
+    g = maker.from_arrays(*(table[..., k] for k in range(table.shape[-1])))
     return [[[float(eq[s]) for s in pl.strategies] for pl in g.players]
             for eq in gbt.nash.enumpoly_solve(g).equilibria]
 

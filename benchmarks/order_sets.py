@@ -1,0 +1,118 @@
+"""The search path: many order sets of one power over one position, `Resolver` against `adjudicate`.
+
+    python benchmarks/order_sets.py [--positions 8] [--sets 1000] [--seed 1] [--repeat 5] [--json]
+
+Positions: the mid-game ones (22 units or more, movement) of
+`dipsolve.testing.benchmark_phases(seed, ...)`; in each, the power with the most units
+varies its orders (``--sets`` random legal order sets of it,
+`dipsolve.testing.random_orders`), every other power's orders are the phase's own,
+fixed.  Timed, CPU time of this process (``time.process_time``; the machine is shared),
+each way once per round, in turn, best of ``--repeat`` rounds; per order set:
+
+* ``adjudicate``: ``adjudicate(position, {**fixed, power: orders}).next``, the current
+  path of the searches (every order matched, the whole next `Position` built);
+* ``resolve``: ``resolver.resolve({power: orders}).units`` (who is where after the
+  phase), the resolver built once per position (its building is timed too, once);
+* ``resolve + next``: ``resolver.resolve({power: orders}).next``, the same next
+  `Position` as `adjudicate`'s.
+
+Speed is measured here, never asserted in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from adjudication import _cpu_model  # noqa: E402  (the machine line, as the other benchmark writes it)
+
+
+def cases(seed: int, positions: int, sets: int):
+    from dipsolve.testing import benchmark_phases, random_orders
+    rng = random.Random(seed)
+    out = []
+    for position, orders in benchmark_phases(seed, positions * 8):
+        if len(position.units) < 22 or position.phase.kind != "movement":
+            continue
+        counts: dict[str, int] = {}
+        for u in position.units:
+            counts[u.power] = counts.get(u.power, 0) + 1
+        power = max(sorted(counts), key=counts.__getitem__)
+        fixed = {p: os for p, os in orders.items() if p != power}
+        varied = [list(random_orders(rng, position).get(power, [])) for _ in range(sets)]
+        out.append((position, power, fixed, varied))
+        if len(out) == positions:
+            break
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--positions", type=int, default=8)
+    ap.add_argument("--sets", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+
+    from dipsolve.core.adjudicator import adjudicate
+    from dipsolve.core.resolver import Resolver
+
+    work = cases(args.seed, args.positions, args.sets)
+    total = sum(len(v) for *_, v in work)
+
+    def current() -> None:
+        for position, power, fixed, varied in work:
+            for os in varied:
+                adjudicate(position, {**fixed, power: os}).next
+
+    def resolved(full: bool):
+        def run() -> None:
+            for position, power, fixed, varied in work:
+                r = Resolver(position, fixed)
+                if full:
+                    for os in varied:
+                        r.resolve({power: os}).next
+                else:
+                    for os in varied:
+                        r.resolve({power: os}).units
+        return run
+
+    runs = {"adjudicate": current, "resolve": resolved(False), "resolve + next": resolved(True)}
+    for run in runs.values():
+        run()                                   # warm up (tables, caches)
+    best = {name: float("inf") for name in runs}
+    for _ in range(args.repeat):
+        for name, run in runs.items():
+            gc.collect()
+            t0 = time.process_time()
+            run()
+            best[name] = min(best[name], time.process_time() - t0)
+    per = {name: best[name] / total * 1e6 for name in runs}
+    doc = {"positions": len(work), "order_sets": total,
+           "mean_units": round(sum(len(p.units) for p, *_ in work) / len(work), 1),
+           "us_per_set": {k: round(v, 1) for k, v in per.items()},
+           "speedup_resolve": round(per["adjudicate"] / per["resolve"], 2),
+           "speedup_resolve_next": round(per["adjudicate"] / per["resolve + next"], 2),
+           "machine": {"nproc": os.cpu_count(), "cpu": _cpu_model(),
+                       "python": platform.python_version()}}
+    if args.json:
+        print(json.dumps(doc, indent=2))
+        return 0
+    print(f"{doc['positions']} positions ({doc['mean_units']} units on average), "
+          f"{total:,} order sets, CPU time, best of {args.repeat}")
+    for name, us in per.items():
+        print(f"  {name:16} {us:8.1f} us a set   {per['adjudicate'] / us:5.2f}x adjudicate")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
