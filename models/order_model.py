@@ -71,7 +71,7 @@ from ortools.sat.python import cp_model
 
 from dipsolve.core.adjudicator import Outcome, Reason, adjudicate
 from dipsolve.core.rules import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Reading, read_order
-from dipsolve.core.errors import DipsolveInternalError
+from dipsolve.core.errors import DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError
 from dipsolve.algorithms.evaluation import centers as centers_evaluation
 from dipsolve.algorithms.evaluation import influence as influence_evaluation
 from dipsolve.algorithms.evaluation import owned_centers, values_for
@@ -338,7 +338,7 @@ def predict(position: Position, orders: Mapping[str, Iterable[Order]], *,
     units without an order hold.  Raises `ParadoxError` for orders that may form a
     convoy paradox (`movement_rules.convoy_cycles`)."""
     if position.phase.kind != "movement":
-        raise ValueError(f"predict needs a movement phase, not {position.phase}")
+        raise DipsolveRuleError(f"predict needs a movement phase, not {position.phase}")
     fixed = {u: read_order(position, u, o) for u, o in fixed_orders(position, orders).items()}
     links = convoy_cycles(position, {u: [r] for u, r in fixed.items()})
     if links:
@@ -384,19 +384,19 @@ def select_orders(position: Position, power: str, *,
     call = deadline if deadline is not None else Deadline(time_limit)
     began = call.clock()
     if position.phase.kind != "movement":
-        raise ValueError(f"select_orders needs a movement phase, not {position.phase}")
+        raise DipsolveRuleError(f"select_orders needs a movement phase, not {position.phase}")
     if aggregate not in AGGREGATES:
-        raise ValueError(f"unknown aggregate {aggregate!r} (expected one of {', '.join(AGGREGATES)})")
+        raise DipsolveSyntaxError(f"unknown aggregate {aggregate!r} (expected one of {', '.join(AGGREGATES)})")
     score_of, make_linear, exact = _evaluators(position, power, evaluate, linear)
     scenarios = list(scenarios) if scenarios is not None else [(1.0, {})]
     if not scenarios:
-        raise ValueError("at least one scenario is needed")
+        raise DipsolveSyntaxError("at least one scenario is needed")
     for _, sc in scenarios:
         if power in sc and list(sc[power]):
-            raise ValueError(f"a scenario gives orders to {power}, the power being solved for")
+            raise DipsolveRuleError(f"a scenario gives orders to {power}, the power being solved for")
     weights = [float(w) for w, _ in scenarios]
     if aggregate == "expected" and (sum(weights) <= 0 or any(w < 0 for w in weights)):
-        raise ValueError("scenario weights must be non-negative and not all zero")
+        raise DipsolveSyntaxError("scenario weights must be non-negative and not all zero")
     units = position.units_of(power)
     options = _candidates(position, power, units, candidates, hint)
     fixed = [{u: read_order(position, u, o) for u, o in fixed_orders(position, sc).items()
@@ -543,10 +543,10 @@ def _evaluators(position: Position, power: str, evaluate: Union[str, Evaluation,
         from dipsolve.algorithms.evaluation import evaluator
         evaluate = evaluator(evaluate)
     if linear is not None and linear.power != power:
-        raise ValueError(f"the linear value is {linear.power}'s, not {power}'s")
+        raise DipsolveSyntaxError(f"the linear value is {linear.power}'s, not {power}'s")
     if isinstance(evaluate, LinearValue):
         if evaluate.power != power:
-            raise ValueError(f"the linear value is {evaluate.power}'s, not {power}'s")
+            raise DipsolveSyntaxError(f"the linear value is {evaluate.power}'s, not {power}'s")
         lin = linear or evaluate
         return evaluate, (lambda places, deadline: lin), lin is evaluate
     fn = evaluate
@@ -573,7 +573,7 @@ def _candidates(position: Position, power: str, units: list[Unit],
         candidates = useful_orders(position, power)
     for u in candidates:
         if u not in position.units or u.power != power:
-            raise ValueError(f"candidates name {u} ({u.power}), not a unit of {power} here")
+            raise DipsolveRuleError(f"candidates name {u} ({u.power}), not a unit of {power} here")
     hinted = _hint_orders(position, power, hint) if hint is not None else {}
     out: dict[Unit, list[Reading]] = {}
     for u in units:

@@ -40,9 +40,13 @@ DAIDE
     `GameEnd`); `DaideError`, `DaideConnectionError` (`DaideRefused`), `DaideProtocolError`.
 Errors
     `DipsolveError`, the root of `DipsolveSyntaxError` (not understood; its
-    `DipsolveLimitError`: past one of the bounds in `LIMITS`), `DipsolveRuleError` (not
-    allowed), `DipsolveUnavailable` (a part not installed), `DipsolveInternalError` (a bug);
-    `quote` (input as an error repeats it: escaped, shortened).
+    `DipsolveLimitError`: past one of the bounds in `LIMITS`, and `DipsolveArgumentError`:
+    a value of the wrong kind), `DipsolveRuleError` (not allowed), `DipsolveUnsupported`
+    (outside what a solver covers), `DipsolveUnavailable` (a part not installed),
+    `DipsolveFileError` (a file not read or written), `DipsolveLostError` (work lost in a
+    worker or a bot), `DipsolveInternalError` (a bug); `quote` (input as an error repeats
+    it: escaped, shortened).  Every public function checks the names it is given (powers
+    in any spelling, provinces, orders: `dipsolve.public`) and raises only these.
 
     >>> import dipsolve
     >>> start = dipsolve.Position.from_text(open(dipsolve.example("start.dip")).read())
@@ -60,8 +64,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # -- the errors and the result types: a few small classes, imported at once -------------
-from .core.errors import (DipsolveError, DipsolveInternalError, DipsolveLimitError, DipsolveRuleError,
-                     DipsolveSyntaxError, DipsolveUnavailable, quote)
+from .core.errors import (DipsolveArgumentError, DipsolveError, DipsolveFileError, DipsolveInternalError,
+                          DipsolveLimitError, DipsolveLostError, DipsolveRuleError, DipsolveSyntaxError,
+                          DipsolveUnavailable, DipsolveUnsupported, quote)
 from .core.results import Deadline, Limits, Result, Status
 
 # -- everything else, loaded on first use: name -> (module, attribute) ----------------
@@ -142,7 +147,8 @@ __all__ = sorted([
     "Order", "Hold", "Move", "SupportHold", "SupportMove", "Convoy", "Retreat", "Disband",
     "Remove", "Build", "Waive", "UnitOrder", "unit_key", "adjudicate", "Outcome", "OrderResult", "Reason",
     "DipsolveError", "DipsolveSyntaxError", "DipsolveLimitError", "DipsolveRuleError",
-    "DipsolveUnavailable", "DipsolveInternalError", "quote", "Status", "Result", "Limits", "Deadline", "example", "__version__",
+    "DipsolveUnavailable", "DipsolveInternalError", "DipsolveArgumentError", "DipsolveUnsupported",
+    "DipsolveFileError", "DipsolveLostError", "quote", "Status", "Result", "Limits", "Deadline", "example", "__version__",
     *_LAZY])
 
 
@@ -168,6 +174,9 @@ def __getattr__(name: str) -> Any:
     except KeyError:
         raise AttributeError(f"module 'dipsolve' has no attribute {name!r}") from None
     value = getattr(importlib.import_module(module), attr)
+    if callable(value) and not isinstance(value, type):
+        from .public import wrap      # the names it is given checked at the door
+        value = wrap(name, value)
     globals()[name] = value           # once loaded, a plain attribute
     return value
 
@@ -200,7 +209,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .execution import ExecutionUnavailable, executor
     from .io.pictures import render_to as render
     from .io.pictures_html import game_html
-    from .core.legal import legal_orders
+    from .public import legal_orders
     from .io.records import (Record, RecordPhase, dumps_records, load_record, load_records,
                           read_records)
     from .analysis import Analysis, analyze

@@ -196,12 +196,13 @@ def check(args: argparse.Namespace) -> None:
 
 
 def power(text: str, option: str = "--power") -> str:
-    """The power ``text`` names (``TUR``, ``turkey``: ``Turkey``), or `UserError`."""
-    from ..core.map import POWERS, power_name
+    """The power ``text`` names (``TUR``, ``turkey``: ``Turkey``), or `UserError` naming
+    the closest (`dipsolve.core.names`: the library's own check says the same)."""
+    from ..core.map import power_name
+    from ..core.names import unknown_power
     name = power_name(text)
     if name is None:
-        raise UserError(f"{option}: unknown power {text!r} (expected one of {', '.join(POWERS)}, "
-                        f"or AUS, ENG, FRA, GER, ITA, RUS, TUR)")
+        raise UserError(f"{option}: {unknown_power(text)}")
     return name
 
 

@@ -26,7 +26,7 @@ from typing import Protocol
 
 from .. import api
 from ..algorithms import dumbbot, greedy
-from ..core.errors import DipsolveUnavailable
+from ..core.errors import DipsolveSyntaxError, DipsolveUnavailable
 from ..core.orders import Build, Disband, Order, Waive
 from ..core.position import Position
 from ..core.legal import build_orders, legal_orders
@@ -197,7 +197,7 @@ def make_bot(name: str, evaluator: str = "influence", opponents: str = "equilibr
     method) or ``dipsolve:METHOD``; a dipsolve bot searches with ``evaluator`` against
     the ``opponents`` model.  ``ValueError`` for any other name."""
     if opponents not in OPPONENT_MODELS:
-        raise ValueError(f"unknown opponent model {opponents!r} (expected one of "
+        raise DipsolveSyntaxError(f"unknown opponent model {opponents!r} (expected one of "
                          f"{', '.join(OPPONENT_MODELS)})")
     key = name.strip().lower()
     if key == "dumbbot":
@@ -211,7 +211,7 @@ def make_bot(name: str, evaluator: str = "influence", opponents: str = "equilibr
     if key.startswith("dipsolve:"):
         method = key.split(":", 1)[1]
         if method not in DIPSOLVE_METHODS:
-            raise ValueError(f"unknown dipsolve method {method!r} (expected one of "
+            raise DipsolveSyntaxError(f"unknown dipsolve method {method!r} (expected one of "
                              f"{', '.join(DIPSOLVE_METHODS)})")
         return DipsolveBot(method, evaluator, opponents, clock)
-    raise ValueError(f"unknown bot {name!r} (expected one of {', '.join(BOT_NAMES)})")
+    raise DipsolveSyntaxError(f"unknown bot {name!r} (expected one of {', '.join(BOT_NAMES)})")
