@@ -78,6 +78,7 @@ from dipsolve.algorithms.evaluation import owned_centers, values_for
 from dipsolve.core.orders import Hold, Move, Order, unit_key
 from dipsolve.core.position import Position, Unit
 from dipsolve.models import stopping
+from dipsolve.models.cpsat import cpsat_solver
 from dipsolve.core.results import Deadline, Result, Status, TimeUp
 
 from .movement_rules import Lit, Logic, Model, ParadoxError, Resolution, convoy_cycles, fixed_orders
@@ -346,9 +347,7 @@ def predict(position: Position, orders: Mapping[str, Iterable[Order]], *,
     model = Model()
     logic = Logic(model)
     resolution = Resolution(logic, position, {u: [(True, r)] for u, r in fixed.items()})
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = time_limit
+    solver = cpsat_solver(time_limit, workers=1)     # one worker: one outcome, whatever the load
     status = stopping.cpsat_solve(solver, model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise ModelError(f"the movement rules found no outcome ({solver.status_name(status)}) "
@@ -365,7 +364,8 @@ def select_orders(position: Position, power: str, *,
                   linear: LinearValue | None = None,
                   aggregate: str = "maxmin", time_limit: float = 10.0,
                   hint: Mapping[Unit, Order] | Iterable[Order] | None = None,
-                  num_workers: int = 2, deadline: Deadline | None = None) -> OrderSelection:
+                  num_workers: int = 2, deadline: Deadline | None = None,
+                  seed: int = 0) -> OrderSelection:
     """The orders for ``power``'s units that maximize the value of the outcome.
 
     ``candidates``: unit -> the orders it may be given (default: `useful_orders`); a
@@ -380,6 +380,7 @@ def select_orders(position: Position, power: str, *,
     orders missing from the candidates are added to them.  ``time_limit`` in seconds
     covers linearizing, building, solving and the replay; ``deadline`` replaces it when
     the clock started before this call (the caller's set-up counts) or is a test's.
+    CP-SAT runs ``num_workers`` threads with ``seed`` (`dipsolve.models.cpsat`).
     """
     call = deadline if deadline is not None else Deadline(time_limit)
     began = call.clock()
@@ -416,13 +417,12 @@ def select_orders(position: Position, power: str, *,
         maximized = None
     built = None
     code = cp_model.UNKNOWN
-    solver = cp_model.CpSolver()
+    solver = cpsat_solver(0.0)
     if maximized is not None:
         built = _OrderModel(position, power, options, fixed, maximized, aggregate, weights, hinted,
                             build_by)
         if built.complete:
-            solver.parameters.num_workers = max(1, num_workers)
-            solver.parameters.max_time_in_seconds = max(0.005, build_by.remaining())
+            solver = cpsat_solver(build_by.remaining(), workers=num_workers, seed=seed)
             code = stopping.cpsat_solve(solver, built.model)
     if code == cp_model.INFEASIBLE or code == cp_model.MODEL_INVALID:
         raise ModelError(f"the order model has no solution ({solver.status_name(code)}) for "
