@@ -114,7 +114,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "play_series": ("dipsolve.play.games", "play_series"),
     "results_table": ("dipsolve.play.games", "results_table"),
     "format_table": ("dipsolve.play.games", "format_table"),
-    "make_bot": ("dipsolve.play.bots", "make_bot"),
+    "make_bot": ("dipsolve.play.registry", "make_bot"),
     "DipsolveBot": ("dipsolve.play.bots", "DipsolveBot"),
     "DumbBotPlayer": ("dipsolve.play.bots", "DumbBotPlayer"),
     "RandomBot": ("dipsolve.play.bots", "RandomBot"),
@@ -194,7 +194,8 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .algorithms.adjustments import count_adjustments
     from .core.bounds import LIMITS
     from .api import Solution, SolveSettings, solve
-    from .play.bots import DipsolveBot, DumbBotPlayer, RandomBot, make_bot
+    from .play.bots import DipsolveBot, DumbBotPlayer, RandomBot
+    from .play.registry import make_bot
     from .algorithms.dumbbot import orders as dumbbot_orders
     from .algorithms.evaluation import evaluator, influence, load_values
     from .grammar import format_order, parse_order, parse_order_line, parse_orders

@@ -42,10 +42,9 @@ EXIT_USAGE = 2
 
 #: the evaluations (`dipsolve.algorithms.evaluation.EVALUATORS`)
 EVALUATIONS = ("influence", "centers", "dumbbot")
-#: the search methods of ``solve`` (`dipsolve.search.METHODS`)
-METHODS = ("agenda", "minimax", "expectimax", "cpsat")
-#: the opponent models of a dipsolve bot (`dipsolve.play.bots.OPPONENT_MODELS`)
-OPPONENT_MODELS = ("equilibrium", "sampled", "worst", "expected", "hold")
+#: the search methods of ``solve`` (`dipsolve.search.METHODS`) and the opponent models of a
+#: dipsolve bot: the bot registry's (a light module)
+from ..play.registry import DIPSOLVE_METHODS as METHODS, OPPONENT_MODELS  # noqa: E402
 #: the phase game's best-response oracles and picks (`dipsolve.search.methods.ORACLES`, ``PICKS``)
 ORACLES = ("cpsat", "agenda")
 PICKS = ("best", "sample")
