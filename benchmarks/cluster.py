@@ -31,7 +31,8 @@ import time
 
 
 def _tournament(ex, args) -> tuple[float, int]:
-    from dipsolve.play.bots import DumbBotPlayer, make_bot
+    from dipsolve.play.bots import DumbBotPlayer
+    from dipsolve.play.registry import make_bot
     from dipsolve.play.games import play_series
     seating = [make_bot("dipsolve", "influence", "sampled")] + [DumbBotPlayer()] * 6
     started = time.perf_counter()

@@ -63,6 +63,7 @@ from typing import Iterable, Mapping, Sequence, Union
 from ortools.sat.python import cp_model
 from ortools.sat.python.cp_model_helper import Literal as CpLiteral
 
+from dipsolve.core.errors import DipsolveUnsupported
 from dipsolve.core.graph import sea_route
 from dipsolve.core.rules import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Reading, read_order
 from dipsolve.core.orders import Order
@@ -79,7 +80,7 @@ def _dest(move: Reading) -> str:
     return move.dest_loc
 
 
-class ParadoxError(ValueError):
+class ParadoxError(DipsolveUnsupported):
     """Orders that may form a convoy paradox (DATC 4.A.2), which the model does not cover."""
 
 

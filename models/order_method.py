@@ -89,7 +89,7 @@ def cpsat(task: Task) -> Solution:
             position, power, scenarios=[(w, {p: list(os) for p, os in sc.items()}) for w, sc in scenarios],
             evaluate=evaluate, aggregate="expected" if how == "expected" else "maxmin",
             hint=list(hint.orders), num_workers=task.settings.limits.workers,
-            deadline=task.deadline)
+            seed=task.settings.limits.seed, deadline=task.deadline)
     except order_model.ParadoxError as e:
         # the opponents' orders alone may make a convoy paradox, which the model does not
         # encode: the agenda search's answer stands

@@ -71,13 +71,14 @@ from ortools.sat.python import cp_model
 
 from dipsolve.core.adjudicator import Outcome, Reason, adjudicate
 from dipsolve.core.rules import CONVOY, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Reading, read_order, unit_orders
-from dipsolve.core.errors import DipsolveInternalError
+from dipsolve.core.errors import DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError
 from dipsolve.algorithms.evaluation import centers as centers_evaluation
 from dipsolve.algorithms.evaluation import influence as influence_evaluation
 from dipsolve.algorithms.evaluation import owned_centers, values_for
 from dipsolve.core.orders import Hold, Move, Order, unit_key
 from dipsolve.core.position import Position, Unit
 from dipsolve.models import stopping
+from dipsolve.models.cpsat import cpsat_solver
 from dipsolve.core.results import Deadline, Result, Status, TimeUp
 
 from .movement_rules import Lit, Logic, Model, ParadoxError, Resolution, convoy_cycles
@@ -338,7 +339,7 @@ def predict(position: Position, orders: Mapping[str, Iterable[Order]], *,
     units without an order hold.  Raises `ParadoxError` for orders that may form a
     convoy paradox (`movement_rules.convoy_cycles`)."""
     if position.phase.kind != "movement":
-        raise ValueError(f"predict needs a movement phase, not {position.phase}")
+        raise DipsolveRuleError(f"predict needs a movement phase, not {position.phase}")
     fixed = {u: read_order(position, u, o) for u, o in unit_orders(position, orders).items()}
     links = convoy_cycles(position, {u: [r] for u, r in fixed.items()})
     if links:
@@ -346,9 +347,7 @@ def predict(position: Position, orders: Mapping[str, Iterable[Order]], *,
     model = Model()
     logic = Logic(model)
     resolution = Resolution(logic, position, {u: [(True, r)] for u, r in fixed.items()})
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = time_limit
+    solver = cpsat_solver(time_limit, workers=1)     # one worker: one outcome, whatever the load
     status = stopping.cpsat_solve(solver, model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise ModelError(f"the movement rules found no outcome ({solver.status_name(status)}) "
@@ -365,7 +364,8 @@ def select_orders(position: Position, power: str, *,
                   linear: LinearValue | None = None,
                   aggregate: str = "maxmin", time_limit: float = 10.0,
                   hint: Mapping[Unit, Order] | Iterable[Order] | None = None,
-                  num_workers: int = 2, deadline: Deadline | None = None) -> OrderSelection:
+                  num_workers: int = 2, deadline: Deadline | None = None,
+                  seed: int = 0) -> OrderSelection:
     """The orders for ``power``'s units that maximize the value of the outcome.
 
     ``candidates``: unit -> the orders it may be given (default: `useful_orders`); a
@@ -380,23 +380,24 @@ def select_orders(position: Position, power: str, *,
     orders missing from the candidates are added to them.  ``time_limit`` in seconds
     covers linearizing, building, solving and the replay; ``deadline`` replaces it when
     the clock started before this call (the caller's set-up counts) or is a test's.
+    CP-SAT runs ``num_workers`` threads with ``seed`` (`dipsolve.models.cpsat`).
     """
     call = deadline if deadline is not None else Deadline(time_limit)
     began = call.clock()
     if position.phase.kind != "movement":
-        raise ValueError(f"select_orders needs a movement phase, not {position.phase}")
+        raise DipsolveRuleError(f"select_orders needs a movement phase, not {position.phase}")
     if aggregate not in AGGREGATES:
-        raise ValueError(f"unknown aggregate {aggregate!r} (expected one of {', '.join(AGGREGATES)})")
+        raise DipsolveSyntaxError(f"unknown aggregate {aggregate!r} (expected one of {', '.join(AGGREGATES)})")
     score_of, make_linear, exact = _evaluators(position, power, evaluate, linear)
     scenarios = list(scenarios) if scenarios is not None else [(1.0, {})]
     if not scenarios:
-        raise ValueError("at least one scenario is needed")
+        raise DipsolveSyntaxError("at least one scenario is needed")
     for _, sc in scenarios:
         if power in sc and list(sc[power]):
-            raise ValueError(f"a scenario gives orders to {power}, the power being solved for")
+            raise DipsolveRuleError(f"a scenario gives orders to {power}, the power being solved for")
     weights = [float(w) for w, _ in scenarios]
     if aggregate == "expected" and (sum(weights) <= 0 or any(w < 0 for w in weights)):
-        raise ValueError("scenario weights must be non-negative and not all zero")
+        raise DipsolveSyntaxError("scenario weights must be non-negative and not all zero")
     units = position.units_of(power)
     options = _candidates(position, power, units, candidates, hint)
     fixed = [{u: read_order(position, u, o) for u, o in unit_orders(position, sc).items()
@@ -416,13 +417,12 @@ def select_orders(position: Position, power: str, *,
         maximized = None
     built = None
     code = cp_model.UNKNOWN
-    solver = cp_model.CpSolver()
+    solver = cpsat_solver(0.0)
     if maximized is not None:
         built = _OrderModel(position, power, options, fixed, maximized, aggregate, weights, hinted,
                             build_by)
         if built.complete:
-            solver.parameters.num_workers = max(1, num_workers)
-            solver.parameters.max_time_in_seconds = max(0.005, build_by.remaining())
+            solver = cpsat_solver(build_by.remaining(), workers=num_workers, seed=seed)
             code = stopping.cpsat_solve(solver, built.model)
     if code == cp_model.INFEASIBLE or code == cp_model.MODEL_INVALID:
         raise ModelError(f"the order model has no solution ({solver.status_name(code)}) for "
@@ -543,10 +543,10 @@ def _evaluators(position: Position, power: str, evaluate: Union[str, Evaluation,
         from dipsolve.algorithms.evaluation import evaluator
         evaluate = evaluator(evaluate)
     if linear is not None and linear.power != power:
-        raise ValueError(f"the linear value is {linear.power}'s, not {power}'s")
+        raise DipsolveSyntaxError(f"the linear value is {linear.power}'s, not {power}'s")
     if isinstance(evaluate, LinearValue):
         if evaluate.power != power:
-            raise ValueError(f"the linear value is {evaluate.power}'s, not {power}'s")
+            raise DipsolveSyntaxError(f"the linear value is {evaluate.power}'s, not {power}'s")
         lin = linear or evaluate
         return evaluate, (lambda places, deadline: lin), lin is evaluate
     fn = evaluate
@@ -573,7 +573,7 @@ def _candidates(position: Position, power: str, units: list[Unit],
         candidates = useful_orders(position, power)
     for u in candidates:
         if u not in position.units or u.power != power:
-            raise ValueError(f"candidates name {u} ({u.power}), not a unit of {power} here")
+            raise DipsolveRuleError(f"candidates name {u} ({u.power}), not a unit of {power} here")
     hinted = _hint_orders(position, power, hint) if hint is not None else {}
     out: dict[Unit, list[Reading]] = {}
     for u in units:

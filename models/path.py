@@ -148,12 +148,15 @@ def solve_path(position: Position, power: str, target: int = 16, rules: str = "f
     and the time left after a later plan is found goes back to it.  ``progress`` is
     called after each CP-SAT attempt.  ``deadline`` (default: ``time_limit`` seconds from
     now) is the one clock of the whole call; pass one to count work done before the
-    call, or to test with a clock of your own.  ``limits`` (`dipsolve.Limits`), when
-    given, sets the time limit and the CP-SAT workers instead of ``time_limit`` and
-    ``workers``.
+    call, or to test with a clock of your own.  ``limits`` (`dipsolve.Limits`: the one
+    way every solver takes its settings) sets the time limit, CP-SAT's workers and its
+    seed, instead of ``time_limit`` and ``workers`` (kept for older callers; the seed is
+    then 0).  With one worker the same seed gives the same plan, run after run, when the
+    time limit does not cut a solve short (`dipsolve.models.cpsat`).
     """
+    seed = 0
     if limits is not None:
-        time_limit, workers = limits.time_limit, limits.workers
+        time_limit, workers, seed = limits.time_limit, limits.workers, limits.seed
     if deadline is None:
         deadline = Limits(time_limit=time_limit).deadline()
     pb = problem(position, power, target, rules)
@@ -205,7 +208,7 @@ def solve_path(position: Position, power: str, target: int = 16, rules: str = "f
         if seconds < MIN_SOLVE:
             raise TimeUp
         doing = f"while solving {phases[-1].short}"
-        solver = cp_solver(seconds, workers, max_lp=pb.full)
+        solver = cp_solver(seconds, workers, max_lp=pb.full, seed=seed)
         status = stopping.cpsat_solve(solver, mdl.model)
         name = solver.status_name(status)
         attempts.append(Attempt(n, phases[-1].short, name, deadline.clock() - t0, mdl.variables()))

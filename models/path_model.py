@@ -33,6 +33,7 @@ from dipsolve.core.orders import Build, Convoy, Disband, Hold, Move, Order
 from dipsolve.core.position import Phase
 from dipsolve.core.results import Deadline
 
+from .cpsat import cpsat_solver
 from .path_problem import PathProblem, Place
 from .path_replay import ReplayError
 
@@ -67,7 +68,7 @@ class FullModel:
         self.convoy: list[dict[tuple[str, str, str], cp_model.IntVar]] = []
         self.builds: list[dict[Place, cp_model.IntVar]] = []
         self.removals: list[dict[Place, cp_model.IntVar]] = []
-        self.own: dict[str, Var] = {c: int(c in pb.owned) for c in m.centers}
+        self.own: dict[str, Var] = {c: int(c in pb.owned) for c in sorted(m.centers)}
         for s, ph in enumerate(phases, 1):
             self._check()
             arcs: dict[tuple[str, str, str], cp_model.IntVar] = {}
@@ -92,7 +93,7 @@ class FullModel:
     # -- one unit per province ---------------------------------------------------------------
     def _stage(self, s: int, places: Iterable[Place]) -> dict[Place, Var]:
         md, po = self.model, self.pb.m.province_of
-        occ: dict[Place, Var] = {pl: md.new_bool_var(f"o{s}_{pl[0]}{pl[1]}") for pl in places}
+        occ: dict[Place, Var] = {pl: md.new_bool_var(f"o{s}_{pl[0]}{pl[1]}") for pl in sorted(places)}
         by_prov: dict[str, list[Var]] = {}
         for pl, v in occ.items():
             by_prov.setdefault(po[pl[1]], []).append(v)
@@ -392,14 +393,13 @@ def _shortest_route(m: Map, src: str, dst: str, seas: set[str]) -> list[str]:
 
 
 
-def cp_solver(seconds: float, workers: int, max_lp: bool) -> cp_model.CpSolver:
+def cp_solver(seconds: float, workers: int, max_lp: bool, seed: int = 0) -> cp_model.CpSolver:
     """CP-SAT; for the full rules with the full linear relaxation (``max_lp``: every
     Boolean constraint in the LP, added up front).  With the default workers alone,
     proving that England cannot reach 18 centers by 1903 did not finish in 120 s; with
-    ``max_lp`` it takes 0.3 s.  The paper's model does better without it."""
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(seconds, 0.01)
-    solver.parameters.num_workers = workers
+    ``max_lp`` it takes 0.3 s.  The paper's model does better without it.  ``seed``:
+    CP-SAT's random seed (`dipsolve.models.cpsat`)."""
+    solver = cpsat_solver(max(seconds, 0.01), workers=workers, seed=seed)
     if max_lp and workers > 1:
         solver.parameters.extra_subsolvers.append("max_lp")
     elif max_lp:

@@ -327,17 +327,19 @@ class Witness:
 
 
 def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None = None,
-            time_limit: float = 30.0, *, deadline: Deadline | None = None) -> Witness:
+            time_limit: float = 30.0, *, deadline: Deadline | None = None, seed: int = 0) -> Witness:
     """A real position with these plans: which centers each power owns now and owned last
     winter, and where its units stand (CP-SAT), checked by `occurrence_problems`.
     Raises `dipsolve.core.results.TimeUp` when ``deadline`` (or ``time_limit``) leaves too
-    little time to find it (`WITNESS_START` when CP-SAT is not loaded yet)."""
+    little time to find it (`WITNESS_START` when CP-SAT is not loaded yet).  ``seed``:
+    CP-SAT's (`dipsolve.models.cpsat`)."""
     if deadline is None:
         deadline = Limits(time_limit=time_limit).deadline()
     loaded = "ortools.sat.python.cp_model" in sys.modules
     if deadline.remaining() < (0.05 if loaded else WITNESS_START):
         raise TimeUp
     from ortools.sat.python import cp_model
+    from dipsolve.models.cpsat import cpsat_solver
     m = game_map or standard_map()
     by_power = {pl.power: pl for pl in plans}
     centers = sorted(m.centers)
@@ -377,12 +379,10 @@ def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None =
                     model.add(held[h, p] == 0)
                 else:   # owned and empty would be one more place to build
                     model.add_implication(now[h, p], held[h, p])
-    solver = cp_model.CpSolver()
     left = deadline.remaining()
     if left <= 0:
         raise TimeUp
-    solver.parameters.max_time_in_seconds = left
-    solver.parameters.num_workers = 1      # one worker: the same witness every run
+    solver = cpsat_solver(left, workers=1, seed=seed)    # one worker: the same witness every run
     status = stopping.cpsat_solve(solver, model)
     if status == cp_model.UNKNOWN:
         raise TimeUp

@@ -42,9 +42,13 @@ DAIDE
     `GameEnd`); `DaideError`, `DaideConnectionError` (`DaideRefused`), `DaideProtocolError`.
 Errors
     `DipsolveError`, the root of `DipsolveSyntaxError` (not understood; its
-    `DipsolveLimitError`: past one of the bounds in `LIMITS`), `DipsolveRuleError` (not
-    allowed), `DipsolveUnavailable` (a part not installed), `DipsolveInternalError` (a bug);
-    `quote` (input as an error repeats it: escaped, shortened).
+    `DipsolveLimitError`: past one of the bounds in `LIMITS`, and `DipsolveArgumentError`:
+    a value of the wrong kind), `DipsolveRuleError` (not allowed), `DipsolveUnsupported`
+    (outside what a solver covers), `DipsolveUnavailable` (a part not installed),
+    `DipsolveFileError` (a file not read or written), `DipsolveLostError` (work lost in a
+    worker or a bot), `DipsolveInternalError` (a bug); `quote` (input as an error repeats
+    it: escaped, shortened).  Every public function checks the names it is given (powers
+    in any spelling, provinces, orders: `dipsolve.public`) and raises only these.
 
     >>> import dipsolve
     >>> start = dipsolve.Position.from_text(open(dipsolve.example("start.dip")).read())
@@ -62,8 +66,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 # -- the errors and the result types: a few small classes, imported at once -------------
-from .core.errors import (DipsolveError, DipsolveInternalError, DipsolveLimitError, DipsolveRuleError,
-                     DipsolveSyntaxError, DipsolveUnavailable, quote)
+from .core.errors import (DipsolveArgumentError, DipsolveError, DipsolveFileError, DipsolveInternalError,
+                          DipsolveLimitError, DipsolveLostError, DipsolveRuleError, DipsolveSyntaxError,
+                          DipsolveUnavailable, DipsolveUnsupported, quote)
 from .core.results import Deadline, Limits, Result, Status
 
 # -- everything else, loaded on first use: name -> (module, attribute) ----------------
@@ -112,7 +117,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "play_series": ("dipsolve.play.games", "play_series"),
     "results_table": ("dipsolve.play.games", "results_table"),
     "format_table": ("dipsolve.play.games", "format_table"),
-    "make_bot": ("dipsolve.play.bots", "make_bot"),
+    "make_bot": ("dipsolve.play.registry", "make_bot"),
     "DipsolveBot": ("dipsolve.play.bots", "DipsolveBot"),
     "DumbBotPlayer": ("dipsolve.play.bots", "DumbBotPlayer"),
     "RandomBot": ("dipsolve.play.bots", "RandomBot"),
@@ -145,7 +150,8 @@ __all__ = sorted([
     "Order", "Hold", "Move", "SupportHold", "SupportMove", "Convoy", "Retreat", "Disband",
     "Remove", "Build", "Waive", "UnitOrder", "unit_key", "adjudicate", "Outcome", "OrderResult", "Reason",
     "Resolver", "Resolution", "DipsolveError", "DipsolveSyntaxError", "DipsolveLimitError", "DipsolveRuleError",
-    "DipsolveUnavailable", "DipsolveInternalError", "quote", "Status", "Result", "Limits", "Deadline", "example", "__version__",
+    "DipsolveUnavailable", "DipsolveInternalError", "DipsolveArgumentError", "DipsolveUnsupported",
+    "DipsolveFileError", "DipsolveLostError", "quote", "Status", "Result", "Limits", "Deadline", "example", "__version__",
     *_LAZY])
 
 
@@ -171,6 +177,9 @@ def __getattr__(name: str) -> Any:
     except KeyError:
         raise AttributeError(f"module 'dipsolve' has no attribute {name!r}") from None
     value = getattr(importlib.import_module(module), attr)
+    if callable(value) and not isinstance(value, type):
+        from .public import wrap      # the names it is given checked at the door
+        value = wrap(name, value)
     globals()[name] = value           # once loaded, a plain attribute
     return value
 
@@ -189,7 +198,8 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .algorithms.adjustments import count_adjustments
     from .core.bounds import LIMITS
     from .api import Solution, SolveSettings, solve
-    from .play.bots import DipsolveBot, DumbBotPlayer, RandomBot, make_bot
+    from .play.bots import DipsolveBot, DumbBotPlayer, RandomBot
+    from .play.registry import make_bot
     from .algorithms.dumbbot import orders as dumbbot_orders
     from .algorithms.evaluation import evaluator, influence, load_values
     from .grammar import format_order, parse_order, parse_order_line, parse_orders
@@ -204,7 +214,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .execution import ExecutionUnavailable, executor
     from .io.pictures import render_to as render
     from .io.pictures_html import game_html
-    from .core.legal import legal_orders
+    from .public import legal_orders
     from .io.records import (Record, RecordPhase, dumps_records, load_record, load_records,
                           read_records)
     from .analysis import Analysis, analyze

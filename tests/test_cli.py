@@ -155,14 +155,14 @@ def test_version_is_the_installed_packages(capsys):
 
 def test_the_names_the_parser_offers_are_the_librarys():
     """The parser is built without importing the library; its lists must agree with it."""
-    from dipsolve.play import bots
+    from dipsolve.play import registry
     from dipsolve.algorithms import evaluation, path
     from dipsolve.io import pictures
     from dipsolve import search
     from dipsolve.cli import options
     assert options.EVALUATIONS == evaluation.EVALUATORS
-    assert options.METHODS == search.METHODS
-    assert options.OPPONENT_MODELS == bots.OPPONENT_MODELS
+    assert options.METHODS == search.METHODS == registry.DIPSOLVE_METHODS
+    assert options.OPPONENT_MODELS == registry.OPPONENT_MODELS
     assert options.ORACLES == search.methods.ORACLES and options.PICKS == search.methods.PICKS
     assert options.PATH_ALGORITHMS == path.ALGORITHMS
     assert options.PATH_ORDERS == path.ORDERS
@@ -187,6 +187,7 @@ def test_building_the_parser_imports_no_solver_grammar_or_model():
     heavy = {"lark", "ortools", "numpy", "pulp", "constraint", "dipsolve.grammar", "dipsolve.models",
              "dipsolve.search", "dipsolve.algorithms", "dipsolve.io", "dipsolve.play"}
     assert "dipsolve.cli.main" in loaded
+    loaded -= {"dipsolve.play", "dipsolve.play.registry"}   # the bot registry: the help of --bots
     assert not {m for m in loaded
                 if any(".".join(m.split(".")[:k]) in heavy for k in range(1, m.count(".") + 2))}
 

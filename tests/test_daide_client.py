@@ -565,7 +565,7 @@ def test_any_sequence_of_tokens_after_sign_on_ends_in_a_dipsolve_error_or_the_ga
     """Whatever the server says after HLO -- in tokens the table knows, in any order --
     the session answers HUH, plays, or ends with one of dipsolve's errors: never another
     exception."""
-    from dipsolve.play.bots import make_bot
+    from dipsolve.play.registry import make_bot
     from dipsolve.play.daide.client import DaideSession
     bodies = [TABLE.encode(t) for t in SIGN_ON + messages]
     conn = ScriptedConnection(bodies)

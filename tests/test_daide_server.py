@@ -2,7 +2,8 @@
 
 The server is the ``diplomacy`` package's (1.1.2), run by `dipsolve.testing.daide_server`
 in its own process on 127.0.0.1 at a free port (killed whatever happens).  Seven clients
--- DumbBots, random bots and one dipsolve search at a short time limit -- sign on as
+-- DumbBots, random bots, one dipsolve search at a short time limit and the example bot
+of one's own (examples/bots/greedy.py) -- sign on as
 separate processes and play until the server ends the game on reaching Spring 1903.
 Then every phase the server recorded (its saved-game JSON: the position, each power's
 orders, each unit's results; read by `dipsolve.io.records`) is adjudicated again by
@@ -28,8 +29,11 @@ from dipsolve.io.records import iter_positions, read_records, result_codes  # no
 from dipsolve.testing.daide_server import DaideServerProcess  # noqa: E402
 from dipsolve.testing.peer import OUR_POWER  # noqa: E402
 
+#: a bot of the user's own, seated by its file and class (docs/bots.md)
+EXAMPLE_BOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "examples", "bots", "greedy.py") + ":GreedyBot"
 #: the seats, in the order the clients connect (the server seats them alphabetically)
-BOTS = ["dumbbot", "random", "dipsolve", "dumbbot", "random", "dumbbot", "random"]
+BOTS = ["dumbbot", "random", "dipsolve", "dumbbot", EXAMPLE_BOT, "dumbbot", "random"]
 #: the server's time limit a turn (MTL/RTL/BTL): the dipsolve seat thinks 0.5 s of it
 DEADLINE = 10
 

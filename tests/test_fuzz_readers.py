@@ -413,7 +413,7 @@ def _read_session(text: str) -> object:
     """A game as the client plays it: each line a message from the server (the lines
     that are no DAIDE tokens dropped), played by a random bot; what the client says and
     logs is checked to be escaped and short."""
-    from dipsolve.play.bots import make_bot
+    from dipsolve.play.registry import make_bot
     from dipsolve.play.daide.client import LOG_LENGTH, DaideSession
     from dipsolve.play.daide.wire import TokenTable
     table = TokenTable.from_rm(b"")

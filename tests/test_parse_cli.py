@@ -80,7 +80,7 @@ def test_parse_reads_stdin(capsys, monkeypatch):
     (["A PAR H", "-f", "x.txt"], "dipsolve: give an order as TEXT or a file with -f FILE, not both"),
     (["-f", "no/such/file.txt"], "no/such/file.txt: no such file"),
     (["A PAR H", "--power", "Prussia"],
-     "--power: unknown power 'Prussia' (expected one of Austria, England, France, Germany, "
+     "--power: unknown power 'Prussia' (did you mean Russia? expected one of Austria, England, France, Germany, "
      "Italy, Russia, Turkey, or AUS, ENG, FRA, GER, ITA, RUS, TUR)"),
     (["A PAR H", "--format", "daide"],
      "<text>:1:1: A PAR H: DAIDE notation names the power of every unit, and none was given "

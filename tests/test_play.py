@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from dipsolve.play.bots import DumbBotPlayer, RandomBot, make_bot
+from dipsolve.play.bots import DumbBotPlayer, RandomBot
+from dipsolve.play.registry import make_bot
 from dipsolve.cli import main
 from dipsolve.core.map import POWERS, standard_map
 from dipsolve.play.games import play_game, play_series, results_table, rotated

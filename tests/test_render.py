@@ -381,3 +381,15 @@ def test_render_option_for_other_commands(tmp_path):
     assert written == str(tmp_path / "s1902m.svg")
     assert "results: 27 succeeded, 5 failed" in texts(Path(written).read_text())
     assert write_render(p.parse_args([]), position) is None
+
+
+def test_render_without_o_does_not_pour_svg_into_a_terminal(capsys, monkeypatch):
+    """At a terminal, render asks for -o (exit 2, one line) instead of printing 60 KB of
+    SVG; into a pipe or a file the SVG goes to stdout as before."""
+    import sys
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    code, out, err = run(capsys, "render", "examples/start.dip")
+    assert code == 2 and out == "" and "give a file with -o OUT" in err
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False, raising=False)
+    code, out, err = run(capsys, "render", "examples/start.dip")
+    assert code == 0 and out.startswith("<svg")

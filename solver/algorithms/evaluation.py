@@ -59,7 +59,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ..core.bounds import check_float
-from ..core.errors import DipsolveSyntaxError
+from ..core.errors import DipsolveSyntaxError, DipsolveUnavailable
 from ..core.graph import distances, rings, steps
 from ..core.map import POWERS, Map, power_name
 from ..core.position import Position, Unit, centers, owned_centers
@@ -219,8 +219,8 @@ def parse_values(text: str, filename: str = "<string>", game_map: Map | None = N
 
 def load_values(path: str | Path, game_map: Map | None = None) -> ProvinceValues:
     """A values file from disk (see `parse_values`)."""
-    from ..core.bounds import read_text
-    return parse_values(read_text(path), str(path), game_map)
+    from ..core.bounds import read_input
+    return parse_values(read_input(path), str(path), game_map)
 
 
 # -- the influence model ------------------------------------------------------------------
@@ -619,10 +619,10 @@ def evaluator(name: str, values: Mapping[str, Mapping[str, float] | ProvinceValu
         try:
             from . import dumbbot
         except ModuleNotFoundError as e:
-            raise ValueError("the 'dumbbot' evaluation needs dipsolve.dumbbot, not installed") from e
+            raise DipsolveUnavailable("the 'dumbbot' evaluation needs dipsolve.dumbbot, not installed") from e
         fn = getattr(dumbbot, "evaluate", None)
         if fn is None:
-            raise ValueError("dipsolve.dumbbot offers no evaluate(position, power) function")
+            raise DipsolveUnavailable("dipsolve.dumbbot offers no evaluate(position, power) function")
         return fn
     raise DipsolveSyntaxError(f"unknown evaluation {name!r} (expected one of {', '.join(EVALUATORS)})")
 

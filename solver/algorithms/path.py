@@ -69,6 +69,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..core.errors import DipsolveRuleError, DipsolveSyntaxError
 from ..core.graph import distances
 from ..core.map import Map
 from ..core.position import Position
@@ -213,11 +214,11 @@ def search(position: Position, power: str, algorithm: str = "bfs", target: int =
     (none by default: the searches take a millisecond) is looked at before each
     expansion."""
     if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})")
+        raise DipsolveSyntaxError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})")
     if order not in ORDERS:
-        raise ValueError(f"unknown order {order!r} (expected one of {', '.join(ORDERS)})")
+        raise DipsolveSyntaxError(f"unknown order {order!r} (expected one of {', '.join(ORDERS)})")
     if goal_test not in GOAL_TESTS:
-        raise ValueError(f"unknown goal test {goal_test!r} (expected one of {', '.join(GOAL_TESTS)})")
+        raise DipsolveSyntaxError(f"unknown goal test {goal_test!r} (expected one of {', '.join(GOAL_TESTS)})")
     if deadline is None:
         deadline = Deadline(math.inf)
     m = position.map
@@ -227,7 +228,7 @@ def search(position: Position, power: str, algorithm: str = "bfs", target: int =
     if order == "armies-first":
         units.sort(key=lambda u: u.kind)       # a stable sort: alphabetical within each type
     if not units:
-        raise ValueError(f"{power} has no units to search from")
+        raise DipsolveRuleError(f"{power} has no units to search from")
 
     held = set(position.centers_of(power)) | {prov[u.location] for u in units if prov[u.location] in centers}
     start_count = len(held)

@@ -19,7 +19,8 @@ import json
 import sys
 from typing import Any
 
-from .options import (METHODS, UserError, add_json, add_power, add_time_limit, integer, number,
+from ..play.registry import bots_help
+from .options import (UserError, add_json, add_power, add_time_limit, integer, number,
                       range_help)
 
 #: exit status for a connection that failed, was lost, or was refused
@@ -56,8 +57,7 @@ def register(subparsers: Any) -> None:
         description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("address", metavar="HOST:PORT", help="the DAIDE server, e.g. 127.0.0.1:16713")
     p.add_argument("--bot", default="dipsolve", metavar="BOT",
-                   help=f"the player: dipsolve, dipsolve:METHOD ({', '.join(METHODS)}), dumbbot or "
-                        "random (default: dipsolve)")
+                   help=f"the player (default: dipsolve): {bots_help()}")
     p.add_argument("--name", default="dipsolve", help="the name sent in NME (default: dipsolve)")
     add_power(p, help="ask for this power's seat (the diplomacy server seats 'FRA:NAME' at "
                       "France); with --passcode, take it back with IAM")

@@ -42,10 +42,9 @@ EXIT_USAGE = 2
 
 #: the evaluations (`dipsolve.algorithms.evaluation.EVALUATORS`)
 EVALUATIONS = ("influence", "centers", "dumbbot")
-#: the search methods of ``solve`` (`dipsolve.search.METHODS`)
-METHODS = ("agenda", "minimax", "expectimax", "cpsat")
-#: the opponent models of a dipsolve bot (`dipsolve.play.bots.OPPONENT_MODELS`)
-OPPONENT_MODELS = ("equilibrium", "sampled", "worst", "expected", "hold")
+#: the search methods of ``solve`` (`dipsolve.search.METHODS`) and the opponent models of a
+#: dipsolve bot: the bot registry's (a light module)
+from ..play.registry import DIPSOLVE_METHODS as METHODS, OPPONENT_MODELS  # noqa: E402
 #: the phase game's best-response oracles and picks (`dipsolve.search.methods.ORACLES`, ``PICKS``)
 ORACLES = ("cpsat", "agenda")
 PICKS = ("best", "sample")
@@ -198,12 +197,13 @@ def check(args: argparse.Namespace) -> None:
 
 
 def power(text: str, option: str = "--power") -> str:
-    """The power ``text`` names (``TUR``, ``turkey``: ``Turkey``), or `UserError`."""
-    from ..core.map import POWERS, power_name
+    """The power ``text`` names (``TUR``, ``turkey``: ``Turkey``), or `UserError` naming
+    the closest (`dipsolve.core.names`: the library's own check says the same)."""
+    from ..core.map import power_name
+    from ..core.names import unknown_power
     name = power_name(text)
     if name is None:
-        raise UserError(f"{option}: unknown power {text!r} (expected one of {', '.join(POWERS)}, "
-                        f"or AUS, ENG, FRA, GER, ITA, RUS, TUR)")
+        raise UserError(f"{option}: {unknown_power(text)}")
     return name
 
 

@@ -17,7 +17,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..core.results import Deadline, Status, interrupted
+from ..core.results import Deadline, Limits, Status, interrupted
 from .interrupt import cooperative
 from .options import (PATH_ALGORITHMS, PATH_GOAL_TESTS, PATH_ORDERS, UserError, add_json,
                       add_power, add_render, add_time_limit, integer, load, plan_render, range_help,
@@ -75,8 +75,11 @@ def register(subparsers: Any) -> None:
                    help="start from this position (.dip or DAIDE) instead of the 1901 start")
     add_time_limit(p, 60.0, help="seconds for the whole solve or search, its set-up included "
                                  "(default 60); the best plan so far is returned when time runs out")
-    p.add_argument("--workers", type=integer, default=2, metavar="N",
-                   help=f"exact only: CP-SAT worker threads (default 2; {range_help('workers')})")
+    p.add_argument("--workers", type=integer, default=1, metavar="N",
+                   help=f"exact only: CP-SAT worker threads (default 1: the same seed prints the "
+                        f"same plan on every run; more race each other; {range_help('workers')})")
+    p.add_argument("--seed", type=integer, default=0, metavar="K",
+                   help=f"exact only: CP-SAT's random seed (default 0; {range_help('seed')})")
     p.add_argument("--order", choices=PATH_ORDERS, default=None,
                    help="searches only: the order nodes enter the queue: alphabetical by "
                         "name (default, §3.1), armies-first (the first ply as §3 names the "
@@ -224,8 +227,9 @@ def _exact(args: argparse.Namespace, power: str, position: Position, outputs: Ou
         def attempt(a: Any) -> None:
             progress.show(f"[path] {a.phase}: {a.status.lower()} ({a.seconds:.1f} s)")
 
-        sol = solve_path(position, power, args.target, args.rules or "full",
-                         time_limit=args.time_limit, workers=args.workers, progress=attempt)
+        limits = Limits(time_limit=args.time_limit, seed=args.seed, workers=args.workers)
+        sol = solve_path(position, power, args.target, args.rules or "full", progress=attempt,
+                         limits=limits)
     sol = interrupted(sol, (Status.TIMED_OUT, Status.FEASIBLE))   # feasible: cut short
     obj = exact_json(args, sol)
     if args.json:
@@ -260,7 +264,7 @@ def exact_json(args: argparse.Namespace, sol: Any) -> dict[str, Any]:
         "replayed": bool(sol.plan),
         "attempts": [{"phase": a.phase, "moves": a.moves, "status": a.status,
                       "seconds": round(a.seconds, 3), "variables": a.variables} for a in sol.attempts],
-        "time_limit": args.time_limit, "workers": args.workers,
+        "time_limit": args.time_limit, "workers": args.workers, "seed": args.seed,
         "seconds": round(sol.seconds, 3),
     }
 

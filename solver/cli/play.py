@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.results import Stopped
 from .interrupt import cooperative
+from ..play.registry import bots_help
 from .options import (METHODS, OPPONENT_MODELS, VARIANTS, UserError, add_evaluation, add_json, add_ray,
                       add_time_limit, integer, power, range_help)
 from .output import Outputs
@@ -55,6 +56,10 @@ Bots:
                      (equilibrium); sampled: a best response to 8 draws of DumbBot's
                      policy for every other power
 
+A bot of your own sits at the table too: --bots FILE.py:CLASS or MODULE:CLASS, or the
+name an installed package gives it under the entry-point group dipsolve.bots
+(docs/bots.md; an example: examples/bots/greedy.py:GreedyBot).
+
 Seats: --bots names the bots of Austria, England, France, Germany, Italy, Russia and
 Turkey in that order; a shorter list is filled up with its last bot, so
 '--bots dipsolve,dumbbot' is one dipsolve (Austria) against six DumbBots. --seat
@@ -75,7 +80,8 @@ def register(subparsers: Any) -> None:
         "play", help="play full games between bots (dipsolve, DumbBot, random) and tabulate",
         description=_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--bots", metavar="BOT,BOT,...", default="dumbbot",
-                   help="the bots in power order, the last one repeated (default: dumbbot)")
+                   help=f"the bots in power order, the last one repeated (default: dumbbot): "
+                        f"{bots_help()}")
     p.add_argument("--seat", metavar="POWER=BOT", action="append", default=[],
                    help="seat BOT at POWER (repeatable); overrides --bots for that power")
     p.add_argument("--games", type=integer, default=1, metavar="N",
@@ -118,7 +124,8 @@ def register(subparsers: Any) -> None:
 def seating(bots: str, seats: list[str], evaluator: str = "influence",
             opponents: str = "equilibrium", clock: str = "wall", variant: str = "standard") -> list[Bot]:
     """The bots in the variant's order of play from ``--bots`` and ``--seat``, or `UserError`."""
-    from ..play.bots import BOT_NAMES, BotUnavailable, DipsolveBot, make_bot
+    from ..play.bots import BotUnavailable, DipsolveBot
+    from ..play.registry import make_bot
     from ..core.variant import variant as named_variant
     powers = named_variant(variant).powers
     names = [n.strip() for n in bots.split(",")]
@@ -135,13 +142,8 @@ def seating(bots: str, seats: list[str], evaluator: str = "influence",
     chosen: list[Bot] = []
     made: dict[str, Bot] = {}
     for name in names:
-        kind, _, method = name.lower().partition(":")
-        if kind == "dipsolve" and method and method not in METHODS:
-            raise UserError(f"unknown dipsolve method {method!r} (expected one of {', '.join(METHODS)})")
-        if name.lower() not in BOT_NAMES:
-            raise UserError(f"unknown bot {name!r} (expected one of {', '.join(BOT_NAMES)})")
         if name not in made:
-            made[name] = make_bot(name, evaluator, opponents, clock)
+            made[name] = make_bot(name, evaluator, opponents, clock)   # the registry's errors
         chosen.append(made[name])
     for seated in made.values():
         if isinstance(seated, DipsolveBot):

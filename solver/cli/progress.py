@@ -51,7 +51,7 @@ class Progress:
         notebook = stream is None and in_notebook()
         wanted = os.environ.get("DIPSOLVE_PROGRESS", "").lower()
         silent = wanted == "never" or (SILENT and wanted != "always")
-        self.live = enabled and not silent and (notebook or _is_terminal(self.stream))
+        self.live = enabled and not silent and (notebook or is_terminal(self.stream))
         self._total = total
         self._clock = clock
         self._mininterval = mininterval
@@ -128,6 +128,6 @@ def _width(stream: IO[str], default: int = 100) -> int:
     return columns if columns >= 20 else default
 
 
-def _is_terminal(stream: IO[str]) -> bool:
+def is_terminal(stream: IO[str]) -> bool:
     isatty = getattr(stream, "isatty", None)
     return bool(isatty is not None and not getattr(stream, "closed", False) and isatty())

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from .options import (UserError, add_json, add_phase, check_render_path, load, load_orders, number,
                       range_help, read_text, source_name)
 from .output import Outputs
+from .progress import is_terminal
 
 if TYPE_CHECKING:
     from ..core.orders import Order
@@ -57,8 +58,8 @@ dislodged units ringed in red, a legend with each power's units and centers.
                    numbered by phase; --alone replays it with only the planning powers'
                    units on the board
 
-The picture goes to stdout as SVG, or to -o OUT (.svg or .png; written whole or not at
-all). PNG needs resvg-py (or cairosvg)."""
+The picture goes to -o OUT (.svg or .png; written whole or not at all), or to stdout as
+SVG when stdout is a file or a pipe (at a terminal, -o is asked for). PNG needs resvg-py (or cairosvg)."""
 
 
 def register(subparsers: Any) -> None:
@@ -231,6 +232,10 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.output:
         check_render_path(args.output)
         outputs.plan(args.output)           # a bad -o fails now, before any drawing
+    elif not args.json and is_terminal(sys.stdout):
+        # a picture is 60 KB of SVG: at a terminal it is never what was wanted
+        raise UserError("render writes SVG text: give a file with -o OUT (.svg or .png), or send it "
+                        "on (dipsolve render FILE > board.svg)")
     if args.plan and (args.orders or args.orders_file or args.results):
         raise UserError("--plan draws the plan's own orders; leave out --orders, --orders-file and --results")
     if args.alone and not args.plan:

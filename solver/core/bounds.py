@@ -37,7 +37,7 @@ from itertools import accumulate
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import DipsolveLimitError, DipsolveSyntaxError
+from .errors import DipsolveFileError, DipsolveLimitError, DipsolveSyntaxError
 
 __all__ = ["Bound", "LIMITS", "DipsolveLimitError", "limit_error", "parse_int", "check_digits",
            "check_int", "check_float", "check_nesting", "json_decoder", "loads_json", "read_text", "read_bytes",
@@ -318,6 +318,20 @@ def decode_text(data: bytes) -> str:
 def read_text(path: str | os.PathLike[str]) -> str:
     """A text file within ``max_file_bytes`` (`read_bytes`, `decode_text`)."""
     return decode_text(read_bytes(path))
+
+
+def read_input(path: str | os.PathLike[str]) -> str:
+    """`read_text` for a public function: a file that cannot be read is a
+    `DipsolveFileError` with the system's reason, one that is not UTF-8 a
+    `DipsolveSyntaxError` saying where."""
+    name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else repr(path)
+    try:
+        return read_text(path)
+    except UnicodeDecodeError as e:
+        raise DipsolveSyntaxError(f"not a text file: byte {e.start} is not UTF-8", filename=name,
+                                  found="binary data", expected="UTF-8 text") from None
+    except OSError as e:
+        raise DipsolveFileError(f"cannot read: {e.strerror or e}", filename=name) from None
 
 
 def check_picture(width: float, height: float, scale: float, what: str = "scale") -> tuple[int, int]:

@@ -1,21 +1,28 @@
-"""The error family: one root, `DipsolveError`, and the four branches a caller catches.
+"""The error family: one root, `DipsolveError`, and the branches a caller catches.
 
 Every error dipsolve raises for a reason of the caller's (or of the installation's) is a
 `DipsolveError`; catch the root to catch them all, or a branch to tell them apart, as
 python-chess and godip tell "invalid" from "illegal":
 
 - `DipsolveSyntaxError`: not understood (a stray character, an unknown province or
-  power, a phase that is not a phase), and its `DipsolveLimitError`: past one of the
-  bounds of `dipsolve.core.bounds` (a year of 5,000 digits, press nested 3,000 deep);
+  power, a phase that is not a phase), its `DipsolveLimitError`: past one of the
+  bounds of `dipsolve.core.bounds` (a year of 5,000 digits, press nested 3,000 deep),
+  and its `DipsolveArgumentError`: a value of the wrong kind given to a function;
 - `DipsolveRuleError`: understood but not allowed (an army at sea, two units in one
   province, an order for a unit that is not there); ``rule`` names the rule broken;
+- `DipsolveUnsupported`: understood and allowed, but outside what the solver asked
+  covers (a possible convoy paradox in the CP-SAT order model);
 - `DipsolveUnavailable`: an optional part is not installed or cannot run here (a bot
   or method whose module is missing, no PNG converter);
+- `DipsolveFileError`: a file that cannot be read or written;
+- `DipsolveLostError`: work lost in another process or in a user's code (a worker
+  that died, a bot that raised);
 - `DipsolveInternalError`: dipsolve contradicted itself (a model disagrees with the
   adjudicator, a plan does not replay): a bug, please report it.
 
-The first two are also `ValueError`, the third `RuntimeError`, the fourth
-`RuntimeError`, so code written against the built-in classes keeps working.
+They are also the built-in classes code may catch: the not understood, not allowed and
+unsupported ones `ValueError` (a wrong kind of value also `TypeError`), a file's
+`OSError`, the others `RuntimeError`.
 
 An error may carry a place in a text (``filename``, ``line``, ``column``, 1-based, the
 offending ``source_line`` for a caret) and says ``found`` and ``expected``::
@@ -42,8 +49,9 @@ from __future__ import annotations
 import unicodedata
 from typing import Any, Iterable
 
-__all__ = ["DipsolveError", "DipsolveSyntaxError", "DipsolveLimitError", "DipsolveRuleError",
-           "DipsolveUnavailable", "DipsolveInternalError", "QUOTE_LENGTH", "MESSAGE_LENGTH",
+__all__ = ["DipsolveError", "DipsolveSyntaxError", "DipsolveLimitError", "DipsolveArgumentError",
+           "DipsolveRuleError", "DipsolveUnavailable", "DipsolveUnsupported", "DipsolveFileError",
+           "DipsolveLostError", "DipsolveInternalError", "QUOTE_LENGTH", "MESSAGE_LENGTH",
            "escape", "quote", "quote_line"]
 
 # ------------------------------------------------------------------ the quoting rule
@@ -133,6 +141,12 @@ def quote(text: str, limit: int = QUOTE_LENGTH, at: int = 0) -> str:
         >>> quote("A PAR - BUR" + " BUR" * 5000, limit=24)
         'A PAR - BUR BUR BUR BUR … (20011 characters)'
     """
+    if not isinstance(text, str):
+        raise DipsolveArgumentError(f"quote: expected a text, not {type(text).__name__}",
+                                    expected="a text")
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in (limit, at)) or limit < 1:
+        raise DipsolveArgumentError(f"quote: limit and at are whole numbers, limit 1 or more, "
+                                    f"not {limit!r} and {at!r}", expected="whole numbers")
     if len(text) <= limit:
         return escape(text)
     start, end = _window(text, at, limit)
@@ -289,6 +303,11 @@ class DipsolveLimitError(DipsolveSyntaxError):
         super().__init__(message, **where)
 
 
+class DipsolveArgumentError(DipsolveSyntaxError, TypeError):
+    """Not understood: a value of the wrong kind given to a public function (a number
+    where a power's name goes, a list where a position goes); also a `TypeError`."""
+
+
 class DipsolveRuleError(DipsolveError, ValueError):
     """Understood, but not allowed by the rules of the game or of the board; ``rule``
     names the rule when there is one (``"unit-exists"``, ``"army-at-sea"``, ...)."""
@@ -304,6 +323,28 @@ class DipsolveUnavailable(DipsolveError, RuntimeError):
     """An optional part is not installed, or cannot run in this installation."""
 
     kind = "unavailable"
+
+
+class DipsolveUnsupported(DipsolveError, ValueError):
+    """Understood and allowed, but outside what the solver asked can answer (orders that
+    may form a convoy paradox, which the CP-SAT order model does not cover); another
+    method, or the adjudicator, answers it."""
+
+    kind = "unsupported"
+
+
+class DipsolveFileError(DipsolveError, OSError):
+    """A file that cannot be read or written (missing, a folder, not allowed): the
+    operating system's reason, and the file's name."""
+
+    kind = "file"
+
+
+class DipsolveLostError(DipsolveError, RuntimeError):
+    """Work handed to another process or to a user's code was lost: a worker died, or a
+    bot raised (``play_series``' `GameLost`)."""
+
+    kind = "lost"
 
 
 class DipsolveInternalError(DipsolveError, RuntimeError):

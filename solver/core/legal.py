@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
+from .errors import DipsolveRuleError
 from .graph import convoy_routes, on_route, reachable, reachable_provinces, sea_component
 from .map import Map
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
@@ -96,7 +97,7 @@ def legal_orders(position: Position, unit: Unit) -> list[Order]:
 
 def _movement_orders(position: Position, unit: Unit) -> list[Order]:
     if unit not in position.units:
-        raise ValueError(f"no unit {unit} ({unit.power}) in this position")
+        raise DipsolveRuleError(f"no unit {unit} ({unit.power}) in this position")
     m = position.map
     po = m.province_of
     t = _tables(position)
@@ -142,7 +143,7 @@ def _retreat_orders(position: Position, unit: Unit) -> list[Order]:
         if d.unit == unit:
             return [Retreat(unit.kind, unit.location, r) for r in d.retreats] + \
                 [Disband(unit.kind, unit.location)]
-    raise ValueError(f"{unit} ({unit.power}) is not dislodged in this position")
+    raise DipsolveRuleError(f"{unit} ({unit.power}) is not dislodged in this position")
 
 
 def build_orders(position: Position, power: str) -> list[Order]:

@@ -26,6 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from .errors import DipsolveRuleError
+
 
 class Order:
     """The base of every order (no fields of its own: equality, hashing and ``str()``
@@ -52,7 +54,7 @@ def unit_key(order: Order) -> tuple[str, str]:
     """
     if isinstance(order, UnitOrder):
         return (order.kind, order.location)
-    raise ValueError(f"{order} is for no unit")
+    raise DipsolveRuleError(f"{order} is for no unit", rule="unit-order")
 
 
 @dataclass(frozen=True, slots=True)

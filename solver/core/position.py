@@ -14,6 +14,7 @@ from typing import Iterable, Mapping, NamedTuple
 from .bounds import LIMITS, check_int, parse_int
 from .errors import DipsolveRuleError, DipsolveSyntaxError
 from .map import Map
+from .names import check_power
 from .variant import Variant
 from .variant import variant as standard_variant
 
@@ -198,9 +199,10 @@ class Position:
 
     @classmethod
     def from_file(cls, path: str) -> "Position":
-        """The position in the file at ``path`` (see `from_text`)."""
-        from .bounds import read_text
-        return cls.from_text(read_text(path), str(path))
+        """The position in the file at ``path`` (see `from_text`); a file that cannot be
+        read is a `DipsolveFileError`."""
+        from .bounds import read_input
+        return cls.from_text(read_input(path), str(path))
 
     def _repr_svg_(self) -> str:
         """The board as a picture, for notebooks (`dipsolve.io.pictures.position_svg`)."""
@@ -237,10 +239,23 @@ class Position:
             object.__setattr__(self, "_memo", memo)
         return memo
 
+    def _power(self, power: str) -> str:
+        """``power`` by its canonical name: a power of the board in any spelling, or one
+        with a unit or center here; else `DipsolveSyntaxError` naming the closest."""
+        if isinstance(power, str) and power in self.map.powers:
+            return power
+        if isinstance(power, str) and power in self.powers():
+            return power
+        return check_power(power)
+
     def units_of(self, power: str) -> list[Unit]:
+        """The units of ``power`` (any spelling: ``"AUS"``, ``"austria"``)."""
+        power = self._power(power)
         return [u for u in self.units if u.power == power]
 
     def centers_of(self, power: str) -> list[str]:
+        """The supply centers ``power`` owns (any spelling)."""
+        power = self._power(power)
         return [p for p, o in self.centers if o == power]
 
     def powers(self) -> list[str]:
@@ -257,13 +272,16 @@ class Position:
     def alone(self, powers: Iterable[str]) -> "Position":
         """The position with only ``powers``' units on it (every supply center keeps its
         owner): a power unopposed, as `dipsolve path` plans and `render --alone` draws."""
-        keep = set(powers)
+        if isinstance(powers, str):
+            powers = [powers]
+        keep = {self._power(p) for p in powers}
         return Position.build(self.phase, [u for u in self.units if u.power in keep], self.centers,
                               [d for d in self.dislodged if d.unit.power in keep],
                               self.standoffs, self.map)
 
     def buildable(self, power: str) -> list[str]:
         """Home centers of the power that it owns and that stand empty."""
+        power = self._power(power)
         owner, occupied = self.owner, self.unit_in
         return sorted(p for p in self.map.homes.get(power, ())
                       if owner.get(p) == power and p not in occupied)

@@ -27,6 +27,7 @@ from enum import Enum
 from itertools import compress
 from typing import Iterable, Mapping, NamedTuple
 
+from .errors import DipsolveRuleError
 from .graph import coasts_in_reach, fill_coast, on_route, sea_route
 from .map import Map
 from .orders import (MOVEMENT_ORDERS, RETREAT_ORDERS, Build, Convoy, Disband, Hold, Move, Order,
@@ -722,7 +723,7 @@ def read_order(position: Position, unit: Unit, order: Order) -> Reading:
     po = position.map.province_of
     if (not isinstance(order, UnitOrder) or order.kind != unit.kind
             or po.get(order.location) != po[unit.location]):
-        raise ValueError(f"{order} is not an order for {unit} ({unit.power})")
+        raise DipsolveRuleError(f"{order} is not an order for {unit} ({unit.power})")
     i = st.at[po[unit.location]]
     try:
         _classify(st, i, order, st.seas)

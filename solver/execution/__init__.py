@@ -34,6 +34,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
+from ..core.errors import DipsolveSyntaxError
 from ..core.results import Stopped, stop_requested
 from .jobs import (ATTEMPTS, Done, ExecutionUnavailable, Executor, OnDone, OnRetry, _Base, died,
                    guarded)
@@ -64,7 +65,7 @@ class LocalPool(_Base):
 
     def __init__(self, workers: int, attempts: int = ATTEMPTS) -> None:
         if workers < 1 or attempts < 1:
-            raise ValueError(f"workers and attempts must be 1 or more, not {workers}, {attempts}")
+            raise DipsolveSyntaxError(f"workers and attempts must be 1 or more, not {workers}, {attempts}")
         self.workers = workers
         self.attempts = attempts
 

@@ -21,6 +21,7 @@ import os
 from collections import deque
 from typing import Any, Callable, Sequence
 
+from ..core.errors import DipsolveSyntaxError
 from ..core.results import Stopped, stop_requested
 from .jobs import ATTEMPTS, Done, ExecutionUnavailable, OnDone, OnRetry, _Base, died, guarded
 
@@ -106,7 +107,7 @@ class RayExecutor(_Base):
 
     def __init__(self, address: str | None, workers: int = 2, *, attempts: int = ATTEMPTS) -> None:
         if workers < 1 or attempts < 1:
-            raise ValueError(f"workers and attempts must be 1 or more, not {workers}, {attempts}")
+            raise DipsolveSyntaxError(f"workers and attempts must be 1 or more, not {workers}, {attempts}")
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         if address is not None:
             check_address(address)

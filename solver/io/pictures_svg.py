@@ -409,7 +409,7 @@ def plan_svg(outcomes: Sequence[Outcome], *, title: str | None = None, edges: bo
     """A plan (from `replay_plan`) on the board it starts from: each phase's orders drawn
     with the phase's number; an order that failed in the replay is faint and marked."""
     if not outcomes:
-        raise ValueError("plan_svg needs at least one phase")
+        raise DipsolveSyntaxError("plan_svg needs at least one phase")
     start, end = outcomes[0].position, outcomes[-1].next
     d = _new(start)
     draw_board(d, start, edges, faint=True)

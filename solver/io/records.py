@@ -32,7 +32,7 @@ import gc
 import json
 import re
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any, Iterable, Iterator, Mapping
 
 from ..core.bounds import json_decoder
@@ -406,15 +406,21 @@ def _location(src: _Source, start: int, text: Any, m: Map) -> str:
     return loc
 
 
-@cache
-def _unit_texts() -> dict[str, tuple[str, str]]:
-    """``"A PAR"`` -> ``("A", "PAR")`` for every unit of the standard map as the peer
-    writes it (the records' map)."""
-    return {f"{kind} {loc}": (kind, loc) for kind in ("A", "F") for loc in standard_map().province_of}
+_UNIT_TEXTS: dict[int, tuple[Map, dict[str, tuple[str, str]]]] = {}
+
+
+def _unit_texts(m: Map) -> dict[str, tuple[str, str]]:
+    """``"A PAR"`` -> ``("A", "PAR")`` for every unit place of the map ``m`` as the peer
+    writes it, made once a map."""
+    hit = _UNIT_TEXTS.get(id(m))
+    if hit is None or hit[0] is not m:
+        table = {f"{kind} {loc}": (kind, loc) for kind in ("A", "F") for loc in m.province_of}
+        hit = _UNIT_TEXTS[id(m)] = (m, table)
+    return hit[1]
 
 
 def _unit(src: _Source, start: int, text: str, m: Map, look_for: str) -> tuple[str, str]:
-    known = _unit_texts().get(text) if m is standard_map() else None
+    known = _unit_texts(m).get(text)
     if known is not None:
         return known
     parts = text.split()

@@ -26,7 +26,7 @@ from typing import Protocol
 
 from .. import api
 from ..algorithms import dumbbot, greedy
-from ..core.errors import DipsolveUnavailable
+from ..core.errors import DipsolveSyntaxError, DipsolveUnavailable
 from ..core.orders import Build, Disband, Order, Waive
 from ..core.position import Position
 from ..core.legal import build_orders, legal_orders
@@ -183,35 +183,3 @@ class DipsolveBot:
                rng: random.Random) -> list[Order]:
         solution = api.solve(position, power, self.settings(deadline_s, rng.randrange(1 << 30)))
         return list(solution.orders)
-
-
-#: the opponent models a dipsolve bot can play with (``solve``'s ``opponents``)
-OPPONENT_MODELS = ("equilibrium", "sampled", "worst", "expected", "hold")
-
-BOT_NAMES = ("dumbbot", "greedy", "random", "dipsolve") + tuple(f"dipsolve:{m}" for m in DIPSOLVE_METHODS)
-
-
-def make_bot(name: str, evaluator: str = "influence", opponents: str = "equilibrium",
-             clock: str = "wall") -> Bot:
-    """The bot a name stands for: ``dumbbot``, ``random``, ``dipsolve`` (its default
-    method) or ``dipsolve:METHOD``; a dipsolve bot searches with ``evaluator`` against
-    the ``opponents`` model.  ``ValueError`` for any other name."""
-    if opponents not in OPPONENT_MODELS:
-        raise ValueError(f"unknown opponent model {opponents!r} (expected one of "
-                         f"{', '.join(OPPONENT_MODELS)})")
-    key = name.strip().lower()
-    if key == "dumbbot":
-        return DumbBotPlayer()
-    if key == "random":
-        return RandomBot()
-    if key == "greedy":
-        return GreedyBot()
-    if key == "dipsolve":
-        return DipsolveBot(evaluator=evaluator, opponents=opponents, clock=clock)
-    if key.startswith("dipsolve:"):
-        method = key.split(":", 1)[1]
-        if method not in DIPSOLVE_METHODS:
-            raise ValueError(f"unknown dipsolve method {method!r} (expected one of "
-                             f"{', '.join(DIPSOLVE_METHODS)})")
-        return DipsolveBot(method, evaluator, opponents, clock)
-    raise ValueError(f"unknown bot {name!r} (expected one of {', '.join(BOT_NAMES)})")

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Container, Iterable, Mapping, Sequence
 
 from ..core.adjudicator import REFUSED, adjudicate
+from ..core.errors import DipsolveLostError, DipsolveSyntaxError
 from .bots import Bot
 from ..core.map import POWERS
 from ..core.orders import Order
@@ -150,10 +151,10 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
     powers = v.powers
     missing = [p for p in powers if p not in seats]
     if missing:
-        raise ValueError(f"no bot seated for {', '.join(missing)}")
+        raise DipsolveSyntaxError(f"no bot seated for {', '.join(missing)}")
     position = start or Position.initial(v)
     if until < position.phase.year:
-        raise ValueError(f"the game starts in {position.phase.year}, after the last year {until}")
+        raise DipsolveSyntaxError(f"the game starts in {position.phase.year}, after the last year {until}")
     for bot in {id(b): b for b in seats.values()}.values():
         prepare = getattr(bot, "prepare", None)
         if prepare is not None:
@@ -233,9 +234,9 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
     """
     powers = standard_variant(variant).powers
     if len(seating) != len(powers):
-        raise ValueError(f"a seating names {len(powers)} bots, not {len(seating)}")
+        raise DipsolveSyntaxError(f"a seating names {len(powers)} bots, not {len(seating)}")
     if jobs < 1:
-        raise ValueError(f"jobs must be 1 or more, not {jobs}")
+        raise DipsolveSyntaxError(f"jobs must be 1 or more, not {jobs}")
     tasks = [(rotated(seating, i if rotate else 0, powers), seed + i, until, time_limit, clock, variant)
              for i in range(games)]
     todo = [i for i in range(games) if i not in skip]
@@ -271,7 +272,7 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
     return records
 
 
-class GameLost(RuntimeError):
+class GameLost(DipsolveLostError):
     """A game's worker process died twice, or its bot raised (`play_series` with
     ``jobs`` or an executor, and no ``on_lost``)."""
 

@@ -42,6 +42,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
 
+from ..core.errors import DipsolveRuleError
 from ..core.resolver import Resolver
 from ..core.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, unit_key
 from ..core.position import Position, Unit
@@ -107,7 +108,7 @@ class AgendaSearch:
                  deadline: Deadline | None = None, trace: bool = False,
                  foreign: bool = False, units: Iterable[Unit] | None = None) -> None:
         if position.phase.kind != "movement":
-            raise ValueError(f"the agenda search orders a movement phase, not {position.phase}")
+            raise DipsolveRuleError(f"the agenda search orders a movement phase, not {position.phase}")
         self.position, self.power, self.evaluate = position, power, evaluate
         m = position.map
         self.po = po = m.province_of

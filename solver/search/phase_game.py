@@ -47,6 +47,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
+from ..core.errors import DipsolveRuleError, DipsolveSyntaxError
 from ..core.adjudicator import adjudicate
 from ..core.orders import Hold, Order, unit_key
 from ..core.position import Position, Unit
@@ -179,7 +180,7 @@ class PhaseEquilibrium:
         for p in self.players:
             if p.power == power:
                 return p
-        raise KeyError(power)
+        raise DipsolveSyntaxError(power)
 
     def to_json(self) -> dict:
         return {
@@ -292,9 +293,9 @@ class PhaseGame:
                  oracle: Oracle | None = None, seeds: Sequence[Sequence[Order]] = (),
                  radius: int = 2, pick: str = "best", temperature: float | None = TEMPERATURE) -> None:
         if position.phase.kind != "movement":
-            raise ValueError(f"the phase game is played in a movement phase, not {position.phase}")
+            raise DipsolveRuleError(f"the phase game is played in a movement phase, not {position.phase}")
         if pick not in PICKS:
-            raise ValueError(f"pick must be one of {', '.join(PICKS)}, not {pick!r}")
+            raise DipsolveSyntaxError(f"pick must be one of {', '.join(PICKS)}, not {pick!r}")
         self.position, self.power, self.evaluate = position, power, evaluate
         self.deadline, self.seed, self.workers = deadline, seed, workers
         self.heuristic, self.oracle, self.pick = heuristic, oracle, pick

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from dipsolve.play.bots import Bot, make_bot
+from dipsolve.play.bots import Bot
+from dipsolve.play.registry import make_bot
 
 from .client import DaideSession, GameEnd
 from .wire import FM, Connection, DaideConnectionError
