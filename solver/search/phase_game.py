@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
 from ..core.errors import DipsolveRuleError, DipsolveSyntaxError
-from ..core.adjudicator import adjudicate
+from ..core.resolver import Resolver
 from ..core.orders import Hold, Order, unit_key
 from ..core.position import Position, Unit
 from ..core.results import Deadline
@@ -305,6 +305,8 @@ class PhaseGame:
         self.players = [_Player(power, ours, temperature=temperature)] + \
             [_Player(p, tuple(us), temperature=temperature) for p, us in sorted(relevant.items())]
         self._seeds = [tuple(s) for s in seeds]
+        #: the position's tables made once for every profile (`dipsolve.core.resolver`)
+        self._resolver = Resolver(position)
         #: profile (action index per player) -> (next position, payoffs computed so far)
         self._profiles: dict[tuple[int, ...], tuple[Position, dict[int, float]]] = {}
         self.iterations = 0
@@ -316,7 +318,7 @@ class PhaseGame:
         entry = self._profiles.get(profile)
         if entry is None:
             orders = {p.power: list(p.actions[a]) for p, a in zip(self.players, profile)}
-            entry = self._profiles[profile] = (adjudicate(self.position, orders).next, {})
+            entry = self._profiles[profile] = (self._resolver.resolve(orders).next, {})
         nxt, values = entry
         v = values.get(player)
         if v is None:
@@ -334,7 +336,7 @@ class PhaseGame:
             return self.payoff(profile, player)
         orders = {q: list(a) for q, a in others.items()}
         orders[p.power] = list(action)
-        return self.evaluate(adjudicate(self.position, orders).next, p.power)
+        return self.evaluate(self._resolver.resolve(orders).next, p.power)
 
     # -- seeding -------------------------------------------------------------------------
     def seed_actions(self, deadline: Deadline) -> None:
