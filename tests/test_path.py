@@ -230,6 +230,7 @@ def test_cli_exact_text_paper_rules_and_from_file(capsys, tmp_path):
     assert code == 0
     assert out.startswith("Russia has passed through 16 supply centers after F1902M: 2 game years")
     assert "status: optimal" in out and "because" in out
+    assert "time limit 60 s, 1 CP-SAT worker)" in out       # the default: one, in the singular
     start = tmp_path / "w1902.dip"
     start.write_text("phase: Winter 1902 Adjustments\n[Germany]\nunits: A BUR, F DEN, A WAR\n"
                      "centers: BER, KIE, MUN, DEN, HOL, WAR\n")

@@ -298,7 +298,7 @@ def exact_text(args: argparse.Namespace, sol: Any) -> str:
     else:
         head = f"{sol.power}: no plan to {sol.target} supply centers from {source} yet"
     lines = [head, f"  status: {sol.status} ({sol.seconds:.2f} s; time limit {args.time_limit:g} s, "
-                   f"{args.workers} CP-SAT workers)",
+                   f"{args.workers} CP-SAT worker{'' if args.workers == 1 else 's'})",
              f"  rules: {_RULES[sol.rules]}"]
     if sol.bound and sol.status != "infeasible":
         lines.append(f"  bound: no plan reaches {sol.target} before {sol.bound_phase} "
