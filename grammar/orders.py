@@ -554,12 +554,27 @@ def _read_lines(text: str, filename: str, game_map: Map, start: str = "order_lin
         if _BLANK.match(line):
             continue
         source = whole.shifted(number)
+        bare = _bare_power(line, game_map)
+        if bare is not None:                 # a header without its colon
+            yield source, bare, []
+            continue
         try:
             power, refs = _parse(line, "order_line", source, game_map)
         except DipsolveError as e:
             yield e
             continue
         yield source, power, refs
+
+
+def _bare_power(line: str, game_map: Map) -> PowerAt | None:
+    """A power's name alone on a line (``Austria``, as order sheets people and language
+    models write put it above that power's orders): a header, as ``Austria:`` is.  A
+    province's name or abbreviation (``ENG``, the English Channel) is not taken for one."""
+    name = line.split("#", 1)[0].strip()
+    power = power_name(name) if name else None
+    if power is None or game_map.province(name) is not None:
+        return None
+    return PowerAt(power, Span(1, line.index(name) + 1, name))
 
 
 def _with_headers(items, need_power: bool):

@@ -324,6 +324,20 @@ def test_adjudicate_reads_an_order_sheet(capsys):
     assert "ok Turkey: A CON - BUL" in out
 
 
+def test_a_power_name_alone_on_a_line_heads_the_orders_below_it():
+    # order sheets as people and language models write them: "Austria" then its orders
+    text = "Austria\nA VIE - GAL, F TRI - ALB\n\n  england  # the island\nF LON - NTH\nENG\nTurkish:\nA CON - BUL\n"
+    lines, errors = read_orders(text, "sheet.txt")
+    assert errors == []
+    assert [(o.power, str(o.order)) for o in lines] == [
+        ("Austria", "A VIE - GAL"), ("Austria", "F TRI - ALB"), ("England", "F LON - NTH"),
+        ("England", "F ENG H"),          # ENG alone is the English Channel (a hold), no header
+        ("Turkey", "A CON - BUL")]
+    # a name that is neither a power nor a province is still refused, at its line
+    _, errors = read_orders("Austrai\nA VIE - GAL\n", "sheet.txt")
+    assert errors and errors[0].line == 1
+
+
 _MARKED = [(t, r) for c, t, r in ROWS if "(*" in t]
 
 
