@@ -38,9 +38,9 @@ def main(argv: list[str] | None = None) -> int:
         power = sorted({u.power for u in pos.units})[0]
         game = PhaseGame(pos, power, influence, seed=i,
                          deadline=Deadline(args.time_limit, clock=time.process_time))
-        game.run()
-        rows.append({"position": i, "power": power, "iterations": game.iterations,
-                     "profiles": len(game._profiles)})
+        answer = game.run()
+        rows.append({"position": i, "power": power, "iterations": answer.iterations,
+                     "profiles": answer.profiles})
     total = {"iterations": sum(r["iterations"] for r in rows), "profiles": sum(r["profiles"] for r in rows)}
     if args.json:
         print(json.dumps({"time_limit": args.time_limit, "positions": rows, "total": total}))

@@ -406,17 +406,14 @@ def _location(src: _Source, start: int, text: Any, m: Map) -> str:
     return loc
 
 
-_UNIT_TEXTS: dict[int, tuple[Map, dict[str, tuple[str, str]]]] = {}
-
-
 def _unit_texts(m: Map) -> dict[str, tuple[str, str]]:
     """``"A PAR"`` -> ``("A", "PAR")`` for every unit place of the map ``m`` as the peer
-    writes it, made once a map."""
-    hit = _UNIT_TEXTS.get(id(m))
-    if hit is None or hit[0] is not m:
-        table = {f"{kind} {loc}": (kind, loc) for kind in ("A", "F") for loc in m.province_of}
-        hit = _UNIT_TEXTS[id(m)] = (m, table)
-    return hit[1]
+    writes it, made once a map (in `Map.memo`)."""
+    table = m.memo.get("records.unit_texts")
+    if table is None:
+        table = m.memo["records.unit_texts"] = {f"{kind} {loc}": (kind, loc)
+                                                for kind in ("A", "F") for loc in m.province_of}
+    return table
 
 
 def _unit(src: _Source, start: int, text: str, m: Map, look_for: str) -> tuple[str, str]:
