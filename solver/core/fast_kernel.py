@@ -15,12 +15,13 @@ breadth-first through the seas whose fleets convoy the army (`dipsolve.core.grap
 
 Output: one ``int64`` array, short, for the caller to read in one ``tolist()``: whether
 the kernel could not finish (1: its stacks overflowed, and the caller takes the reference
-path), the number of units that moved and for each its index and the location it moved
-to; the number dislodged and for each its index, the index of the unit that dislodged it
+path), the number of units that moved and for each ``index << 12 | location moved to``;
+the number dislodged and for each its index, the index of the unit that dislodged it
 and whether that one came by convoy; the number of standoff provinces (a move to it
 bounced, nobody stands there after the phase: DATC 4.A.5; only when a unit is
 dislodged, as only retreats need them) and their indices; the number of units left on
-the board and their indices in canonical order (after the moves: see ``RANK``).
+the board and for each, in canonical order (after the moves: see ``RANK``),
+``index << 12 | location``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import numpy as np
 
 #: the kernel's functions, compiled by `compiled` (numba resolves the names one calls
 #: among the module's globals when it compiles, so each is replaced by its compiled self)
-_KERNEL = ("resolve_movement", "_tail_of", "_push", "_run", "_sea_route")
+_KERNEL = ("resolve_movement", "patched", "_tail_of", "_push", "_run", "_sea_route")
 _compiled: list = []      # [the compiled resolve_movement] once compiled
 #: why the kernel is not compiled ("" when it is, or has not been tried yet)
 why_not = ""
@@ -91,17 +92,49 @@ _H2H, _OCC, _HS, _MS, _CV, _SNEXT, _MNEXT = range(7)
 _W_ROWS = 7
 
 
-def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray) -> np.ndarray:
-    """Resolve one movement phase whose orders are matched (``base``, with ``patch``
-    written over it: one after another, a unit's index and its rows from ``OTYPE`` to
-    ``SDEST``): steps 2 to 4 of the adjudicator's pipeline, without the next position
-    (see the module notes)."""
+#: an order packed into one int (`pack`): the unit's index, then the rows ``OTYPE`` to
+#: ``SDEST``, each 12 bits wide (3 for the type, 1 for ``VIA``), indices stored plus one
+#: (so at most 4,095 units and 4,094 provinces and locations: `LOCATIONS`)
+
+
+def pack(i: int, otype: int, dest: int, dloc: int, via: int, sprov: int, sdest: int) -> int:
+    """One matched order as one int (unit ``i``; -1 for none in the index fields)."""
+    return (i | otype << 12 | (dest + 1) << 15 | (dloc + 1) << 27 | via << 39
+            | (sprov + 1) << 40 | (sdest + 1) << 52)
+
+
+def patched(base: np.ndarray, patch: np.ndarray) -> np.ndarray:
+    """``base`` with the packed orders of ``patch`` (`pack`) written over it, a copy; an
+    array of no units when a unit is given two orders, which the caller leaves to the
+    reference path (DATC 4.D.3: it holds, and the orders are reported)."""
     units = base.copy()
-    width = SDEST - OTYPE + 2
-    for r in range(0, patch.shape[0] - width + 1, width):
-        for f in range(width - 1):
-            units[OTYPE + f, patch[r]] = patch[r + 1 + f]
     n = units.shape[1]
+    seen = np.zeros(n, np.uint8)
+    for r in range(patch.shape[0]):
+        v = patch[r]
+        i = v & 0xFFF
+        if seen[i] != 0:
+            return np.zeros((FIELDS, 0), np.int64)
+        seen[i] = 1
+        units[OTYPE, i] = (v >> 12) & 0x7
+        units[DEST, i] = ((v >> 15) & 0xFFF) - 1
+        units[DLOC, i] = ((v >> 27) & 0xFFF) - 1
+        units[VIA, i] = (v >> 39) & 0x1
+        units[SPROV, i] = ((v >> 40) & 0xFFF) - 1
+        units[SDEST, i] = ((v >> 52) & 0xFFF) - 1
+    return units
+
+
+def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray) -> np.ndarray:
+    """Resolve one movement phase whose orders are matched (``base``, with the packed
+    orders of ``patch`` written over it, `patched`): steps 2 to 4 of the adjudicator's
+    pipeline, without the next position (see the module notes)."""
+    units = patched(base, patch)
+    n = units.shape[1]
+    if n != base.shape[1]:
+        out = np.zeros(1, np.int64)
+        out[0] = 1                  # a unit given two orders: the reference path
+        return out
     nprov = nb.shape[0]
     w = np.full((_W_ROWS, n), -1, np.int64)
     # province -> the unit standing there, the first mover to it, the number of movers
@@ -162,10 +195,10 @@ def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray) -> np.
     state = np.zeros(2 * n, np.uint8)
     # the guesses resolved decisions depend on (a stack, ``top[0]`` its height; ``top[1]``
     # set if it overflowed, when the caller must use the reference resolver)
-    deps = np.zeros(8 * n + 8, np.int64)
+    deps = np.empty(8 * n + 8, np.int64)
     top = np.zeros(2, np.int64)
     # `_run`'s stack of frames, and its note of the fleets not dislodged
-    fr = np.zeros((16 * n + 16, 5), np.int64)
+    fr = np.empty((16 * n + 16, 5), np.int64)     # each field written before it is read
     fleet_ok = np.zeros(n, np.uint8)
     for i in range(n):
         if otype[i] == MOVE and w[_OCC, i] < 0 and via[i] == 0 and mcount[dest[i]] == 1:
@@ -191,10 +224,9 @@ def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray) -> np.
     p = 2
     for i in range(n):
         if moved[i] != 0:
-            out[p] = i
-            out[p + 1] = dloc[i]
-            p += 2
-    out[1] = (p - 2) // 2
+            out[p] = i << 12 | dloc[i]
+            p += 1
+    out[1] = p - 2
     out[p] = n_dislodged
     p += 1
     for i in range(n):
@@ -236,7 +268,7 @@ def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray) -> np.
     n_left = 0
     for i in np.argsort(keys):
         if by[i] < 0:
-            out[p + 1 + n_left] = i
+            out[p + 1 + n_left] = i << 12 | (dloc[i] if moved[i] != 0 else units[LOC, i])
             n_left += 1
     out[p] = n_left
     p += 1 + n_left

@@ -2,9 +2,9 @@
 
 `dipsolve.core.resolver.Resolver` matches orders to units as the adjudicator does
 (`dipsolve.core.rules.match_movement`); this module turns its fixed orders into one
-``int64`` array (`encode`, once a resolver) and each order of a set into a row of a
-patch (`columns`, once per distinct order), runs the kernel (`run`), and reads its
-answer back into the board's own objects (`read`).  The reference adjudicator stays the
+``int64`` array (`encode`, once a resolver) and each order of a set into one int
+(`column`, once per distinct order), runs the kernel and reads its answer back into the
+board's own objects (`resolve`).  The reference adjudicator stays the
 definition: the tests run both on random positions and every DATC case and require the
 same units, dislodgements and outcomes.  `adjudicate` itself stays on the reference: for
 one fresh phase the conversion to arrays costs what the kernel saves (BENCHMARKS.md,
@@ -30,7 +30,7 @@ from .map import Map
 from .position import UNITS, Position, Unit, unit
 from .rules import Matching
 
-__all__ = ["MapIndex", "Resolved", "available", "encode", "map_index", "read", "run", "why_not"]
+__all__ = ["MapIndex", "Resolved", "available", "column", "encode", "map_index", "resolve", "why_not"]
 
 #: the callers' switch (tests and benchmarks turn the compiled path off to compare)
 _enabled = k.numba_installed()
@@ -124,56 +124,36 @@ def unit_rows(position: Position) -> np.ndarray | None:
     return memo["fast.units"]
 
 
-def columns(st: Matching, index: MapIndex, i: int) -> tuple[int, ...]:
-    """Unit ``i``'s matched order as a row of the kernel's ``patch``: the unit's index,
-    then what the order asks for (the array's rows from ``OTYPE`` to ``SDEST``)."""
+def column(st: Matching, index: MapIndex, i: int) -> int:
+    """Unit ``i``'s matched order packed into one int, the kernel's patch
+    (`dipsolve.core.fast_kernel.pack`)."""
     pi = index.province
-    return (i, st.otype[i], pi[st.dest[i]], index.location[st.dest_loc[i]], int(st.via[i]),
-            pi[st.sup_prov[i]], pi[st.sup_dest[i]])
+    return k.pack(i, st.otype[i], pi[st.dest[i]], index.location[st.dest_loc[i]], int(st.via[i]),
+                  pi[st.sup_prov[i]], pi[st.sup_dest[i]])
 
 
-def encode(st: Matching, position: Position) -> tuple[np.ndarray, np.ndarray] | None:
-    """The matched orders of ``st`` (after `match_movement`) as the kernel's input: the
-    position's units with their orders, and an empty patch (None: see `unit_rows`).
-    Row by row, each a ``map`` over the matching's lists: a fresh phase pays for this
-    conversion once (BENCHMARKS.md, issue 26)."""
+def encode(st: Matching, position: Position) -> np.ndarray | None:
+    """The matched orders of ``st`` (after `match_movement`) written into the position's
+    array (None: see `unit_rows`; or a unit given two orders, left to the reference)."""
     base = unit_rows(position)
     if base is None:
         return None
     index = map_index(position.map)
-    pi, li = index.province.__getitem__, index.location.__getitem__
-    arr = base.copy()
-    arr[k.OTYPE:k.SDEST + 1] = (st.otype, list(map(pi, st.dest)), list(map(li, st.dest_loc)),
-                                st.via, list(map(pi, st.sup_prov)), list(map(pi, st.sup_dest)))
-    return arr, _NO_PATCH
-
-
-def as_patch(patch: list[int]) -> np.ndarray:
-    """Rows made by `columns`, one after another in one list, as the kernel's ``patch``."""
-    return np.array(patch, np.int64) if patch else _NO_PATCH
+    patch = [column(st, index, i) for i in st.moving + st.others]
+    k.compiled()               # k.patched compiled, when numba is there
+    arr = k.patched(base, np.array(patch, np.int64) if patch else _NO_PATCH)
+    return arr if arr.shape[1] == base.shape[1] else None
 
 
 _NO_PATCH = np.zeros(0, np.int64)
-
-
-def run(base: np.ndarray, patch: np.ndarray, m: Map) -> list[int] | None:
-    """The kernel's answer (`dipsolve.core.fast_kernel`'s output, as a list), or None
-    when it could not finish (the caller takes the reference path)."""
-    global _enabled
-    kernel = k.compiled()
-    if kernel is None:            # numba is installed but cannot be imported
-        _enabled = False
-        return None
-    out = kernel(base, patch, map_index(m).nb).tolist()
-    return None if out[0] else out
 
 
 class Resolved(NamedTuple):
     """What the kernel's answer does to the board, as `dipsolve.core.adjudicator.after_moves`
     says it, and what the retreats need."""
 
-    #: by unit, whether it moved
-    moved: list[bool]
+    #: the units whose move succeeded (their indices, in board order)
+    movers: list[int]
     #: the units dislodged: unit index -> the index of the unit that dislodged it
     dislodged_by: dict[int, int]
     #: the units on the board after movement, dislodged ones left out, in canonical order
@@ -184,22 +164,24 @@ class Resolved(NamedTuple):
     standoffs: set[str]
 
 
-def read(out: list[int], position: Position) -> Resolved:
-    """The kernel's answer ``out`` (`run`) for ``position`` in the board's objects."""
+def resolve(base: np.ndarray, patch: list[int], position: Position) -> Resolved | None:
+    """The kernel's answer for the orders of ``base`` (`encode`) and ``patch`` (packed by
+    `column`) in the board's objects, or None when the caller must take the reference
+    path (the kernel could not finish, a unit was given two orders, or numba cannot be
+    imported)."""
+    global _enabled
+    kernel = k.compiled()
+    if kernel is None:            # numba is installed but cannot be imported
+        _enabled = False
+        return None
+    index = map_index(position.map)
+    out = kernel(base, np.array(patch, np.int64) if patch else _NO_PATCH, index.nb).tolist()
+    if out[0]:
+        return None
     units = position.units
-    moved = [False] * len(units)
-    placed = list(units)
     n_moved = out[1]
-    if n_moved:
-        locations = map_index(position.map).locations
-        for p in range(2, 2 + 2 * n_moved, 2):
-            i = out[p]
-            moved[i] = True
-            u = units[i]
-            key = (u.power, u.kind, locations[out[p + 1]])
-            nu = UNITS.get(key)
-            placed[i] = nu if nu is not None else unit(*key)
-    p = 2 + 2 * n_moved
+    p = 2 + n_moved
+    movers = [c >> 12 for c in out[2:p]]
     n_dislodged = out[p]
     p += 1
     dislodged_by: dict[int, int] = {}
@@ -211,11 +193,32 @@ def read(out: list[int], position: Position) -> Resolved:
             i, mv = out[q], out[q + 1]
             dislodged_by[i] = mv
             origins[i] = None if out[q + 2] else po[units[mv].location]
-    p += 3 * n_dislodged
-    n_standoffs = out[p]
-    if n_standoffs:
-        provinces = map_index(position.map).provinces
-        standoffs = {provinces[d] for d in out[p + 1:p + 1 + n_standoffs]}
-    p += 1 + n_standoffs
-    new_units = [placed[i] for i in out[p + 1:p + 1 + out[p]]]
-    return Resolved(moved, dislodged_by, new_units, origins, standoffs)
+        p += 3 * n_dislodged
+        n_standoffs = out[p]
+        if n_standoffs:
+            provinces = index.provinces
+            standoffs = {provinces[d] for d in out[p + 1:p + 1 + n_standoffs]}
+        p += 1 + n_standoffs
+    else:
+        p += 1
+    placed = position.memo.get("fast.placed")
+    if placed is None:
+        placed = position.memo["fast.placed"] = _Placed(units, index.locations)
+    return Resolved(movers, dislodged_by, list(map(placed.__getitem__, out[p + 1:])), origins,
+                    standoffs)
+
+
+class _Placed(dict):
+    """``index << 12 | location`` -> the unit ``index`` of the position standing at
+    ``location`` (the shared `Unit`), made on first asking (a position's memo)."""
+
+    def __init__(self, units: tuple[Unit, ...], locations: list[str]) -> None:
+        super().__init__()
+        self.units, self.locations = units, locations
+
+    def __missing__(self, code: int) -> Unit:
+        u = self.units[code >> 12]
+        key = (u.power, u.kind, self.locations[code & 0xFFF])
+        nu = UNITS.get(key)
+        self[code] = nu = nu if nu is not None else unit(*key)
+        return nu

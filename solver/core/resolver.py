@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Mapping
 
-from . import fast_kernel, fast_resolver
+from . import fast_resolver
 from .adjudicator import (Outcome, _Movement, after_moves, after_movement, center_changes,
                           execute_movement, settle)
 from .errors import DipsolveRuleError, DipsolveUnavailable
@@ -66,12 +66,12 @@ class Resolution:
     """One order set resolved by a `Resolver`: what a search reads, and the full
     `Outcome` on request."""
 
-    __slots__ = ("position", "_moved", "_dislodged_by", "_new_units", "_make", "_outcome")
+    __slots__ = ("position", "_movers", "_dislodged_by", "_new_units", "_make", "_outcome")
 
-    def __init__(self, position: Position, moved: list[bool], dislodged_by: dict[int, int],
+    def __init__(self, position: Position, movers: list[int], dislodged_by: dict[int, int],
                  new_units: list[Unit], make: Callable[[], Outcome]) -> None:
         self.position = position
-        self._moved, self._dislodged_by, self._new_units = moved, dislodged_by, new_units
+        self._movers, self._dislodged_by, self._new_units = movers, dislodged_by, new_units
         self._make = make
         self._outcome: Outcome | None = None
 
@@ -90,7 +90,8 @@ class Resolution:
     @property
     def moved(self) -> tuple[Unit, ...]:
         """The units whose move succeeded (where they stood), in board order."""
-        return tuple(u for u, m in zip(self.position.units, self._moved) if m)
+        units = self.position.units
+        return tuple(units[i] for i in self._movers)
 
     @property
     def center_changes(self) -> dict[str, str]:
@@ -138,22 +139,16 @@ class Resolver:
         self._copied = [(name, v) for name, v in values if isinstance(v, list)]
         self._shared = [(name, v) for name, v in values if not isinstance(v, list)]
         # the compiled path: the fixed orders as the kernel's array, once; each order of
-        # a set as its unit's column, once per distinct order
+        # a set packed into one int, once per distinct order (None: the reference path,
+        # for a position with a unit of a power with no home center on the map, or a
+        # unit given two fixed orders)
         if compiled is None:
             compiled = fast_resolver.available()
         elif compiled and not fast_resolver.available():
             raise DipsolveUnavailable("the compiled resolver is not available: "
                                       + fast_resolver.why_not())
-        # (None when the position has a unit of a power with no home center on the map)
-        encoded = fast_resolver.encode(base, position) if compiled else None
-        self._arr = None
-        if encoded is not None:
-            # the fixed orders written into the position's array once
-            self._arr = encoded[0].copy()
-            flat, width = encoded[1].tolist(), fast_kernel.SDEST - fast_kernel.OTYPE + 2
-            for r in range(0, len(flat), width):
-                self._arr[fast_kernel.OTYPE:fast_kernel.SDEST + 1, flat[r]] = flat[r + 1:r + width]
-        self._columns: dict[tuple[str, Order], tuple[int, ...] | None] = {}
+        self._arr = fast_resolver.encode(base, position) if compiled else None
+        self._columns: dict[str, dict[Order, int]] = {}
 
     @property
     def compiled(self) -> bool:
@@ -187,53 +182,47 @@ class Resolver:
             st.others = sorted(base.others + st.others)
         settle(st)
         after = after_moves(st)
-        return Resolution(position, *after, lambda: execute_movement(position, st, results, after))
+        moved, dislodged_by, new_units = after
+        return Resolution(position, [i for i in st.moving if moved[i]], dislodged_by, new_units,
+                          lambda: execute_movement(position, st, results, after))
 
     def _resolve_compiled(self, orders: Mapping[str, Iterable[Order]]) -> Resolution | None:
         """The set on the compiled kernel; None when it must take the reference path (a
-        unit given two different orders, or the kernel could not finish)."""
+        unit given two orders, or the kernel could not finish)."""
         assert self._arr is not None
         position, table = self.position, self._columns
-        given: dict[int, Order] = {}
         patch: list[int] = []
+        append = patch.append
         for power, os in orders.items():
+            packed = table.get(power)
+            if packed is None:
+                packed = table[power] = {}
             for o in os:
-                key = (power, o)
-                if key in table:
-                    row = table[key]
-                else:
-                    row = table[key] = self._column(power, o)
-                if row is None:
-                    continue                  # set aside (no such unit...): in the results
-                i = row[0]
-                g = given.get(i)
-                if g is not None:
-                    if g != o:
-                        return None           # two orders for one unit (DATC 4.D.3)
-                    continue
-                given[i] = o
-                patch += row
-        out = fast_resolver.run(self._arr, fast_resolver.as_patch(patch), position.map)
-        if out is None:
+                v = packed.get(o)
+                if v is None:
+                    v = packed[o] = self._column(power, o)
+                if v >= 0:                    # -1: set aside (no such unit...): in the results
+                    append(v)
+        r = fast_resolver.resolve(self._arr, patch, position)
+        if r is None:
             return None
-        r = fast_resolver.read(out, position)
 
         def outcome() -> Outcome:
             nxt, destroyed = after_movement(position, r.new_units, r.dislodged_by, r.origins,
                                             r.standoffs)
             return Outcome(position, None, nxt, destroyed,
                            lambda: self._resolve_reference(orders).outcome().results)
-        return Resolution(position, r.moved, r.dislodged_by, r.new_units, outcome)
+        return Resolution(position, r.movers, r.dislodged_by, r.new_units, outcome)
 
-    def _column(self, power: str, order: Order) -> tuple[int, ...] | None:
-        """One order matched alone (`match_movement`): its row of the kernel's patch
-        (`dipsolve.core.fast_resolver.columns`), or None when it is set aside."""
+    def _column(self, power: str, order: Order) -> int:
+        """One order matched alone (`match_movement`), packed for the kernel
+        (`dipsolve.core.fast_resolver.column`); -1 when it is set aside."""
         st = _Movement(self.position, movement_table(self.position))
         match_movement(st, self.position, {power: [order]})
         for i, g in enumerate(st.orders):
             if g is not None:
-                return fast_resolver.columns(st, fast_resolver.map_index(self.position.map), i)
-        return None
+                return fast_resolver.column(st, fast_resolver.map_index(self.position.map), i)
+        return -1
 
     def adjudicate(self, orders: Mapping[str, Iterable[Order]]) -> Outcome:
         """The full `Outcome` of one order set: ``resolve(orders).outcome()``."""
