@@ -57,7 +57,7 @@ from .adjudicator import (Outcome, _Movement, after_moves, after_movement, cente
 from .errors import DipsolveRuleError, DipsolveUnavailable
 from .orders import Order
 from .position import Position, Unit
-from .rules import OrderResult, match_movement, movement_table
+from .rules import T_HOLD as _HOLD, OrderResult, match_movement, movement_table
 
 __all__ = ["Resolution", "Resolver"]
 
@@ -149,6 +149,7 @@ class Resolver:
                                       + fast_resolver.why_not())
         self._arr = fast_resolver.encode(base, position) if compiled else None
         self._columns: dict[str, dict[Order, int]] = {}
+        self._scratch: _Movement | None = None
 
     @property
     def compiled(self) -> bool:
@@ -216,12 +217,19 @@ class Resolver:
 
     def _column(self, power: str, order: Order) -> int:
         """One order matched alone (`match_movement`), packed for the kernel
-        (`dipsolve.core.fast_resolver.column`); -1 when it is set aside."""
-        st = _Movement(self.position, movement_table(self.position))
+        (`dipsolve.core.fast_resolver.column`); -1 when it is set aside.  Matched on one
+        scratch matching of the resolver, put back as it was after each order."""
+        st = self._scratch
+        if st is None:
+            st = self._scratch = _Movement(self.position, movement_table(self.position))
         match_movement(st, self.position, {power: [order]})
-        for i, g in enumerate(st.orders):
-            if g is not None:
-                return fast_resolver.column(st, fast_resolver.map_index(self.position.map), i)
+        for i in st.moving or st.others or range(st.n):
+            if st.orders[i] is not None:
+                v = fast_resolver.column(st, fast_resolver.map_index(self.position.map), i)
+                st.orders[i] = st.why[i] = None
+                st.otype[i], st.via[i] = _HOLD, False
+                st.dest[i] = st.dest_loc[i] = st.sup_prov[i] = st.sup_dest[i] = ""
+                return v
         return -1
 
     def adjudicate(self, orders: Mapping[str, Iterable[Order]]) -> Outcome:
