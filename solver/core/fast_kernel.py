@@ -73,6 +73,27 @@ def compiled():
     return _compiled[0]
 
 
+def warm() -> float:
+    """Compile the kernel now (or load it from numba's cache), rather than inside the first
+    search that uses it: a fresh installation compiles for 10 to 25 s (BENCHMARKS.md), once;
+    returns the seconds it took, 0 without numba.  The test suite calls it first
+    (``tests/conftest.py``), so that no timed test pays for it; a user may call it after
+    installing (``python -c "import dipsolve.core.fast_kernel as k; k.warm()"``)."""
+    import time
+
+    if not numba_installed():
+        return 0.0
+    t0 = time.perf_counter()
+    kernel = compiled()
+    if kernel is None:
+        return 0.0
+    one = np.zeros((FIELDS, 1), np.int64)
+    one[DEST:SDEST + 1] = -1
+    one[VIA] = 0
+    kernel(one, np.zeros(0, np.int64), np.zeros((1, 1), np.uint8))
+    return time.perf_counter() - t0
+
+
 # rows of the ``units`` array
 PROV, POWER, OTYPE, DEST, DLOC, VIA, SPROV, SDEST, RANK, LOC = range(10)
 FIELDS = 10
