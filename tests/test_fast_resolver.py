@@ -120,6 +120,22 @@ def test_numba_that_cannot_be_imported_turns_the_compiled_path_off(monkeypatch):
     assert not fast_resolver.available()
 
 
+@compiled
+def test_a_process_takes_the_compiled_path_once_the_kernel_is_loaded():
+    """Until `warm` has run in a process a Resolver takes the reference path (a search
+    never waits for numba inside its time limit); ``compiled=True`` loads the kernel."""
+    code = (
+        "from dipsolve.core import fast_kernel, fast_resolver\n"
+        "from dipsolve.core.resolver import Resolver\n"
+        "from dipsolve.testing import random_position\n"
+        "p = random_position(4, n_units=12)\n"
+        "print(fast_resolver.ready(), Resolver(p).compiled)\n"
+        "print(Resolver(p, compiled=True).compiled, fast_resolver.ready(), Resolver(p).compiled)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["False False", "True True True"]
+
+
 def test_without_numba_dipsolve_adjudicates_by_the_reference():
     """A process where numba cannot be imported (as on a plain install without the
     ``fast`` extra): the compiled path says why it is off, and adjudication works."""

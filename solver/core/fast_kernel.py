@@ -37,6 +37,14 @@ _KERNEL = ("resolve_movement", "patched", "_tail_of", "_push", "_run", "_sea_rou
 _compiled: list = []      # [the compiled resolve_movement] once compiled
 #: why the kernel is not compiled ("" when it is, or has not been tried yet)
 why_not = ""
+#: whether `warm` has compiled or loaded the kernel in this process
+_ready: list = []
+
+
+def ready() -> bool:
+    """Whether the kernel is compiled (or loaded from numba's cache) in this process, so
+    that calling it costs no more than its run (`warm`)."""
+    return bool(_ready)
 
 
 def numba_installed() -> bool:
@@ -74,11 +82,14 @@ def compiled():
 
 
 def warm() -> float:
-    """Compile the kernel now (or load it from numba's cache), rather than inside the first
-    search that uses it: a fresh installation compiles for 10 to 25 s (BENCHMARKS.md), once;
-    returns the seconds it took, 0 without numba.  The test suite calls it first
-    (``tests/conftest.py``), so that no timed test pays for it; a user may call it after
-    installing (``python -c "import dipsolve.core.fast_kernel as k; k.warm()"``)."""
+    """Compile the kernel now (or load it from numba's cache): a fresh installation
+    compiles for 10 to 40 s (BENCHMARKS.md), once; a later process loads it in 0.3 to 1.6 s
+    (numba's import included).  Returns the seconds it took, 0 without numba.  A
+    `Resolver` uses the kernel only once this has run in the process (`ready`), so that no
+    search pays for it inside its time limit: a long-running caller calls it first (the
+    test suite does, ``tests/conftest.py``; so do the benchmarks).  After installing:
+    ``python -c "import dipsolve.core.fast_kernel as k; k.warm()"`` compiles it for every
+    later process."""
     import time
 
     if not numba_installed():
@@ -91,6 +102,7 @@ def warm() -> float:
     one[DEST:SDEST + 1] = -1
     one[VIA] = 0
     kernel(one, np.zeros(0, np.int64), np.zeros((1, 1), np.uint8))
+    _ready.append(True)
     return time.perf_counter() - t0
 
 

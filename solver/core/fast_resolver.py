@@ -12,9 +12,11 @@ issue 26).
 
 The kernel is compiled by numba, the optional extra ``dipsolve[fast]``
 (``pip install 'dipsolve[fast]'``), once, and cached on disk (``cache=True``: the first
-call of a fresh install compiles it, 10 to 25 s on a shared two-core machine; later
-processes load it in a fraction of a second, BENCHMARKS.md).  numba is imported on the
-first `run`, never by ``import dipsolve``.  Without numba (or with
+call of a fresh install compiles it, 10 to 40 s on a shared two-core machine; later
+processes load it in 0.3 to 1.6 s, numba's import included, BENCHMARKS.md).  numba is
+imported by `dipsolve.core.fast_kernel.warm`, never by ``import dipsolve``, and a
+`Resolver` takes the compiled path by itself only once the kernel is loaded in the
+process (`ready`): a search with a time limit never waits for numba.  Without numba (or with
 ``DIPSOLVE_NO_NUMBA=1`` in the environment) `available()` is false and every caller
 takes the reference path, with the same answers.
 """
@@ -40,6 +42,12 @@ def available() -> bool:
     """Whether the compiled path is in use: numba is installed (it is imported, and the
     kernel compiled or loaded from its cache, on the first `run`) and not switched off."""
     return _enabled
+
+
+def ready() -> bool:
+    """Whether a `Resolver` takes the compiled path by itself: `available`, and the
+    kernel compiled or loaded in this process (`dipsolve.core.fast_kernel.warm`)."""
+    return _enabled and k.ready()
 
 
 def set_enabled(on: bool) -> bool:

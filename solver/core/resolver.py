@@ -16,7 +16,9 @@ request, by the adjudicator's own last step, so it is the one `adjudicate` gives
         res.units, res.dislodged, res.center_changes               # cheap
         res.next                                                   # the next Position
 
-With numba installed (``pip install 'dipsolve[fast]'``) the resolution runs on the
+With numba installed (``pip install 'dipsolve[fast]'``) and its kernel loaded in the
+process (`dipsolve.core.fast_kernel.warm`, which a long-running caller calls first: a
+search never waits for numba inside its time limit) the resolution runs on the
 compiled integer-array kernel (`dipsolve.core.fast_resolver`): the fixed orders made
 into an array once, each distinct order into its unit's column once, the moves resolved
 in machine code; the next `Position` is built from its answer on request, and the
@@ -51,7 +53,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Mapping
 
-from . import fast_resolver
+from . import fast_kernel, fast_resolver
 from .adjudicator import (Outcome, _Movement, after_moves, after_movement, center_changes,
                           execute_movement, settle)
 from .errors import DipsolveRuleError, DipsolveUnavailable
@@ -118,8 +120,10 @@ class Resolution:
 class Resolver:
     """A movement phase's position with some powers' orders fixed, resolving many
     order sets of the other powers (see the module notes).  ``compiled``: resolve on
-    the compiled kernel (`dipsolve.core.fast_resolver`; the default when numba is
-    installed) or by the reference adjudicator's steps (False); the answers are the same."""
+    the compiled kernel (`dipsolve.core.fast_resolver`; True loads it first, which on a
+    fresh installation compiles it), by the reference adjudicator's steps (False), or
+    (None, the default) on the kernel when it is loaded in this process
+    (`dipsolve.core.fast_kernel.warm`), else by the reference; the answers are the same."""
 
     def __init__(self, position: Position, fixed: Mapping[str, Iterable[Order]] | None = None,
                  *, compiled: bool | None = None) -> None:
@@ -143,10 +147,12 @@ class Resolver:
         # for a position with a unit of a power with no home center on the map, or a
         # unit given two fixed orders)
         if compiled is None:
-            compiled = fast_resolver.available()
-        elif compiled and not fast_resolver.available():
-            raise DipsolveUnavailable("the compiled resolver is not available: "
-                                      + fast_resolver.why_not())
+            compiled = fast_resolver.ready()
+        elif compiled:
+            if not fast_resolver.available():
+                raise DipsolveUnavailable("the compiled resolver is not available: "
+                                          + fast_resolver.why_not())
+            fast_kernel.warm()
         self._arr = fast_resolver.encode(base, position) if compiled else None
         self._columns: dict[str, dict[Order, int]] = {}
         self._scratch: _Movement | None = None
