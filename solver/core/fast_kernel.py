@@ -120,9 +120,9 @@ _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 # rows of the working array ``w`` ([_W_ROWS, n]): the unit a move meets head to head, the
 # unit standing in its destination, the heads of each unit's lists of hold supports, move
 # supports and convoying fleets, the next supporter in a list, the next mover to the
-# same province
-_H2H, _OCC, _HS, _MS, _CV, _SNEXT, _MNEXT = range(7)
-_W_ROWS = 7
+# same province; whether a move goes by convoy; the unit that dislodged it
+_H2H, _OCC, _HS, _MS, _CV, _SNEXT, _MNEXT, _VIA, _BY = range(9)
+_W_ROWS = 9
 
 
 #: an order packed into one int (`pack`): the unit's index, then the rows ``OTYPE`` to
@@ -169,15 +169,16 @@ def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray) -> np.
         out[0] = 1                  # a unit given two orders: the reference path
         return out
     nprov = nb.shape[0]
+    # a few arrays, viewed row by row (each allocation costs about as much as a row of work)
     w = np.full((_W_ROWS, n), -1, np.int64)
-    # province -> the unit standing there, the first mover to it, the number of movers
-    at = np.full(nprov, -1, np.int64)
-    mhead = np.full(nprov, -1, np.int64)
-    mtail = np.full(nprov, -1, np.int64)
-    mcount = np.zeros(nprov, np.int64)
+    via, by = w[_VIA], w[_BY]      # convoy intent (step 2), the unit that dislodged each
+    via[:] = units[VIA]
+    # province -> the unit standing there, the first mover to it, the last, how many
+    pt = np.full((4, nprov), -1, np.int64)
+    at, mhead, mtail, mcount = pt[0], pt[1], pt[2], pt[3]
+    mcount[:] = 0
     for i in range(n):
         at[units[PROV, i]] = i
-    via = units[VIA].copy()
     otype, dest, power = units[OTYPE], units[DEST], units[POWER]
     sprov, sdest, dloc, prov = units[SPROV], units[SDEST], units[DLOC], units[PROV]
     # 2. convoy intent (DATC 3.0 4.A.3): a fleet of the army's power ordered to convoy it
@@ -224,15 +225,17 @@ def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray) -> np.
             else:
                 w[_SNEXT, _tail_of(w, row, j)] = i
     # 3. resolve every move; one alone into an empty province, not by convoy, succeeds
-    res = np.zeros(2 * n, np.uint8)
-    state = np.zeros(2 * n, np.uint8)
+    # the decisions' results and states; `_run`'s note of the fleets not dislodged; moved
+    flags = np.zeros((4, 2 * n), np.uint8)
+    res, state, fleet_ok, moved = flags[0], flags[1], flags[2, :n], flags[3, :n]
     # the guesses resolved decisions depend on (a stack, ``top[0]`` its height; ``top[1]``
-    # set if it overflowed, when the caller must use the reference resolver)
-    deps = np.empty(8 * n + 8, np.int64)
-    top = np.zeros(2, np.int64)
-    # `_run`'s stack of frames, and its note of the fleets not dislodged
+    # set if it overflowed, when the caller must use the reference resolver); the units'
+    # places in canonical order (step 4); each written before it is read
+    ws = np.empty(9 * n + 10, np.int64)
+    deps, top, keys = ws[:8 * n + 8], ws[8 * n + 8:8 * n + 10], ws[8 * n + 10:]
+    top[:] = 0
+    # `_run`'s stack of frames
     fr = np.empty((16 * n + 16, 5), np.int64)     # each field written before it is read
-    fleet_ok = np.zeros(n, np.uint8)
     for i in range(n):
         if otype[i] == MOVE and w[_OCC, i] < 0 and via[i] == 0 and mcount[dest[i]] == 1:
             res[i] = 1
@@ -241,11 +244,9 @@ def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray) -> np.
         if otype[i] == MOVE and state[i] != _RESOLVED:
             _run(i, units, via, w, at, mhead, mcount, res, state, deps, top, nb, fr, fleet_ok)
     # 4. what the moves do: moved, dislodged by whom, standoffs
-    moved = np.zeros(n, np.uint8)
     for i in range(n):
         if otype[i] == MOVE and res[i] != 0:
             moved[i] = 1
-    by = np.full(n, -1, np.int64)
     n_dislodged = 0
     for i in range(n):
         if moved[i] != 0:
@@ -295,7 +296,6 @@ def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray) -> np.
                     break
                 k = w[_MNEXT, k]
     # the units left on the board, in canonical order
-    keys = np.zeros(n, np.int64)
     for i in range(n):
         keys[i] = units[RANK, i] * LOCATIONS + (dloc[i] if moved[i] != 0 else units[LOC, i])
     n_left = 0
