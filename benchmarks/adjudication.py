@@ -1,4 +1,4 @@
-"""Adjudication speed: dipsolve against the ``diplomacy`` package, in one process.
+"""Adjudication speed of fresh phases: dipsolve against the ``diplomacy`` package and Meta's dipcc, in one process.
 
 The same random movement phases (a quarter openings of 22 units, the rest mid-game
 positions of 22 to 28 units, with realistic orders: `dipsolve.testing.benchmark_phases`)
@@ -7,7 +7,12 @@ are adjudicated by both engines.  Only the adjudication is timed:
 * dipsolve: ``adjudicate(position, orders)``, which returns the next position (the
   per-order reports are built lazily; the second dipsolve figure includes them);
 * the peer: ``Game.process()`` alone, on a game already set to the position with the
-  orders filed (building the game and filing the orders is not timed).
+  orders filed (building the game and filing the orders is not timed);
+* dipcc, Meta's C++ engine, where it is built (`benchmarks/peers/dipcc.py` says where it
+  is looked for; the run says so when it is not): ``Game.process()`` alone, likewise,
+  and ``set_orders`` + ``process()`` (its own order parsing counted).
+
+The engines take turns, each once a round (``--repeat`` rounds, best of each).
 
     python benchmarks/adjudication.py --phases 2000 --seed 1
     python benchmarks/adjudication.py --json
@@ -86,6 +91,37 @@ def time_peer(phases) -> float:
     return total
 
 
+def time_dipcc(pydipcc, phases, with_orders: bool) -> float:
+    from peers import dipcc
+
+    total = 0.0
+    for pos, orders in phases:
+        strings = dipcc.order_strings(orders)
+        game = dipcc.new_game(pydipcc, pos, None if with_orders else strings)
+        gc.collect(0)
+        t0 = clock()
+        if with_orders:
+            for power, os in strings.items():
+                game.set_orders(power, os)
+        game.process()
+        total += clock() - t0
+    return total
+
+
+def dipcc_agrees(pydipcc, phases) -> int:
+    """On how many phases dipcc's units after the phase are dipsolve's (no retreats
+    pending in either)."""
+    from dipsolve.core.adjudicator import adjudicate
+    from peers import dipcc
+
+    same = 0
+    for pos, orders in phases:
+        game = dipcc.new_game(pydipcc, pos, dipcc.order_strings(orders))
+        game.process()
+        same += dipcc.units_of(game) == sorted(adjudicate(pos, orders).next.units)
+    return same
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--phases", type=int, default=2000, help="movement phases (default 2000)")
@@ -105,16 +141,33 @@ def main(argv: list[str] | None = None) -> int:
 
     phases = benchmark_phases(args.seed, args.phases)
     units = sum(len(p.units) for p, _ in phases) / len(phases)
-    # warm up both engines (imports, map caches)
-    time_dipsolve(phases[:50], True)
-    ours = min(time_dipsolve(phases, False) for _ in range(args.repeat))
-    ours_full = min(time_dipsolve(phases, True) for _ in range(args.repeat))
     if args.no_peer:
+        time_dipsolve(phases[:50], True)
+        ours = min(time_dipsolve(phases, False) for _ in range(args.repeat))
+        ours_full = min(time_dipsolve(phases, True) for _ in range(args.repeat))
         print(f"{args.phases} movement phases (seed {args.seed}), best of {args.repeat}, {args.clock} time: "
               f"adjudicate() {args.phases / ours:,.0f} phases/s, with results {args.phases / ours_full:,.0f}")
         return 0
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from peers import dipcc
+
+    pydipcc, where = dipcc.load()
+    runs = {"dipsolve": lambda: time_dipsolve(phases, False),
+            "dipsolve_results": lambda: time_dipsolve(phases, True),
+            "peer": lambda: time_peer(phases)}
+    if pydipcc is not None:
+        runs["dipcc"] = lambda: time_dipcc(pydipcc, phases, False)
+        runs["dipcc_orders"] = lambda: time_dipcc(pydipcc, phases, True)
+    # warm up every engine (imports, map caches)
+    time_dipsolve(phases[:50], True)
     time_peer(phases[:20])
-    peer = min(time_peer(phases) for _ in range(args.repeat))
+    if pydipcc is not None:
+        time_dipcc(pydipcc, phases[:20], True)
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(args.repeat):
+        for name, run in runs.items():
+            best[name] = min(best[name], run())
+    ours, ours_full, peer = best["dipsolve"], best["dipsolve_results"], best["peer"]
 
     import diplomacy
 
@@ -128,10 +181,17 @@ def main(argv: list[str] | None = None) -> int:
         "ratio": round(peer / ours, 2),
         "ratio_with_results": round(peer / ours_full, 2),
         "clock": args.clock,
+        "dipcc": where,
         "machine": {"nproc": os.cpu_count(), "cpu": _cpu_model(),
                     "python": platform.python_version(),
                     "peer": f"diplomacy {getattr(diplomacy, '__version__', '1.1.2')}"},
     }
+    if pydipcc is not None:
+        out["dipcc_phases_per_s"] = round(args.phases / best["dipcc"], 1)
+        out["dipcc_with_orders_phases_per_s"] = round(args.phases / best["dipcc_orders"], 1)
+        out["ratio_dipcc"] = round(best["dipcc"] / ours, 2)
+        out["ratio_dipcc_with_orders"] = round(best["dipcc_orders"] / ours, 2)
+        out["dipcc_agrees"] = dipcc_agrees(pydipcc, phases)
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
@@ -141,6 +201,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  dipsolve adjudicate() + results  {out['dipsolve_with_results_phases_per_s']:>10,.0f} phases/s")
     print(f"  diplomacy Game.process()         {out['peer_phases_per_s']:>10,.0f} phases/s")
     print(f"  ratio dipsolve / peer            {out['ratio']:>10.1f}x  ({out['ratio_with_results']:.1f}x with results)")
+    if pydipcc is None:
+        print(f"  dipcc: not measured: {where}")
+        return 0
+    print(f"  dipcc Game.process()             {out['dipcc_phases_per_s']:>10,.0f} phases/s")
+    print(f"  dipcc set_orders() + process()   {out['dipcc_with_orders_phases_per_s']:>10,.0f} phases/s")
+    print(f"  ratio dipsolve / dipcc           {out['ratio_dipcc']:>10.2f}x  "
+          f"({out['ratio_dipcc_with_orders']:.2f}x counting dipcc's order parsing)")
+    print(f"  dipcc's units equal dipsolve's   {out['dipcc_agrees']:>10,} of {args.phases} phases")
     return 0
 
 

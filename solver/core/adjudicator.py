@@ -477,43 +477,52 @@ def execute_movement(position: Position, st: _Movement, results: list[OrderResul
                      after: tuple[list[bool], dict[int, int], list[Unit]] | None = None) -> Outcome:
     """Step 4 of a movement phase: the `Outcome` of the resolved ``st`` (``after``:
     `after_moves` of it, when already known)."""
-    m, units = st.m, st.units
-    prov = st.prov
     moved, dislodged_by, new_units = after if after is not None else after_moves(st)
-    phase = position.phase
-    if not dislodged_by:
-        if phase.season == "Spring":
-            nxt = Position._canonical(_phase("Fall", phase.year, "movement"), tuple(new_units),
-                                      position.centers, (), (), m)
-        else:
-            nxt = _after_fall(position, tuple(new_units), phase.year)
-        return Outcome(position, None, nxt, (),
-                       lambda: _movement_results(st, results, moved, dislodged_by))
+    standoffs: set[str] = set()
+    if dislodged_by:
+        # DATC 4.A.5: no retreat to a province left empty by a standoff
+        po = st.m.province_of
+        occupied = {po[u.location] for u in new_units}
+        for d, movers in st.movers_to.items():
+            if d in occupied:
+                continue
+            for k in movers:
+                if not moved[k] and _path_ok(st, k) and not (st.h2h[k] >= 0 and moved[st.h2h[k]]):
+                    standoffs.add(d)
+                    break
+    origins = {i: None if st.via[mv] else st.prov[mv] for i, mv in dislodged_by.items()}
+    nxt, destroyed = after_movement(position, new_units, dislodged_by, origins, standoffs)
+    return Outcome(position, None, nxt, destroyed,
+                   lambda: _movement_results(st, results, moved, dislodged_by))
 
-    # dislodged units: retreat options (DATC 4.A.5: not to a standoff province, not to
-    # the attacker's origin unless the attacker was convoyed)
-    po = m.province_of
-    occupied = {po[u.location] for u in new_units}
-    standoffs = set()
-    for d, movers in st.movers_to.items():
-        if d in occupied:
-            continue
-        for k in movers:
-            if not moved[k] and _path_ok(st, k) and not (st.h2h[k] >= 0 and moved[st.h2h[k]]):
-                standoffs.add(d)
-                break
+
+def after_movement(position: Position, new_units: list[Unit], dislodged_by: Mapping[int, int],
+                   origins: Mapping[int, str | None], standoffs: set[str]
+                   ) -> tuple[Position, tuple[Unit, ...]]:
+    """The position after a movement phase of ``position``: ``new_units`` on the board,
+    the units of ``dislodged_by`` (index -> the unit that dislodged it) dislodged, each
+    attacked from ``origins`` (None: by convoy), and the provinces of ``standoffs`` left
+    empty by a bounce; with the units destroyed for want of a retreat.  The reference
+    path and the compiled one (`dipsolve.core.fast_resolver`) both end here."""
+    m, units = position.map, position.units
+    phase = position.phase
     dislodged: list[Dislodged] = []
     destroyed: list[Unit] = []
-    for i, mv in sorted(dislodged_by.items()):
-        u = units[i]
-        origin = None if st.via[mv] else prov[mv]
-        moves = m.army_moves if u.kind == "A" else m.fleet_moves
-        opts = tuple(sorted(l for l in moves[u.location]
-                            if po[l] not in occupied and po[l] not in standoffs and po[l] != origin))
-        if opts:
-            dislodged.append(Dislodged(u, origin, opts))
-        else:
-            destroyed.append(u)
+    if dislodged_by:
+        # retreat options (DATC 4.A.5: not to a standoff province, not to the attacker's
+        # origin unless the attacker was convoyed)
+        po = m.province_of
+        occupied = {po[u.location] for u in new_units}
+        for i in sorted(dislodged_by):
+            u = units[i]
+            origin = origins[i]
+            moves = m.army_moves if u.kind == "A" else m.fleet_moves
+            opts = tuple(sorted(l for l in moves[u.location]
+                                if po[l] not in occupied and po[l] not in standoffs and po[l] != origin))
+            if opts:
+                dislodged.append(Dislodged(u, origin, opts))
+            else:
+                destroyed.append(u)
     if dislodged:
         nxt = Position._canonical(_phase(phase.season, phase.year, "retreat"), tuple(new_units),
                                   position.centers, tuple(dislodged), tuple(sorted(standoffs)), m)
@@ -522,8 +531,7 @@ def execute_movement(position: Position, st: _Movement, results: list[OrderResul
                                   position.centers, (), (), m)
     else:
         nxt = _after_fall(position, tuple(new_units), phase.year)
-    return Outcome(position, None, nxt, tuple(destroyed),
-                   lambda: _movement_results(st, results, moved, dislodged_by))
+    return nxt, tuple(destroyed)
 
 
 def _movement_results(st: _Movement, results: list[OrderResult], moved: list[bool],

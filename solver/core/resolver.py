@@ -16,6 +16,15 @@ request, by the adjudicator's own last step, so it is the one `adjudicate` gives
         res.units, res.dislodged, res.center_changes               # cheap
         res.next                                                   # the next Position
 
+With numba installed (``pip install 'dipsolve[fast]'``) and its kernel loaded in the
+process (`dipsolve.core.fast_kernel.warm`, which a long-running caller calls first: a
+search never waits for numba inside its time limit) the resolution runs on the
+compiled integer-array kernel (`dipsolve.core.fast_resolver`): the fixed orders made
+into an array once, each distinct order into its unit's column once, the moves resolved
+in machine code; the next `Position` is built from its answer on request, and the
+per-order results by the reference steps, on request too.  ``Resolver(...,
+compiled=False)`` takes the reference steps, as does every resolver without numba.
+
 `resolve(orders)` equals ``adjudicate(position, {**fixed, **orders})`` (the tests check
 it on random positions and on every DATC case): the orders of a power that is neither
 fixed nor given are none (its units hold), and a power may not be both fixed and given.
@@ -42,13 +51,15 @@ it (they belong to other issues today):
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
-from .adjudicator import Outcome, _Movement, after_moves, center_changes, execute_movement, settle
-from .errors import DipsolveRuleError
+from . import fast_kernel, fast_resolver
+from .adjudicator import (Outcome, _Movement, after_moves, after_movement, center_changes,
+                          execute_movement, settle)
+from .errors import DipsolveRuleError, DipsolveUnavailable
 from .orders import Order
 from .position import Position, Unit
-from .rules import OrderResult, match_movement, movement_table
+from .rules import T_HOLD as _HOLD, OrderResult, match_movement, movement_table
 
 __all__ = ["Resolution", "Resolver"]
 
@@ -57,32 +68,32 @@ class Resolution:
     """One order set resolved by a `Resolver`: what a search reads, and the full
     `Outcome` on request."""
 
-    __slots__ = ("position", "_st", "_results", "_after", "_outcome")
+    __slots__ = ("position", "_movers", "_dislodged_by", "_new_units", "_make", "_outcome")
 
-    def __init__(self, position: Position, st: _Movement, results: list[OrderResult]) -> None:
+    def __init__(self, position: Position, movers: list[int], dislodged_by: dict[int, int],
+                 new_units: list[Unit], make: Callable[[], Outcome]) -> None:
         self.position = position
-        self._st = st
-        self._results = results
-        self._after = after_moves(st)
+        self._movers, self._dislodged_by, self._new_units = movers, dislodged_by, new_units
+        self._make = make
         self._outcome: Outcome | None = None
 
     @property
     def units(self) -> tuple[Unit, ...]:
         """The units on the board after movement (dislodged ones left out), in
         canonical order: who is where."""
-        return tuple(self._after[2])
+        return tuple(self._new_units)
 
     @property
     def dislodged(self) -> tuple[Unit, ...]:
         """The units dislodged (where they stood), in board order."""
-        units = self._st.units
-        return tuple(units[i] for i in sorted(self._after[1]))
+        units = self.position.units
+        return tuple(units[i] for i in sorted(self._dislodged_by))
 
     @property
     def moved(self) -> tuple[Unit, ...]:
         """The units whose move succeeded (where they stood), in board order."""
-        units, moved = self._st.units, self._after[0]
-        return tuple(u for u, m in zip(units, moved) if m)
+        units = self.position.units
+        return tuple(units[i] for i in self._movers)
 
     @property
     def center_changes(self) -> dict[str, str]:
@@ -91,13 +102,13 @@ class Resolution:
         it); in Spring, none."""
         if self.position.phase.season != "Fall":
             return {}
-        return center_changes(self.position, self._after[2])
+        return center_changes(self.position, self._new_units)
 
     def outcome(self) -> Outcome:
         """The full `Outcome` (per-order results, the next position), as `adjudicate`
         gives it; built on the first call."""
         if self._outcome is None:
-            self._outcome = execute_movement(self.position, self._st, self._results, self._after)
+            self._outcome = self._make()
         return self._outcome
 
     @property
@@ -108,9 +119,14 @@ class Resolution:
 
 class Resolver:
     """A movement phase's position with some powers' orders fixed, resolving many
-    order sets of the other powers (see the module notes)."""
+    order sets of the other powers (see the module notes).  ``compiled``: resolve on
+    the compiled kernel (`dipsolve.core.fast_resolver`; True loads it first, which on a
+    fresh installation compiles it), by the reference adjudicator's steps (False), or
+    (None, the default) on the kernel when it is loaded in this process
+    (`dipsolve.core.fast_kernel.warm`), else by the reference; the answers are the same."""
 
-    def __init__(self, position: Position, fixed: Mapping[str, Iterable[Order]] | None = None) -> None:
+    def __init__(self, position: Position, fixed: Mapping[str, Iterable[Order]] | None = None,
+                 *, compiled: bool | None = None) -> None:
         if position.phase.kind != "movement":
             raise DipsolveRuleError(f"a Resolver resolves movement phases, not {position.phase}",
                                     rule="phase")
@@ -126,14 +142,40 @@ class Resolver:
                   and name not in ("moving", "others")]
         self._copied = [(name, v) for name, v in values if isinstance(v, list)]
         self._shared = [(name, v) for name, v in values if not isinstance(v, list)]
+        # the compiled path: the fixed orders as the kernel's array, once; each order of
+        # a set packed into one int, once per distinct order (None: the reference path,
+        # for a position with a unit of a power with no home center on the map, or a
+        # unit given two fixed orders)
+        if compiled is None:
+            compiled = fast_resolver.ready()
+        elif compiled:
+            if not fast_resolver.available():
+                raise DipsolveUnavailable("the compiled resolver is not available: "
+                                          + fast_resolver.why_not())
+            fast_kernel.warm()
+        self._arr = fast_resolver.encode(base, position) if compiled else None
+        self._columns: dict[str, dict[Order, int]] = {}
+        self._scratch: _Movement | None = None
+
+    @property
+    def compiled(self) -> bool:
+        """Whether this resolver resolves on the compiled kernel."""
+        return self._arr is not None
 
     def resolve(self, orders: Mapping[str, Iterable[Order]]) -> Resolution:
         """Resolve the fixed orders with ``orders`` (power -> orders, no fixed power)."""
-        position, base = self.position, self._base
         for power in orders:
             if power in self.fixed:
                 raise DipsolveRuleError(f"{power}'s orders are fixed in this Resolver",
                                         rule="fixed-orders")
+        if self._arr is not None:
+            fast = self._resolve_compiled(orders)
+            if fast is not None:
+                return fast
+        return self._resolve_reference(orders)
+
+    def _resolve_reference(self, orders: Mapping[str, Iterable[Order]]) -> Resolution:
+        position, base = self.position, self._base
         st = _Movement.__new__(_Movement)
         for name, value in self._shared:
             setattr(st, name, value)
@@ -146,7 +188,55 @@ class Resolver:
         if base.others:
             st.others = sorted(base.others + st.others)
         settle(st)
-        return Resolution(position, st, results)
+        after = after_moves(st)
+        moved, dislodged_by, new_units = after
+        return Resolution(position, [i for i in st.moving if moved[i]], dislodged_by, new_units,
+                          lambda: execute_movement(position, st, results, after))
+
+    def _resolve_compiled(self, orders: Mapping[str, Iterable[Order]]) -> Resolution | None:
+        """The set on the compiled kernel; None when it must take the reference path (a
+        unit given two orders, or the kernel could not finish)."""
+        assert self._arr is not None
+        position, table = self.position, self._columns
+        patch: list[int] = []
+        append = patch.append
+        for power, os in orders.items():
+            packed = table.get(power)
+            if packed is None:
+                packed = table[power] = {}
+            for o in os:
+                v = packed.get(o)
+                if v is None:
+                    v = packed[o] = self._column(power, o)
+                if v >= 0:                    # -1: set aside (no such unit...): in the results
+                    append(v)
+        r = fast_resolver.resolve(self._arr, patch, position)
+        if r is None:
+            return None
+
+        def outcome() -> Outcome:
+            nxt, destroyed = after_movement(position, r.new_units, r.dislodged_by, r.origins,
+                                            r.standoffs)
+            return Outcome(position, None, nxt, destroyed,
+                           lambda: self._resolve_reference(orders).outcome().results)
+        return Resolution(position, r.movers, r.dislodged_by, r.new_units, outcome)
+
+    def _column(self, power: str, order: Order) -> int:
+        """One order matched alone (`match_movement`), packed for the kernel
+        (`dipsolve.core.fast_resolver.column`); -1 when it is set aside.  Matched on one
+        scratch matching of the resolver, put back as it was after each order."""
+        st = self._scratch
+        if st is None:
+            st = self._scratch = _Movement(self.position, movement_table(self.position))
+        match_movement(st, self.position, {power: [order]})
+        for i in st.moving or st.others or range(st.n):
+            if st.orders[i] is not None:
+                v = fast_resolver.column(st, fast_resolver.map_index(self.position.map), i)
+                st.orders[i] = st.why[i] = None
+                st.otype[i], st.via[i] = _HOLD, False
+                st.dest[i] = st.dest_loc[i] = st.sup_prov[i] = st.sup_dest[i] = ""
+                return v
+        return -1
 
     def adjudicate(self, orders: Mapping[str, Iterable[Order]]) -> Outcome:
         """The full `Outcome` of one order set: ``resolve(orders).outcome()``."""
