@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from dipsolve.core.results import Limits
 import dipsolve
 from dipsolve.analysis import QUIRKS, analyze, check_phase
 from dipsolve.cli import main
@@ -117,7 +118,7 @@ def short_game():
 
 
 def test_orders_weighed_against_dipsolves(short_game):
-    result = analyze(short_game, ["France", "Turkey"], time_limit=0.5)
+    result = analyze(short_game, ["France", "Turkey"], limits=Limits(time_limit=0.5))
     assert not result.differences           # dipsolve's own game: nothing to differ
     assert set(result.moves) == {"France", "Turkey"}
     movement = [p for p in short_game.phases if p.position.phase.kind == "movement" and p.orders]
@@ -150,7 +151,7 @@ def test_each_search_gets_the_time_limit(short_game, monkeypatch):
         return real(position, power, settings, **kw)
 
     monkeypatch.setattr(dipsolve.api, "solve", spy)
-    analyze(short_game, ["Italy"], time_limit=0.25)
+    analyze(short_game, ["Italy"], limits=Limits(time_limit=0.25))
     movement = [p.name for p in short_game.phases if p.position.phase.kind == "movement" and p.orders]
     assert seen == [(name, "Italy", 0.25) for name in movement]
 

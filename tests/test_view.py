@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from dipsolve.core.results import Limits
 from dipsolve.core.adjudicator import adjudicate
 from dipsolve.analysis import analyze
 from dipsolve.cli import main
@@ -76,7 +77,7 @@ def test_press_and_suggestions_are_on_the_page():
                                           *record.phases[1:]))
     page = game_html(with_press)
     assert "DMZ ENG &lt;&amp;&gt;" in page                               # escaped
-    analysis = analyze(record, ["France"], time_limit=0.2)
+    analysis = analyze(record, ["France"], limits=Limits(time_limit=0.2))
     page = game_html(record, analysis)
     assert "dipsolve&#x27;s suggestions" in page or "dipsolve's suggestions" in page
     assert all(m.phase in page for m in analysis.moves["France"])
