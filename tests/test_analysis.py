@@ -16,7 +16,8 @@ from dipsolve.cli import main
 from dipsolve.algorithms.evaluation import influence
 from dipsolve.core.orders import Convoy, Disband, Move, SupportMove
 from dipsolve.core.position import Position, Unit
-from dipsolve.io.records import from_play, read_records
+from dipsolve.io.records import read_records
+from dipsolve.io.game import Game
 
 diplomacy = pytest.importorskip("diplomacy")
 from diplomacy.utils.export import to_saved_game_format  # noqa: E402
@@ -114,7 +115,7 @@ def test_an_unexplained_difference_is_reported():
 def short_game():
     bots = {p: (dipsolve.RandomBot() if i % 2 else dipsolve.DumbBotPlayer())
             for i, p in enumerate(dipsolve.POWERS)}
-    return from_play(dipsolve.play_game(bots, seed=5, until=1902, time_limit=1.0))
+    return Game.from_play(dipsolve.play_game(bots, seed=5, until=1902, time_limit=1.0)).record
 
 
 def test_orders_weighed_against_dipsolves(short_game):

@@ -27,7 +27,8 @@ from dipsolve.cli import main
 from dipsolve.io.pictures_board import shapes
 from dipsolve.io.pictures_html import game_html
 from dipsolve.core.position import Position
-from dipsolve.io.records import dumps_records, load_record, replay
+from dipsolve.io.game import load_record
+from dipsolve.io.records import dumps_records, replay
 from dipsolve.testing.random_positions import random_orders
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -57,6 +57,7 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
+    from ..io.game import Game
     from ..io.records import pick, read_records
     text, name = read_text(args.file), source_name(args.file)
     if not is_record(text):
@@ -65,6 +66,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     records = read_records(text, name)
     if args.game is not None or len(records) == 1:
         records = [pick(records, args.game, name)]
+    # each game read as a `Game` (its history), analysed as the record it writes
+    records = [Game.from_record(r).record for r in records]
     outputs = Outputs()                 # every picture, checked before any work
     stems = {record.id: "centers" if len(records) == 1 else f"centers-{_safe(record.id)}"
              for record in records}
