@@ -94,8 +94,9 @@ def _fresh(position):
 def time_dipsolve(position, kind: str) -> tuple[float, object]:
     from dipsolve.algorithms.evaluation import evaluator
     from dipsolve.models.equilibria import solve_equilibrium
+    from dipsolve.core.results import Limits
     t0 = time.perf_counter()
-    eq = solve_equilibrium(_fresh(position), evaluator("influence"), kind, time_limit=600)
+    eq = solve_equilibrium(_fresh(position), evaluator("influence"), kind, limits=Limits(time_limit=600))
     return time.perf_counter() - t0, eq
 
 
@@ -211,6 +212,7 @@ def random_positions(n: int, kinds: list[str]) -> list[dict]:
     from dipsolve.algorithms.adjustments import joint_count
     from dipsolve.algorithms.evaluation import evaluator
     from dipsolve.models.equilibria import solve_equilibrium
+    from dipsolve.core.results import Limits
     from dipsolve.testing import random_adjustment_position
     rows = []
     for shape, kw in SHAPES.items():
@@ -222,7 +224,7 @@ def random_positions(n: int, kinds: list[str]) -> list[dict]:
             for kind in kinds:
                 t0 = time.perf_counter()
                 eq = solve_equilibrium(_fresh(position), evaluator("influence"), kind,
-                                       time_limit=60)
+                                       limits=Limits(time_limit=60))
                 rows.append({"shape": shape, "seed": seed, "asked": kind,
                              "profiles": joint_count(position, True), "answer": eq.kind,
                              "status": eq.status, "epsilon": eq.epsilon,

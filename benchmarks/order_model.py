@@ -127,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from dipsolve.algorithms.evaluation import influence
+    from dipsolve.core.results import Limits
     from dipsolve.models.order_model import select_orders
     from dipsolve.core.legal import useful_orders
 
@@ -138,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             # timed: linearizing the evaluation, building, solving, replaying
             t0 = time.perf_counter()
             sel = select_orders(position, power, candidates=candidates, scenarios=scenarios,
-                                evaluate=influence, time_limit=args.time_limit)
+                                evaluate=influence, limits=Limits(time_limit=args.time_limit))
             times.append(time.perf_counter() - t0)
         assert sel is not None and not sel.excluded
         linear = sel.linear

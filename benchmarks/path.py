@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from dipsolve.core.map import POWERS, power_name
     from dipsolve.models.path import solve_path
+    from dipsolve.core.results import Limits
     from dipsolve.core.position import Position
 
     powers = [power_name(p) for p in args.powers.split(",")] if args.powers else list(POWERS)
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     for power in powers:
         for target in targets:
             searches = {a: time_search(power, a, target, args.repeat) for a in ("bfs", "greedy", "astar")}
-            sol = solve_path(start, power, target, args.rules, time_limit=args.time_limit, workers=args.workers)
+            sol = solve_path(start, power, target, args.rules, limits=Limits(time_limit=args.time_limit, workers=args.workers))
             row = {"power": power, "target": target, "rules": args.rules, "status": sol.status,
                    "years": sol.years, "moves": sol.objective, "reached": sol.reached,
                    "bound": sol.bound_phase, "seconds": round(sol.seconds, 3),

@@ -4,7 +4,8 @@
                                   [--deadline 20] [--seat dipsolve] [--power France]
 
 Starts the ``diplomacy`` package's DAIDE server on 127.0.0.1 (in its own process, with
-`dipsolve.testing.daide_server`; ``pip install -e '.[test]'`` installs the package),
+`dipsolve.testing.daide_server`; ``pip install -e '.[test]'`` installs the package: without
+it the example says so in one line and exits with status 2),
 connects seven ``dipsolve daide`` clients to it -- ``--seat`` (default ``dipsolve``) first,
 asking for ``--power``, then six ``dumbbot`` -- and lets them play until the server ends
 the game after the Fall turn of ``--until`` (or a solo).  Writes the server's record of
@@ -27,8 +28,9 @@ import sys
 import time
 from pathlib import Path
 
+from dipsolve.core.errors import DipsolveUnavailable
 from dipsolve.core.map import POWERS, power_name
-from dipsolve.testing.daide_server import DaideServerProcess
+from dipsolve.testing.daide_server import DaideServerProcess, require_server
 
 
 def main() -> int:
@@ -43,6 +45,11 @@ def main() -> int:
     ap.add_argument("--power", default="France",
                     help="the power the first seat asks for (default France; 'any' for none)")
     args = ap.parse_args()
+    try:
+        require_server()
+    except DipsolveUnavailable as e:
+        print(f"{Path(sys.argv[0]).name}: {e}", file=sys.stderr)
+        return 2
 
     t0 = time.monotonic()
     bots = [args.seat] + ["dumbbot"] * 6

@@ -266,8 +266,12 @@ def _insert(old: list[tuple[float, int]], value: float, option: int) -> None:
 
 # -- the whole answer --------------------------------------------------------------------------------
 
+#: `solve_equilibrium`'s settings when none are given: 30 seconds
+EQUILIBRIUM_LIMITS = Limits(time_limit=30.0)
+
+
 def solve_equilibrium(position: Position, evaluator: Evaluator, kind: str = "pure",
-                      time_limit: float = 30.0, waives: bool = True,
+                      waives: bool = True,
                       tolerance: float = TOLERANCE, game: AdjustmentGame | None = None,
                       progress: Callable[[int, str], None] | None = None, *,
                       deadline: Deadline | None = None, limits: Limits | None = None) -> Equilibrium:
@@ -276,15 +280,15 @@ def solve_equilibrium(position: Position, evaluator: Evaluator, kind: str = "pur
     ``kind``: ``pure`` (the combined search; a group whose search cycles goes on to a
     mixed or, too large for a table, a correlated equilibrium), ``mixed`` (each group's
     game by LP/MILP/support enumeration, or the best epsilon-Nash found), ``correlated``
-    or ``coarse`` (an LP per group; by column generation for a large one).  ``time_limit``
-    (seconds, set-up included) or a ``deadline`` (whose clock may be injected) bounds
-    the whole call: at the deadline the best answer so far is returned, ``timed out``
-    unless its certificate proves it an equilibrium.  ``tolerance`` may only tighten
-    what ``optimal`` means (never beyond 1e-6).  ``limits`` (`dipsolve.Limits`), when
-    given, sets the time limit instead of ``time_limit``.
+    or ``coarse`` (an LP per group; by column generation for a large one).
+    ``limits.time_limit`` (`dipsolve.Limits`, default `EQUILIBRIUM_LIMITS`; seconds,
+    set-up included) or a ``deadline`` (whose clock may be injected) bounds the whole
+    call: at the deadline the best answer so far is returned, ``timed out`` unless its
+    certificate proves it an equilibrium (the LPs and the searches here make no random
+    choice: the seed has nothing to change).  ``tolerance`` may only tighten what
+    ``optimal`` means (never beyond 1e-6).
     """
-    if limits is not None:
-        time_limit = limits.time_limit
+    limits = limits or EQUILIBRIUM_LIMITS
     if kind not in KINDS:
         raise DipsolveSyntaxError(f"unknown equilibrium kind {kind!r} "
                                   f"(expected one of {', '.join(KINDS)})")
@@ -292,7 +296,7 @@ def solve_equilibrium(position: Position, evaluator: Evaluator, kind: str = "pur
         raise DipsolveRuleError(f"{position.phase} is not an adjustment phase",
                                 rule="equilibria are of an adjustment phase")
     if deadline is None:
-        deadline = Limits(time_limit=time_limit).deadline()
+        deadline = limits.deadline()
     # the work ends a little before the limit: freeing the game's tables (25,000 order
     # sets and their effects take 20-30 ms to free) and printing the answer come after
     deadline = Deadline(WORK_SHARE * (deadline.end - deadline.start), clock=deadline.clock,

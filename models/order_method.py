@@ -29,7 +29,7 @@ from types import ModuleType
 from dipsolve.core.adjudicator import adjudicate
 from dipsolve.core.legal import useful_orders
 from dipsolve.core.orders import Hold, unit_key
-from dipsolve.core.results import Status
+from dipsolve.core.results import Limits, Status
 from dipsolve.search.agenda import AgendaSearch
 from dipsolve.search.methods import (MethodUnavailable, Solution, Task, describe_model,
                                      run_agenda)
@@ -88,8 +88,7 @@ def cpsat(task: Task) -> Solution:
         sel = order_model.select_orders(
             position, power, scenarios=[(w, {p: list(os) for p, os in sc.items()}) for w, sc in scenarios],
             evaluate=evaluate, aggregate="expected" if how == "expected" else "maxmin",
-            hint=list(hint.orders), num_workers=task.settings.limits.workers,
-            seed=task.settings.limits.seed, deadline=task.deadline)
+            hint=list(hint.orders), limits=task.settings.limits, deadline=task.deadline)
     except order_model.ParadoxError as e:
         # the opponents' orders alone may make a convoy paradox, which the model does not
         # encode: the agenda search's answer stands
@@ -152,7 +151,7 @@ def best_response(query: BestResponseQuery) -> BestResponse | None:
     try:
         sel = order_model.select_orders(position, power, candidates=candidates, scenarios=scenarios,
                                         evaluate=query.evaluate, aggregate="expected",
-                                        hint=list(query.hint), num_workers=query.workers,
+                                        hint=list(query.hint), limits=Limits(workers=query.workers),
                                         deadline=query.deadline)
     except order_model.ParadoxError:
         return None

@@ -79,7 +79,7 @@ from dipsolve.core.orders import Hold, Move, Order, unit_key
 from dipsolve.core.position import Position, Unit
 from dipsolve.models import stopping
 from dipsolve.models.cpsat import cpsat_solver
-from dipsolve.core.results import Deadline, Result, Status, TimeUp
+from dipsolve.core.results import Deadline, Limits, Result, Status, TimeUp
 
 from .movement_rules import Lit, Logic, Model, ParadoxError, Resolution, convoy_cycles
 
@@ -332,8 +332,14 @@ def _where_units_end(outcome: Outcome) -> dict[Unit, str | None]:
 
 # -- predict: the model as an adjudicator --------------------------------------------------------
 
+#: `predict`'s settings when none are given: 10 seconds
+PREDICT_LIMITS = Limits(time_limit=10.0)
+#: `select_orders`'s settings when none are given: 10 seconds, one worker, seed 0
+SELECT_LIMITS = Limits(time_limit=10.0)
+
+
 def predict(position: Position, orders: Mapping[str, Iterable[Order]], *,
-            time_limit: float = 10.0) -> Prediction:
+            limits: Limits | None = None) -> Prediction:
     """The outcome of ``orders`` (power -> orders) in a movement phase, by the model with
     every order fixed.  Orders are matched to units as the adjudicator matches them;
     units without an order hold.  Raises `ParadoxError` for orders that may form a
@@ -347,7 +353,9 @@ def predict(position: Position, orders: Mapping[str, Iterable[Order]], *,
     model = Model()
     logic = Logic(model)
     resolution = Resolution(logic, position, {u: [(True, r)] for u, r in fixed.items()})
-    solver = cpsat_solver(time_limit, workers=1)     # one worker: one outcome, whatever the load
+    limits = limits or PREDICT_LIMITS
+    # one worker: one outcome, whatever the load
+    solver = cpsat_solver(limits.time_limit, workers=1, seed=limits.seed)
     status = stopping.cpsat_solve(solver, model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise ModelError(f"the movement rules found no outcome ({solver.status_name(status)}) "
@@ -362,10 +370,9 @@ def select_orders(position: Position, power: str, *,
                   scenarios: Sequence[tuple[float, Scenario]] | None = None,
                   evaluate: Union[str, Evaluation, LinearValue, None] = None,
                   linear: LinearValue | None = None,
-                  aggregate: str = "maxmin", time_limit: float = 10.0,
+                  aggregate: str = "maxmin",
                   hint: Mapping[Unit, Order] | Iterable[Order] | None = None,
-                  num_workers: int = 2, deadline: Deadline | None = None,
-                  seed: int = 0) -> OrderSelection:
+                  limits: Limits | None = None, deadline: Deadline | None = None) -> OrderSelection:
     """The orders for ``power``'s units that maximize the value of the outcome.
 
     ``candidates``: unit -> the orders it may be given (default: `useful_orders`); a
@@ -377,12 +384,14 @@ def select_orders(position: Position, power: str, *,
     `LinearValue.centers` for centers, else `LinearValue.first_order` of ``evaluate``
     over the moves the candidates and scenarios hold).  ``aggregate``: ``"maxmin"`` (the
     worst scenario) or ``"expected"`` (the weighted mean).  ``hint``: orders to start from (the agenda search's best); hinted
-    orders missing from the candidates are added to them.  ``time_limit`` in seconds
-    covers linearizing, building, solving and the replay; ``deadline`` replaces it when
-    the clock started before this call (the caller's set-up counts) or is a test's.
-    CP-SAT runs ``num_workers`` threads with ``seed`` (`dipsolve.models.cpsat`).
+    orders missing from the candidates are added to them.  ``limits`` (`dipsolve.Limits`,
+    default `SELECT_LIMITS`): its time limit covers linearizing, building, solving and
+    the replay, and CP-SAT runs its workers with its seed (`dipsolve.models.cpsat`);
+    ``deadline`` replaces the time limit when the clock started before this call (the
+    caller's set-up counts) or is a test's.
     """
-    call = deadline if deadline is not None else Deadline(time_limit)
+    limits = limits or SELECT_LIMITS
+    call = deadline if deadline is not None else limits.deadline()
     began = call.clock()
     if position.phase.kind != "movement":
         raise DipsolveRuleError(f"select_orders needs a movement phase, not {position.phase}")
@@ -417,12 +426,12 @@ def select_orders(position: Position, power: str, *,
         maximized = None
     built = None
     code = cp_model.UNKNOWN
-    solver = cpsat_solver(0.0)
+    solver = cpsat_solver(0.0, workers=limits.workers, seed=limits.seed)
     if maximized is not None:
         built = _OrderModel(position, power, options, fixed, maximized, aggregate, weights, hinted,
                             build_by)
         if built.complete:
-            solver = cpsat_solver(build_by.remaining(), workers=num_workers, seed=seed)
+            solver = cpsat_solver(build_by.remaining(), workers=limits.workers, seed=limits.seed)
             code = stopping.cpsat_solve(solver, built.model)
     if code == cp_model.INFEASIBLE or code == cp_model.MODEL_INVALID:
         raise ModelError(f"the order model has no solution ({solver.status_name(code)}) for "

@@ -136,29 +136,31 @@ class PathSolution(Result):
 
 # -- solving ---------------------------------------------------------------------------------
 
+#: `solve_path`'s settings when none are given: a minute, one worker, seed 0
+PATH_LIMITS = Limits(time_limit=60.0)
+
+
 def solve_path(position: Position, power: str, target: int = 16, rules: str = "full",
-               time_limit: float = 60.0, workers: int = 2, max_moves: int = 40,
-               progress: Callable[[Attempt], None] | None = None, *,
-               deadline: Deadline | None = None, limits: Limits | None = None) -> PathSolution:
+               max_moves: int = 40, progress: Callable[[Attempt], None] | None = None, *,
+               limits: Limits | None = None, deadline: Deadline | None = None) -> PathSolution:
     """The fewest movement phases (hence game years) until ``power``, alone on the board
     from ``position``, has ``target`` centers; with a replayed plan and its proof.
 
     Horizons are tried upward from the lower bound.  A horizon CP-SAT proves infeasible
     raises the proven bound; one it cannot decide in half the time left is passed over,
     and the time left after a later plan is found goes back to it.  ``progress`` is
-    called after each CP-SAT attempt.  ``deadline`` (default: ``time_limit`` seconds from
-    now) is the one clock of the whole call; pass one to count work done before the
-    call, or to test with a clock of your own.  ``limits`` (`dipsolve.Limits`: the one
-    way every solver takes its settings) sets the time limit, CP-SAT's workers and its
-    seed, instead of ``time_limit`` and ``workers`` (kept for older callers; the seed is
-    then 0).  With one worker the same seed gives the same plan, run after run, when the
-    time limit does not cut a solve short (`dipsolve.models.cpsat`).
+    called after each CP-SAT attempt.  ``limits`` (`dipsolve.Limits`: the one way every
+    solver takes its settings; default `PATH_LIMITS`) sets the time limit, CP-SAT's
+    workers and its seed.  With one worker the same seed gives the same plan, run after
+    run, when the time limit does not cut a solve short (`dipsolve.models.cpsat`).
+    ``deadline`` (default: ``limits.time_limit`` seconds from now) is the one clock of
+    the whole call: pass one to count work done before the call, or to test with a clock
+    of your own.
     """
-    seed = 0
-    if limits is not None:
-        time_limit, workers, seed = limits.time_limit, limits.workers, limits.seed
+    limits = limits or PATH_LIMITS
+    workers, seed = limits.workers, limits.seed
     if deadline is None:
-        deadline = Limits(time_limit=time_limit).deadline()
+        deadline = limits.deadline()
     pb = problem(position, power, target, rules)
     attempts: list[Attempt] = []
     notes: list[str] = []

@@ -232,18 +232,21 @@ class _Model:
         return tuple(self.configs[p][ch[p]].choices for p in self.powers)
 
 
-def solve_worst_case(waives: bool = True, time_limit: float = 120.0,
-                     game_map: Map | None = None, *, deadline: Deadline | None = None,
-                     limits: Limits | None = None) -> WorstCase:
+#: `solve_worst_case`'s settings when none are given: two minutes
+WORST_CASE_LIMITS = Limits(time_limit=120.0)
+#: `witness`'s settings when none are given: 30 seconds, one worker, seed 0
+WITNESS_LIMITS = Limits(time_limit=30.0)
+
+
+def solve_worst_case(waives: bool = True, game_map: Map | None = None, *,
+                     limits: Limits | None = None, deadline: Deadline | None = None) -> WorstCase:
     """The largest joint number of adjustment choices of a position that can occur.
 
-    ``time_limit`` (seconds) or a ``deadline`` bounds the whole call; at the deadline
-    the best plans so far are returned (`home_plans` before CBC has found any).
-    ``limits`` (`dipsolve.Limits`), when given, sets the time limit instead."""
-    if limits is not None:
-        time_limit = limits.time_limit
+    ``limits.time_limit`` (`dipsolve.Limits`, default `WORST_CASE_LIMITS`) or a
+    ``deadline`` bounds the whole call; at the deadline the best plans so far are
+    returned (`home_plans` before CBC has found any)."""
     if deadline is None:
-        deadline = Limits(time_limit=time_limit).deadline()
+        deadline = (limits or WORST_CASE_LIMITS).deadline()
     m = game_map or standard_map()
     fallback = home_plans(m, waives)
 
@@ -326,15 +329,17 @@ class Witness:
     transfers: dict[str, tuple[str, str]]
 
 
-def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None = None,
-            time_limit: float = 30.0, *, deadline: Deadline | None = None, seed: int = 0) -> Witness:
+def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None = None, *,
+            limits: Limits | None = None, deadline: Deadline | None = None) -> Witness:
     """A real position with these plans: which centers each power owns now and owned last
     winter, and where its units stand (CP-SAT), checked by `occurrence_problems`.
-    Raises `dipsolve.core.results.TimeUp` when ``deadline`` (or ``time_limit``) leaves too
-    little time to find it (`WITNESS_START` when CP-SAT is not loaded yet).  ``seed``:
-    CP-SAT's (`dipsolve.models.cpsat`)."""
+    Raises `dipsolve.core.results.TimeUp` when ``deadline`` (or ``limits.time_limit``,
+    default `WITNESS_LIMITS`) leaves too little time to find it (`WITNESS_START` when
+    CP-SAT is not loaded yet).  ``limits.seed`` is CP-SAT's (`dipsolve.models.cpsat`)."""
+    limits = limits or WITNESS_LIMITS
+    seed = limits.seed
     if deadline is None:
-        deadline = Limits(time_limit=time_limit).deadline()
+        deadline = limits.deadline()
     loaded = "ortools.sat.python.cp_model" in sys.modules
     if deadline.remaining() < (0.05 if loaded else WITNESS_START):
         raise TimeUp

@@ -137,7 +137,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "RecordPhase": ("dipsolve.io.records", "RecordPhase"),
     "read_records": ("dipsolve.io.records", "read_records"),
     "load_records": ("dipsolve.io.records", "load_records"),
-    "load_record": ("dipsolve.io.records", "load_record"),
+    "load_record": ("dipsolve.io.game", "load_record"),
+    "Game": ("dipsolve.io.game", "Game"),
+    "GamePhase": ("dipsolve.io.game", "GamePhase"),
     "dumps_records": ("dipsolve.io.records", "dumps_records"),
     "analyze": ("dipsolve.analysis", "analyze"),
     "Analysis": ("dipsolve.analysis", "Analysis"),
@@ -215,8 +217,8 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .io.pictures import render_to as render
     from .io.pictures_html import game_html
     from .public import legal_orders
-    from .io.records import (Record, RecordPhase, dumps_records, load_record, load_records,
-                          read_records)
+    from .io.records import Record, RecordPhase, dumps_records, load_records, read_records
+    from .io.game import Game, GamePhase, load_record
     from .analysis import Analysis, analyze
 
     __version__: str

@@ -32,6 +32,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 from .core.adjudicator import Outcome, Reason, adjudicate
 from .core.orders import Convoy, Disband, Move, Order, SupportMove
 from .core.position import Dislodged, Position, Unit
+from .core.results import Limits
 from .io.records import COMPLETED, Record, RecordPhase, board_differences
 
 __all__ = ["Analysis", "PhaseCheck", "PowerMove", "QUIRKS", "analyze", "check_phase", "board_differences"]
@@ -413,18 +414,23 @@ class Analysis:
                 "centers": {"phases": r.names, "counts": self.centers}}
 
 
-def analyze(record: Record, powers: Sequence[str] | None = None, *, time_limit: float = 1.0,
+#: `analyze`'s settings when none are given: one second a power and phase
+ANALYSIS_LIMITS = Limits(time_limit=1.0)
+
+
+def analyze(record: Record, powers: Sequence[str] | None = None, *, limits: Limits | None = None,
             method: str = "agenda", on_step: Callable[[str, int, int], None] | None = None,
             check_only: bool = False) -> Analysis:
     """Analyse ``record``: re-adjudicate every phase, then (unless ``check_only``) solve
     each movement phase for each power in ``powers`` (default: every power with units)
-    within ``time_limit`` seconds a power and phase.  ``on_step(text, done, total)``
+    within ``limits.time_limit`` seconds a power and phase (`dipsolve.Limits`: default one
+    second, seed 0, one worker; each search takes its seed and workers).  ``on_step(text, done, total)``
     reports progress.  When a stop is requested (`dipsolve.core.results.request_stop`: Ctrl-C
     at the command line) the work ends after the phase or search under way: the
     report holds what was finished, with ``interrupted`` set."""
     from .api import SolveSettings, solve
     from .algorithms.evaluation import influence
-    from .core.results import Limits, Status, stop_requested
+    from .core.results import Status, stop_requested
 
     began = time.perf_counter()
     analysis = Analysis(record)
@@ -443,7 +449,7 @@ def analyze(record: Record, powers: Sequence[str] | None = None, *, time_limit: 
             on_step(f"checking {before.name}", done, total)
         analysis.checks.append(check_phase(before, after))
         done += 1
-    settings = SolveSettings(method=method, limits=Limits(time_limit=time_limit))
+    settings = SolveSettings(method=method, limits=limits or ANALYSIS_LIMITS)
     for ph, power in jobs:
         if stop_requested():
             break

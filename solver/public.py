@@ -407,6 +407,9 @@ OVERRIDES: dict[str, dict[str, Check]] = {
 def _having(value: Any, what: str, attribute: str, expected: str) -> list:
     """`_items` whose every item has ``attribute`` (a class this module may not import)."""
     return _items(value, what, expected, lambda x: hasattr(x, attribute))
+#: the solvers' old keywords, now fields of `Limits` (keyword -> the field)
+RETIRED = {"time_limit": "time_limit", "workers": "workers", "num_workers": "workers", "seed": "seed"}
+
 #: public functions that check everything themselves
 UNCHECKED = frozenset({"example", "quote"})
 
@@ -430,6 +433,12 @@ def wrap(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError as e:
+            retired = [k for k in RETIRED if k in kwargs and k not in signature.parameters]
+            if retired and "limits" in signature.parameters:
+                raise DipsolveArgumentError(
+                    f"{name}(): {retired[0]}= is no longer taken: give "
+                    f"limits=dipsolve.Limits({RETIRED[retired[0]]}=...), the one way every solver "
+                    f"takes its time limit, seed and workers", expected="limits=dipsolve.Limits(...)") from None
             raise DipsolveArgumentError(f"{name}(): {e}") from None
         arguments = bound.arguments
         for parameter, check in checks.items():

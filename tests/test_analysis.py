@@ -9,13 +9,15 @@ import json
 
 import pytest
 
+from dipsolve.core.results import Limits
 import dipsolve
 from dipsolve.analysis import QUIRKS, analyze, check_phase
 from dipsolve.cli import main
 from dipsolve.algorithms.evaluation import influence
 from dipsolve.core.orders import Convoy, Disband, Move, SupportMove
 from dipsolve.core.position import Position, Unit
-from dipsolve.io.records import from_play, read_records
+from dipsolve.io.records import read_records
+from dipsolve.io.game import Game
 
 diplomacy = pytest.importorskip("diplomacy")
 from diplomacy.utils.export import to_saved_game_format  # noqa: E402
@@ -113,11 +115,11 @@ def test_an_unexplained_difference_is_reported():
 def short_game():
     bots = {p: (dipsolve.RandomBot() if i % 2 else dipsolve.DumbBotPlayer())
             for i, p in enumerate(dipsolve.POWERS)}
-    return from_play(dipsolve.play_game(bots, seed=5, until=1902, time_limit=1.0))
+    return Game.from_play(dipsolve.play_game(bots, seed=5, until=1902, time_limit=1.0)).record
 
 
 def test_orders_weighed_against_dipsolves(short_game):
-    result = analyze(short_game, ["France", "Turkey"], time_limit=0.5)
+    result = analyze(short_game, ["France", "Turkey"], limits=Limits(time_limit=0.5))
     assert not result.differences           # dipsolve's own game: nothing to differ
     assert set(result.moves) == {"France", "Turkey"}
     movement = [p for p in short_game.phases if p.position.phase.kind == "movement" and p.orders]
@@ -150,7 +152,7 @@ def test_each_search_gets_the_time_limit(short_game, monkeypatch):
         return real(position, power, settings, **kw)
 
     monkeypatch.setattr(dipsolve.api, "solve", spy)
-    analyze(short_game, ["Italy"], time_limit=0.25)
+    analyze(short_game, ["Italy"], limits=Limits(time_limit=0.25))
     movement = [p.name for p in short_game.phases if p.position.phase.kind == "movement" and p.orders]
     assert seen == [(name, "Italy", 0.25) for name in movement]
 

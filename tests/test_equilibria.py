@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dipsolve.core.results import Limits
 from dipsolve.algorithms.adjustments import after_adjustments, iter_adjustments
 from dipsolve.cli import load, main
 from dipsolve.algorithms.evaluation import evaluator
@@ -90,7 +91,7 @@ def test_worst_case_position_is_certified():
     joint profiles counting waives): a pure equilibrium, certified in the whole game (its
     time is measured in benchmarks/adjustments.py, not asserted here)."""
     position = example("worst-case.dip")
-    eq = solve_equilibrium(position, INFLUENCE, "pure", time_limit=60)
+    eq = solve_equilibrium(position, INFLUENCE, "pure", limits=Limits(time_limit=60))
     assert eq.status == "optimal" and eq.certified and eq.epsilon <= 1e-6
 
 
@@ -100,7 +101,7 @@ def test_worst_case_with_waives_cycles_and_the_double_oracle_certifies_it():
     generation, then the double oracle from its support finds a mixed equilibrium,
     certified in the whole game."""
     position = example("worst-case-waives.dip")
-    eq = solve_equilibrium(position, INFLUENCE, "pure", time_limit=60)
+    eq = solve_equilibrium(position, INFLUENCE, "pure", limits=Limits(time_limit=60))
     assert eq.groups[0].method.startswith("double oracle after a cycle")
     assert eq.kind == "mixed" and eq.status == "optimal"
     assert eq.certified and eq.epsilon <= 1e-6
@@ -110,7 +111,7 @@ def test_worst_case_with_waives_cycles_and_the_double_oracle_certifies_it():
 
 def test_pure_equilibrium_of_a_billion_profiles_is_certified():
     pos = example("billion.dip")
-    eq = solve_equilibrium(pos, INFLUENCE, "pure", time_limit=60)
+    eq = solve_equilibrium(pos, INFLUENCE, "pure", limits=Limits(time_limit=60))
     assert eq.joint_profiles == 1_330_920_360
     assert eq.status == "optimal" and eq.kind == "pure" and eq.certified
     assert eq.epsilon <= 1e-6
@@ -140,14 +141,14 @@ def test_combined_search_finds_a_pure_equilibrium_of_the_table():
 
 def test_simple_evaluator_answer_is_certified():
     pos = example("billion.dip")
-    eq = solve_equilibrium(pos, fleets_near_home, "pure", time_limit=60)
+    eq = solve_equilibrium(pos, fleets_near_home, "pure", limits=Limits(time_limit=60))
     assert eq.status == "optimal"
     assert max(independent_gains(pos, fleets_near_home, eq).values()) <= 1e-9
 
 
 def test_centers_evaluator_makes_every_profile_an_equilibrium():
     pos = example("trieste.dip")
-    eq = solve_equilibrium(pos, evaluator("centers"), "pure", time_limit=30)
+    eq = solve_equilibrium(pos, evaluator("centers"), "pure", limits=Limits(time_limit=30))
     assert eq.status == "optimal" and eq.epsilon == 0
 
 
@@ -196,7 +197,7 @@ def test_a_global_evaluator_is_caught_by_the_certificate():
     game = AdjustmentGame(pos, follow)
     groups = [{game.players[i] for i in g} for g in interaction_groups(game)]
     assert {"England", "Turkey"} not in [g & {"England", "Turkey"} for g in groups]
-    eq = solve_equilibrium(pos, follow, "pure", time_limit=60)
+    eq = solve_equilibrium(pos, follow, "pure", limits=Limits(time_limit=60))
     assert any("searched again with all powers together" in n for n in eq.notes)
     assert eq.status == "optimal" and eq.epsilon == 0
     kinds = {s.power: s.support[0][0] for s in eq.strategies}
@@ -241,7 +242,7 @@ def test_trieste_has_no_pure_equilibrium_and_the_same_mixed_one_as_gambit():
     ours = support_enumeration(A, B, first_only=False)
     assert len(ours) == len(theirs["enummixed_solve"]) == 1
     assert same_profile(ours[0], theirs["enummixed_solve"][0])
-    eq = solve_equilibrium(example("trieste.dip"), INFLUENCE, "pure", time_limit=30)
+    eq = solve_equilibrium(example("trieste.dip"), INFLUENCE, "pure", limits=Limits(time_limit=30))
     assert eq.kind == "mixed" and eq.status == "optimal" and eq.epsilon <= 1e-6
     probs = {s.power: sorted(p for _, p in s.support) for s in eq.strategies}
     austria = np.array(theirs["enummixed_solve"][0][0])
@@ -272,7 +273,7 @@ def test_pure_equilibria_of_example_groups_agree_with_gambit(name):
 
 def test_mixed_mode_solves_two_groups_exactly():
     pos = example("west-guessing.dip")
-    eq = solve_equilibrium(pos, INFLUENCE, "mixed", time_limit=60)
+    eq = solve_equilibrium(pos, INFLUENCE, "mixed", limits=Limits(time_limit=60))
     assert eq.status == "optimal" and eq.certified and eq.epsilon <= 1e-6
     assert sorted(sorted(g.powers) for g in eq.groups) == [["Austria", "Turkey"], ["England", "France"]]
     assert any(not s.pure for s in eq.strategies)
@@ -280,7 +281,7 @@ def test_mixed_mode_solves_two_groups_exactly():
 
 def test_correlated_mode_certificate():
     pos = example("two-groups.dip")
-    eq = solve_equilibrium(pos, INFLUENCE, "correlated", time_limit=60)
+    eq = solve_equilibrium(pos, INFLUENCE, "correlated", limits=Limits(time_limit=60))
     assert eq.kind == "correlated" and eq.status == "optimal" and eq.epsilon <= 1e-6
     assert all(abs(sum(p for _, p in dist) - 1) < 1e-9 for _, dist in eq.correlated)
 
@@ -360,13 +361,13 @@ def test_a_time_limit_must_be_a_positive_number_of_seconds():
     pos = example("trieste.dip")
     for bad in (0.0, -1.0, math.nan, math.inf):
         with pytest.raises(ValueError):
-            solve_equilibrium(pos, INFLUENCE, time_limit=bad)
+            solve_equilibrium(pos, INFLUENCE, limits=Limits(time_limit=bad))
 
 
 def test_the_reported_seconds_are_the_solvers_own():
     """A real clock, a generous bound: the answer's own seconds, never the wall clock of
     the test (speed is measured in benchmarks/adjustments.py)."""
-    eq = solve_equilibrium(example("worst-case.dip"), INFLUENCE, "pure", time_limit=0.2)
+    eq = solve_equilibrium(example("worst-case.dip"), INFLUENCE, "pure", limits=Limits(time_limit=0.2))
     assert eq.status in ("timed out", "optimal") and 0 < eq.seconds < 0.2 + 2.0
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dipsolve.core.results import Limits
 from dipsolve.algorithms.adjustments import after_adjustments, joint_count
 from dipsolve.cli import load, main
 from dipsolve.algorithms.evaluation import influence
@@ -134,7 +135,7 @@ def test_cycle_gives_a_certified_correlated_equilibrium():
     group whose certificate, recomputed here over every option of every power, is at
     most 1e-6."""
     pos = example("stress-two-removers.dip")
-    eq = solve_equilibrium(pos, influence, "correlated", time_limit=120)
+    eq = solve_equilibrium(pos, influence, "correlated", limits=Limits(time_limit=120))
     assert any("cycled" in n for n in eq.notes)
     assert eq.kind == "correlated" and eq.status == "optimal" and eq.certified
     assert eq.epsilon <= 1e-6 and eq.groups[0].method.startswith("correlated LP by column")
@@ -147,7 +148,7 @@ def test_cycle_gives_a_certified_correlated_equilibrium():
 
 def test_coarse_correlated_equilibrium_is_certified():
     pos = example("stress-wide.dip")
-    eq = solve_equilibrium(pos, influence, "coarse", time_limit=120)
+    eq = solve_equilibrium(pos, influence, "coarse", limits=Limits(time_limit=120))
     assert eq.kind == "coarse" and eq.status == "optimal" and eq.epsilon <= 1e-6
     game = AdjustmentGame(pos, influence)
     assert correlated_epsilon(game, joint_of(game, eq), coarse=True) <= 1e-6
@@ -160,7 +161,7 @@ def test_three_or_more_powers_mixing_get_an_exact_mixed_equilibrium():
     of every power, is at most 1e-6."""
     pos = random_adjustment_position(4, removers=("Austria", "Italy", "Turkey"), units=8,
                                      removals=4, builders=4)
-    eq = solve_equilibrium(pos, influence, "mixed", time_limit=120)
+    eq = solve_equilibrium(pos, influence, "mixed", limits=Limits(time_limit=120))
     assert eq.kind == "mixed" and eq.status == "optimal" and eq.epsilon <= 1e-6
     assert sum(1 for s in eq.strategies if not s.pure) >= 3
     assert nash_epsilon(AdjustmentGame(pos, influence), eq) <= 1e-6
@@ -170,7 +171,7 @@ def test_three_or_more_powers_mixing_get_an_exact_mixed_equilibrium():
 def test_optimal_exactly_when_epsilon_is_small(kind):
     """Whatever is found in a short time: 'optimal' if and only if the certificate is
     complete and at most 1e-6; the kind is stated."""
-    eq = solve_equilibrium(example("stress-correlated.dip"), influence, kind, time_limit=3)
+    eq = solve_equilibrium(example("stress-correlated.dip"), influence, kind, limits=Limits(time_limit=3))
     assert eq.kind in ("pure", "mixed", "correlated", "coarse")
     assert (eq.status == "optimal") == (eq.certified and eq.epsilon <= 1e-6)
     assert eq.status in ("optimal", "feasible", "timed out")
@@ -189,7 +190,7 @@ def test_small_position_has_no_pure_equilibrium_and_an_exact_mixed_one():
     assert len(grp) == 4 and game.joint_profiles == 315
     table = group_table(game, grp, tuple(0 for _ in game.players))
     assert pure_equilibria(table) == [] and pure_equilibria(table, tolerance=0.0) == []
-    eq = solve_equilibrium(pos, influence, "pure", time_limit=60)
+    eq = solve_equilibrium(pos, influence, "pure", limits=Limits(time_limit=60))
     assert eq.kind == "mixed" and eq.status == "optimal" and eq.epsilon <= 1e-6
     idx = indices(game, eq)
     x = []
@@ -221,7 +222,7 @@ def test_small_position_mixed_equilibrium_is_pygambits():
     assert np.allclose(np.array(rec["payoffs"]), table, rtol=1e-12, atol=0), \
         "not the game pygambit answered"
     assert rec["enumpure_solve"] == [] and len(rec["enumpoly_solve"]) == 1
-    eq = solve_equilibrium(pos, influence, "mixed", time_limit=60)
+    eq = solve_equilibrium(pos, influence, "mixed", limits=Limits(time_limit=60))
     assert eq.status == "optimal"
     idx = indices(game, eq)
     for s, theirs in zip(eq.strategies, rec["enumpoly_solve"][0]):

@@ -21,16 +21,22 @@ def test_the_one_cpsat_set_up_takes_the_seed_and_the_workers():
     assert cpsat.cpsat_solver(0.0).parameters.max_time_in_seconds > 0   # 0 is "no limit" to CP-SAT
 
 
-@pytest.mark.parametrize("seed, workers", [(0, 1), (5, 1), (9, 2)])
-def test_solve_path_hands_its_limits_to_cpsat(monkeypatch, seed, workers):
-    made = []
+def _spy_on_cpsat(monkeypatch, where: str) -> list[tuple[int, int]]:
+    """The (workers, seed) of every CP-SAT solver the module ``where`` sets up."""
+    made: list[tuple[int, int]] = []
     real = cpsat.cpsat_solver
 
     def spy(seconds, *, workers=1, seed=0):
         made.append((workers, seed))
         return real(seconds, workers=workers, seed=seed)
 
-    monkeypatch.setattr("dipsolve.models.path_model.cpsat_solver", spy)
+    monkeypatch.setattr(f"{where}.cpsat_solver", spy)
+    return made
+
+
+@pytest.mark.parametrize("seed, workers", [(0, 1), (5, 1), (9, 2)])
+def test_solve_path_hands_its_limits_to_cpsat(monkeypatch, seed, workers):
+    made = _spy_on_cpsat(monkeypatch, "dipsolve.models.path_model")
     sol = dipsolve.solve_path(dipsolve.Position.initial(), "GER", 6,
                               limits=dipsolve.Limits(time_limit=30, seed=seed, workers=workers))
     assert sol.status == "optimal"
@@ -54,3 +60,103 @@ def test_path_with_a_seed_prints_the_same_plan_three_times():
     plans = [_path_plan(h) for h in (1, 2, 3)]
     assert plans[0] == plans[1] == plans[2]
     assert "F1904M" in plans[0]
+
+
+# -- one keyword, one default ------------------------------------------------------------------
+
+def test_one_default():
+    from dipsolve.api import DEFAULT_LIMITS
+    assert DEFAULT_LIMITS == dipsolve.Limits()
+    assert dipsolve.Limits().workers == 1 and dipsolve.SolveSettings().limits == dipsolve.Limits()
+
+
+def _solvers_taking_limits() -> list[str]:
+    import inspect
+    found = []
+    for name in dipsolve.__all__:
+        fn = getattr(dipsolve, name)
+        if callable(fn) and not inspect.isclass(fn) and "limits" in inspect.signature(fn).parameters:
+            found.append(name)
+    return found
+
+
+def test_every_solver_takes_limits_and_nothing_beside_it():
+    import inspect
+    solvers = _solvers_taking_limits()
+    assert {"solve_path", "solve_equilibrium", "solve_worst_case", "select_orders", "predict",
+            "analyze"} <= set(solvers)
+    for name in solvers:
+        params = inspect.signature(getattr(dipsolve, name)).parameters
+        assert not {"time_limit", "workers", "num_workers", "seed"} & set(params), name
+
+
+@pytest.mark.parametrize("keyword", ["time_limit", "workers", "seed"])
+def test_the_old_keywords_are_refused_naming_limits(keyword):
+    start = dipsolve.Position.initial()
+    with pytest.raises(dipsolve.DipsolveArgumentError, match=rf"{keyword}= is no longer taken.*limits="):
+        dipsolve.solve_path(start, "England", 18, **{keyword: 1})
+    with pytest.raises(dipsolve.DipsolveArgumentError, match="limits="):
+        dipsolve.predict(start, {}, **{keyword: 1})
+
+
+def test_select_orders_hands_its_limits_to_cpsat(monkeypatch):
+    made = _spy_on_cpsat(monkeypatch, "dipsolve.models.order_model")
+    start = dipsolve.Position.initial()
+    sel = dipsolve.select_orders(start, "Germany", evaluate="centers",
+                                 limits=dipsolve.Limits(time_limit=30, seed=7, workers=1))
+    assert sel.status == "optimal" and set(made) == {(1, 7)}
+
+
+# -- --seed on every command that searches -----------------------------------------------------
+
+@pytest.mark.parametrize("command", ["solve", "path", "adjust", "play", "analyze", "batch", "daide"])
+def test_every_searching_command_takes_a_seed(command):
+    from dipsolve.cli.main import build_parser
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command" or getattr(a, "choices", None)
+               and command in (a.choices or {}))
+    options = {o for a in sub.choices[command]._actions for o in a.option_strings}
+    assert "--seed" in options
+
+
+def test_analyze_hands_its_seed_to_every_search(monkeypatch, capsys):
+    seen = []
+    import dipsolve.analysis as analysis
+    real = analysis.analyze
+
+    def spy(record, powers=None, *, limits=None, **kw):
+        seen.append(limits)
+        return real(record, powers, limits=limits, **kw)
+
+    monkeypatch.setattr(analysis, "analyze", spy)
+    from dipsolve.cli import main
+    record = os.path.join(os.path.dirname(__file__), "..", "examples", "records", "dumbbot-1903.json")
+    assert main(["analyze", record, "--adjudication-only", "--seed", "4", "--time-limit", "0.5"]) == 0
+    capsys.readouterr()
+    assert seen == [dipsolve.Limits(time_limit=0.5, seed=4)]
+
+
+def test_batch_records_its_seed_in_the_run(tmp_path, capsys):
+    from dipsolve.cli import main
+    start = os.path.join(os.path.dirname(__file__), "..", "examples", "start.dip")
+    out = tmp_path / "r.jsonl"
+    assert main(["batch", start, "-o", str(out), "--task", "adjudicate", "--seed", "3"]) == 0
+    capsys.readouterr()
+    import json
+    assert json.loads(out.read_text().splitlines()[0])["run"]["seed"] == 3
+
+
+def test_adjust_hands_its_seed_to_the_witness(monkeypatch, capsys):
+    import dipsolve.models.worstcase as worstcase
+    seen = []
+    real = worstcase.witness
+
+    def spy(plans, *args, limits=None, **kw):
+        seen.append(limits.seed)
+        return real(plans, *args, limits=limits, **kw)
+
+    monkeypatch.setattr(worstcase, "witness", spy)
+    from dipsolve.cli import main
+    main(["adjust", "--worst-case", "--seed", "6", "--time-limit", "0.5"])
+    capsys.readouterr()
+    assert seen in ([], [6])        # no witness is tried when the ILP leaves no time

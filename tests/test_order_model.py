@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 from test_datc import CASE_FILES, case_id, read_plain, split_case
 
+from dipsolve.core.results import Limits
 from dipsolve.core.adjudicator import adjudicate
 from dipsolve.algorithms.evaluation import centers, control, influence, values_for
 from dipsolve.grammar import parse_position
@@ -129,7 +130,7 @@ def test_select_orders_on_datc_cases_each_power_choosing() -> None:
             scenario = {p: os for p, os in orders.items() if p != power}
             linear = LinearValue.centers(power)
             sel = select_orders(position, power, candidates=cands, scenarios=[(1.0, scenario)],
-                                evaluate=linear, hint=own, time_limit=20)
+                                evaluate=linear, hint=own, limits=Limits(time_limit=20))
             assert sel.status == "optimal", path.name
             _check(position, power, sel, [(1.0, scenario)])
             if not sel.excluded:
@@ -176,7 +177,7 @@ def test_select_orders_finds_the_brute_force_optimum() -> None:
                   LinearValue.first_order(position, power, influence))[k % 3]
         try:
             sel = select_orders(position, power, candidates=cands, scenarios=scenarios,
-                                evaluate=linear, aggregate=objective, time_limit=20)
+                                evaluate=linear, aggregate=objective, limits=Limits(time_limit=20))
         except ParadoxError:
             continue
         _check(position, power, sel, scenarios)
@@ -239,10 +240,10 @@ def test_centers_selection_is_exact_and_rescored() -> None:
     power = "Germany"
     scenarios = [(1.0, {p: os for p, os in random_orders(s, position).items() if p != power})
                  for s in range(3)]
-    sel = select_orders(position, power, scenarios=scenarios, evaluate="centers", time_limit=20)
+    sel = select_orders(position, power, scenarios=scenarios, evaluate="centers", limits=Limits(time_limit=20))
     assert sel.exact and sel.status == "optimal"
     assert sel.objective == sel.score == min(r.score for r in sel.scenarios)
-    sel = select_orders(position, power, scenarios=scenarios, aggregate="expected", time_limit=20)
+    sel = select_orders(position, power, scenarios=scenarios, aggregate="expected", limits=Limits(time_limit=20))
     assert not sel.exact
     assert sel.score == pytest.approx(sum(r.score for r in sel.scenarios) / 3)
     nxt = adjudicate(position, {**scenarios[0][1], power: list(sel.orders)}).next
@@ -257,7 +258,7 @@ def test_a_hinted_order_joins_the_candidates() -> None:
     hold_only = {u: [Hold(u.kind, u.location)] for u in position.units_of("Germany")}
     hint = [Move("F", "KIE", "DEN")]
     sel = select_orders(position, "Germany", candidates=hold_only, hint=hint, evaluate="centers",
-                        time_limit=10)
+                        limits=Limits(time_limit=10))
     assert Move("F", "KIE", "DEN") in sel.orders           # a fourth center
     assert sel.status == "optimal" and sel.objective == 4
 
@@ -269,7 +270,7 @@ def test_every_time_limit_returns_orders() -> None:
                  for s in range(4)]
     hint = [Hold(u.kind, u.location) for u in position.units_of(power)]
     for limit in (0.05, 0.5):
-        sel = select_orders(position, power, scenarios=scenarios, time_limit=limit, hint=hint)
+        sel = select_orders(position, power, scenarios=scenarios, limits=Limits(time_limit=limit), hint=hint)
         assert len(sel.orders) == len(position.units_of(power))
         assert sel.status in ("optimal", "feasible", "timed out")
         if sel.status == "timed out":
@@ -302,7 +303,7 @@ def test_the_selection_is_a_result() -> None:
     from dipsolve.core.results import Result, Status
     start = Position.initial()
     position = Position.build("F1901M", start.units, start.centers)
-    sel = select_orders(position, "Germany", evaluate="centers", time_limit=10)
+    sel = select_orders(position, "Germany", evaluate="centers", limits=Limits(time_limit=10))
     assert isinstance(sel, Result) and sel.status is Status.OPTIMAL and sel.proven
     assert sel.objective == sel.bound == sel.score == 4 and sel.seconds > 0   # Kiel takes a fourth
     obj = json.loads(json.dumps(sel.to_json()))
@@ -324,7 +325,7 @@ def test_candidates_that_could_close_a_convoy_paradox_are_left_out() -> None:
     scenario = {"France": orders["France"]}
     cands = {u: legal_orders(position, u) for u in position.units_of("England")}
     sel = select_orders(position, "England", candidates=cands, scenarios=[(1.0, scenario)],
-                        evaluate="centers", time_limit=10)
+                        evaluate="centers", limits=Limits(time_limit=10))
     left_out = {(u, o) for u, o, _ in sel.excluded}
     assert (Unit("England", "F", "LON"), SupportMove("F", "LON", "F", "WAL", "ENG")) in left_out
     assert SupportMove("F", "LON", "F", "WAL", "ENG") not in sel.orders
@@ -334,7 +335,7 @@ def test_candidates_that_could_close_a_convoy_paradox_are_left_out() -> None:
 def test_a_paradox_among_the_fixed_orders_is_an_error() -> None:
     position, orders = _pandin()
     with pytest.raises(ParadoxError, match="convoy"):
-        select_orders(position, "Germany", scenarios=[(1.0, orders)], time_limit=5)
+        select_orders(position, "Germany", scenarios=[(1.0, orders)], limits=Limits(time_limit=5))
     with pytest.raises(ParadoxError):
         predict(position, orders)
 

@@ -65,7 +65,9 @@ def test_parse_json(capsys, tmp_path):
                      "fields": {"kind": "A", "location": "PAR", "target": "BUR", "via_convoy": True,
                                 "route": []},
                      "mark": None}
-    assert second == {"file": str(f), "line": 2, "column": 14, "error": "expected '-', found end of line",
+    # a line not understood is the error object of every command (README.md's schema)
+    assert second == {"error": "syntax", "file": str(f), "line": 2, "col": 14,
+                      "message": "expected '-', found end of line",
                       "found": "end of line", "expected": "'-'"}
 
 

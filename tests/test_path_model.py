@@ -9,6 +9,7 @@ model's own `replay`, so a plan the model gets wrong cannot pass by agreeing wit
 from __future__ import annotations
 
 import pytest
+from dipsolve.core.results import Limits
 import dipsolve.models.path as path_model
 from dipsolve.core.adjudicator import adjudicate
 from dipsolve.core.map import POWERS
@@ -45,7 +46,7 @@ def play(position: Position, power: str, sol) -> tuple[Position, set[str]]:
 @pytest.mark.parametrize("power", POWERS)
 def test_every_power_reaches_16_and_18_in_the_proven_fewest_years(power):
     for target, years in zip((16, 18), YEARS[power]):
-        sol = solve_path(START, power, target, time_limit=60)
+        sol = solve_path(START, power, target, limits=Limits(time_limit=60))
         assert sol.status == "optimal", (target, sol.explanation())
         assert sol.years == years and sol.bound_years == years and sol.objective == sol.bound == 2 * years
         assert sol.reached == f"F{1900 + years}M" and sol.plan[-1].phase.short == sol.reached
@@ -130,7 +131,7 @@ def test_replay_refuses_a_plan_the_adjudicator_does_not_play_out():
 
 
 def test_time_limit_without_a_plan_is_timed_out_with_the_bound():
-    sol = solve_path(START, "England", 18, time_limit=0.001)
+    sol = solve_path(START, "England", 18, limits=Limits(time_limit=0.001))
     assert sol.status == "timed out" and sol.plan == () and sol.bound_phase == "F1903M"
     assert sol.seconds < 5
 
@@ -148,7 +149,7 @@ def test_a_plan_found_past_an_undecided_horizon_is_only_feasible(monkeypatch):
         return solver
     starved.calls = 0
     monkeypatch.setattr(path_model, "cp_solver", starved)
-    sol = solve_path(START, "Germany", 18, time_limit=30)
+    sol = solve_path(START, "Germany", 18, limits=Limits(time_limit=30))
     assert [(a.phase, a.status) for a in sol.attempts] == [("F1903M", "UNKNOWN"), ("F1904M", "OPTIMAL"),
                                                           ("F1903M", "UNKNOWN")]
     assert sol.status == "feasible" and sol.reached == "F1904M" and sol.bound_phase == "F1903M"

@@ -405,7 +405,8 @@ def test_cli_file_one_message_a_line(tmp_path, capsys):
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(r["line"], r["valid"], r.get("kind")) for r in rows] == [
         (1, True, None), (4, False, "level"), (5, False, "syntax")]
-    assert rows[1]["needed_level"] == 110 and rows[2]["column"] == 15
+    assert rows[1]["needed_level"] == 110 and rows[2]["col"] == 15
+    assert rows[2]["error"] == "syntax" and rows[1]["error"] == "rule" and rows[1]["message"]
 
 
 def test_cli_position_judges_the_orders_in_xdo(capsys):

@@ -11,7 +11,9 @@ import pytest
 
 import dipsolve
 from dipsolve.core.errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError
-from dipsolve.io.records import dumps_records, from_play, load_record, read_records
+from dipsolve.io.game import load_record
+from dipsolve.io.records import dumps_records, read_records
+from dipsolve.io.game import Game
 
 diplomacy = pytest.importorskip("diplomacy")
 from diplomacy.utils.export import (load_saved_games_from_disk,  # noqa: E402
@@ -100,7 +102,7 @@ def played():
 
 
 def test_written_game_loads_in_the_peer_and_replays(played, tmp_path):
-    record = from_play(played)
+    record = Game.from_play(played).record
     assert record.final == played.final
     path = tmp_path / "game.jsonl"
     path.write_text(dumps_records([record]))
@@ -119,7 +121,7 @@ def test_written_game_loads_in_the_peer_and_replays(played, tmp_path):
 
 
 def test_written_game_round_trips(played):
-    record = from_play(played)
+    record = Game.from_play(played).record
     assert any(p.position.phase.kind == "retreat" for p in record.phases)
     back = read_records(dumps_records([record]), "game.jsonl")
     assert back == [record]

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from dipsolve.cli import main
-from dipsolve.io.records import load_record
+from dipsolve.io.game import load_record
 
 
 def run(capsys, *argv):

@@ -20,13 +20,15 @@ from pathlib import Path
 
 import pytest
 
+from dipsolve.core.results import Limits
 from dipsolve.core.adjudicator import adjudicate
 from dipsolve.analysis import analyze
 from dipsolve.cli import main
 from dipsolve.io.pictures_board import shapes
 from dipsolve.io.pictures_html import game_html
 from dipsolve.core.position import Position
-from dipsolve.io.records import dumps_records, load_record, replay
+from dipsolve.io.game import load_record
+from dipsolve.io.records import dumps_records, replay
 from dipsolve.testing.random_positions import random_orders
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,7 +78,7 @@ def test_press_and_suggestions_are_on_the_page():
                                           *record.phases[1:]))
     page = game_html(with_press)
     assert "DMZ ENG &lt;&amp;&gt;" in page                               # escaped
-    analysis = analyze(record, ["France"], time_limit=0.2)
+    analysis = analyze(record, ["France"], limits=Limits(time_limit=0.2))
     page = game_html(record, analysis)
     assert "dipsolve&#x27;s suggestions" in page or "dipsolve's suggestions" in page
     assert all(m.phase in page for m in analysis.moves["France"])

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dipsolve.core.results import Limits
 from dipsolve.algorithms.adjustments import count_adjustments, joint_count
 from dipsolve.cli import main
 from dipsolve.core.map import POWERS, standard_map
@@ -30,12 +31,12 @@ def test_the_seeds_example_needs_36_centers():
 
 @pytest.fixture(scope="module")
 def without_waives():
-    return solve_worst_case(waives=False, time_limit=300)
+    return solve_worst_case(waives=False, limits=Limits(time_limit=300))
 
 
 @pytest.fixture(scope="module")
 def with_waives():
-    return solve_worst_case(waives=True, time_limit=300)
+    return solve_worst_case(waives=True, limits=Limits(time_limit=300))
 
 
 @pytest.mark.parametrize("which,expected", [("without_waives", WITHOUT_WAIVES),

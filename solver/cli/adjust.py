@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.results import Deadline, Limits, TimeUp, interrupted
 
 from .interrupt import cooperative
-from .options import UserError, add_evaluation, add_json, add_power, add_time_limit, load
+from .options import UserError, add_evaluation, add_json, add_power, add_seed, add_time_limit, load
 from .output import Outputs
 from .progress import Progress
 from .show import position_json
@@ -85,6 +85,8 @@ def register(subparsers: Any) -> None:
                         "any position that can occur")
     p.add_argument("-o", "--output", metavar="WITNESS.dip",
                    help="with --worst-case: write the witness position there")
+    add_seed(p, help="--worst-case: CP-SAT's seed for the witness position (the equilibria's LPs "
+                     "and searches make no random choice)")
     add_time_limit(p, None, help="seconds for the solver (default 60; 300 for --worst-case); the "
                                  "best answer so far is reported when it runs out")
     add_json(p, help="one JSON object (see --help of the README)")
@@ -124,7 +126,12 @@ def cmd_adjust(args: argparse.Namespace) -> int:
 def _deadline(args: argparse.Namespace) -> Deadline:
     """The solver's one clock, from the moment the input is read (reading and parsing
     FILE is start-up, as is loading the libraries) to the answer and its certificate."""
-    return Limits(time_limit=args.time_limit).deadline()
+    return _limits(args).deadline()
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    """The solver's settings: the time limit, and --seed, CP-SAT's for the witness."""
+    return Limits(time_limit=args.time_limit, seed=args.seed)
 
 
 # -- counting and listing -----------------------------------------------------------------------
@@ -307,7 +314,7 @@ def _worst_case(args: argparse.Namespace, outputs: Outputs) -> int:
         result = solve_worst_case(waives=waives, deadline=deadline.part(0.75))  # 1/4: the witness
         progress.show("[worst case] a witness position (CP-SAT)")
         try:
-            w = witness(result.plans, deadline=deadline)
+            w = witness(result.plans, limits=_limits(args), deadline=deadline)
         except TimeUp:
             w = None
     result = interrupted(result)

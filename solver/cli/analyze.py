@@ -23,9 +23,9 @@ import json
 import os
 from typing import Any
 
-from ..core.results import stop_requested
+from ..core.results import Limits, stop_requested
 from .interrupt import cooperative
-from .options import UserError, add_json, add_power, add_time_limit, is_record, read_text, source_name
+from .options import UserError, add_json, add_power, add_seed, add_time_limit, is_record, read_text, source_name
 from .output import Outputs
 from .progress import Progress
 from .tables import fold_table
@@ -44,6 +44,7 @@ def register(subparsers: Any) -> None:
                                               "(0: the first); default: every game, one after the other")
     add_power(p, help="weigh only this power's orders (default: every power)")
     add_time_limit(p, 1.0, help="seconds dipsolve's search takes for each power and movement phase (default 1)")
+    add_seed(p, help="the seed of every random choice of dipsolve's search in each phase")
     p.add_argument("--adjudication-only", action="store_true",
                    help="only re-adjudicate the phases (no search: fast, for many records)")
     add_json(p, help="print the whole report as one JSON object")
@@ -56,6 +57,7 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
+    from ..io.game import Game
     from ..io.records import pick, read_records
     text, name = read_text(args.file), source_name(args.file)
     if not is_record(text):
@@ -64,6 +66,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     records = read_records(text, name)
     if args.game is not None or len(records) == 1:
         records = [pick(records, args.game, name)]
+    # each game read as a `Game` (its history), analysed as the record it writes
+    records = [Game.from_record(r).record for r in records]
     outputs = Outputs()                 # every picture, checked before any work
     stems = {record.id: "centers" if len(records) == 1 else f"centers-{_safe(record.id)}"
              for record in records}
@@ -120,7 +124,8 @@ def _report(args: argparse.Namespace, name: str, record: Any, result: Any, stems
 
 def analyze_one(record: Any, args: argparse.Namespace, step: Any) -> Any:
     from ..analysis import analyze
-    return analyze(record, [args.power] if args.power else None, time_limit=args.time_limit,
+    limits = Limits(time_limit=args.time_limit, seed=args.seed)
+    return analyze(record, [args.power] if args.power else None, limits=limits,
                    on_step=step, check_only=args.adjudication_only)
 
 

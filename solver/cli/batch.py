@@ -25,7 +25,6 @@ dipsolve failed on it).  Rerunning the same command skips every input with a lin
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import glob
 import json
 import os
@@ -34,9 +33,10 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ..core.bounds import loads_json
 from ..core.errors import DipsolveError, DipsolveLimitError
+from ..core.results import Limits
 from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_power,
-                      add_ray, add_time_limit, integer, is_record, range_help, read_text,
+                      add_ray, add_seed, add_time_limit, integer, is_record, range_help, read_text,
                       source_name)
 
 if TYPE_CHECKING:
@@ -68,6 +68,7 @@ def register(subparsers: Any) -> None:
     add_power(p, help="solve/analyze: only this power (default: every power)")
     add_time_limit(p, 5.0, help="solve: seconds an input (shared among its powers); analyze: "
                                 "seconds a power and movement phase (default 5)")
+    add_seed(p, help="solve and analyze: the seed of every random choice of the search")
     p.add_argument("--method", choices=METHODS, default="agenda", help="solve: the search (default: agenda)")
     add_evaluation(p, help="solve: how positions are judged")
     p.add_argument("--opponents", choices=OPPONENT_MODELS,
@@ -204,7 +205,7 @@ def inputs(args: argparse.Namespace) -> list[tuple[str, Any]]:
 
 def settings_of(args: argparse.Namespace) -> dict[str, Any]:
     """Every setting that changes an answer: the run a results file belongs to."""
-    keep = {"task": args.task, "power": args.power, "time_limit": args.time_limit}
+    keep = {"task": args.task, "power": args.power, "time_limit": args.time_limit, "seed": args.seed}
     if args.task == "solve":
         keep.update(method=args.method, evaluation=args.evaluation, opponents=args.opponents)
     if args.task == "analyze":
@@ -229,7 +230,8 @@ def _answer(settings: dict[str, Any], item: Any) -> dict[str, Any]:
     if kind == "record":
         from ..analysis import analyze
         power = settings["power"]
-        return analyze(item[1], [power] if power else None, time_limit=settings["time_limit"],
+        limits = Limits(time_limit=settings["time_limit"], seed=settings.get("seed", 0))
+        return analyze(item[1], [power] if power else None, limits=limits,
                        check_only=settings.get("adjudication_only", False)).to_json()
     if kind == "text":
         from ..grammar import parse_orders, parse_position_text
@@ -254,13 +256,13 @@ def _answer(settings: dict[str, Any], item: Any) -> dict[str, Any]:
 
 
 def _solve(settings: dict[str, Any], position: Any) -> dict[str, Any]:
-    from ..api import DEFAULT_LIMITS, SolveSettings, solve
+    from ..api import SolveSettings, solve
     from .solve import _powers
     powers = _powers(position, settings["power"])
     share = settings["time_limit"] / max(1, len(powers))
     chosen = SolveSettings(method=settings["method"], evaluation=settings["evaluation"],
                            opponents=settings["opponents"],
-                           limits=dataclasses.replace(DEFAULT_LIMITS, time_limit=share))
+                           limits=Limits(time_limit=share, seed=settings.get("seed", 0)))
     solutions = []
     for p in powers:
         obj = solve(position, p, chosen).to_json()

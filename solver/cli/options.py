@@ -148,6 +148,19 @@ def add_time_limit(parser: argparse.ArgumentParser, default: float | None, help:
                         help=f"{help} ({range_help('time_limit')})")
 
 
+def add_seed(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--seed K``: the seed of every random choice a command's search makes (the same
+    command with the same seed, on one CP-SAT worker, prints the same answer)."""
+    parser.add_argument("--seed", type=integer, default=0, metavar="K",
+                        help=f"{help} (default 0; {range_help('seed')})")
+
+
+def add_workers(parser: argparse.ArgumentParser, default: int, help: str) -> None:
+    """``--workers N``: CP-SAT's threads (`dipsolve.Limits.workers`)."""
+    parser.add_argument("--workers", type=integer, default=default, metavar="N",
+                        help=f"{help} (default {default}; {range_help('workers')})")
+
+
 def add_power(parser: argparse.ArgumentParser, help: str, required: bool = False) -> None:
     """``--power P``: a power's name or DAIDE token (made the power's name by `check`)."""
     parser.add_argument("--power", required=required, metavar="POWER", help=help)

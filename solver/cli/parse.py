@@ -61,7 +61,9 @@ is reported with its readings.  An order that is not understood is reported as F
 offending text and what would have been accepted there; every bad line is reported,
 and the exit status is then 2.  --json prints one JSON object per line read:
   {"file", "line", "column", "text", "power", "type", "order", "output", "fields", "mark"}
-or, for a line not understood, {"file", "line", "column", "error", "found", "expected"}."""
+or, for a line not understood or not expressible in the notation, the error object of
+every command, {"error", "file", "line", "col", "message", "found", "expected"} (with
+"rule" for a rule)."""
 
 
 def register(subparsers: Any) -> None:
@@ -80,9 +82,9 @@ def register(subparsers: Any) -> None:
 
 
 def error_json(e: Any) -> dict[str, Any]:
-    """A line that is not understood (a `dipsolve.grammar.errors.DipsolveError`) in ``--json``."""
-    return {"file": e.filename, "line": e.line, "column": e.column, "error": e.message,
-            "found": e.found, "expected": e.expected}
+    """A line that is not understood (a `DipsolveError`) in ``--json``: the error object
+    of every command (`DipsolveError.to_json`)."""
+    return dict(e.to_json())
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
@@ -114,8 +116,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
             advice = " (write 'France: ...' or give --power)" if power is None else ""
             message = f"{line.location}: {e}{advice}"
             entries.append((line.line, line.column, {
-                "file": line.filename, "line": line.line, "column": line.column,
-                "error": str(e), "found": line.text, "expected": None}, message))
+                **e.to_json(), "file": line.filename, "line": line.line, "col": line.column,
+                "found": line.text}, message))
             continue
         entries.append((line.line, line.column, {
             "file": line.filename, "line": line.line, "column": line.column, "text": line.text,

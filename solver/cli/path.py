@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.results import Deadline, Limits, Status, interrupted
 from .interrupt import cooperative
 from .options import (PATH_ALGORITHMS, PATH_GOAL_TESTS, PATH_ORDERS, UserError, add_json,
-                      add_power, add_render, add_time_limit, integer, load, plan_render, range_help,
+                      add_power, add_render, add_seed, add_time_limit, add_workers, integer, load, plan_render,
                       write_render)
 from .output import Outputs
 from .progress import Progress
@@ -75,11 +75,9 @@ def register(subparsers: Any) -> None:
                    help="start from this position (.dip or DAIDE) instead of the 1901 start")
     add_time_limit(p, 60.0, help="seconds for the whole solve or search, its set-up included "
                                  "(default 60); the best plan so far is returned when time runs out")
-    p.add_argument("--workers", type=integer, default=1, metavar="N",
-                   help=f"exact only: CP-SAT worker threads (default 1: the same seed prints the "
-                        f"same plan on every run; more race each other; {range_help('workers')})")
-    p.add_argument("--seed", type=integer, default=0, metavar="K",
-                   help=f"exact only: CP-SAT's random seed (default 0; {range_help('seed')})")
+    add_workers(p, 1, help="exact only: CP-SAT worker threads (1: the same seed prints the same "
+                           "plan on every run; more race each other)")
+    add_seed(p, help="exact only: CP-SAT's random seed")
     p.add_argument("--order", choices=PATH_ORDERS, default=None,
                    help="searches only: the order nodes enter the queue: alphabetical by "
                         "name (default, §3.1), armies-first (the first ply as §3 names the "

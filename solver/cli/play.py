@@ -194,9 +194,9 @@ def saved_path(folder: str, seed: int) -> str:
 def save_game(folder: str, record: GameRecord, outputs: Outputs) -> str:
     """Write one game to ``folder/game-SEED.json`` (saved-game JSON) now, whole: a game
     played to its end is written even after Ctrl-C.  The path written."""
-    from ..io.records import dumps_records, from_play
+    from ..io.game import Game
     path = saved_path(folder, record.seed)
-    outputs.put(path, dumps_records([from_play(record, id=f"dipsolve-{record.seed}")]))
+    outputs.put(path, Game.from_play(record, id=f"dipsolve-{record.seed}").dumps())
     outputs.commit(finished=True)
     return path
 

@@ -42,8 +42,9 @@ A message above --level is rejected naming the token and the level it needs.
 --json prints one object per message: {"file", "line", "text", "valid", "dialect",
 "level", "canonical", "tree", "english", "orders"} (each order with "problem" under
 --position), or for a bad message {"file",
-"line", "column", "text", "valid": false, "kind": "syntax"|"level", "error", "found",
-"expected", "needed_level"}."""
+"line", "col", "text", "valid": false, "kind": "syntax"|"level", "error", "message",
+"found", "expected", "needed_level"}: the error object of every command (``error`` the
+error's branch, ``message`` what is wrong) and the press's own fields."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -96,9 +97,8 @@ def run(args: argparse.Namespace) -> int:
             failed = True
             if args.json:
                 obj: dict[str, Any] = {
-                    "file": name, "line": e.line, "column": e.column, "text": text,
-                    "valid": False, "kind": "level" if isinstance(e, PressLevelError) else "syntax",
-                    "error": e.message, "found": e.found, "expected": e.expected,
+                    **e.to_json(), "file": name, "text": text, "valid": False,
+                    "kind": "level" if isinstance(e, PressLevelError) else "syntax",
                     "needed_level": e.needed if isinstance(e, PressLevelError) else None}
                 print(json.dumps(obj))
             else:

@@ -118,6 +118,12 @@ def clock_named(name: str) -> Callable[[], float]:
     return clock
 
 
+#: CP-SAT's workers where a search races a wall clock (`dipsolve solve`, a dipsolve seat
+#: on the wall clock): one worker takes 10-30 times longer to prove the Turkish example
+#: optimal; ``solve --workers 1`` gives the same answer for the same seed
+WALL_WORKERS = 2
+
+
 @dataclass(frozen=True)
 class Limits:
     """What a caller may set on every solver.

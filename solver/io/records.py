@@ -16,7 +16,7 @@ Reading (`read_records`, `load_records`, `load_record`) gives `Record`\\ s of
 phase, the dislodged units with the retreat options the record gives and the attacker's
 origin as the phase before shows it), the orders by power (read by the project's order
 reader, `dipsolve.grammar.parse_order`) and the recorded result codes.  Writing
-(`Record.to_json`, `dumps_records`, `replay`, `from_play`) makes the same format from
+(`Record.to_json`, `dumps_records`, `replay`; `dipsolve.io.game.Game.from_play`) makes the same format from
 dipsolve's own games, which the ``diplomacy`` package loads.
 
 Anything the reader cannot take (bad JSON, a truncated file, a phase that is not a
@@ -44,7 +44,7 @@ from ..core.position import Dislodged, Phase, Position, Unit, written_retreats
 from ..core.variant import VARIANTS, variant
 
 __all__ = ["Record", "RecordPhase", "read_records", "load_records", "load_record", "dumps_records",
-           "replay", "from_play", "result_codes", "board_differences"]
+           "replay", "result_codes", "board_differences"]
 
 #: the peer's power names (``"FRANCE"``) -> ours
 _OUR_POWER = {p.upper(): p for p in POWERS}
@@ -231,12 +231,6 @@ def load_records(path: str) -> list[Record]:
         raise DipsolveSyntaxError(f"cannot read the record: {e.strerror or e}",
                                   filename=str(path)) from None
     return read_records(text, str(path))
-
-
-def load_record(path: str, game: str | int | None = None) -> Record:
-    """The one game in the file at ``path``; for a file of several, ``game`` picks one
-    by its id or by its index (0 for the first)."""
-    return pick(load_records(path), game, str(path))
 
 
 def pick(records: list[Record], game: str | int | None, filename: str) -> Record:
@@ -641,17 +635,6 @@ def replay(start: Position, phases: Iterable[Mapping[str, Iterable[Order]]], *, 
         position = outcome.next
     out.append(RecordPhase(position.phase.short, position))
     return Record(id, tuple(out), "standard", tuple(rules))
-
-
-def from_play(game: Any, id: str | None = None) -> Record:
-    """The record of a game `dipsolve.play_game` played (a `dipsolve.play.games.GameRecord`):
-    replayed from its start, checked to end on its final board."""
-    start = getattr(game, "start", None) or Position.initial()
-    orders = [{p: [_parse_order(t) for t in ts] for p, ts in ph.orders.items()} for ph in game.phases]
-    record = replay(start, orders, id=id or f"dipsolve-{game.seed}")
-    if record.final != game.final:
-        raise DipsolveInternalError(f"game {record.id}: replaying its orders does not end on its final board")
-    return record
 
 
 def iter_positions(record: Record) -> Iterator[tuple[RecordPhase, RecordPhase | None]]:

@@ -19,7 +19,6 @@ the seven seats gets one.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from dataclasses import dataclass
 from typing import Protocol
@@ -29,6 +28,7 @@ from ..algorithms import dumbbot, greedy
 from ..core.errors import DipsolveSyntaxError, DipsolveUnavailable
 from ..core.orders import Build, Disband, Order, Waive
 from ..core.position import Position
+from ..core.results import WALL_WORKERS, Limits
 from ..core.legal import build_orders, legal_orders
 
 
@@ -153,12 +153,11 @@ class DipsolveBot:
     def settings(self, time_limit: float, seed: int = 0) -> api.SolveSettings:
         """What the bot asks of `dipsolve.api.solve` with ``time_limit`` seconds (on the
         CPU clock, with one CP-SAT worker, whose thread's time counts)."""
-        workers = 1 if self.clock == "cpu" else api.DEFAULT_LIMITS.workers
+        workers = 1 if self.clock == "cpu" else WALL_WORKERS
         return api.SolveSettings(method=self.method, evaluation=self.evaluator,
                                  opponents=self.opponents, oracle=self.oracle, pick=self.pick,
-                                 limits=dataclasses.replace(api.DEFAULT_LIMITS, time_limit=time_limit,
-                                                            seed=seed, clock=self.clock,
-                                                            workers=workers))
+                                 limits=Limits(time_limit=time_limit, seed=seed, clock=self.clock,
+                                                   workers=workers))
 
     def check(self) -> None:
         """Raise `BotUnavailable` unless the search can answer with this method and this

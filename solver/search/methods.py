@@ -84,9 +84,11 @@ MODEL_SHARE = 0.25
 KEEP = 5
 #: joint draws of the predictor for ``opponents="sampled"``
 SAMPLES = 8
-#: the limits of `SolveSettings` unless told otherwise: 5 s, seed 0, and two CP-SAT
-#: workers (one worker takes 10-30 times longer to prove the Turkish example optimal)
-DEFAULT_LIMITS = Limits(time_limit=5.0, seed=0, workers=2)
+#: the limits of `SolveSettings` unless told otherwise: `Limits()` itself (5 s, seed 0,
+#: one CP-SAT worker: the same answer for the same seed), the one default of every
+#: solver's settings; more workers (``Limits(workers=2)``, ``solve --workers 2``) may
+#: prove an optimum sooner, and race each other
+DEFAULT_LIMITS = Limits()
 
 
 class MethodUnavailable(DipsolveUnavailable):

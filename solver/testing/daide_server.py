@@ -59,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workdir", help="the server's data folder (default: a temporary one, "
                                       "removed at the end)")
     args = ap.parse_args(argv)
+    require_server()
 
     from tornado import gen
     from tornado.ioloop import IOLoop
@@ -132,6 +133,24 @@ def main(argv: list[str] | None = None) -> int:
     return status["code"]
 
 
+#: what to install for the server, said when it is missing
+INSTALL = ("pip install -e '.[test]' in a checkout (the test extra), or "
+           "pip install diplomacy==1.1.2")
+
+
+def require_server() -> None:
+    """Raise `DipsolveUnavailable`, saying what to install, unless the ``diplomacy``
+    package (and its ``tornado``) can be imported: the README's plain install has neither."""
+    try:
+        import diplomacy  # noqa: F401
+        import tornado  # noqa: F401
+    except ImportError as e:
+        from ..core.errors import DipsolveUnavailable
+        raise DipsolveUnavailable(
+            f"the DAIDE server is the diplomacy package's, which is not installed ({e}): "
+            f"{INSTALL}") from None
+
+
 class DaideServerProcess:
     """The server above in a subprocess: ``with DaideServerProcess(out) as server:``
     ``server.port``; killed (with its process group) on leaving, whatever happened, and
@@ -148,6 +167,7 @@ class DaideServerProcess:
         self.log = Path(str(self.out) + ".server.log")
 
     def __enter__(self) -> "DaideServerProcess":
+        require_server()
         self._log_file = open(self.log, "w", encoding="utf-8")
         self.workdir = tempfile.mkdtemp(prefix="dipsolve-daide-server-")
         self.proc = subprocess.Popen(self.args + ["--workdir", self.workdir], stdout=subprocess.PIPE,

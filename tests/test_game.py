@@ -1,0 +1,86 @@
+"""`dipsolve.Game`: a game's history phase by phase, played, taken back, and to and from
+the ``diplomacy`` package's saved-game JSON without loss (issue 27)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import dipsolve
+from dipsolve.io.records import load_records
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = sorted([*ROOT.glob("examples/records/*.json"), ROOT / "tests/data/doc_commands/daide_game.json",
+                  *ROOT.glob("tests/data/records/*.json")])
+
+
+def test_process_undo_and_the_phases():
+    game = dipsolve.Game()
+    assert (game.phase.short, game.position, len(game)) == ("S1901M", dipsolve.Position.initial(), 1)
+    out = game.process({"France": ["A PAR - BUR", "F BRE - MAO"], "GER": [dipsolve.Move("A", "MUN", "BUR")]})
+    assert out.result_for("PAR").reason == "bounced"
+    assert game.position == out.next and game.phase.short == "F1901M"
+    first = game.phases[0]
+    assert first.name == "S1901M" and first.outcome is out
+    assert [str(o) for o in first.orders["France"]] == ["A PAR - BUR", "F BRE - MAO"]
+    assert first.results["A PAR"] == ("bounce",)
+    game.process({"France": ["F MAO - SPA/NC"]})
+    assert [ph.name for ph in game] == ["S1901M", "F1901M", "W1901A"]
+    assert game.undo().name == "F1901M" and game.phase.short == "F1901M"
+    assert game.undo().name == "S1901M" and game.position == dipsolve.Position.initial()
+    with pytest.raises(dipsolve.DipsolveRuleError):
+        game.undo()
+
+
+def test_press_stays_with_its_phase_and_is_written():
+    game = dipsolve.Game()
+    game.say("France", "England", "PRP (PCE (ENG FRA))")
+    game.say("ENG", "GLOBAL", "hello")
+    game.process({})
+    assert game.phases[0].messages == (("France", "England", "PRP (PCE (ENG FRA))"), ("England", "GLOBAL", "hello"))
+    again = dipsolve.Game.from_json(game.to_json())
+    assert again.phases[0].messages == game.phases[0].messages
+
+
+def test_bad_arguments_are_family_errors():
+    with pytest.raises(dipsolve.DipsolveArgumentError):
+        dipsolve.Game("S1901M")
+    with pytest.raises(dipsolve.DipsolveArgumentError):
+        dipsolve.Game().process("France: A PAR - BUR")
+    with pytest.raises(dipsolve.DipsolveError):
+        dipsolve.Game().process({"Frnace": ["A PAR - BUR"]})
+    with pytest.raises(dipsolve.DipsolveError):
+        dipsolve.Game().process({"France": ["A PAR - Burgundyy"]})
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=[p.name for p in RECORDS])
+def test_every_record_round_trips(path):
+    game = dipsolve.Game.load(str(path))
+    record = load_records(str(path))[0]
+    # the game holds every phase of the record: board, orders, results, press
+    assert game.record == record
+    written = game.dumps()
+    again = dipsolve.Game.from_json(json.loads(written))
+    assert again.record == record and again.dumps() == written
+    assert [ph.name for ph in again] == record.names
+    assert again.position == record.final
+
+
+def test_load_record_and_play_save_go_through_the_game(tmp_path, capsys):
+    from dipsolve.cli import main
+    assert main(["play", "--until", "1901", "--bots", "dumbbot", "--seed", "2", "--save", str(tmp_path)]) == 0
+    capsys.readouterr()
+    saved = tmp_path / "game-2.json"
+    game = dipsolve.Game.load(str(saved))
+    assert dipsolve.load_record(str(saved)) == game.record
+    assert saved.read_text() == game.dumps()
+    # its history replays: every phase's outcome leads to the next phase's board
+    for ph, nxt in zip(game.phases, game.phases[1:]):
+        assert ph.outcome.next == nxt.position
+
+
+def test_the_board_as_a_picture():
+    svg = dipsolve.Game()._repr_svg_()
+    assert "<svg" in svg[:500]
