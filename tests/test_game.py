@@ -10,10 +10,11 @@ import pytest
 
 import dipsolve
 from dipsolve.io.records import load_records
+from dipsolve.testing.peer import real_records
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = sorted([*ROOT.glob("examples/records/*.json"), ROOT / "tests/data/doc_commands/daide_game.json",
-                  *ROOT.glob("tests/data/records/*.json")])
+                  *real_records().values()])
 
 
 def test_process_undo_and_the_phases():

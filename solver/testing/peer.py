@@ -306,3 +306,21 @@ def crosscheck(position: Position, orders: Mapping[str, list[Order]], game=None)
     else:
         peer = process_peer(game, orders)
     return Crosscheck(position, orders, ours, peer, compare(ours, peer))
+
+
+#: real games people played on the peer's server, which the peer's own tests replay
+#: (``diplomacy/tests/network/N.json`` in its installed package): our name -> its file.
+#: They are read where the peer installs them, never copied into this repository (the
+#: peer is AGPL-3.0-or-later; dipsolve is MIT): tests/data/records/README.md.
+REAL_RECORDS = {"diplomacy-001ce02c.json": "2.json", "diplomacy-0021f2cf.json": "3.json"}
+
+
+def real_records() -> dict[str, "Path"]:
+    """`REAL_RECORDS` as paths into the installed peer (empty when it is not installed)."""
+    from pathlib import Path
+    try:
+        import diplomacy
+    except ImportError:
+        return {}
+    base = Path(diplomacy.__file__).resolve().parent / "tests" / "network"
+    return {name: base / file for name, file in REAL_RECORDS.items() if (base / file).is_file()}
