@@ -266,3 +266,26 @@ def test_the_time_limit_is_kept_within_ten_percent_on_an_injected_clock(example,
     s = solve(position, power, SolveSettings(oracle="agenda"), deadline=Deadline(2.0, clock=ticking(0.002)))
     assert s.seconds <= 2.2
     assert s.orders
+
+
+def test_our_pick_is_judged_on_scenarios_the_search_did_not_see():
+    # the best-response search maximises over one draw of the others' mixtures; the pick
+    # (and our reported values) come from a fresh draw, so that the set that merely did
+    # best on the search's sample is not preferred for that alone
+    pos = _mid_game(3)
+    power = "Germany"
+    game = _game(pos, power, reads=6000, seed=2)
+    eq = game.run()
+    assert len(game.players) == 6
+    fresh = game.holdout_scenarios()
+    assert len(fresh) > 1
+    us = game.players[0]
+    values = [sum(w * game._value_against(0, a, sc) for w, sc in fresh) for a in us.actions]
+    assert tuple(eq.orders) == us.actions[max(range(len(values)), key=values.__getitem__)]
+    mix = us.mixture()
+    assert eq.player(power).value == pytest.approx(sum(m * v for m, v in zip(mix, values)))
+    # without it, our values are the search's own estimates, measured on its own draw
+    plain_game = _game(pos, power, reads=6000, seed=2, holdout=False)
+    plain = plain_game.run()
+    assert {unit_key(o) for o in plain.orders} == {(u.kind, u.location) for u in pos.units_of(power)}
+    assert plain.player(power).value != pytest.approx(eq.player(power).value)
