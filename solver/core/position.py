@@ -113,6 +113,14 @@ def unit(power: str, kind: str, location: str) -> Unit:
     return u
 
 
+def map_of(game_map: Map | None, position: "Position | None") -> Map:
+    """The map an API works on: the one it is given, else the position's, else the
+    standard variant's (for text read with neither, as an order without a board)."""
+    if game_map is not None:
+        return game_map
+    return position.map if position is not None else standard_variant().map
+
+
 def written_retreats(game_map: Map, d: "Dislodged") -> tuple[str, ...]:
     """The retreats of ``d`` as a writer gives them: an army's as provinces (an army
     never takes a coast, whatever a position built by hand holds), each once."""
@@ -246,7 +254,7 @@ class Position:
             return power
         if isinstance(power, str) and power in self.powers():
             return power
-        return check_power(power)
+        return check_power(power, game_map=self.map)
 
     def units_of(self, power: str) -> list[Unit]:
         """The units of ``power`` (any spelling: ``"AUS"``, ``"austria"``)."""

@@ -1,0 +1,37 @@
+"""Variants from their files: by name (`VARIANTS`) or from a file a user has, a variant
+file (``.variant``, its map beside it); what ``--variant NAME|FILE`` names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .bounds import read_text
+from .errors import DipsolveFileError
+from .variant import VARIANTS, Variant, VariantError, read_variant, variant
+
+__all__ = ["find_variant"]
+
+
+def _read(path: Path, named_in: str | None = None) -> str:
+    """A variant or map file's text (within ``max_file_bytes``), or a clear error naming
+    it (and the file that named it)."""
+    try:
+        return read_text(path)
+    except (OSError, UnicodeDecodeError) as e:
+        why = getattr(e, "strerror", None) or "not UTF-8 text"
+        if named_in is not None:
+            raise VariantError(f"cannot read the file {path.name!r} it names: {why}",
+                               filename=named_in) from None
+        raise DipsolveFileError(f"cannot read: {why}", filename=str(path)) from None
+
+
+def find_variant(text: str) -> Variant:
+    """The variant ``--variant`` names: one of `VARIANTS` by name, or a variant file
+    (``.variant``, its map beside it); a clear `DipsolveError` for anything else."""
+    if text in VARIANTS:
+        return variant(text)
+    path = Path(text)
+    if path.suffix != ".variant":
+        return variant(text)          # the unknown name, refused naming the variants
+    body = _read(path)
+    return read_variant(body, text, lambda name: _read(path.parent / name, text))
