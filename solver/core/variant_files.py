@@ -1,5 +1,6 @@
 """Variants from their files: by name (`VARIANTS`) or from a file a user has, a variant
-file (``.variant``, its map beside it); what ``--variant NAME|FILE`` names."""
+file (``.variant``, its map beside it) or a map file of the ``diplomacy`` package's format
+(``.map``, `dipsolve.core.map_file`); what ``--variant NAME|FILE`` names."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 from .bounds import read_text
 from .errors import DipsolveFileError
+from .map_file import parse_map_file
 from .variant import VARIANTS, Variant, VariantError, read_variant, variant
 
 __all__ = ["find_variant"]
@@ -26,12 +28,16 @@ def _read(path: Path, named_in: str | None = None) -> str:
 
 
 def find_variant(text: str) -> Variant:
-    """The variant ``--variant`` names: one of `VARIANTS` by name, or a variant file
-    (``.variant``, its map beside it); a clear `DipsolveError` for anything else."""
+    """The variant ``--variant`` names: one of `VARIANTS` by name, or a file: a variant
+    file (``.variant``, its map beside it) or a map in the ``diplomacy`` package's
+    format (``.map``, `dipsolve.core.map_file`); a clear `DipsolveError` for anything else."""
     if text in VARIANTS:
         return variant(text)
     path = Path(text)
-    if path.suffix != ".variant":
+    if path.suffix not in (".variant", ".map"):
         return variant(text)          # the unknown name, refused naming the variants
     body = _read(path)
+    if path.suffix == ".map":
+        return parse_map_file(body, text, lambda name: (_read(path.parent / name, text),
+                                                        str(path.parent / name)))
     return read_variant(body, text, lambda name: _read(path.parent / name, text))
