@@ -12,7 +12,7 @@ import pytest
 
 from dipsolve.core.map import standard_map
 from dipsolve.core.map_file import parse_map_file
-from dipsolve.core.variant import VariantError
+from dipsolve.core.variant import Variant, VariantError
 from dipsolve.core.variant_files import find_variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,11 +28,10 @@ def _peer_maps() -> Path:
 PEER_MAPS = ["standard", "pure", "ancmed", "modern", "standard_france_austria"]
 
 
-@pytest.mark.parametrize("name", PEER_MAPS)
-def test_a_map_file_of_the_package_is_the_board_the_package_plays(name):
-    path = _peer_maps() / f"{name}.map"
+def same_board_as_peer(v: Variant, name: str) -> None:
+    """Assert that ``v`` is the game the package plays on its map ``name``: powers, centers,
+    homes, start, victory and every army and fleet move (its engine's ``Map.abuts``)."""
     from diplomacy.engine.map import Map as PeerMap
-    v = find_variant(str(path))
     m, peer = v.map, PeerMap(name)
     assert [p.upper() for p in v.powers] == sorted(peer.powers)
     assert m.centers == {c.upper() for c in peer.scs}
@@ -45,6 +44,11 @@ def test_a_map_file_of_the_package_is_the_board_the_package_plays(name):
             theirs = {t for t in targets if peer.abuts(kind, src, "-", t)}
             assert ours == theirs, (kind, src)
     assert {u.upper() for u in peer.locs} >= set(m.province_of)
+
+
+@pytest.mark.parametrize("name", PEER_MAPS)
+def test_a_map_file_of_the_package_is_the_board_the_package_plays(name):
+    same_board_as_peer(find_variant(str(_peer_maps() / f"{name}.map")), name)
 
 
 def test_the_packages_standard_map_file_is_dipsolves_standard_board():

@@ -55,7 +55,7 @@ PATH_ALGORITHMS = ("bfs", "greedy", "astar")
 PATH_ORDERS = ("alphabetical", "armies-first", "abbreviation", "reverse")
 PATH_GOAL_TESTS = ("insertion", "removal")
 #: the variants dipsolve ships (`dipsolve.core.variant.VARIANTS`)
-VARIANTS = ("standard",)
+VARIANTS = ("standard", "pure", "ancmed")
 #: the picture formats (`dipsolve.io.pictures.FORMATS`)
 PICTURE_FORMATS = (".svg", ".png")
 

@@ -24,8 +24,9 @@ from .map import Map, MapFileError, declarations, declared_powers, read_declared
 
 __all__ = ["VARIANTS", "Variant", "VariantError", "parse_variant", "read_variant", "variant"]
 
-#: the variants dipsolve ships (``data/NAME.variant``)
-VARIANTS = ("standard",)
+#: the variants dipsolve ships (``data/NAME.variant`` and the board it names, ``data/NAME.map``):
+#: the standard game, Pure (Danny Loeb) and Ancient Mediterranean (Don Hessong)
+VARIANTS = ("standard", "pure", "ancmed")
 
 #: the lines of a variant file, each with the number of words it takes (None: any)
 _KEYS = {"name": 1, "map": 1, "powers": None, "power": None, "start": 1, "unit": 3, "victory": 1,
