@@ -86,8 +86,8 @@ def register(subparsers: Any) -> None:
                    help="seat BOT at POWER (repeatable); overrides --bots for that power")
     p.add_argument("--games", type=integer, default=1, metavar="N",
                    help=f"games to play (default 1; {range_help('games')})")
-    p.add_argument("--until", type=integer, default=1910, metavar="YEAR",
-                   help="the last year played (default 1910)")
+    p.add_argument("--until", type=integer, default=None, metavar="YEAR",
+                   help="the last year played (default the tenth year: 1910 in the standard game)")
     add_time_limit(p, 2.0, help="seconds a bot may think per phase (default 2; DumbBot and "
                                 "random need none)")
     add_evaluation(p, help="the position evaluation of dipsolve seats")
@@ -211,6 +211,8 @@ def _play(args: argparse.Namespace) -> int:
     from ..play.games import format_table, play_series, results_table
     from ..core.position import Position
     start = Position.initial(variant_of(args)).phase.year
+    if args.until is None:
+        args.until = start + 9
     if not start <= args.until <= 2100:
         raise UserError(f"--until {args.until}: expected a year from {start} to 2100")
     if args.history and not args.json:

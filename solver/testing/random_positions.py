@@ -322,6 +322,8 @@ def _movement_orders(rng: random.Random, pos: Position, unordered: float) -> Ord
     for u in rest:
         if plans[u] == "hold":
             order[u] = Hold(u.kind, u.location)
+        elif plans[u] == "move" and not reachable_provinces(m, u):   # a unit that can go nowhere
+            order[u] = Hold(u.kind, u.location)
         elif plans[u] == "move":
             cands = reachable_provinces(m, u)
             targeted = set(moves.values())
@@ -392,7 +394,7 @@ def _adjustment_orders(rng: random.Random, pos: Position, civil_disorder: float)
             k = n if rng.random() < 0.8 else rng.randint(0, n)
             for site in rng.sample(sites, k):
                 fleets = [loc for kind, loc in m.unit_places(site) if kind == "F"]
-                if fleets and rng.random() < FLEET_BIAS[power]:
+                if fleets and rng.random() < FLEET_BIAS.get(power, 0.4):
                     out.setdefault(power, []).append(Build("F", rng.choice(fleets)))
                 else:
                     out.setdefault(power, []).append(Build("A", site))
