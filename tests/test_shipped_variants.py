@@ -56,13 +56,18 @@ def _dipsolve(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("name", SHIPPED)
 def test_three_games_of_a_shipped_variant_are_played(name, tmp_path):
     proc = _dipsolve("play", "--variant", name, "--games", "3", "--bots", "dumbbot,random", "--json",
-                     cwd=tmp_path)
+                     "--save", "saved", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert len(out["games"]) == 3
     powers = set(variant(name).powers)
     for game in out["games"]:
         assert set(game["seats"]) == powers
+    # each game saved as the diplomacy package's saved-game JSON on the variant's map, read back
+    from dipsolve.io.records import load_records
+    for path in sorted((tmp_path / "saved").glob("*.json")):
+        (record,) = load_records(str(path))
+        assert record.map == name and record.phases[0].position == Position.initial(variant(name))
 
 
 @pytest.mark.parametrize("name", SHIPPED)

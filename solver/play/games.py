@@ -81,7 +81,7 @@ class GameRecord:
     final: Position = field(repr=False)
     phases: tuple[PhaseRecord, ...] = field(repr=False)
     seconds: float = 0.0
-    #: the board the game started from (None: the 1901 start)
+    #: the board the game started from (None: the standard game's 1901 start)
     start: Position | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -153,6 +153,8 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
     if missing:
         raise DipsolveSyntaxError(f"no bot seated for {', '.join(missing)}")
     position = start or Position.initial(v)
+    if start is None and v.name != "standard":
+        start = position          # the record names a variant's start (None: the standard 1901)
     if until < position.phase.year:
         raise DipsolveSyntaxError(f"the game starts in {position.phase.year}, after the last year {until}")
     for bot in {id(b): b for b in seats.values()}.values():
