@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from dipsolve.core.map import POWERS, Map
+from dipsolve.core.map import Map
 from dipsolve.core.position import Position, Unit
 
 from .errors import DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span
@@ -106,8 +106,8 @@ def _expected_for(subject: object, m: Map) -> str:
             return "a fleet on a coast or at sea"
         if subject.kind == "F" and subject.location == prov and m.provinces[prov].coasts:
             return " or ".join(m.fleet_locations[prov])
-        if subject.power not in POWERS:
-            return "one of " + ", ".join(POWERS)
+        if subject.power not in m.powers:
+            return "one of " + ", ".join(m.powers)
         return "one unit in each province"
     if isinstance(subject, str):
         return "a supply center" if subject not in m.centers else "one owner for each center"

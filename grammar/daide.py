@@ -23,14 +23,14 @@ from functools import cache
 from lark import Lark, Transformer, v_args
 
 from dipsolve.core.bounds import parse_int
-from dipsolve.core.map import COAST_ALIASES, Map, power_name, standard_map
-from dipsolve.core.position import Dislodged, Phase, Position, Unit
+from dipsolve.core.map import COAST_ALIASES, Map
+from dipsolve.core.position import Dislodged, Phase, Position, Unit, map_of
 
 from .loading import lalr_parser
 from .errors import (DipsolveError, DipsolveLimitError, DipsolveRuleError, DipsolveSyntaxError,
                      Source, Span, check_units, lark_errors, placed_at)
 from .board import board_errors
-from .tokens import POWER_TOKEN_OF, POWER_TOKENS, SEASONS
+from .tokens import SEASONS, power_tokens
 
 __all__ = ["parse_daide", "SEASONS"]
 
@@ -68,12 +68,13 @@ class _Build(Transformer):
         return self.source.at(cls, message, at, expected)
 
     def _power(self, token) -> str:
-        power = POWER_TOKENS.get(token.value.upper())
+        table = power_tokens(self.map)
+        power = table.get(token.value.upper())
         if power is None:
-            tokens = list(POWER_TOKENS)
+            tokens = list(table)
             expected = ", ".join(tokens[:-1]) + " or " + tokens[-1]
-            name = power_name(token.value)
-            hint = f"; {name} is {POWER_TOKEN_OF[name]}" if name in POWER_TOKEN_OF else ""
+            name = self.map.power(token.value)
+            hint = f"; {name} is {self.map.power_tokens[name]}" if name is not None else ""
             raise self._error(DipsolveSyntaxError, f"unknown power {token.value!r} "
                               f"(expected {expected}{hint})", self._at(token), expected)
         return power
@@ -138,7 +139,7 @@ class _Build(Transformer):
 def parse_daide(text: str, filename: str = "<string>", *, game_map: Map | None = None) -> Position:
     """A position from DAIDE ``NOW`` and ``SCO`` messages (in either order, each once)."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    m = game_map or standard_map()
+    m = map_of(game_map, None)
     source = Source(text, filename)
     with lark_errors(source, _LABELS):
         messages = _Build(source, m).transform(daide_parser().parse(text))

@@ -16,12 +16,13 @@ from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
 from dipsolve.core.map import COAST_ALIASES, Map, standard_map
+from dipsolve.core.position import map_of
 from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                              SupportMove, Waive)
 
 from .errors import DipsolveSyntaxError, Source
 from .parsers import daide_order_parser, error_at, syntax_error
-from .tokens import POWER_TOKENS, province_tokens
+from .tokens import power_tokens, province_tokens
 
 __all__ = ["ORDER_RULES", "parse_daide_order", "read_location", "read_order", "read_unit"]
 
@@ -50,7 +51,7 @@ def read_location(t: Tree, src: Source, m: Map | None = None) -> str:
         return prov
     coast_token = tokens[1]
     coast = COAST_ALIASES.get(coast_token.value.upper())
-    province = (m or standard_map()).provinces[prov]
+    province = map_of(m, None).provinces[prov]
     if coast not in province.coasts:
         want = (" or ".join(f"{k}S" for k in province.coasts) if province.coasts
                 else f"{tokens[0].value.upper()} alone ({province.name} has no coasts)")
@@ -65,7 +66,7 @@ def read_unit(t: Tree, src: Source, m: Map | None = None) -> tuple[str | None, s
     power, kind = t.children[0], t.children[1]
     loc = t.children[2]
     assert isinstance(power, Token) and isinstance(kind, Token) and isinstance(loc, Tree)
-    return (POWER_TOKENS.get(power.value.upper()), "A" if kind.type == "AMY" else "F",
+    return (power_tokens(m).get(power.value.upper()), "A" if kind.type == "AMY" else "F",
             read_location(loc, src, m))
 
 
@@ -74,7 +75,7 @@ def read_order(t: Tree, src: Source, m: Map | None = None) -> tuple[str | None, 
     DPP's lone ``(WVE)`` in a SUB has no power: None."""
     rule = t.data
     if rule == "wve":
-        return POWER_TOKENS.get(_tokens(t, "POWER")[0].value.upper()), Waive()
+        return power_tokens(m).get(_tokens(t, "POWER")[0].value.upper()), Waive()
     if rule == "wve_dpp":
         return None, Waive()
     subtrees = [c for c in t.children if isinstance(c, Tree)]

@@ -14,19 +14,28 @@ from __future__ import annotations
 
 import re
 
-from dipsolve.core.map import POWERS, Map, standard_map
+from dipsolve.core.map import Map
 from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                              SupportMove, Waive)
-from dipsolve.core.position import Position
+from dipsolve.core.position import Position, map_of
 
 from .drafts import fleet_goal
 
 __all__ = ["fast_order_line", "fast_orders_file"]
 
 _L = r"([A-Z]{3}(?:/[NESW]C)?)"
-_FORM = re.compile(
-    rf"(?:({'|'.join(POWERS)}): )?(?:WAIVE|([AF]) {_L}(?: ([HDB])| - {_L}( VIA)?| R {_L}"
-    rf"| S ([AF]) {_L}(?: - {_L})?| C ([AF]) {_L} - {_L}))\Z")
+
+
+def _form(m: Map) -> re.Pattern[str]:
+    """The canonical short form of an order on ``m`` (its powers' canonical names), made
+    once per map and kept in its memo."""
+    form = m.memo.get("fastpath.form")
+    if form is None:
+        powers = "|".join(re.escape(p) for p in m.powers)
+        form = m.memo["fastpath.form"] = re.compile(
+            rf"(?:({powers}): )?(?:WAIVE|([AF]) {_L}(?: ([HDB])| - {_L}( VIA)?| R {_L}"
+            rf"| S ([AF]) {_L}(?: - {_L})?| C ([AF]) {_L} - {_L}))\Z")
+    return form
 
 
 def _order(m: Map, g: tuple) -> Order | None:
@@ -57,19 +66,20 @@ def fast_order_line(text: str, game_map: Map | None = None,
     always None with a position: the position may change what an order reads as)."""
     if position is not None:
         return None
-    match = _FORM.match(text)
+    m = map_of(game_map, None)
+    match = _form(m).match(text)
     if match is None:
         return None
-    order = _order(game_map or standard_map(), match.groups())
+    order = _order(m, match.groups())
     return None if order is None else (match.group(1), order)
 
 
 def fast_orders_file(text: str, game_map: Map | None = None) -> list[tuple[str, Order]] | None:
     """An orders file all of whose lines are ``Power: order`` in canonical short text
     (or blank), else None."""
-    m = game_map or standard_map()
+    m = map_of(game_map, None)
     out: list[tuple[str, Order]] = []
-    form = _FORM.match
+    form = _form(m).match
     for line in text.split("\n"):
         if not line:
             continue

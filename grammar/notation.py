@@ -17,13 +17,12 @@ from __future__ import annotations
 
 
 from dipsolve.core.graph import sea_chains
-from dipsolve.core.map import POWERS, Map, power_name, standard_map
+from dipsolve.core.map import Map
 from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, UnitOrder,
                              SupportMove, Waive)
-from dipsolve.core.position import Position
+from dipsolve.core.position import Position, map_of
 
 from .errors import DipsolveRuleError, DipsolveSyntaxError
-from .tokens import POWER_TOKEN_OF
 
 __all__ = ["NOTATIONS", "FormatError", "format_order"]
 
@@ -53,10 +52,10 @@ def format_order(order: Order, power: str | None = None, notation: str = "short"
         >>> format_order(SupportMove("A", "MUN", "A", "BER", "KIE"), "Germany", "long")
         'Germany: A Munich supports A Berlin -> Kiel'
     """
-    m = game_map or (position.map if position is not None else standard_map())
-    name = power_name(power) if power is not None else None
+    m = map_of(game_map, position)
+    name = m.power(power) if power is not None else None
     if power is not None and name is None:
-        expected = f"one of {', '.join(POWERS)}"
+        expected = f"one of {', '.join(m.powers)}"
         raise DipsolveSyntaxError(f"unknown power {power!r} (expected {expected})",
                                   found=power, expected=expected)
     if type(order) not in _TEMPLATES["long"]:
@@ -101,7 +100,7 @@ def _written(o: Order, notation: str, power: str | None, m: Map, position: Posit
     if isinstance(o, Move) and o.route and not daide:      # the route, as the Judges write it
         template = "{unit} -> " + " -> ".join(m.provinces[p].name if p in m.provinces else p
                                                for p in o.route) + " -> {target}"
-    own = POWER_TOKEN_OF.get(power, "") if power is not None else ""
+    own = m.power_tokens.get(power, "") if power is not None else ""
 
     def place(loc: str, coast: bool = True) -> str:
         prov, _, c = loc.partition("/")
@@ -116,7 +115,7 @@ def _written(o: Order, notation: str, power: str | None, m: Map, position: Posit
     def unit(kind: str, loc: str, owner: str | None = None) -> str:
         if not daide:
             return f"{kind} {place(loc)}"
-        token = POWER_TOKEN_OF.get(owner, own) if owner is not None else own
+        token = m.power_tokens.get(owner, own) if owner is not None else own
         return f"( {token} {'AMY' if kind == 'A' else 'FLT'} {place(loc)} )"
 
     def owner_of(loc: str) -> str | None:

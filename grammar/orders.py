@@ -52,9 +52,9 @@ from lark import Lark, Token, Transformer
 
 from dipsolve.core.bounds import LIMITS, limit_error
 from dipsolve.core.errors import quote
-from dipsolve.core.map import COAST_ALIASES, POWER_ALIASES, POWERS, Map, power_name, standard_map
+from dipsolve.core.map import COAST_ALIASES, Map
 from dipsolve.core.orders import Build, Disband, Order, UnitOrder
-from dipsolve.core.position import Position
+from dipsolve.core.position import Position, map_of
 
 from .daide_order import parse_daide_order
 from .drafts import Board, Draft, PlaceAt, UnitAt, complete
@@ -80,7 +80,7 @@ def hyphen_keys(m: Map) -> frozenset[str]:
     if keys is None:
         found = set()
         names = [n for p in m.provinces.values() for n in (p.name, *p.aliases)]
-        for name in names + list(POWER_ALIASES):
+        for name in names + list(m.power_aliases):
             words = name.upper().split()
             for i, w in enumerate(words):
                 parts = w.split("-")
@@ -231,14 +231,14 @@ class OrderLine:
         return f"{self.filename}:{self.line}:{self.column}"
 
 
-def power_of(text: str) -> str | None:
-    """A power by any name `dipsolve.core.map.power_name` knows or by the start of its name,
+def power_of(text: str, game_map: Map) -> str | None:
+    """A power of the map by any name it knows (`Map.power`) or by the start of its name,
     two letters or more (``"Ger"``, ``"Tu"``)."""
-    name = power_name(text)
+    name = game_map.power(text)
     if name is None:
         key = text.strip().upper().rstrip(".")
         if len(key) >= 2 and key.isalpha():
-            found = [p for p in POWERS if p.upper().startswith(key)]
+            found = [p for p in game_map.powers if p.upper().startswith(key)]
             name = found[0] if len(found) == 1 else None
     return name
 
@@ -288,10 +288,10 @@ class NameReader:
 
     def power_at(self, at: Span, header: bool = False) -> PowerAt:
         """The power a name (a ``[Header]`` when ``header``) stands for."""
-        power = power_of(at.text)
+        power = power_of(at.text, self.map)
         if power is None:
             also = ", or 'dislodged' or 'orders'" if header else ""
-            expected = f"one of {', '.join(POWERS)}{also}"
+            expected = f"one of {', '.join(self.map.powers)}{also}"
             raise self.source.at(DipsolveSyntaxError, f"unknown power {at.text!r} (expected {expected})",
                                  at, expected)
         return PowerAt(power, at)
@@ -329,7 +329,7 @@ def unknown_name_hint(m: Map, name: str) -> str:
     the heads no longer than the map's longest name are looked up, and a name more than
     twice as long as that is close to none (difflib's ratio is below the cutoff)."""
     words = name.split()
-    if len(words) > 1 and power_of(words[0]) is not None and m.province(words[0]) is None:
+    if len(words) > 1 and power_of(words[0], m) is not None and m.province(words[0]) is None:
         return f" (is a ':' missing after the power {quote(words[0])!r}?)"
     longest = _longest_name(m)
     heads, letters = 0, 0
@@ -518,7 +518,7 @@ def grammar_order_line(text: str, game_map: Map | None = None, *,
     """`parse_order_line` through the grammar alone, without the fast path for canonical
     text (which gives the same: a test holds them to it)."""
     text = _normalise(text)
-    m = game_map or (position.map if position is not None else standard_map())
+    m = map_of(game_map, position)
     source = Source(text)
     power, refs = _parse(text, "single_order", source, m)
     if len(refs) > 1:
@@ -571,7 +571,7 @@ def _bare_power(line: str, game_map: Map) -> PowerAt | None:
     models write put it above that power's orders): a header, as ``Austria:`` is.  A
     province's name or abbreviation (``ENG``, the English Channel) is not taken for one."""
     name = line.split("#", 1)[0].strip()
-    power = power_name(name) if name else None
+    power = game_map.power(name) if name else None
     if power is None or game_map.province(name) is not None:
         return None
     return PowerAt(power, Span(1, line.index(name) + 1, name))
@@ -616,7 +616,7 @@ def read_orders(text: str, filename: str = "<string>", *, game_map: Map | None =
     an order for a unit that is not there is an error naming the one that is
     (`OrderChecker`); nothing else is checked."""
     text = _normalise(text)
-    game_map = game_map or (position.map if position is not None else standard_map())
+    game_map = map_of(game_map, position)
     board = Board(position) if position is not None else None
     checker = OrderChecker(position) if position is not None and check_units else None
     lines: list[OrderLine] = []
@@ -663,7 +663,7 @@ def parse_orders(text: str, filename: str = "<string>", *, position: Position | 
         fast = fast_orders_file(text, game_map)
         if fast is not None:
             return fast
-    game_map = game_map or (position.map if position is not None else standard_map())
+    game_map = map_of(game_map, position)
     checker = OrderChecker(position) if position is not None else None
     out: list[tuple[str, Order]] = []
     errors: list[DipsolveError] = []

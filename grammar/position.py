@@ -32,9 +32,9 @@ from os import PathLike
 from lark import Lark, Token, Transformer, v_args
 
 from dipsolve.core.bounds import read_text
-from dipsolve.core.map import Map, standard_map
+from dipsolve.core.map import Map
 from dipsolve.core.orders import Order
-from dipsolve.core.position import Dislodged, Phase, Position, Unit, retreat_options
+from dipsolve.core.position import Dislodged, Phase, Position, Unit, map_of, retreat_options
 
 from .board import board_errors
 from .daide import parse_daide
@@ -194,7 +194,7 @@ def parse_position(text: str, filename: str = "<string>", *,
     understood and `DipsolveRuleError` for a board that cannot be (every problem at once).
     """
     text = _normalise(text)
-    game_map = game_map or standard_map()
+    game_map = map_of(game_map, None)
     source = Source(text, filename)
     phase, sections = _parse(text, source, game_map)
     return _assemble(phase, sections, source, game_map)

@@ -28,19 +28,26 @@ from typing import Any, Iterable, Iterator
 from lark import Token
 from lark.lexer import Lexer
 
-from dipsolve.core.map import POWERS, standard_map
+from dipsolve.core.map import Map, standard_map
 
-__all__ = ["COAST_TOKENS", "POWER_TOKENS", "POWER_TOKEN_OF", "REFEREE", "SEASONS",
+__all__ = ["COAST_TOKENS", "POWER_TOKENS", "POWER_TOKEN_OF", "REFEREE", "SEASONS", "power_tokens",
            "SEASON_TOKENS", "DaideLexer", "canonical_text", "keywords_of", "province_tokens"]
 
 _HERE = Path(__file__).resolve().parent
 
-#: DAIDE power token -> the power's name ("FRA" -> "France"): the grammar's one table
-POWER_TOKENS: dict[str, str] = {"AUS": "Austria", "ENG": "England", "FRA": "France",
-                                "GER": "Germany", "ITA": "Italy", "RUS": "Russia",
-                                "TUR": "Turkey"}
-assert tuple(POWER_TOKENS.values()) == POWERS, "one token for each power of the map"
-#: the power's name -> its DAIDE token ("France" -> "FRA")
+
+
+def power_tokens(game_map: Map | None = None) -> dict[str, str]:
+    """DAIDE power token -> the power of ``game_map`` (the standard map when none is
+    given): the tokens its variant declares (``power`` lines of ``data/*.variant``)."""
+    m = game_map or standard_map()
+    return {m.power_tokens[p]: p for p in m.powers}
+
+
+#: DAIDE power token -> the power's name ("FRA" -> "France") in the standard game: the
+#: DAIDE lexer's and the press readers' table (press is read for the standard game only)
+POWER_TOKENS: dict[str, str] = power_tokens()
+#: the power's name -> its DAIDE token ("France" -> "FRA"), in the standard game
 POWER_TOKEN_OF: dict[str, str] = {name: token for token, name in POWER_TOKENS.items()}
 #: the referee, a power in DPP (``FRM REF (...)``)
 REFEREE = "REF"

@@ -75,6 +75,7 @@ from dipsolve.core.errors import DipsolveInternalError, DipsolveRuleError, Dipso
 from dipsolve.algorithms.evaluation import centers as centers_evaluation
 from dipsolve.algorithms.evaluation import influence as influence_evaluation
 from dipsolve.algorithms.evaluation import owned_centers, values_for
+from dipsolve.core.map import Map
 from dipsolve.core.orders import Hold, Move, Order, unit_key
 from dipsolve.core.position import Position, Unit
 from dipsolve.models import stopping
@@ -134,11 +135,11 @@ class LinearValue:
         return total
 
     @classmethod
-    def centers(cls, power: str) -> "LinearValue":
+    def centers(cls, power: str, game_map: Map | None = None) -> "LinearValue":
         """`dipsolve.algorithms.evaluation.centers`: the supply centers the power owns once the
-        phase is over (exactly)."""
-        from dipsolve.core.map import standard_map
-        return cls(power, own={c: 1.0 for c in standard_map().centers}, name="centers")
+        phase is over (exactly), on ``game_map`` (the standard map when None)."""
+        from dipsolve.core.position import map_of
+        return cls(power, own={c: 1.0 for c in map_of(game_map, None).centers}, name="centers")
 
     @classmethod
     def influence(cls, position: Position, power: str,
@@ -566,7 +567,7 @@ def _evaluators(position: Position, power: str, evaluate: Union[str, Evaluation,
         given = linear
         return score, (lambda places, deadline: given), False
     if evaluate is centers_evaluation:
-        return score, (lambda places, deadline: LinearValue.centers(power)), True
+        return score, (lambda places, deadline: LinearValue.centers(power, position.map)), True
     name = getattr(evaluate, "__name__", "evaluate")
     name = "evaluation" if name in ("evaluate", "<lambda>") else name
     return score, (lambda places, deadline: LinearValue.first_order(position, power, fn, name, places,

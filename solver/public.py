@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterable, Mapping
 from .core.errors import DipsolveArgumentError, DipsolveRuleError
 from .core.legal import build_orders
 from .core.legal import legal_orders as _legal_orders
-from .core.map import Map, power_name
+from .core.map import Map
 from .core.names import check_location, check_power, check_province, check_text
 from .core.orders import Order, UnitOrder
 from .core.position import Position, Unit
@@ -74,7 +74,14 @@ def _map(args: Args) -> Map:
     if isinstance(position, Position):
         return position.map
     game_map = args.get("game_map")
-    return game_map if isinstance(game_map, Map) else _standard()
+    if isinstance(game_map, Map):
+        return game_map
+    chosen = args.get("variant")       # play_game's Variant, play_series' name of one
+    if isinstance(chosen, str) and chosen != "standard":
+        from .core.variant_files import find_variant
+        return find_variant(chosen).map
+    found = getattr(chosen, "map", None)
+    return found if isinstance(found, Map) else _standard()
 
 
 def _standard() -> Map:
@@ -142,7 +149,7 @@ def check_orders(value: Any, position: Position | None = None,
         return out
     if isinstance(value, Mapping):
         for key, orders in value.items():
-            power = check_power(key, "orders")
+            power = check_power(key, "orders", m)
             if isinstance(orders, (str, Order)):
                 orders = [orders]
             if not isinstance(orders, Iterable):
@@ -155,7 +162,7 @@ def check_orders(value: Any, position: Position | None = None,
         if isinstance(item, tuple) and len(item) == 2 and not isinstance(item, Unit):
             who, what = item
             order = _order(position, m, what, "order")
-            power = check_power(who, "orders") if who is not None else _owner(position, order)
+            power = check_power(who, "orders", m) if who is not None else _owner(position, order)
         else:
             order = _order(position, m, item, "order")
             power = _owner(position, order)
@@ -169,13 +176,13 @@ def legal_orders(position: Position, unit: Unit | str) -> list[Order]:
     give, then its builds).  A province's name is read first: ``"ENG"`` is the English
     Channel; say ``"England"`` for the power."""
     if isinstance(unit, Unit):
-        check_power(unit.power, "unit's power")
+        check_power(unit.power, "unit's power", position.map)
         return _legal_orders(position, unit)
     text = check_text(unit, "unit")
     m = position.map
     loc = m.location(text)
-    if loc is None and power_name(text) is not None:
-        power = check_power(text)
+    if loc is None and m.power(text) is not None:
+        power = check_power(text, game_map=m)
         units = sorted(position.units_of(power)) + sorted(d.unit for d in position.dislodged
                                                          if d.unit.power == power)
         out = [o for u in units for o in _legal_orders(position, u)]
@@ -194,7 +201,7 @@ def legal_orders(position: Position, unit: Unit | str) -> list[Order]:
 # -- the checks by parameter name -----------------------------------------------------------
 
 def _power(value: Any, args: Args, what: str) -> str:
-    return check_power(value, what)
+    return check_power(value, what, _map(args))
 
 
 def _powers(value: Any, args: Args, what: str) -> Any:
@@ -202,7 +209,7 @@ def _powers(value: Any, args: Args, what: str) -> Any:
         return None
     if isinstance(value, str) or not isinstance(value, Iterable):
         raise _wrong(what, "a list of powers", value)
-    return [check_power(p, what) for p in value]
+    return [check_power(p, what, _map(args)) for p in value]
 
 
 def _orders(value: Any, args: Args, what: str) -> Any:
@@ -221,7 +228,7 @@ def _one_order(value: Any, args: Args, what: str) -> Any:
 def _seats(value: Any, args: Args, what: str) -> Any:
     if not isinstance(value, Mapping):
         raise _wrong(what, "a mapping of power to bot", value)
-    seats = {check_power(p, "seats"): bot for p, bot in value.items()}
+    seats = {check_power(p, "seats", _map(args)): bot for p, bot in value.items()}
     _having(seats.values(), what, "orders", "a bot (dipsolve.make_bot)")
     return seats
 
@@ -327,7 +334,7 @@ def _values(value: Any, args: Args, what: str) -> Any:
     out: dict[str, Any] = {}
     for key, item in value.items():
         if isinstance(item, (Mapping, ProvinceValues)):
-            out[check_power(key, what)] = _values(item, args, f"{what} of {key}")
+            out[check_power(key, what, m)] = _values(item, args, f"{what} of {key}")
         else:
             out[check_province(m, key, f"province in {what}")] = _number(item, args, f"{what} of {key}")
     return out

@@ -25,7 +25,7 @@ from dipsolve.io.pictures_board import MAP_WIDTH, overlap, shapes, text_box
 from dipsolve.testing.random_positions import play_forward, random_orders, random_position
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = sorted((ROOT / "examples").rglob("*.dip"))
+EXAMPLES = sorted(p for p in (ROOT / "examples").rglob("*.dip") if "variants" not in p.parts)  # the standard board
 SVG = "{http://www.w3.org/2000/svg}"
 
 #: where the picture's borders differ from the board's adjacency (real geography):

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dipsolve
-from dipsolve.core.map import POWER_ALIASES, POWERS, power_name, standard_map
+from dipsolve.core.map import POWERS, power_name, standard_map
 
 START = dipsolve.Position.initial()
 RETREAT = dipsolve.Position.from_file(dipsolve.example("f1901r.dip"))

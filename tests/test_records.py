@@ -163,7 +163,7 @@ def test_unknown_phase_name_is_located(peer_records):
      DipsolveSyntaxError),
     (lambda g: g["phases"][0]["state"]["units"]["FRANCE"].append("A BUD"), "two units in Budapest",
      DipsolveRuleError),
-    (lambda g: g.update(map="ancmed"), "its variants only (standard)", DipsolveSyntaxError),
+    (lambda g: g.update(map="colonial"), "its variants only (standard, pure, ancmed)", DipsolveSyntaxError),
     (lambda g: g.pop("phases"), "not a saved game", DipsolveSyntaxError),
     (lambda g: g["phases"][1].update(state=[]), "expected a JSON object, found list", DipsolveSyntaxError),
 ])

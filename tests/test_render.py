@@ -13,6 +13,8 @@ import json
 import os
 import re
 import struct
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -29,7 +31,8 @@ from dipsolve.core.orders import Build, Move
 from dipsolve.core.position import Phase, Position
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = sorted((ROOT / "examples").rglob("*.dip"))  # every example, subfolders too
+EXAMPLES = sorted(p for p in (ROOT / "examples").rglob("*.dip")      # every example, subfolders too,
+                  if "variants" not in p.parts)                            # on the standard board
 SVG = "{http://www.w3.org/2000/svg}"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -393,3 +396,11 @@ def test_render_without_o_does_not_pour_svg_into_a_terminal(capsys, monkeypatch)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: False, raising=False)
     code, out, err = run(capsys, "render", "examples/start.dip")
     assert code == 0 and out.startswith("<svg")
+
+
+def test_a_variants_board_is_refused_in_one_line(tmp_path):
+    example = ROOT / "examples" / "variants" / "pure.dip"
+    proc = subprocess.run([sys.executable, "-m", "dipsolve", "render", "--variant", "pure", str(example),
+                           "-o", str(tmp_path / "pure.svg")], capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "no picture of the 'pure' board" in proc.stderr and not (tmp_path / "pure.svg").exists()

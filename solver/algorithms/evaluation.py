@@ -61,7 +61,7 @@ import numpy as np
 from ..core.bounds import check_float
 from ..core.errors import DipsolveSyntaxError, DipsolveUnavailable
 from ..core.graph import distances, rings, steps
-from ..core.map import POWERS, Map, power_name
+from ..core.map import Map
 from ..core.position import Position, Unit, centers, owned_centers
 from ..core.results import Deadline
 
@@ -103,21 +103,39 @@ class ProvinceValues:
 
 
 @cache
-def default_values() -> dict[str, dict[str, float]]:
-    """Power -> province -> value: the package's ``data/values.tsv``.
+def _values_file() -> tuple[list[str], dict[str, dict[str, float]]]:
+    """The package's ``data/values.tsv``: its power columns and power -> province -> value."""
+    data = resources.files("dipsolve") / "data" / "values.tsv"
+    with data.open(encoding="utf-8") as fh:
+        rows = csv.DictReader((line for line in fh if not line.startswith("#")), delimiter="\t")
+        powers = [f for f in rows.fieldnames or () if f != "province"]
+        table: dict[str, dict[str, float]] = {p: {} for p in powers}
+        for row in rows:
+            for power in powers:
+                table[power][row["province"]] = float(row[power])
+    return powers, table
+
+
+def default_values(game_map: Map | None = None) -> dict[str, dict[str, float]]:
+    """Power -> province -> value on ``game_map`` (the standard map when none is given):
+    the package's ``data/values.tsv`` for the map it was written for (the standard
+    map: its powers and provinces), else `mountain` on each power's home centers.
 
     The table was made from one rule, then left to be tuned by hand: a power's home
     centers are worth 100; another supply center 90 − 10 per step (any unit type) from
     the power's nearest home center, at least 30; any other province 60 − 10 per step,
     at least 10 — Hall & Loeb's mountain with its peak on the power's homeland.
     """
-    data = resources.files("dipsolve") / "data" / "values.tsv"
-    table: dict[str, dict[str, float]] = {p: {} for p in POWERS}
-    with data.open(encoding="utf-8") as fh:
-        rows = csv.DictReader((line for line in fh if not line.startswith("#")), delimiter="\t")
-        for row in rows:
-            for power in POWERS:
-                table[power][row["province"]] = float(row[power])
+    from ..core.map import standard_map
+    m = game_map or standard_map()
+    table = m.memo.get("evaluation.default_values")
+    if table is None:
+        powers, written = _values_file()
+        if list(m.powers) == powers and all(set(written[p]) == set(m.provinces) for p in powers):
+            table = written
+        else:
+            table = {p: mountain(m, m.homes.get(p, ())) for p in m.powers}
+        m.memo["evaluation.default_values"] = table
     return table
 
 
@@ -154,7 +172,7 @@ def values_for(power: str, game_map: Map, values: Mapping[str, float] | Province
                ) -> dict[str, float]:
     """Province -> value for ``power``: ``values`` when given, else the defaults."""
     if values is None:
-        base = default_values().get(power, {})
+        base = default_values(game_map).get(power, {})
         return {p: base.get(p, 0.0) for p in game_map.provinces}
     if isinstance(values, ProvinceValues):
         return values.table(game_map)
@@ -193,10 +211,10 @@ def parse_values(text: str, filename: str = "<string>", game_map: Map | None = N
         name, number = name.strip(), number.strip()
         key = name.lower()
         if key == "power":
-            power = power_name(number)
+            power = m.power(number)
             if power is None:
                 raise ValuesError(filename, n, raw.index(number) + 1,
-                                  f"unknown power {number!r} (expected one of {', '.join(POWERS)})")
+                                  f"unknown power {number!r} (expected one of {', '.join(m.powers)})")
             continue
         where = raw.find(number) + 1 if number else len(raw) + 1
         try:

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..core.results import stop_requested
 from .interrupt import cooperative
-from .options import (UserError, add_json, add_phase, add_render, load, load_orders, plan_render,
-                      write_render)
+from .options import (UserError, add_json, add_phase, add_render, add_variant, load, load_orders,
+                      plan_render, write_render)
 from .output import Outputs
 from .progress import Progress
 from .show import position_json
@@ -47,6 +47,7 @@ def register(subparsers: Any) -> None:
     a.add_argument("files", nargs="+", metavar="FILE", help="a .dip file or a DAIDE NOW/SCO file, or a game record "
                    "(saved-game JSON) with --phase: its recorded orders are adjudicated")
     add_phase(a)
+    add_variant(a)
     a.add_argument("--orders", metavar="ORDERS",
                    help="orders file, one 'Power: order' a line (replaces the file's [orders])")
     add_json(a)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.results import Deadline, Limits, TimeUp, interrupted
 
 from .interrupt import cooperative
-from .options import UserError, add_evaluation, add_json, add_power, add_seed, add_time_limit, load
+from .options import UserError, add_evaluation, add_json, add_power, add_seed, add_time_limit, add_variant, load
 from .output import Outputs
 from .progress import Progress
 from .show import position_json
@@ -89,6 +89,7 @@ def register(subparsers: Any) -> None:
                      "and searches make no random choice)")
     add_time_limit(p, None, help="seconds for the solver (default 60; 300 for --worst-case); the "
                                  "best answer so far is reported when it runs out")
+    add_variant(p)
     add_json(p, help="one JSON object (see --help of the README)")
     p.set_defaults(func=cmd_adjust, stops_by_itself=True)
 
@@ -108,7 +109,7 @@ def cmd_adjust(args: argparse.Namespace) -> int:
         raise UserError("-o/--output is for --worst-case (the witness position)")
     if not args.file:
         raise UserError("adjust needs a FILE (a Winter adjustment position), or --worst-case")
-    position, _ = load(args.file)
+    position, _ = load(args.file, args)
     if position.phase.kind != "adjustment":
         raise UserError(f"the position is {position.phase}, expected an adjustment "
                         f"phase (e.g. 'phase: Winter 1901 Adjustment')",

@@ -36,8 +36,8 @@ from ..core.errors import DipsolveError, DipsolveLimitError
 from ..core.results import Limits
 from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_power,
-                      add_ray, add_seed, add_time_limit, integer, is_record, range_help, read_text,
-                      source_name)
+                      add_ray, add_seed, add_time_limit, add_variant, integer, is_record, range_help,
+                      read_text, source_name)
 
 if TYPE_CHECKING:
     from ..execution import Done
@@ -79,6 +79,7 @@ def register(subparsers: Any) -> None:
                    help=f"inputs worked on at once (default 1, here; with --ray: this machine's "
                         f"cores); more than 1: one process each ({range_help('jobs')})")
     add_ray(p)
+    add_variant(p)
     add_json(p, help="print the summary as one JSON object")
     p.set_defaults(func=cmd_batch, stops_by_itself=True)
 
@@ -205,7 +206,8 @@ def inputs(args: argparse.Namespace) -> list[tuple[str, Any]]:
 
 def settings_of(args: argparse.Namespace) -> dict[str, Any]:
     """Every setting that changes an answer: the run a results file belongs to."""
-    keep = {"task": args.task, "power": args.power, "time_limit": args.time_limit, "seed": args.seed}
+    keep = {"task": args.task, "power": args.power, "time_limit": args.time_limit, "seed": args.seed,
+            **({"variant": args.variant} if args.variant != "standard" else {})}
     if args.task == "solve":
         keep.update(method=args.method, evaluation=args.evaluation, opponents=args.opponents)
     if args.task == "analyze":
@@ -234,9 +236,11 @@ def _answer(settings: dict[str, Any], item: Any) -> dict[str, Any]:
         return analyze(item[1], [power] if power else None, limits=limits,
                        check_only=settings.get("adjudication_only", False)).to_json()
     if kind == "text":
+        from ..core.variant_files import find_variant
         from ..grammar import parse_orders, parse_position_text
         _, name, text, orders_text = item
-        position, orders = parse_position_text(text, name)
+        position, orders = parse_position_text(text, name,
+                                               game_map=find_variant(settings.get("variant", "standard")).map)
         if orders_text is not None:
             if not isinstance(orders_text, str):
                 raise UserError("\"orders\": expected a string of 'Power: order' lines", filename=name)

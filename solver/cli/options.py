@@ -11,7 +11,9 @@ that each is checked the same way, with the same message, in every command:
   ``--games``, ``--samples``, ``--beam``, ``--seed``; `NUMBERS`): within its bound of
   `dipsolve.core.bounds` (one validator: finite, in range; NaN and infinity refused), its
   digits counted before it is converted (`integer`, `number`);
-- ``--power P``: a power's name or DAIDE token, replaced by the power's name;
+- ``--variant NAME|FILE``: one of `VARIANTS` or a variant or map file, read into
+  ``args.game_variant`` (the game whose map every position and name is read on);
+- ``--power P``: a power's name or DAIDE token on that map, replaced by the power's name;
 - ``--evaluation NAME``: one of `EVALUATIONS` (``--evaluator`` is its old spelling);
 - ``--render OUT``: a picture format dipsolve writes (``.svg`` or ``.png``);
 - ``--ray ADDRESS``: not a file on disk (an input the parser took for the address).
@@ -52,8 +54,8 @@ PICKS = ("best", "sample")
 PATH_ALGORITHMS = ("bfs", "greedy", "astar")
 PATH_ORDERS = ("alphabetical", "armies-first", "abbreviation", "reverse")
 PATH_GOAL_TESTS = ("insertion", "removal")
-#: the variants (`dipsolve.core.variant.VARIANTS`)
-VARIANTS = ("standard",)
+#: the variants dipsolve ships (`dipsolve.core.variant.VARIANTS`)
+VARIANTS = ("standard", "pure", "ancmed")
 #: the picture formats (`dipsolve.io.pictures.FORMATS`)
 PICTURE_FORMATS = (".svg", ".png")
 
@@ -197,11 +199,45 @@ def check_ray(value: str | None) -> None:
                         f"--ray after the inputs)")
 
 
+def add_variant(parser: argparse.ArgumentParser) -> None:
+    """``--variant NAME|FILE``: the game whose map the command's positions, orders and
+    powers are read on (`check` reads it into ``args.game_variant``)."""
+    parser.add_argument("--variant", metavar="NAME|FILE", default="standard",
+                        help=f"the variant: its map, powers, start and victory; one of "
+                             f"{', '.join(VARIANTS)} (default standard), or a variant file "
+                             f"(.variant) or a map file of the diplomacy package's format (.map)")
+
+
+def variant_of(args: argparse.Namespace | None) -> Any:
+    """The `dipsolve.core.variant.Variant` ``--variant`` named (read by `check`), or the
+    standard game's when the command has no such option."""
+    chosen = getattr(args, "game_variant", None)
+    if chosen is None:
+        from ..core.variant import variant
+        chosen = variant("standard")
+    return chosen
+
+
+def check_variant(args: argparse.Namespace) -> None:
+    """Read ``--variant`` into ``args.game_variant``, or `UserError` naming the variants."""
+    text = getattr(args, "variant", None)
+    if not isinstance(text, str) or hasattr(args, "game_variant"):
+        return
+    from ..core.variant_files import find_variant
+    try:
+        args.game_variant = find_variant(text)
+    except DipsolveSyntaxError as e:
+        if e.filename:
+            raise
+        raise UserError(f"--variant {text!r}: {e.message}") from None
+
+
 def check(args: argparse.Namespace) -> None:
     """Validate the shared options in ``args`` (those its command has), before any work."""
     check_numbers(args)
+    check_variant(args)
     if getattr(args, "power", None) is not None:
-        args.power = power(args.power)
+        args.power = power(args.power, game_map=variant_of(args).map)
     if getattr(args, "evaluation", None) is not None and args.evaluation not in EVALUATIONS:
         raise UserError(f"--evaluation {args.evaluation!r}: unknown evaluation "
                         f"(expected one of {', '.join(EVALUATIONS)})")
@@ -209,14 +245,15 @@ def check(args: argparse.Namespace) -> None:
     check_ray(getattr(args, "ray", None))
 
 
-def power(text: str, option: str = "--power") -> str:
-    """The power ``text`` names (``TUR``, ``turkey``: ``Turkey``), or `UserError` naming
-    the closest (`dipsolve.core.names`: the library's own check says the same)."""
+def power(text: str, option: str = "--power", game_map: Any = None) -> str:
+    """The power of ``game_map`` (the standard map when None) ``text`` names (``TUR``,
+    ``turkey``: ``Turkey``), or `UserError` naming the closest (`dipsolve.core.names`:
+    the library's own check says the same)."""
     from ..core.map import power_name
     from ..core.names import unknown_power
-    name = power_name(text)
+    name = power_name(text, game_map)
     if name is None:
-        raise UserError(f"{option}: {unknown_power(text)}")
+        raise UserError(f"{option}: {unknown_power(text, game_map)}")
     return name
 
 
@@ -349,7 +386,7 @@ def load(path: str, select: argparse.Namespace | None = None
             raise UserError(f"{'--phase' if phase is not None else '--game'} picks a phase of a game "
                             f"record (saved-game JSON); this is a position file", filename=name)
         from ..grammar import parse_position_text
-        return parse_position_text(text, name)
+        return parse_position_text(text, name, game_map=variant_of(select).map)
     from ..io.records import describe_names, pick, read_records
     record = pick(read_records(text, name), game, name)
     if phase is None:

@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from . import press
-from .options import UserError, add_json, add_power, load, read_input
+from .options import UserError, add_json, add_power, add_variant, load, read_input, variant_of
 
 EXIT_PROBLEMS = 2
 
@@ -76,6 +76,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--format", choices=("short", "long", "daide"), default="short",
                    help="the notation to print (default: short, the canonical one)")
     add_power(p, help="the power of orders written without one (DAIDE output names it)")
+    add_variant(p)
     add_json(p, help="one JSON object per line read (JSON lines)")
     press.add_arguments(p)    # --press, --level, --dialect, --english, --position
     p.set_defaults(func=cmd_parse)
@@ -100,8 +101,10 @@ def cmd_parse(args: argparse.Namespace) -> int:
         raise UserError("nothing to parse: give an order as TEXT, or -f FILE ('-' for stdin)")
     default_power = args.power          # a power's name (options.check)
     text, name = read_input(args.file) if args.file else (" ".join(args.text), "<text>")
-    position = load(args.position)[0] if args.position else None
-    lines, errors = read_orders(text, name, need_power=False, position=position, check_units=True)
+    position = load(args.position, args)[0] if args.position else None
+    game_map = position.map if position is not None else variant_of(args).map
+    lines, errors = read_orders(text, name, need_power=False, position=position, check_units=True,
+                                game_map=game_map)
 
     entries: list[tuple[int, int, dict[str, Any] | None, str]] = []   # line, col, json, human
     failed = bool(errors)
@@ -110,7 +113,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     for line in lines:
         power = line.power or default_power
         try:
-            output = format_order(line.order, power, args.format)
+            output = format_order(line.order, power, args.format, game_map=game_map)
         except FormatError as e:
             failed = True
             advice = " (write 'France: ...' or give --power)" if power is None else ""

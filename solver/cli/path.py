@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from ..core.results import Deadline, Limits, Status, interrupted
 from .interrupt import cooperative
 from .options import (PATH_ALGORITHMS, PATH_GOAL_TESTS, PATH_ORDERS, UserError, add_json,
-                      add_power, add_render, add_seed, add_time_limit, add_workers, integer, load, plan_render,
+                      add_power, add_render, add_seed, add_time_limit, add_variant, add_workers, integer, load,
+                      plan_render, range_help, variant_of,
                       write_render)
 from .output import Outputs
 from .progress import Progress
@@ -87,6 +88,7 @@ def register(subparsers: Any) -> None:
                         "the paper) or when it leaves it (removal, Russell & Norvig)")
     p.add_argument("--trace", action="store_true",
                    help="searches only: print the expansion order step by step")
+    add_variant(p)
     add_json(p, help="print one JSON object")
     p.add_argument("--plan-out", metavar="PLAN.json",
                    help="exact only: also write the plan as JSON (for `dipsolve render "
@@ -120,8 +122,8 @@ def _check(args: argparse.Namespace) -> str:
 def _start(args: argparse.Namespace, power: str) -> Position:
     from ..core.position import Position
     if not args.from_file:
-        return Position.initial()
-    position, _ = load(args.from_file)
+        return Position.initial(variant_of(args))
+    position, _ = load(args.from_file, args)
     if position.phase.kind == "retreat":
         raise UserError(f"{position.phase} is a retreat phase; a path starts from a movement "
                         f"or adjustment phase (adjudicate the retreats first)",

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 from ..core.results import Stopped
 from .interrupt import cooperative
 from ..play.registry import bots_help
-from .options import (METHODS, OPPONENT_MODELS, VARIANTS, UserError, add_evaluation, add_json, add_ray,
-                      add_time_limit, integer, power, range_help)
+from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_ray,
+                      add_time_limit, add_variant, integer, power, range_help, variant_of)
 from .output import Outputs
 from .play_results import executor_for, open_results, played_before
 from .progress import Progress
@@ -86,8 +86,8 @@ def register(subparsers: Any) -> None:
                    help="seat BOT at POWER (repeatable); overrides --bots for that power")
     p.add_argument("--games", type=integer, default=1, metavar="N",
                    help=f"games to play (default 1; {range_help('games')})")
-    p.add_argument("--until", type=integer, default=1910, metavar="YEAR",
-                   help="the last year played (default 1910)")
+    p.add_argument("--until", type=integer, default=None, metavar="YEAR",
+                   help="the last year played (default the tenth year: 1910 in the standard game)")
     add_time_limit(p, 2.0, help="seconds a bot may think per phase (default 2; DumbBot and "
                                 "random need none)")
     add_evaluation(p, help="the position evaluation of dipsolve seats")
@@ -103,8 +103,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", type=integer, default=0, metavar="K",
                    help=f"seed of the first game (default 0; {range_help('seed')})")
     p.add_argument("--rotate", action="store_true", help="move every bot one seat on in each game")
-    p.add_argument("--variant", choices=VARIANTS, default="standard",
-                   help="the variant played: its map, powers, start and victory (default standard)")
+    add_variant(p)
     p.add_argument("--jobs", type=integer, default=1, metavar="N",
                    help=f"games played at once, one process each (default 1; {range_help('jobs')}; "
                         f"at most one a core, or the bots that think against the clock think less)")
@@ -126,8 +125,9 @@ def seating(bots: str, seats: list[str], evaluator: str = "influence",
     """The bots in the variant's order of play from ``--bots`` and ``--seat``, or `UserError`."""
     from ..play.bots import BotUnavailable, DipsolveBot
     from ..play.registry import make_bot
-    from ..core.variant import variant as named_variant
-    powers = named_variant(variant).powers
+    from ..core.variant_files import find_variant
+    game_map = find_variant(variant).map
+    powers = game_map.powers
     names = [n.strip() for n in bots.split(",")]
     if not all(names):
         raise UserError(f"--bots {bots!r}: an empty bot name (expected e.g. 'dipsolve,dumbbot')")
@@ -138,7 +138,7 @@ def seating(bots: str, seats: list[str], evaluator: str = "influence",
         power_text, eq, bot = item.partition("=")
         if not eq or not bot.strip():
             raise UserError(f"--seat {item!r}: expected POWER=BOT, e.g. France=dipsolve")
-        names[powers.index(power(power_text, option=f"--seat {item!r}"))] = bot.strip()
+        names[powers.index(power(power_text, option=f"--seat {item!r}", game_map=game_map))] = bot.strip()
     chosen: list[Bot] = []
     made: dict[str, Bot] = {}
     for name in names:
@@ -210,8 +210,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from ..play.games import format_table, play_series, results_table
     from ..core.position import Position
-    from ..core.variant import variant as named_variant
-    start = Position.initial(named_variant(args.variant)).phase.year
+    start = Position.initial(variant_of(args)).phase.year
+    if args.until is None:
+        args.until = start + 9
     if not start <= args.until <= 2100:
         raise UserError(f"--until {args.until}: expected a year from {start} to 2100")
     if args.history and not args.json:

@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     position = None
     if args.position:
         from ..core.rules import order_problem
-        position, _ = load(args.position)
+        position, _ = load(args.position, args)
     messages, name = _messages(args)
     failed = False
     for number, text in messages:

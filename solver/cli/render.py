@@ -27,12 +27,13 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from .options import (UserError, add_json, add_phase, check_render_path, load, load_orders, number,
-                      range_help, read_text, source_name)
+from .options import (UserError, add_json, add_phase, add_variant, check_render_path, load,
+                      load_orders, number, range_help, read_text, source_name, variant_of)
 from .output import Outputs
 from .progress import is_terminal
 
 if TYPE_CHECKING:
+    from ..core.map import Map
     from ..core.orders import Order
     from ..core.position import Phase
     from ..io.pictures import Subject
@@ -71,6 +72,7 @@ def register(subparsers: Any) -> None:
                    help="a .dip or DAIDE NOW/SCO position file (optional with --plan), or a game "
                         "record (saved-game JSON) with --phase (--orders: its recorded orders)")
     add_phase(p)
+    add_variant(p)
     p.add_argument("-o", "--output", metavar="OUT",
                    help="write the picture to OUT: .svg or .png (default: SVG on stdout)")
     p.add_argument("--orders", action="store_true", help="draw the orders in FILE's [orders] section")
@@ -118,18 +120,21 @@ class _Cursor:
         return UserError(message, filename=self.path, line=line, column=col)
 
 
-def load_plan(path: str) -> Steps:
-    """A plan file (see the module's docstring) as ``[(phase or None, {power: [Order]})]``."""
-    return parse_plan(read_text(path), source_name(path))
+def load_plan(path: str, game_map: "Map | None" = None) -> Steps:
+    """A plan file (see the module's docstring) as ``[(phase or None, {power: [Order]})]``,
+    its powers and orders read on ``game_map`` (the standard map when None)."""
+    return parse_plan(read_text(path), source_name(path), game_map)
 
 
-def parse_plan(text: str, path: str = "<plan>") -> Steps:
+def parse_plan(text: str, path: str = "<plan>", game_map: "Map | None" = None) -> Steps:
     """`load_plan` for a plan's text already read (``path``: the name errors give)."""
     from ..core.bounds import loads_json
     from ..core.errors import DipsolveError, DipsolveLimitError, DipsolveSyntaxError
     from ..grammar import parse_order
-    from ..core.map import power_name
-    from ..core.position import Phase
+    from ..core.position import Phase, map_of
+    m = map_of(game_map, None)
+    power_name = m.power
+    every_power = ", ".join(m.powers)
     try:
         doc = loads_json(text, path)      # nesting and numbers within dipsolve.core.bounds
     except json.JSONDecodeError as e:
@@ -142,7 +147,7 @@ def parse_plan(text: str, path: str = "<plan>") -> Steps:
             default_power = power_name(doc["power"])
             if default_power is None:
                 raise cur.error(doc["power"], f"unknown power {doc['power']!r}, expected one of "
-                                              f"Austria, England, France, Germany, Italy, Russia, Turkey")
+                                              f"{every_power}")
         steps_doc = doc.get("plan", doc.get("phases"))
         if steps_doc is None:
             raise UserError(f"no \"plan\" in the JSON object, expected "
@@ -164,7 +169,7 @@ def parse_plan(text: str, path: str = "<plan>") -> Steps:
                                    f"\"Germany: {text_.strip()}\" or a \"power\" in the plan")
         stripped = len(body) - len(body.lstrip())
         try:
-            return power, parse_order(body.strip())
+            return power, parse_order(body.strip(), game_map=m)
         except DipsolveError as e:
             raise cur.error(text_, f"{e.message}" + (f", expected {e.expected}" if e.expected else ""),
                             1 + column + stripped + (e.column or 1) - 1) from None
@@ -200,8 +205,7 @@ def parse_plan(text: str, path: str = "<plan>") -> Steps:
             for power, os in raw.items():
                 p = power_name(power)
                 if p is None:
-                    raise cur.error(power, f"unknown power {power!r}, expected one of Austria, "
-                                           f"England, France, Germany, Italy, Russia, Turkey")
+                    raise cur.error(power, f"unknown power {power!r}, expected one of {every_power}")
                 if not isinstance(os, list):
                     raise UserError(f"{where}: orders of {p} are not a list", filename=path)
                 items += [(p, o) for o in os]
@@ -246,12 +250,12 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.file:
         position, file_orders = load(args.file, args)
     else:
-        position, file_orders = Position.initial(), {}
+        position, file_orders = Position.initial(variant_of(args)), {}
     info: dict[str, Any] = {"file": args.file, "phase": position.phase.short}
     subject: Subject
     orders: Mapping[str, Iterable[Order]] | None = None
     if args.plan:
-        steps = load_plan(args.plan)
+        steps = load_plan(args.plan, position.map)
         if args.alone:
             position = position.alone({p for _, os in steps for p in os})
         try:

@@ -12,8 +12,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from .options import add_json, add_phase, load
-
+from .options import add_json, add_phase, add_variant, load
 if TYPE_CHECKING:
     from ..core.position import Position
 
@@ -25,6 +24,7 @@ def register(subparsers: Any) -> None:
     s.add_argument("files", nargs="+", metavar="FILE",
                    help="a .dip or DAIDE NOW/SCO file, or a game record (saved-game JSON) with --phase")
     add_phase(s)
+    add_variant(s)
     add_json(s)
     s.set_defaults(func=cmd_show)
 

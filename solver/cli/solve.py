@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.results import WALL_WORKERS, Limits, interrupted, stop_requested
 from .interrupt import cooperative
-from .options import (METHODS, OPPONENT_MODELS, ORACLES, PICKS, UserError, add_evaluation, add_json, add_phase, add_power,
-                      add_render, add_seed, add_time_limit, add_workers, integer, load, plan_render, range_help, read_text,
-                      write_render)
+from .options import (METHODS, OPPONENT_MODELS, ORACLES, PICKS, UserError, add_evaluation, add_json,
+                      add_phase, add_power, add_render, add_seed, add_time_limit, add_variant, add_workers,
+                      integer, load, plan_render, range_help, read_text, write_render)
 from .output import Outputs
 from .progress import Progress
 
@@ -81,6 +81,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="a .dip or DAIDE NOW/SCO position file, or a game "
                    "record (saved-game JSON) with --phase")
     add_phase(p)
+    add_variant(p)
     add_power(p, help="the power to order for (TUR, Turkey, ...); default: every power")
     p.add_argument("--method", choices=METHODS, default="agenda", help="the search (default: agenda)")
     add_time_limit(p, 5.0, help="seconds for the whole search of each file (default: 5)")

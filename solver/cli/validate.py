@@ -14,7 +14,7 @@ import argparse
 import json
 from typing import Any
 
-from .options import add_json, load, read_input
+from .options import add_json, add_variant, load, read_input
 
 EXIT_PROBLEMS = 2
 
@@ -46,6 +46,7 @@ def register(subparsers: Any) -> None:
                    help="orders file, one 'Power: order' a line ('-': stdin)")
     v.add_argument("--position", required=True, metavar="FILE",
                    help="the position the orders are for (.dip or DAIDE NOW/SCO)")
+    add_variant(v)
     add_json(v, help="print one JSON object")
     v.set_defaults(func=cmd_validate)
 
@@ -55,7 +56,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from ..grammar.orders import read_orders
     from ..core.rules import order_problems
 
-    position, _ = load(args.position)
+    position, _ = load(args.position, args)
     text, name = read_input(args.orders)
     lines, errors = read_orders(text, name, position=position)
     given = []

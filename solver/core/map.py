@@ -27,24 +27,18 @@ def declarations(text: str) -> Iterator[tuple[int, str, list[str]]]:
             yield n, words[0], words[1:]
 
 
-def _standard_powers() -> tuple[str, ...]:
-    text = (resources.files("dipsolve") / "data" / "standard.variant").read_text(encoding="utf-8")
-    return next(tuple(words) for _, key, words in declarations(text) if key == "powers")
+def power_spellings(powers: tuple[str, ...], tokens: dict[str, str],
+                    aliases: dict[str, tuple[str, ...]]) -> dict[str, str]:
+    """Every accepted spelling of a map's powers (upper case) -> the power: its name, its
+    DAIDE token (``tokens``), the first three letters of its name and its ``aliases``."""
+    out: dict[str, str] = {}
+    for p in powers:
+        for alias in (p, tokens.get(p, p[:3]), p[:3], *aliases.get(p, ())):
+            out.setdefault(alias.upper(), p)
+    for p in powers:             # a power's own name wins over another's abbreviation
+        out[p.upper()] = p
+    return out
 
-
-#: the standard game's powers, in their order of play: the standard variant's data
-#: (``data/standard.variant``, `dipsolve.core.variant`); a map's own are `Map.powers`
-POWERS: tuple[str, ...] = _standard_powers()
-
-#: DAIDE power tokens and the other spellings accepted for a power.
-POWER_ALIASES: dict[str, str] = {}
-for _p, _tok in zip(POWERS, ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")):
-    for _alias in (_p, _tok, _p[:3]):
-        POWER_ALIASES[_alias.upper()] = _p
-POWER_ALIASES.update({"AUSTRIA-HUNGARY": "Austria", "AUSTRIAHUNGARY": "Austria", "AUSTRIAN": "Austria",
-                      "ENGLISH": "England", "FRENCH": "France", "GERMAN": "Germany",
-                      "ITALIAN": "Italy", "RUSSIAN": "Russia", "TURKISH": "Turkey",
-                      "UK": "England", "BRITAIN": "England"})
 
 #: DAIDE coast tokens and their canonical two-letter names.
 COAST_ALIASES = {"NC": "NC", "SC": "SC", "EC": "EC", "WC": "WC",
@@ -54,9 +48,17 @@ COAST_ALIASES = {"NC": "NC", "SC": "SC", "EC": "EC", "WC": "WC",
                  "NORTH COAST": "NC", "SOUTH COAST": "SC", "EAST COAST": "EC", "WEST COAST": "WC"}
 
 
-def power_name(text: str) -> str | None:
-    """The canonical name of a power (``"FRA"`` → ``"France"``), or None."""
-    return POWER_ALIASES.get(text.strip().upper())
+def power_name(text: str, game_map: "Map | None" = None) -> str | None:
+    """The canonical name of a power (``"FRA"`` → ``"France"``) on ``game_map`` (the
+    standard map's powers when none is given), or None."""
+    if game_map is not None:
+        return game_map.power(text)
+    return _standard_power_aliases().get(text.strip().upper())
+
+
+@cache
+def _standard_power_aliases() -> dict[str, str]:
+    return standard_map().power_aliases
 
 
 @dataclass(frozen=True)
@@ -99,12 +101,22 @@ class Map:
     unit_table: dict[str, dict[str, tuple[str, frozenset[str], frozenset[str], bool]]] = \
         field(default_factory=dict)
     #: the powers whose home centers are on this map, in their order of play
-    powers: tuple[str, ...] = POWERS
+    powers: tuple[str, ...] = ()
+    #: the name of the variant whose map this is ("standard"; a saved game's "map")
+    name: str = ""
+    #: any accepted spelling of a power (upper case) -> the power (`power_spellings`)
+    power_aliases: dict[str, str] = field(default_factory=dict)
+    #: power -> its DAIDE token ("France" -> "FRA"; a variant's: the first three letters)
+    power_tokens: dict[str, str] = field(default_factory=dict)
     #: tables derived from the map alone, built on first use and kept as long as the map
     #: (`dipsolve.core.graph`'s distances and routes, the bots' boards): never part of equality
     memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     # -- lookups -------------------------------------------------------------
+    def power(self, text: str) -> str | None:
+        """The power of this map that ``text`` names (``"FRA"``, ``"france"``), or None."""
+        return self.power_aliases.get(text.strip().upper())
+
     def province(self, text: str) -> str | None:
         """The province abbreviation for any accepted spelling, or None."""
         return self.names.get(_fold(text))
@@ -172,43 +184,48 @@ def _fold(text: str) -> str:
     return "".join(ch for ch in text.upper() if ch.isalnum())
 
 
-def _names_for(row: dict[str, str]) -> list[str]:
-    names = [row["abbr"], row["daide"], row["name"]]
-    names += [a for a in row["aliases"].split(",") if a.strip()]
-    return names
+class MapFileError(ValueError):
+    """A declared map or variant file that breaks its format: the message and the line
+    (`dipsolve.core.variant` raises it as a `DipsolveSyntaxError` at ``file:line``)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
 
 
-@cache
-def standard_map() -> Map:
-    """The standard map, read from the package's data files once per process."""
-    data = resources.files("dipsolve") / "data"
-    provinces: dict[str, Province] = {}
-    with (data / "provinces.tsv").open(encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh, delimiter="\t"))
+def declared_powers(text: str) -> tuple[tuple[str, ...], dict[str, str], dict[str, tuple[str, ...]]]:
+    """A variant file's powers: ``(powers in their order of play, power -> DAIDE token,
+    power -> other spellings)``, from its ``powers`` line and its ``power NAME TOKEN
+    [ALIAS ...]`` lines (a power without one has the first three letters of its name)."""
+    powers: tuple[str, ...] = ()
+    tokens: dict[str, str] = {}
+    aliases: dict[str, tuple[str, ...]] = {}
+    for n, key, words in declarations(text):
+        if key == "powers":
+            powers = tuple(words)
+        elif key == "power":
+            if len(words) < 2 or words[0] not in powers:
+                raise MapFileError(f"power {' '.join(words)!r}: expected a power of the powers "
+                                   f"line (written before it), its token and its other names", n)
+            tokens[words[0]] = words[1].upper()
+            aliases[words[0]] = tuple(words[2:])
+    return powers, {p: tokens.get(p, p[:3].upper()) for p in powers}, aliases
+
+
+def make_map(provinces: dict[str, Province], army: dict[str, frozenset[str]],
+             fleet: dict[str, frozenset[str]], powers: tuple[str, ...],
+             tokens: dict[str, str] | None = None,
+             aliases: dict[str, tuple[str, ...]] | None = None, name: str = "") -> Map:
+    """A `Map` named ``name`` from its declared facts (provinces, the moves of an army from each
+    province and of a fleet from each location, the powers with their tokens and other
+    names); every other table is made from them here, the one place for every map."""
+    tokens = tokens if tokens is not None else {p: p[:3].upper() for p in powers}
     names: dict[str, str] = {}
-    for row in rows:
-        abbr = row["abbr"]
-        coasts = tuple(c.upper() for c in row["coasts"].split(",") if c)
-        provinces[abbr] = Province(
-            abbr=abbr, name=row["name"], daide=row["daide"], terrain=row["type"],
-            center=row["supply_center"] == "yes", home=row["home"] or None, coasts=coasts,
-            aliases=tuple(a.strip() for a in row["aliases"].split(",") if a.strip()))
-        for n in _names_for(row):
+    for abbr, prov in provinces.items():
+        for n in (abbr, prov.daide, prov.name, *prov.aliases):
             names.setdefault(_fold(n), abbr)
-    # the canonical abbreviation always wins over another province's alias
-    for abbr in provinces:
+    for abbr in provinces:       # the canonical abbreviation always wins over another's alias
         names[_fold(abbr)] = abbr
-
-    army: dict[str, frozenset[str]] = {}
-    fleet: dict[str, frozenset[str]] = {}
-    for raw in (data / "standard.map").read_text(encoding="utf-8").splitlines():
-        line = raw.split("#", 1)[0].strip()
-        if not line or line.startswith("province"):
-            continue
-        kind, rest = line.split(None, 1)
-        src, _, dsts = rest.partition(":")
-        (army if kind == "army" else fleet)[src.strip()] = frozenset(dsts.split())
-
     province_of = {p: p for p in provinces}
     fleet_locations: dict[str, tuple[str, ...]] = {}
     for p, prov in provinces.items():
@@ -220,17 +237,15 @@ def standard_map() -> Map:
                 province_of[loc] = p
         else:
             fleet_locations[p] = (p,)
-
     neighbours: dict[str, set[str]] = {p: set() for p in provinces}
     for src, moves in army.items():
         neighbours[src] |= moves
     for src, moves in fleet.items():
         neighbours[province_of[src]] |= {province_of[d] for d in moves}
-
-    homes: dict[str, set[str]] = {p: set() for p in POWERS}
+    homes: dict[str, set[str]] = {p: set() for p in powers}
     for p, prov in provinces.items():
         if prov.home:
-            homes[prov.home].add(p)
+            homes.setdefault(prov.home, set()).add(p)
     return Map(
         provinces=provinces, army_moves=army, fleet_moves=fleet, province_of=province_of,
         fleet_locations=fleet_locations, names=names,
@@ -238,10 +253,82 @@ def standard_map() -> Map:
         terrain={p: v.terrain for p, v in provinces.items()},
         homes={k: frozenset(v) for k, v in homes.items()},
         neighbours={k: frozenset(v) for k, v in neighbours.items()},
-        powers=POWERS,
+        powers=powers, name=name, power_aliases=power_spellings(powers, tokens, aliases or {}),
+        power_tokens=dict(tokens),
         fleet_reach={k: frozenset(province_of[d] for d in v) for k, v in fleet.items()},
         unit_table={
             "A": {loc: (loc, moves, moves, False) for loc, moves in army.items()},
             "F": {loc: (province_of[loc], moves, frozenset(province_of[d] for d in moves),
                         provinces[province_of[loc]].terrain == "sea")
                   for loc, moves in fleet.items()}})
+
+
+_TERRAINS = ("land", "coast", "sea")
+
+
+def read_declared_map(text: str, powers: tuple[str, ...], tokens: dict[str, str] | None = None,
+                      aliases: dict[str, tuple[str, ...]] | None = None,
+                      name_rows: list[dict[str, str]] | None = None, name: str = "") -> Map:
+    """A map in dipsolve's declared format (``data/standard.map`` says it): ``province``
+    lines (with ``name=Full_Name`` and ``alias=a,b`` when no ``name_rows`` of a names
+    table are given), ``army`` and ``fleet`` lines; `MapFileError` at the line that
+    breaks it, or that moves a unit to or from a place the map does not have."""
+    rows = {r["abbr"]: r for r in name_rows or []}
+    provinces: dict[str, Province] = {}
+    moves: dict[str, dict[str, frozenset[str]]] = {"army": {}, "fleet": {}}
+    lines: dict[tuple[str, str], int] = {}
+    for n, key, words in declarations(text):
+        if key == "province":
+            if not words or words[0] in provinces or len(words) < 2 or words[1] not in _TERRAINS:
+                raise MapFileError(f"province {' '.join(words)!r}: expected a new abbreviation "
+                                   f"and one of {', '.join(_TERRAINS)}", n)
+            abbr, terrain, opts = words[0], words[1], dict(w.partition("=")[::2] for w in words[2:])
+            if set(opts) - {"center", "home", "coasts", "name", "alias"} or \
+                    (opts.get("home") and opts["home"] not in powers):
+                raise MapFileError(f"province {abbr}: expected center, home=POWER (a power of the "
+                                   f"variant), coasts=NC,SC, name=Full_Name or alias=a,b", n)
+            row = rows.get(abbr, {})
+            provinces[abbr] = Province(
+                abbr=abbr, name=row.get("name") or opts.get("name", abbr).replace("_", " "),
+                daide=row.get("daide") or abbr, terrain=terrain, center="center" in opts,
+                home=opts.get("home") or None,
+                coasts=tuple(c.upper() for c in opts.get("coasts", "").split(",") if c),
+                aliases=tuple(a.strip().replace("_", " ") for a in
+                              (row.get("aliases") or opts.get("alias", "")).split(",") if a.strip()))
+        elif key in moves and words and words[0].endswith(":"):
+            moves[key][words[0][:-1]] = frozenset(words[1:])
+            lines[key, words[0][:-1]] = n
+        else:
+            raise MapFileError(f"found {' '.join([key, *words])!r}, expected a province, army "
+                               f"or fleet line", n)
+    game_map = make_map(provinces, moves["army"], moves["fleet"], powers, tokens, aliases, name)
+    for (kind, src), n in lines.items():
+        unit = "A" if kind == "army" else "F"
+        bad = [x for x in (src, *moves[kind][src]) if not game_map.can_stand(unit, x)]
+        if bad:
+            raise MapFileError(f"{kind} {src}: {', '.join(bad)} is no place for an {kind}", n)
+    return game_map
+
+
+def _standard_powers() -> tuple[str, ...]:
+    text = (resources.files("dipsolve") / "data" / "standard.variant").read_text(encoding="utf-8")
+    return declared_powers(text)[0]
+
+
+#: the standard game's powers, in their order of play: the standard variant's data
+#: (``data/standard.variant``, `dipsolve.core.variant`); a map's own are `Map.powers`,
+#: and code that has a position or a map reads them there
+POWERS: tuple[str, ...] = _standard_powers()
+
+
+@cache
+def standard_map() -> Map:
+    """The standard map (``data/standard.map``, its names in ``data/provinces.tsv``, its
+    powers in ``data/standard.variant``), read once per process: the standard variant's
+    map (`dipsolve.core.variant.variant`), and the default of an API given no map."""
+    data = resources.files("dipsolve") / "data"
+    with (data / "provinces.tsv").open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    powers, tokens, aliases = declared_powers((data / "standard.variant").read_text(encoding="utf-8"))
+    return read_declared_map((data / "standard.map").read_text(encoding="utf-8"), powers, tokens,
+                             aliases, rows, "standard")

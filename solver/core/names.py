@@ -23,13 +23,17 @@ import difflib
 from typing import Any
 
 from .errors import DipsolveArgumentError, DipsolveSyntaxError, quote
-from .map import POWER_ALIASES, POWERS, Map, power_name, standard_map
+from .map import Map, standard_map
 
-__all__ = ["POWER_LIST", "check_power", "check_province", "check_location", "power_hint",
+__all__ = ["power_list", "check_power", "check_province", "check_location", "power_hint",
            "province_hint", "unknown_power", "check_text"]
 
-#: the powers as an error lists them
-POWER_LIST = f"{', '.join(POWERS)}, or AUS, ENG, FRA, GER, ITA, RUS, TUR"
+
+def power_list(game_map: Map | None = None) -> str:
+    """The powers of ``game_map`` (the standard map's when none is given) as an error
+    lists them: their names, then their DAIDE tokens."""
+    m = game_map or standard_map()
+    return f"{', '.join(m.powers)}, or {', '.join(m.power_tokens[p] for p in m.powers)}"
 #: past this many characters a name is close to none (difflib is quadratic in the length)
 _LONGEST = 40
 
@@ -52,38 +56,38 @@ def _close(key: str, names: list[str]) -> list[str]:
     return difflib.get_close_matches(key, names, n=3, cutoff=0.75)
 
 
-def power_hint(text: str) -> str:
-    """The power ``text`` was probably meant to name (``"Frnace"``: ``"France"``), or ``""``."""
-    key = text.strip().upper()
+def power_hint(text: str, game_map: Map | None = None) -> str:
+    """The power of ``game_map`` ``text`` was probably meant to name (``"Frnace"``:
+    ``"France"``), or ``""``."""
+    aliases = (game_map or standard_map()).power_aliases
     found = []
-    for alias in _close(key, list(POWER_ALIASES)):
-        if POWER_ALIASES[alias] not in found:
-            found.append(POWER_ALIASES[alias])
+    for alias in _close(text.strip().upper(), list(aliases)):
+        if aliases[alias] not in found:
+            found.append(aliases[alias])
     return " or ".join(found)
 
 
-def unknown_power(text: str) -> str:
-    """The message for a power not known: the closest names, then every name."""
-    hint = power_hint(text)
+def unknown_power(text: str, game_map: Map | None = None) -> str:
+    """The message for a power not known on ``game_map``: the closest names, then every name."""
+    hint = power_hint(text, game_map)
     near = f"did you mean {hint}? " if hint else ""
-    return f"unknown power {quote(text)!r} ({near}expected one of {POWER_LIST})"
+    return f"unknown power {quote(text)!r} ({near}expected one of {power_list(game_map)})"
 
 
-def check_power(value: Any, what: str = "power") -> str:
-    """The canonical name of the power ``value`` names in any spelling (any case, full
-    name, adjective, DAIDE token, abbreviation), or a `DipsolveSyntaxError` listing the
-    closest names (`DipsolveArgumentError` for a value that is no text)."""
-    if isinstance(value, str) and value in _CANONICAL:     # the common case
+def check_power(value: Any, what: str = "power", game_map: Map | None = None) -> str:
+    """The canonical name of the power of ``game_map`` (the standard map when none is
+    given) that ``value`` names in any spelling (any case, full name, adjective, DAIDE
+    token, abbreviation), or a `DipsolveSyntaxError` listing the closest names
+    (`DipsolveArgumentError` for a value that is no text)."""
+    m = game_map or standard_map()
+    if isinstance(value, str) and value in m.powers:     # the common case
         return value
-    name = power_name(check_text(value, what))
+    name = m.power(check_text(value, what))
     if name is None:
         prefix = "" if what == "power" else f"{what}: "
-        raise DipsolveSyntaxError(prefix + unknown_power(value), found=quote(value),
+        raise DipsolveSyntaxError(prefix + unknown_power(value, m), found=quote(value),
                                   expected="a power")
     return name
-
-
-_CANONICAL = frozenset(POWERS)
 
 
 def province_hint(game_map: Map, text: str) -> str:

@@ -67,7 +67,7 @@ class Phase:
         digits counted before it is converted."""
         t = text.strip()
         parts = t.replace(",", " ").split()
-        if (len(parts) == 1 and len(t) >= 6 and t[0].upper() in "SFW" and t[-1].upper() in "MRA"
+        if (len(parts) == 1 and len(t) >= 3 and t[0].upper() in "SFW" and t[-1].upper() in "MRA"
                 and t[1:-1].isdigit() and t[1:-1].isascii()):
             season = {"S": "Spring", "F": "Fall", "W": "Winter"}[t[0].upper()]
             kind = {"M": "movement", "R": "retreat", "A": "adjustment"}[t[-1].upper()]
@@ -111,6 +111,14 @@ def unit(power: str, kind: str, location: str) -> Unit:
     if u is None:
         u = UNITS[key] = Unit(power, kind, location)
     return u
+
+
+def map_of(game_map: Map | None, position: "Position | None") -> Map:
+    """The map an API works on: the one it is given, else the position's, else the
+    standard variant's (for text read with neither, as an order without a board)."""
+    if game_map is not None:
+        return game_map
+    return position.map if position is not None else standard_variant().map
 
 
 def written_retreats(game_map: Map, d: "Dislodged") -> tuple[str, ...]:
@@ -182,9 +190,9 @@ class Position:
         return cls.build(v.start_phase, [Unit(*u) for u in v.start_units], centers, game_map=v.map)
 
     @classmethod
-    def from_text(cls, text: str, filename: str = "<string>") -> "Position":
-        """The position written in ``text``: the ``.dip`` format (``to_text``'s) or DAIDE
-        ``NOW``/``SCO`` messages.  Orders in the text are read and checked, then left
+    def from_text(cls, text: str, filename: str = "<string>", game_map: Map | None = None) -> "Position":
+        """The position written in ``text`` on ``game_map`` (a variant's map; the standard
+        map when None): the ``.dip`` format (``to_text``'s) or DAIDE ``NOW``/``SCO`` messages.  Orders in the text are read and checked, then left
         out (``dipsolve.parse_position`` returns them too).  Raises `DipsolveSyntaxError`
         or `DipsolveRuleError` at ``filename:line:col``.
 
@@ -195,7 +203,7 @@ class Position:
         # The one place the core reads text: the parser lives in the grammar layer and
         # loads only here (the layering contract lists this import as allowed).
         from ..grammar.position import parse_position_text
-        return parse_position_text(text, filename)[0]
+        return parse_position_text(text, filename, game_map=game_map)[0]
 
     @classmethod
     def from_file(cls, path: str) -> "Position":
@@ -246,7 +254,7 @@ class Position:
             return power
         if isinstance(power, str) and power in self.powers():
             return power
-        return check_power(power)
+        return check_power(power, game_map=self.map)
 
     def units_of(self, power: str) -> list[Unit]:
         """The units of ``power`` (any spelling: ``"AUS"``, ``"austria"``)."""

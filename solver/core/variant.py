@@ -17,18 +17,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .errors import DipsolveSyntaxError
-from .map import Map, declarations, standard_map
+from .map import Map, MapFileError, declarations, declared_powers, read_declared_map, standard_map
 
-__all__ = ["VARIANTS", "Variant", "VariantError", "parse_variant", "variant"]
+__all__ = ["VARIANTS", "Variant", "VariantError", "parse_variant", "read_variant", "variant"]
 
-#: the variants dipsolve ships (``data/NAME.variant``)
-VARIANTS = ("standard",)
+#: the variants dipsolve ships (``data/NAME.variant`` and the board it names, ``data/NAME.map``):
+#: the standard game, Pure (Danny Loeb) and Ancient Mediterranean (Don Hessong)
+VARIANTS = ("standard", "pure", "ancmed")
 
 #: the lines of a variant file, each with the number of words it takes (None: any)
-_KEYS = {"name": 1, "map": 1, "powers": None, "start": 1, "unit": 3, "victory": 1, "seasons": None}
+_KEYS = {"name": 1, "map": 1, "powers": None, "power": None, "start": 1, "unit": 3, "victory": 1,
+         "seasons": None}
 
 
 class VariantError(DipsolveSyntaxError):
@@ -73,10 +75,16 @@ def parse_variant(text: str, game_map: Map, filename: str = "<string>") -> Varia
     """A variant file (``data/standard.variant`` says the format) on ``game_map``."""
     fields: dict[str, list[str]] = {}
     units: list[tuple[str, str, str]] = []
+    try:
+        declared_powers(text)
+    except MapFileError as e:
+        raise VariantError(str(e), filename=filename, line=e.line, column=1) from None
     for n, key, words in declarations(text):
         if key not in _KEYS or (_KEYS[key] is not None and len(words) != _KEYS[key]):
             raise VariantError(f"found {' '.join([key, *words])!r}, expected one of "
                                f"{', '.join(_KEYS)} with its words", filename=filename, line=n, column=1)
+        if key == "power":
+            continue
         if key == "unit":
             power, kind, loc = words
             if kind not in ("A", "F") or not game_map.can_stand(kind, loc):
@@ -92,6 +100,9 @@ def parse_variant(text: str, game_map: Map, filename: str = "<string>") -> Varia
         raise VariantError(f"victory: found {fields['victory'][0]!r}, expected a number of centers",
                            filename=filename)
     powers = tuple(fields["powers"])
+    if powers != game_map.powers:
+        raise VariantError(f"powers {' '.join(powers)}: the map's are {' '.join(game_map.powers)}",
+                           filename=filename)
     strangers = sorted({u[0] for u in units} - set(powers))
     if strangers:
         raise VariantError(f"units of powers not on the powers line: {', '.join(strangers)}",
@@ -100,10 +111,38 @@ def parse_variant(text: str, game_map: Map, filename: str = "<string>") -> Varia
                    int(fields["victory"][0]), tuple(fields["seasons"]))
 
 
+def _first(text: str, key: str) -> str | None:
+    """The first word of a variant file's ``key`` line, if it has one."""
+    return next((words[0] for _, k, words in declarations(text) if k == key and words), None)
+
+
+def read_variant(text: str, filename: str, read_beside: Callable[[str], str]) -> Variant:
+    """A variant file and the map it names (a declared map in dipsolve's format, read by
+    ``read_beside(name)``), or `VariantError` at the line of either that breaks it."""
+    try:
+        powers, tokens, aliases = declared_powers(text)
+    except MapFileError as e:
+        raise VariantError(str(e), filename=filename, line=e.line, column=1) from None
+    map_name = _first(text, "map")
+    if map_name is None:
+        raise VariantError("no map line", filename=filename)
+    try:
+        game_map = read_declared_map(read_beside(map_name), powers, tokens, aliases,
+                                     name=_first(text, "name") or "")
+    except MapFileError as e:
+        raise VariantError(str(e), filename=map_name, line=e.line, column=1) from None
+    return parse_variant(text, game_map, filename)
+
+
 @cache
 def variant(name: str = "standard") -> Variant:
     """A variant dipsolve ships, by name (`VARIANTS`); `DipsolveSyntaxError` for another."""
     if name not in VARIANTS:
-        raise DipsolveSyntaxError(f"unknown variant {name!r} (expected one of {', '.join(VARIANTS)})")
-    text = (resources.files("dipsolve") / "data" / f"{name}.variant").read_text(encoding="utf-8")
-    return parse_variant(text, standard_map(), f"{name}.variant")
+        raise DipsolveSyntaxError(f"unknown variant {name!r} (expected one of {', '.join(VARIANTS)}, "
+                                  f"or a variant or map file)", found=name,
+                                  expected=", ".join(VARIANTS))
+    data = resources.files("dipsolve") / "data"
+    text = (data / f"{name}.variant").read_text(encoding="utf-8")
+    if name == "standard":
+        return parse_variant(text, standard_map(), "standard.variant")
+    return read_variant(text, f"{name}.variant", lambda f: (data / f).read_text(encoding="utf-8"))

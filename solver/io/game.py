@@ -129,8 +129,9 @@ class Game:
         if orders is not None and not isinstance(orders, Mapping):
             raise DipsolveArgumentError(f"process(): orders: expected power -> orders, not a "
                                         f"{type(orders).__name__}", expected="a mapping of power to orders")
-        given = {check_power(p, "orders"): tuple(o if isinstance(o, Order) else _parse_order(str(o))
-                                                 for o in os)
+        m = self.position.map
+        given = {check_power(p, "orders", m): tuple(o if isinstance(o, Order) else _parse_order(str(o), m)
+                                                    for o in os)
                  for p, os in (orders or {}).items()}
         outcome = adjudicate(self.position, {p: list(os) for p, os in given.items()})
         done = GamePhase(self._current.name, self.position, given,
@@ -182,7 +183,7 @@ class Game:
         processed phase by phase from its start and checked to end on its final board."""
         game = cls(getattr(played, "start", None) or Position.initial(), id=id or f"dipsolve-{played.seed}")
         for ph in played.phases:
-            game.process({p: [_parse_order(t) for t in ts] for p, ts in ph.orders.items()})
+            game.process({p: [_parse_order(t, game.position.map) for t in ts] for p, ts in ph.orders.items()})
         if game.position != played.final:
             raise DipsolveInternalError(f"game {game.id}: replaying its orders does not end on its final board")
         return game

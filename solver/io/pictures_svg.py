@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence, Union
 
 from ..core.adjudicator import Outcome, OrderResult, Reason, adjudicate
-from ..core.errors import DipsolveRuleError, DipsolveSyntaxError
+from ..core.errors import DipsolveRuleError, DipsolveSyntaxError, DipsolveUnsupported
 from ..core.graph import sea_chains
 from ..core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                      SupportMove, Waive)
@@ -460,6 +460,12 @@ def svg_for(subject: Subject, orders: Mapping[str, Iterable[Order]] | None = Non
             raise DipsolveSyntaxError(f"the title has U+{ord(bad.group()):04X} at character "
                                       f"{bad.start() + 1}, which a picture (XML) cannot hold",
                                       found=repr(bad.group()), expected="printable text")
+    board = subject.map if isinstance(subject, Position) else \
+        subject.position.map if isinstance(subject, Outcome) else None
+    if board is not None and board.name != "standard":
+        raise DipsolveUnsupported(f"no picture of the {board.name!r} board: dipsolve draws the standard "
+                                  f"map only (its shapes are data/map_shapes.tsv)",
+                                  expected="a position on the standard map")
     if isinstance(subject, Position):
         return position_svg(subject, orders, title=title, edges=edges)
     if isinstance(subject, Outcome):

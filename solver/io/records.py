@@ -32,13 +32,12 @@ import gc
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Iterable, Iterator, Mapping
 
 from ..core.bounds import json_decoder
 from ..core.errors import DipsolveError, DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError
 from ..core.graph import sea_route
-from ..core.map import POWERS, Map
+from ..core.map import Map
 from ..core.orders import Convoy, Move, Order
 from ..core.position import Dislodged, Phase, Position, Unit, written_retreats
 from ..core.variant import VARIANTS, variant
@@ -47,7 +46,6 @@ __all__ = ["Record", "RecordPhase", "read_records", "load_records", "load_record
            "replay", "result_codes", "board_differences"]
 
 #: the peer's power names (``"FRANCE"``) -> ours
-_OUR_POWER = {p.upper(): p for p in POWERS}
 _PHASE_NAME = re.compile(r"^([SF])(\d{1,4})([MR])$|^(W)(\d{1,4})(A)$")
 #: the name the peer gives the board a finished game ended on
 COMPLETED = "COMPLETED"
@@ -299,7 +297,7 @@ def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[Reco
     stars: set[tuple[str, str, str]] = set()
     units_json = _expect(src, start, state.get("units", {}), dict, f"phase {name}: units", name)
     for pname, texts in units_json.items():
-        power = _power(src, start, pname)
+        power = _power(src, start, pname, m)
         for text in _expect(src, start, texts, list, f"phase {name}: units of {pname}", pname):
             if not isinstance(text, str):       # (the message is built only when needed)
                 _expect(src, start, text, str, f"phase {name}: a unit of {pname}", pname)
@@ -311,7 +309,7 @@ def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[Reco
     dislodged: list[Dislodged] = []
     retreats = _expect(src, start, state.get("retreats", {}) or {}, dict, f"phase {name}: retreats", name)
     for pname, table in retreats.items():
-        power = _power(src, start, pname)
+        power = _power(src, start, pname, m)
         for text, options in _expect(src, start, table, dict, f"phase {name}: retreats of {pname}",
                                      pname).items():
             kind, loc = _unit(src, start, text, m, text)
@@ -324,7 +322,7 @@ def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[Reco
     centers: dict[str, str] = {}
     for pname, provs in _expect(src, start, state.get("centers", {}), dict,
                                 f"phase {name}: centers", name).items():
-        power = _power(src, start, pname)
+        power = _power(src, start, pname, m)
         for p in _expect(src, start, provs, list, f"phase {name}: centers of {pname}", pname):
             prov = _location(src, start, p, m)
             if prov not in m.centers:
@@ -382,10 +380,14 @@ def _after(phase: Phase) -> Phase:
     return Phase("Spring", phase.year + 1, "movement")
 
 
-def _power(src: _Source, start: int, name: Any) -> str:
-    power = _OUR_POWER.get(str(name).upper())
+def _power(src: _Source, start: int, name: Any, m: Map) -> str:
+    """A power as the peer writes it (``"FRANCE"``: upper case) on ``m``."""
+    ours = m.memo.get("records.powers")
+    if ours is None:
+        ours = m.memo["records.powers"] = {p.upper(): p for p in m.powers}
+    power = ours.get(str(name).upper())
     if power is None:
-        raise src.error(f"unknown power {name!r} (expected one of {', '.join(_OUR_POWER)})", start,
+        raise src.error(f"unknown power {name!r} (expected one of {', '.join(ours)})", start,
                         name, found=str(name), expected="a power")
     return power
 
@@ -421,16 +423,25 @@ def _unit(src: _Source, start: int, text: str, m: Map, look_for: str) -> tuple[s
     return parts[0].upper(), _location(src, start, parts[1], m)
 
 
-@lru_cache(maxsize=4096)
-def _parse_order(text: str) -> Order:
-    from ..grammar import parse_order
-    return parse_order(text)
+def _parse_order(text: str, m: Map) -> Order:
+    """An order as the peer writes it, on ``m``; each text read once a map (in `Map.memo`,
+    at most 4,096 of them)."""
+    read = m.memo.get("records.orders")
+    if read is None:
+        read = m.memo["records.orders"] = {}
+    order = read.get(text)
+    if order is None:
+        from ..grammar import parse_order
+        order = parse_order(text, m)
+        if len(read) < 4096:
+            read[text] = order
+    return order
 
 
 def _orders(src: _Source, start: int, table: Any, name: str, m: Map) -> dict[str, tuple[Order, ...]]:
     out: dict[str, tuple[Order, ...]] = {}
     for pname, texts in _expect(src, start, table, dict, f"phase {name}: orders", name).items():
-        power = _power(src, start, pname)
+        power = _power(src, start, pname, m)
         if texts is None:
             continue
         given: list[Order] = []
@@ -438,7 +449,7 @@ def _orders(src: _Source, start: int, table: Any, name: str, m: Map) -> dict[str
             if not isinstance(text, str):
                 _expect(src, start, text, str, f"phase {name}: an order of {pname}", pname)
             try:
-                given.append(_parse_order(text))
+                given.append(_parse_order(text, m))
             except DipsolveError as e:
                 raise src.error(f"phase {name}, {pname}: cannot read the order {text!r}: {e.message}",
                                 start, text, found=text, expected=e.expected or "an order") from None
@@ -634,7 +645,7 @@ def replay(start: Position, phases: Iterable[Mapping[str, Iterable[Order]]], *, 
         out.append(RecordPhase(position.phase.short, position, given, results))
         position = outcome.next
     out.append(RecordPhase(position.phase.short, position))
-    return Record(id, tuple(out), "standard", tuple(rules))
+    return Record(id, tuple(out), start.map.name or "standard", tuple(rules))
 
 
 def iter_positions(record: Record) -> Iterator[tuple[RecordPhase, RecordPhase | None]]:

@@ -27,11 +27,11 @@ from typing import TYPE_CHECKING, Callable, Container, Iterable, Mapping, Sequen
 from ..core.adjudicator import REFUSED, adjudicate
 from ..core.errors import DipsolveLostError, DipsolveSyntaxError
 from .bots import Bot
-from ..core.map import POWERS
 from ..core.orders import Order
 from ..core.position import Position
 from ..core.variant import Variant
 from ..core.variant import variant as standard_variant
+from ..core.variant_files import find_variant
 from ..core.results import Stopped, clock_named, stop_requested
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ class GameRecord:
     final: Position = field(repr=False)
     phases: tuple[PhaseRecord, ...] = field(repr=False)
     seconds: float = 0.0
-    #: the board the game started from (None: the 1901 start)
+    #: the board the game started from (None: the standard game's 1901 start)
     start: Position | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -153,6 +153,8 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
     if missing:
         raise DipsolveSyntaxError(f"no bot seated for {', '.join(missing)}")
     position = start or Position.initial(v)
+    if start is None and v.name != "standard":
+        start = position          # the record names a variant's start (None: the standard 1901)
     if until < position.phase.year:
         raise DipsolveSyntaxError(f"the game starts in {position.phase.year}, after the last year {until}")
     for bot in {id(b): b for b in seats.values()}.values():
@@ -199,9 +201,11 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
                       winner, position, tuple(phases), time.perf_counter() - began, start)
 
 
-def rotated(seating: Sequence[Bot], shift: int, powers: Sequence[str] = POWERS) -> dict[str, Bot]:
+def rotated(seating: Sequence[Bot], shift: int, powers: Sequence[str] | None = None) -> dict[str, Bot]:
     """The seating with every bot moved ``shift`` seats on (Austria's bot to England, …),
-    so that over seven games each bot plays each power once."""
+    so that over seven games each bot plays each power once; ``powers``: the variant's
+    in their order of play (the standard game's when None)."""
+    powers = powers if powers is not None else standard_variant().powers
     n = len(powers)
     return {powers[(i + shift) % n]: seating[i] for i in range(n)}
 
@@ -215,7 +219,8 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
                 on_lost: Callable[[int, str], None] | None = None,
                 on_retry: Callable[[int, str], None] | None = None,
                 variant: str = "standard") -> list[GameRecord]:
-    """Play ``games`` games of ``variant`` (a name of `dipsolve.core.variant.VARIANTS`)
+    """Play ``games`` games of ``variant`` (a name of `dipsolve.core.variant.VARIANTS`, or
+    a variant or map file: `dipsolve.core.variant_files.find_variant`)
     with the bots of ``seating``, one a power (in the variant's order of play); game ``i``
     has seed ``seed + i`` and, with ``rotate``, the seating moved ``i`` seats on.  ``on_phase(i, position)`` and ``on_game(record)`` report progress.
     The games numbered in ``skip`` are not played (a run resumed: they were before).
@@ -232,7 +237,7 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
     played is dropped and `dipsolve.core.results.Stopped` is raised, once ``on_game`` has had
     every game finished.
     """
-    powers = standard_variant(variant).powers
+    powers = find_variant(variant).powers
     if len(seating) != len(powers):
         raise DipsolveSyntaxError(f"a seating names {len(powers)} bots, not {len(seating)}")
     if jobs < 1:
@@ -280,7 +285,7 @@ class GameLost(DipsolveLostError):
 def _play_task(task, on_phase: Callable[[Position], None] | None = None) -> GameRecord:
     seats, seed, until, time_limit, clock, variant = task
     return play_game(seats, seed=seed, until=until, time_limit=time_limit, on_phase=on_phase,
-                     clock=clock, variant=standard_variant(variant))
+                     clock=clock, variant=find_variant(variant))
 
 
 # -- the results table ---------------------------------------------------------------------

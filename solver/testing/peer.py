@@ -38,17 +38,22 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-from ..core.map import POWERS, standard_map
+from ..core.map import Map, standard_map
 from ..core.orders import Order
 from ..core.position import Dislodged, Phase, Position, Unit
 
 if TYPE_CHECKING:
     from ..core.adjudicator import Outcome
 
-#: our power name -> the peer's
-PEER_POWER = {p: p.upper() for p in POWERS}
-#: the peer's power name -> ours
+#: our power name -> the peer's, in the standard game (the peer's is ours in capitals)
+PEER_POWER = {p: p.upper() for p in standard_map().powers}
+#: the peer's power name -> ours, in the standard game
 OUR_POWER = {v: k for k, v in PEER_POWER.items()}
+
+
+def _our_powers(game_map: Map) -> dict[str, str]:
+    """The peer's power name -> ours, on ``game_map``."""
+    return {p.upper(): p for p in game_map.powers}
 
 
 def peer_unit(unit: Unit) -> str:
@@ -61,11 +66,12 @@ def peer_order(order: Order) -> str:
     return str(order)
 
 
-def new_peer_game():
-    """A fresh standard peer game (the peer caches its map after the first one)."""
+def new_peer_game(map_name: str = "standard"):
+    """A fresh peer game on its map ``map_name`` (one of the peer's maps by name, or a
+    map file's path; the peer caches a map after the first game on it)."""
     from diplomacy import Game
 
-    return Game()
+    return Game(map_name=map_name)
 
 
 def to_peer_game(position: Position, game=None):
@@ -76,30 +82,30 @@ def to_peer_game(position: Position, game=None):
     reuse a game object (its history is cleared).
     """
     if game is None:
-        game = new_peer_game()
+        game = new_peer_game(position.map.name or "standard")
     else:
         game._clear_history()
     game.clear_units()
     game.clear_centers()
     game.dislodged = {}
     game.set_current_phase(position.phase.short)
-    by_power: dict[str, list[str]] = {PEER_POWER[p]: [] for p in POWERS}
+    by_power: dict[str, list[str]] = {p.upper(): [] for p in position.map.powers}
     for u in position.units:
-        by_power[PEER_POWER[u.power]].append(peer_unit(u))
+        by_power[u.power.upper()].append(peer_unit(u))
     for d in position.dislodged:
-        by_power[PEER_POWER[d.unit.power]].append("*" + peer_unit(d.unit))
+        by_power[d.unit.power.upper()].append("*" + peer_unit(d.unit))
     for power, units in by_power.items():
         if units:
             game.set_units(power, units, reset=True)
     centers: dict[str, list[str]] = {}
     for prov, owner in position.centers:
-        centers.setdefault(PEER_POWER[owner], []).append(prov)
+        centers.setdefault(owner.upper(), []).append(prov)
     for power, provs in centers.items():
         game.set_centers(power, provs, reset=True)
     # set_units computed the peer's own retreat options (it ignores attacker origins and
     # standoffs); replace them with the position's.
     for d in position.dislodged:
-        power = game.get_power(PEER_POWER[d.unit.power])
+        power = game.get_power(d.unit.power.upper())
         power.retreats[peer_unit(d.unit)] = list(d.retreats)
         if d.attacker_origin:
             game.dislodged[peer_unit(d.unit)] = d.attacker_origin
@@ -110,18 +116,20 @@ def to_peer_game(position: Position, game=None):
     return game
 
 
-def _unit_from_peer(power: str, text: str) -> Unit:
+def _unit_from_peer(power: str, text: str, game_map: Map | None = None) -> Unit:
     kind, loc = text.lstrip("*").split()
-    return Unit(OUR_POWER[power], kind, loc.upper())
+    return Unit(_our_powers(game_map or standard_map())[power], kind, loc.upper())
 
 
-def from_peer_game(game) -> Position:
-    """The peer game's current position as a dipsolve `Position`.
+def from_peer_game(game, game_map: Map | None = None) -> Position:
+    """The peer game's current position as a dipsolve `Position` on ``game_map`` (the
+    map of the peer's game; the standard map when None).
 
     A retreat phase's dislodged units carry the peer's retreat options; the attacker's
     origin is the one the peer recorded (None when the attacker came by convoy or the
     peer does not know it); standoffs are not known to the peer and are left empty.
     """
+    m = game_map or standard_map()
     phase = Phase.parse(game.get_current_phase())
     units: list[Unit] = []
     dislodged: list[Dislodged] = []
@@ -130,7 +138,7 @@ def from_peer_game(game) -> Position:
     via_sites = {u[2:5] for u in command if game._is_moving_via_convoy(u)}
     for power in game.powers.values():
         for text in power.units:
-            units.append(_unit_from_peer(power.name, text))
+            units.append(_unit_from_peer(power.name, text, m))
         for text, options in power.retreats.items():
             if not options:          # the peer's "destroyed": we never keep those
                 continue
@@ -139,11 +147,11 @@ def from_peer_game(game) -> Position:
                 origin = origin.upper()[:3]
                 if origin in via_sites:
                     origin = None
-            dislodged.append(Dislodged(_unit_from_peer(power.name, text), origin or None,
+            dislodged.append(Dislodged(_unit_from_peer(power.name, text, m), origin or None,
                                        tuple(sorted(o.upper() for o in options))))
         for c in power.centers:
-            centers[c] = OUR_POWER[power.name]
-    return Position.build(phase, units, centers, dislodged, game_map=standard_map())
+            centers[c] = _our_powers(m)[power.name]
+    return Position.build(phase, units, centers, dislodged, game_map=m)
 
 
 def set_peer_orders(game, orders: Mapping[str, Iterable[Order]]) -> dict[str, list[str]]:
@@ -151,7 +159,7 @@ def set_peer_orders(game, orders: Mapping[str, Iterable[Order]]) -> dict[str, li
     filed: dict[str, list[str]] = {}
     for power, os in orders.items():
         strings = [peer_order(o) for o in os]
-        name = PEER_POWER.get(power, power.upper())
+        name = power.upper()
         filed[name] = strings
         game.set_orders(name, strings)
     return filed
@@ -181,8 +189,11 @@ class PeerOutcome:
     attackers: dict[Unit, tuple[str, bool]] = field(default_factory=dict)
 
 
-def process_peer(game, orders: Mapping[str, Iterable[Order]] | None = None) -> PeerOutcome:
-    """File ``orders`` with an existing peer game, process one phase, read the result back."""
+def process_peer(game, orders: Mapping[str, Iterable[Order]] | None = None,
+                 game_map: Map | None = None) -> PeerOutcome:
+    """File ``orders`` with an existing peer game, process one phase, read the result back
+    on ``game_map`` (the game's map; the standard map when None)."""
+    m = game_map or standard_map()
     if orders:
         set_peer_orders(game, orders)
     before = {p.name: set(p.units) for p in game.powers.values()}
@@ -201,50 +212,51 @@ def process_peer(game, orders: Mapping[str, Iterable[Order]] | None = None) -> P
         for text, site in game.dislodged.items():
             for name, units in before.items():
                 if text in units:
-                    attackers[_unit_from_peer(name, text)] = (site[:3].upper(), site[:3].upper() in via)
+                    attackers[_unit_from_peer(name, text, m)] = (site[:3].upper(), site[:3].upper() in via)
         # units the peer popped (dislodged without a retreat) and did not keep
         for text in game.popped:
             for name, units in before.items():
                 if text in units:
-                    destroyed.append(_unit_from_peer(name, text))
+                    destroyed.append(_unit_from_peer(name, text, m))
     raw = game.get_order_status()
-    results = {OUR_POWER[p]: {u: [getattr(c, "message", str(c)) for c in codes] for u, codes in r.items()}
+    results = {_our_powers(m)[p]: {u: [getattr(c, "message", str(c)) for c in codes] for u, codes in r.items()}
                for p, r in raw.items() if r}
     phase = game.get_current_phase()
     if phase in ("COMPLETED", "FORMING"):
         nxt = None
     else:
-        nxt = from_peer_game(game)
+        nxt = from_peer_game(game, m)
     return PeerOutcome(next=nxt, destroyed=tuple(sorted(destroyed)), results=results,
                        peer_phase=phase, seconds=seconds, game=game, errors=errors,
                        attackers=attackers)
 
 
-def random_peer_game(seed: int, until: str = "S1908M"):
+def random_peer_game(seed: int, until: str = "S1908M", game_map: Map | None = None):
     """A game played by the peer's own engine from the 1901 start, each power giving a
     random legal order (``game.get_all_possible_orders()``, drawn with ``seed``) to each
     unit, up to the phase ``until``; and the peer's board before each phase, as dipsolve
     positions.  The same seed plays the same game (the peer's sets are sorted first)."""
     import random
 
-    game = new_peer_game()
+    m = game_map or standard_map()
+    game = new_peer_game(m.name or "standard")
     rng = random.Random(seed)
     boards = []
     while not game.is_game_done and game.get_current_phase() != until:
-        boards.append(from_peer_game(game))
+        boards.append(from_peer_game(game, m))
         possible = game.get_all_possible_orders()
         for power in sorted(game.powers):
             locs = sorted(game.get_orderable_locations(power))
             game.set_orders(power, [rng.choice(sorted(possible[loc])) for loc in locs if possible[loc]])
         game.process()
-    boards.append(from_peer_game(game))
+    boards.append(from_peer_game(game, m))
     return game, boards
 
 
 def peer_adjudicate(position: Position, orders: Mapping[str, Iterable[Order]], game=None) -> PeerOutcome:
     """Adjudicate one phase with the peer: push ``position``, file ``orders``, process."""
     game = to_peer_game(position, game)
-    return process_peer(game, orders)
+    return process_peer(game, orders, position.map)
 
 
 # -- comparing the two engines ---------------------------------------------------------
@@ -304,7 +316,7 @@ def crosscheck(position: Position, orders: Mapping[str, list[Order]], game=None)
     if game is None:
         peer = peer_adjudicate(position, orders)
     else:
-        peer = process_peer(game, orders)
+        peer = process_peer(game, orders, position.map)
     return Crosscheck(position, orders, ours, peer, compare(ours, peer))
 
 

@@ -21,7 +21,7 @@ import random
 from typing import Sequence
 
 from ..core.graph import steps
-from ..core.map import POWERS, Map, standard_map
+from ..core.map import Map, standard_map
 from ..core.position import Phase, Position, Unit
 from .random_positions import as_rng
 
@@ -51,9 +51,9 @@ def random_adjustment_position(rng: random.Random | int | None = None, *,
     rng = as_rng(rng)
     m = game_map or standard_map()
     if removers is None:
-        removers = rng.choice(NEIGHBOURS)
+        removers = rng.choice(NEIGHBOURS) if m.powers == standard_map().powers else rng.sample(m.powers, 2)
     removers = tuple(removers)
-    rest = [p for p in POWERS if p not in removers]
+    rest = [p for p in m.powers if p not in removers]
     rng.shuffle(rest)
     building = sorted(rest[:builders])
     balanced = sorted(rest[builders:])

@@ -29,7 +29,7 @@ import random
 from typing import Callable, Iterator, Sequence, TypeVar
 
 from ..core.graph import convoy_routes, reachable, reachable_provinces, steps
-from ..core.map import POWERS, Map, standard_map
+from ..core.map import Map, standard_map
 from ..core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                       SupportMove, Waive)
 from ..core.position import Dislodged, Phase, Position, Unit, retreat_options
@@ -63,14 +63,17 @@ def _weighted(rng: random.Random, items: Sequence[T], weights: Sequence[float]) 
 
 
 def _place_units(rng: random.Random, m: Map, n_units: int) -> list[Unit]:
-    weights = [rng.uniform(0.4, 1.6) for _ in POWERS]
+    powers = m.powers
+    most = max(1, 14 * len(m.centers) // 34)    # a power's units at most (14 on the standard map)
+    n_units = min(n_units, most * len(powers), len(m.provinces) * 2 // 3)
+    weights = [rng.uniform(0.4, 1.6) for _ in powers]
     if rng.random() < 0.2:                      # a power in trouble
-        weights[rng.randrange(len(POWERS))] = 0.08
-    counts = dict.fromkeys(POWERS, 0)
+        weights[rng.randrange(len(powers))] = 0.08
+    counts = dict.fromkeys(powers, 0)
     for _ in range(n_units):
-        open_powers = [p for p in POWERS if counts[p] < 14]
-        counts[_weighted(rng, open_powers, [weights[POWERS.index(p)] for p in open_powers])] += 1
-    tokens = [p for p in POWERS for _ in range(counts[p])]
+        open_powers = [p for p in powers if counts[p] < most]
+        counts[_weighted(rng, open_powers, [weights[powers.index(p)] for p in open_powers])] += 1
+    tokens = [p for p in powers for _ in range(counts[p])]
     rng.shuffle(tokens)
     taken: set[str] = set()
     units: list[Unit] = []
@@ -88,7 +91,7 @@ def _place_units(rng: random.Random, m: Map, n_units: int) -> list[Unit]:
         elif terrain == "land":
             kind = "A"
         else:
-            kind = "F" if rng.random() < FLEET_BIAS[power] else "A"
+            kind = "F" if rng.random() < FLEET_BIAS.get(power, 0.4) else "A"
         loc = rng.choice(m.fleet_locations[prov]) if kind == "F" else prov
         taken.add(prov)
         units.append(Unit(power, kind, loc))
@@ -112,14 +115,15 @@ def _own_centers(rng: random.Random, m: Map, units: list[Unit], occupied_wins: f
         near = sorted(alive, key=lambda p: (min(_home_distance(m, p).get(c, 9), 9), p))
         if near and rng.random() < 0.6 and _home_distance(m, near[0]).get(c, 9) <= 2:
             owner[c] = near[0]
-    # nobody wins outright here: at most 15 centers a power
+    # nobody wins outright here: at most 15 centers a power (on the standard map's 34)
+    most = (len(m.centers) - 1) // 2 - 1
     counts: dict[str, int] = {}
     for c in sorted(owner):
         counts[owner[c]] = counts.get(owner[c], 0) + 1
-        if counts[owner[c]] > 15:
+        if counts[owner[c]] > most:
             del owner[c]
     if not owner:                               # the peer re-initialises an empty board
-        owner[sorted(m.centers)[0]] = units[0].power if units else POWERS[0]
+        owner[sorted(m.centers)[0]] = units[0].power if units else m.powers[0]
     return owner
 
 
@@ -318,6 +322,8 @@ def _movement_orders(rng: random.Random, pos: Position, unordered: float) -> Ord
     for u in rest:
         if plans[u] == "hold":
             order[u] = Hold(u.kind, u.location)
+        elif plans[u] == "move" and not reachable_provinces(m, u):   # a unit that can go nowhere
+            order[u] = Hold(u.kind, u.location)
         elif plans[u] == "move":
             cands = reachable_provinces(m, u)
             targeted = set(moves.values())
@@ -388,7 +394,7 @@ def _adjustment_orders(rng: random.Random, pos: Position, civil_disorder: float)
             k = n if rng.random() < 0.8 else rng.randint(0, n)
             for site in rng.sample(sites, k):
                 fleets = [loc for kind, loc in m.unit_places(site) if kind == "F"]
-                if fleets and rng.random() < FLEET_BIAS[power]:
+                if fleets and rng.random() < FLEET_BIAS.get(power, 0.4):
                     out.setdefault(power, []).append(Build("F", rng.choice(fleets)))
                 else:
                     out.setdefault(power, []).append(Build("A", site))

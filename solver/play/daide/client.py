@@ -39,10 +39,10 @@ from dipsolve.core.errors import DipsolveError, DipsolveLimitError, quote
 from dipsolve.grammar import parse_daide
 from dipsolve.grammar.daide_order import parse_daide_order
 from dipsolve.grammar.notation import format_order
-from dipsolve.grammar.tokens import POWER_TOKEN_OF, POWER_TOKENS, SEASONS
-from dipsolve.core.map import POWERS, standard_map
+from dipsolve.grammar.tokens import SEASONS, power_tokens
 from dipsolve.core.orders import (Build, Disband, Hold, Order, Retreat, UnitOrder, Waive)
 from dipsolve.core.position import Position
+from dipsolve.core.variant import Variant as GameVariant
 from dipsolve.core.variant import variant as standard_variant
 
 from .wire import (DM, EM, ERROR_CODES, FM, IM, RM, Connection, DaideConnectionError,
@@ -208,8 +208,13 @@ class DaideSession:
                  power: str | None = None, passcode: int | None = None,
                  time_limit: float | None = None, default_time: float = 5.0,
                  log: Callable[[str, str], None] | None = None,
-                 say: Callable[[str], None] | None = None, seed: int | None = None) -> None:
+                 say: Callable[[str], None] | None = None, seed: int | None = None,
+                 game: GameVariant | None = None) -> None:
         self.conn = conn
+        #: the game played: its map's powers and DAIDE tokens, its victory (the standard game)
+        self.game = game or standard_variant()
+        self.power_of_token = power_tokens(self.game.map)
+        self.token_of_power = {p: t for t, p in self.power_of_token.items()}
         self.bot = bot
         self.name = name
         self.version = version
@@ -291,7 +296,7 @@ class DaideSession:
                                      found=text, expected=expected)
 
     def _power(self, x: Tree | str) -> bool:
-        return isinstance(x, str) and x in POWER_TOKENS
+        return isinstance(x, str) and x in self.power_of_token
 
     def _province(self, x: Tree | str) -> bool:
         assert self.table is not None
@@ -357,7 +362,7 @@ class DaideSession:
         assert isinstance(order, list) and self.power is not None
         unit = order[0]
         power = unit[0] if isinstance(unit, list) else unit
-        return power == POWER_TOKEN_OF[self.power]
+        return power == self.token_of_power[self.power]
 
     def huh(self, text: str, at_word: int = 0) -> None:
         """Tell the server we could not read ``text`` (``ERR`` before word ``at_word``)."""
@@ -435,11 +440,11 @@ class DaideSession:
         rejoining = bool(self.want_power and self.passcode is not None)
         if rejoining:
             assert self.want_power is not None
-            self.send(f"IAM ({POWER_TOKEN_OF[self.want_power]}) ({self.passcode})")
+            self.send(f"IAM ({self.token_of_power[self.want_power]}) ({self.passcode})")
         else:
             name = self.name
             if self.want_power:          # the diplomacy server seats 'FRA:name' at France
-                name = f"{POWER_TOKEN_OF[self.want_power]}:{name}"
+                name = f"{self.token_of_power[self.want_power]}:{name}"
             self.send(f"NME ('{name}') ('{self.version}')")
         while self.power is None:
             got = self.receive()
@@ -480,8 +485,8 @@ class DaideSession:
         assert self.table is not None
         powers = {n for n in self.table.by_name if self.table.is_power(n)}
         provinces = {n for n in self.table.by_name if self.table.is_province(n)}
-        want_provinces = {p.daide.upper() for p in standard_map().provinces.values()}
-        if powers != set(POWER_TOKENS) or provinces != want_provinces:
+        want_provinces = {p.daide.upper() for p in self.game.map.provinces.values()}
+        if powers != set(self.power_of_token) or provinces != want_provinces:
             raise DaideProtocolError("the server's RM is not the standard map's (dipsolve plays "
                                      f"the standard map only): powers {' '.join(sorted(powers))}",
                                      found="another map", expected="the standard map")
@@ -490,7 +495,7 @@ class DaideSession:
         """MDF: the powers and the supply centers must be the standard map's; then YES
         (MAP ...)."""
         powers = tree[1] if len(tree) > 1 and isinstance(tree[1], list) else []
-        if sorted(p for p in powers if isinstance(p, str)) != sorted(POWER_TOKENS):
+        if sorted(p for p in powers if isinstance(p, str)) != sorted(self.power_of_token):
             self.send("REJ (MAP ('standard'))")
             raise DaideProtocolError(f"the map's powers are not the standard map's: {tree_text(powers)}",
                                      found=tree_text(powers), expected="AUS ENG FRA GER ITA RUS TUR")
@@ -499,7 +504,7 @@ class DaideSession:
     def _hello(self, text: str, tree: Tree) -> None:
         try:
             power_tok = tree[1][0]
-            self.power = POWER_TOKENS[power_tok] if isinstance(power_tok, str) else None
+            self.power = self.power_of_token[power_tok] if isinstance(power_tok, str) else None
             passcode = tree[2][0]
             self.passcode = int(passcode) if isinstance(passcode, str) else None
             variants = tree[3] if len(tree) > 3 and isinstance(tree[3], list) else []
@@ -548,7 +553,7 @@ class DaideSession:
         elif head == "SLO":
             self.end.how = "solo"
             tok = tree[1][0] if len(tree) > 1 and isinstance(tree[1], list) and tree[1] else None
-            self.end.winner = POWER_TOKENS.get(tok) if isinstance(tok, str) else None
+            self.end.winner = self.power_of_token.get(tok) if isinstance(tok, str) else None
             self.game_over = True
         elif head == "SMR":
             self._summary(tree)
@@ -570,17 +575,17 @@ class DaideSession:
     def _centers_from_sco(self, tree: Tree) -> None:
         counts: dict[str, int] = {}
         for entry in tree[1:]:
-            if isinstance(entry, list) and entry and entry[0] in POWER_TOKENS:
-                counts[POWER_TOKENS[str(entry[0])]] = len(entry) - 1
-        self.end.centers = {p: counts.get(p, 0) for p in POWERS}
+            if isinstance(entry, list) and entry and entry[0] in self.power_of_token:
+                counts[self.power_of_token[str(entry[0])]] = len(entry) - 1
+        self.end.centers = {p: counts.get(p, 0) for p in self.game.powers}
 
     def _summary(self, tree: Tree) -> None:
         if len(tree) > 1 and isinstance(tree[1], list):
             self.end.turn = " ".join(str(w) for w in tree[1])
         for entry in tree[2:]:
-            if not isinstance(entry, list) or len(entry) < 4 or entry[0] not in POWER_TOKENS:
+            if not isinstance(entry, list) or len(entry) < 4 or entry[0] not in self.power_of_token:
                 continue
-            power = POWER_TOKENS[str(entry[0])]
+            power = self.power_of_token[str(entry[0])]
             name = " ".join(str(w) for w in entry[1]) if isinstance(entry[1], list) else str(entry[1])
             version = " ".join(str(w) for w in entry[2]) if isinstance(entry[2], list) else str(entry[2])
             self.end.players[power] = (name.strip("'"), version.strip("'"))
@@ -589,13 +594,13 @@ class DaideSession:
         # a server may end a solo without SLO (the diplomacy server sends it only when one
         # power has units left): a power with more than half the 34 centers has won
         leader = max(self.end.centers.items(), key=lambda kv: kv[1], default=None)
-        if self.end.how != "solo" and leader is not None and leader[1] >= standard_variant().victory:
+        if self.end.how != "solo" and leader is not None and leader[1] >= self.game.victory:
             self.end.how, self.end.winner = "solo", leader[0]
 
     def _now(self, text: str) -> None:
         board = text if self.sco_text is None else text + "\n" + self.sco_text
         try:
-            position = parse_daide(board, "<NOW from the server>")
+            position = parse_daide(board, "<NOW from the server>", game_map=self.game.map)
         except DipsolveError as e:
             self.say(f"cannot read the server's NOW: {e.message}")
             self.huh(text, _word_at(text, e.column if e.line == 1 else None))
@@ -701,7 +706,7 @@ class DaideSession:
             if text == key:
                 return phase.unanswered.pop(i)[1]
         try:
-            _, echoed = parse_daide_order(order_text, source="<THX>")
+            _, echoed = parse_daide_order(order_text, source="<THX>", game_map=self.game.map)
         except DipsolveError:
             return None
         for i, (_, order) in enumerate(phase.unanswered):
