@@ -35,6 +35,7 @@ engine plays with random legal orders, for game records).
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping
 
@@ -327,9 +328,8 @@ def crosscheck(position: Position, orders: Mapping[str, list[Order]], game=None)
 REAL_RECORDS = {"diplomacy-001ce02c.json": "2.json", "diplomacy-0021f2cf.json": "3.json"}
 
 
-def real_records() -> dict[str, "Path"]:
+def real_records() -> dict[str, Path]:
     """`REAL_RECORDS` as paths into the installed peer (empty when it is not installed)."""
-    from pathlib import Path
     try:
         import diplomacy
     except ImportError:
