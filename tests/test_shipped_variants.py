@@ -84,3 +84,13 @@ def test_a_shipped_variants_example_is_adjudicated(name, tmp_path):
     proc = _dipsolve("adjudicate", str(example), "--json", cwd=tmp_path)
     assert "Traceback" not in proc.stderr
     assert proc.returncode == 2 or json.loads(proc.stdout)["results"] != out["results"]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_a_variant_board_has_no_picture_yet_and_says_so(name):
+    from dipsolve.core.errors import DipsolveUnsupported
+    from dipsolve.io.pictures import position_svg
+    pos = Position.initial(variant(name))
+    assert pos._repr_svg_() is None             # a notebook shows the text instead
+    with pytest.raises(DipsolveUnsupported, match="standard board only"):
+        position_svg(pos)

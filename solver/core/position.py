@@ -212,8 +212,11 @@ class Position:
         from .bounds import read_input
         return cls.from_text(read_input(path), str(path))
 
-    def _repr_svg_(self) -> str:
-        """The board as a picture, for notebooks (`dipsolve.io.pictures.position_svg`)."""
+    def _repr_svg_(self) -> str | None:
+        """The board as a picture, for notebooks (`dipsolve.io.pictures.position_svg`);
+        None (the notebook shows the text) on a map that has no picture yet."""
+        if (self.map.name or "standard") != "standard":
+            return None
         from ..io.pictures import position_svg
         return position_svg(self)
 

@@ -74,11 +74,13 @@ class Game:
     records press in the current phase; iterating gives every phase, the current one last
     (its orders empty)."""
 
-    def __init__(self, start: Position | None = None, *, id: str = "dipsolve", map: str = "standard",
+    def __init__(self, start: Position | None = None, *, id: str = "dipsolve", map: str | None = None,
                  rules: Iterable[str] = ("NO_PRESS",)) -> None:
         if start is not None and not isinstance(start, Position):
             raise DipsolveArgumentError(f"Game(): start: expected a Position, not a {type(start).__name__}",
                                         expected="a Position")
+        if map is None:             # the start's own map (a variant's), else the standard one
+            map = (start.map.name if start is not None else "") or "standard"
         for what, value in (("id", id), ("map", map)):
             if not isinstance(value, str):
                 raise DipsolveArgumentError(f"Game(): {what}: expected a string, not a {type(value).__name__}",

@@ -322,6 +322,10 @@ def _legend(d: Drawing, position: Position, heading: Sequence[str], *,
 # -- the pictures ------------------------------------------------------------------------
 
 def _new(position: Position, refs: bool = False) -> Drawing:
+    if (position.map.name or "standard") != "standard":
+        # the shapes and coordinates are the standard board's; a variant has no art yet
+        raise DipsolveUnsupported(f"pictures draw the standard board only; the {position.map.name!r} "
+                                  f"map has no picture yet (use show or --json for its position)")
     return Drawing(position.map, coords(), refs=refs)
 
 
