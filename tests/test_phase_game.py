@@ -289,3 +289,17 @@ def test_our_pick_is_judged_on_scenarios_the_search_did_not_see():
     plain = plain_game.run()
     assert {unit_key(o) for o in plain.orders} == {(u.kind, u.location) for u in pos.units_of(power)}
     assert plain.player(power).value != pytest.approx(eq.player(power).value)
+
+
+def test_a_held_out_measure_cut_by_the_clock_falls_back_on_the_search_s_own():
+    # the clock runs out during the report: the pick is by the search's own estimates
+    # (one measure for every action), never a mix of the held-out and the search's
+    pos = _mid_game(3)
+    game = _game(pos, "Germany", reads=6000, seed=2)
+    game.run()
+    us = game.players[0]
+    assert all(a in us.estimates for a in us.actions)
+    game.deadline = Deadline(0.0, clock=ticking(1.0))     # expired from now on
+    assert game._held_out() is None
+    answer = game.report()
+    assert tuple(answer.orders) == max(us.actions, key=us.estimates.__getitem__)

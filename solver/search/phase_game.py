@@ -527,7 +527,9 @@ class PhaseGame:
         value."""
         p = self.players[i]
         if i == 0 and self.holdout and len(self.players) > 1:
-            return self._held_out()
+            held = self._held_out()
+            if held is not None:
+                return held, True
         if p.estimates and all(a in p.estimates for a in p.actions):
             return [p.estimates[a] for a in p.actions], True
         values = list(p.utility)
@@ -553,25 +555,23 @@ class PhaseGame:
         pick."""
         return self.scenarios(0, FINAL_SCENARIOS, random.Random(f"dipsolve-phase-holdout:{self.seed}"))
 
-    def _held_out(self) -> tuple[list[float], bool]:
+    def _held_out(self) -> list[float] | None:
         """Our actions valued on `holdout_scenarios`, not on the scenarios our best-response
         search maximised over: the best of many sets on one sample is the set that did
         best on that sample, so its value there overstates it (the optimizer's curse,
         Smith & Winkler 2006), the more so the more sets the search tried.  Measured in
         play (BENCHMARKS.md) the gain is not proven: +0.61 centers by 1906 over 28 games
-        (95% -0.37 to +1.58).  An action the clock leaves unmeasured keeps the search's
-        estimate (or the lowest measured)."""
+        (95% -0.37 to +1.58).  None when the clock runs out before every action is
+        measured: the pick then falls back on the search's own measure (one measure for
+        every action, never a mix of the two)."""
         p = self.players[0]
         fresh = self.holdout_scenarios()
         values: list[float] = []
-        complete = True
         for a in p.actions:
-            if self.deadline.expired() and values:
-                complete = False
-                values.append(p.estimates.get(a, min(values)))
-                continue
+            if self.deadline.expired():
+                return None
             values.append(self._expected(0, a, fresh))
-        return values, complete
+        return values
 
     def report(self) -> PhaseEquilibrium:
         """The final mixtures, each player's gains, and our orders."""
