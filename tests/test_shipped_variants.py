@@ -92,5 +92,5 @@ def test_a_variant_board_has_no_picture_yet_and_says_so(name):
     from dipsolve.io.pictures import position_svg
     pos = Position.initial(variant(name))
     assert pos._repr_svg_() is None             # a notebook shows the text instead
-    with pytest.raises(DipsolveUnsupported, match="standard board only"):
+    with pytest.raises(DipsolveUnsupported, match="draws the standard map only"):
         position_svg(pos)

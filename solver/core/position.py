@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, NamedTuple
 
 from .bounds import LIMITS, check_int, parse_int
-from .errors import DipsolveRuleError, DipsolveSyntaxError
+from .errors import DipsolveRuleError, DipsolveSyntaxError, DipsolveUnsupported
 from .map import Map
 from .names import check_power
 from .variant import Variant
@@ -215,10 +215,11 @@ class Position:
     def _repr_svg_(self) -> str | None:
         """The board as a picture, for notebooks (`dipsolve.io.pictures.position_svg`);
         None (the notebook shows the text) on a map that has no picture yet."""
-        if (self.map.name or "standard") != "standard":
-            return None
         from ..io.pictures import position_svg
-        return position_svg(self)
+        try:
+            return position_svg(self)
+        except DipsolveUnsupported:
+            return None
 
     # -- lookups -------------------------------------------------------------
     @property

@@ -322,11 +322,14 @@ def _legend(d: Drawing, position: Position, heading: Sequence[str], *,
 # -- the pictures ------------------------------------------------------------------------
 
 def _new(position: Position, refs: bool = False) -> Drawing:
-    if (position.map.name or "standard") != "standard":
-        # the shapes and coordinates are the standard board's; a variant has no art yet
-        raise DipsolveUnsupported(f"pictures draw the standard board only; the {position.map.name!r} "
-                                  f"map has no picture yet (use show or --json for its position)")
-    return Drawing(position.map, coords(), refs=refs)
+    """A drawing of ``position``'s board: every picture starts here, so this is where a
+    board without shapes (a variant's) is refused."""
+    board = position.map
+    if board.name != "standard":
+        raise DipsolveUnsupported(f"no picture of the {board.name!r} board: dipsolve draws the standard "
+                                  f"map only (its shapes are data/map_shapes.tsv)",
+                                  expected="a position on the standard map")
+    return Drawing(board, coords(), refs=refs)
 
 
 def position_svg(position: Position, orders: Mapping[str, Iterable[Order]] | None = None, *,
@@ -464,12 +467,6 @@ def svg_for(subject: Subject, orders: Mapping[str, Iterable[Order]] | None = Non
             raise DipsolveSyntaxError(f"the title has U+{ord(bad.group()):04X} at character "
                                       f"{bad.start() + 1}, which a picture (XML) cannot hold",
                                       found=repr(bad.group()), expected="printable text")
-    board = subject.map if isinstance(subject, Position) else \
-        subject.position.map if isinstance(subject, Outcome) else None
-    if board is not None and board.name != "standard":
-        raise DipsolveUnsupported(f"no picture of the {board.name!r} board: dipsolve draws the standard "
-                                  f"map only (its shapes are data/map_shapes.tsv)",
-                                  expected="a position on the standard map")
     if isinstance(subject, Position):
         return position_svg(subject, orders, title=title, edges=edges)
     if isinstance(subject, Outcome):

@@ -519,7 +519,8 @@ class PhaseGame:
         return self.report()
 
     def _measure(self, i: int, rng: random.Random) -> tuple[list[float], bool]:
-        """Player ``i``'s actions valued against the others' final mixtures: by our last
+        """Player ``i``'s actions valued against the others' final mixtures: ours on
+        held-out scenarios (`_held_out`) while the clock allows; otherwise by our last
         best-response search's measure when it saw every action (ours, last), else by
         the running utilities of the iterations (each action's utility against the
         others' strategies as they converged), an action the iterations never measured
