@@ -15,6 +15,7 @@
     python benchmarks/cluster.py --games 0 --jobs 2000                         # the cost per job only
     python benchmarks/cluster.py --no-ray                                      # without the extra
     python benchmarks/cluster.py --json
+    python benchmarks/cluster.py --backends local:1,local:2,ray:1,ray:2   # leave this process out
 
 A dipsolve seat thinks against its clock, so a game's moves (and its length) can differ
 between runs; the DumbBot seats are deterministic.  Give each worker a core of its own:
@@ -51,16 +52,33 @@ def _trivial(ex, jobs: int) -> float:
     return seconds / jobs
 
 
+BACKENDS = ("inprocess:1", "local:1", "local:2", "ray:1", "ray:2")
+
+
 def _backends(args):
     """(label, workers, a function that makes the executor) for every backend measured."""
     from dipsolve.execution import InProcess, LocalPool
-    out = [("this process", 1, InProcess), ("local processes", 1, lambda: LocalPool(1)),
-           ("local processes", 2, lambda: LocalPool(2))]
-    if not args.no_ray:
-        from dipsolve.execution.ray_cluster import RayExecutor
-        out += [("ray (local)", 1, lambda: RayExecutor(None, 1)),
-                ("ray (local)", 2, lambda: RayExecutor(None, 2))]
+    out = []
+    for name in args.backends:
+        kind, workers = name.split(":")
+        n = int(workers)
+        if kind == "inprocess":
+            out.append(("this process", 1, InProcess))
+        elif kind == "local":
+            out.append(("local processes", n, lambda n=n: LocalPool(n)))
+        elif not args.no_ray:
+            from dipsolve.execution.ray_cluster import RayExecutor
+            out.append(("ray (local)", n, lambda n=n: RayExecutor(None, n)))
     return out
+
+
+def _backend_list(text: str) -> list[str]:
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    bad = [n for n in names if n not in BACKENDS]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown backend {bad[0] if bad else text!r}; expected some of {', '.join(BACKENDS)}")
+    return names
 
 
 def main() -> int:
@@ -71,6 +89,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=400, help="trivial jobs for the per-job cost")
     ap.add_argument("--no-ray", action="store_true", help="leave Ray out (no 'cluster' extra)")
+    ap.add_argument("--backends", type=_backend_list, default=list(BACKENDS),
+                    help="comma-separated, in order (default all): " + ", ".join(BACKENDS))
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
 
