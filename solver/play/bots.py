@@ -4,7 +4,9 @@ A bot is anything with ``name`` and ``orders(position, power, deadline_s, rng)``
 orders ``power`` gives in the position's phase (movement, retreat or adjustment),
 decided within ``deadline_s`` seconds, with every random choice drawn from ``rng`` so a
 seeded game replays exactly; and, if it needs one, ``prepare()``, called once before a
-game outside the clock.  The Victorybot seed (``004_…``, "Experimental design")
+game outside the clock; and, if it learns from the table, ``observe(position, orders)``,
+called after every phase with every power's orders (all public once a phase is
+adjudicated).  The Victorybot seed (``004_…``, "Experimental design")
 plays its configurations against each other and the DAIDE bots the same way: each of
 the seven seats gets one.
 
@@ -19,16 +21,18 @@ the seven seats gets one.
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Mapping, Protocol, Sequence
 
 from .. import api
 from ..algorithms import dumbbot, greedy
+from ..algorithms.order_policy import OrderPolicy, PolicyLearner
 from ..core.errors import DipsolveSyntaxError, DipsolveUnavailable
 from ..core.orders import Build, Disband, Order, Waive
 from ..core.position import Position
-from ..core.results import WALL_WORKERS, Limits
+from ..core.results import WALL_WORKERS, Limits, clock_named
 from ..core.legal import build_orders, legal_orders
 
 
@@ -134,13 +138,20 @@ class DipsolveBot:
     #: the opponent model (``solve``'s ``opponents``): "equilibrium" (default) plays each
     #: movement phase as a game among the powers that interact, knowing nobody's policy;
     #: "sampled" is a best response to draws of DumbBot's policy for every other power;
-    #: "worst", "expected" and "hold" are the search-built models of the seeds
+    #: "worst", "expected" and "hold" are the search-built models of the seeds;
+    #: "learned" is a best response to draws of a policy fitted to the orders the others
+    #: have given in this game (`dipsolve.algorithms.order_policy`; the phase game until
+    #: it has seen a movement phase)
     opponents: str = "equilibrium"
     #: the clock its time per move is measured on: "wall" or "cpu" (`dipsolve.Limits`)
     clock: str = "wall"
     #: the phase game's best-response oracle and how our move is picked (``solve``'s)
     oracle: str = "cpsat"
     pick: str = "best"
+    #: with "learned": this game's movement phases seen (position, orders), and per power
+    #: we play, its learner and how many of them it has read (reset by `prepare`)
+    _seen: list = field(default_factory=list, compare=False, repr=False)
+    _learners: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -154,8 +165,9 @@ class DipsolveBot:
         """What the bot asks of `dipsolve.api.solve` with ``time_limit`` seconds (on the
         CPU clock, with one CP-SAT worker, whose thread's time counts)."""
         workers = 1 if self.clock == "cpu" else WALL_WORKERS
+        opponents = "equilibrium" if self.opponents == "learned" else self.opponents
         return api.SolveSettings(method=self.method, evaluation=self.evaluator,
-                                 opponents=self.opponents, oracle=self.oracle, pick=self.pick,
+                                 opponents=opponents, oracle=self.oracle, pick=self.pick,
                                  limits=Limits(time_limit=time_limit, seed=seed, clock=self.clock,
                                                    workers=workers))
 
@@ -175,10 +187,37 @@ class DipsolveBot:
         """Load the method's model before a game (OR-Tools for ``cpsat``: about a second,
         which a phase's time limit would otherwise have to cover)."""
         api.check_method(self.method)
-        if self.opponents == "equilibrium" and self.oracle == "cpsat":
+        if self.opponents in ("equilibrium", "learned") and self.oracle == "cpsat":
             api.check_method("cpsat")
+        self._seen.clear()
+        self._learners.clear()
+
+    def observe(self, position: Position, orders: Mapping[str, Sequence[Order]]) -> None:
+        """Keep a movement phase's orders (with "learned"; the others ignore them)."""
+        if self.opponents == "learned" and position.phase.kind == "movement":
+            self._seen.append((position, {p: tuple(os) for p, os in orders.items()}))
+
+    def policy(self, power: str) -> OrderPolicy | None:
+        """The policy fitted to the orders every other power gave in the movement phases
+        observed so far (None before the first)."""
+        learner, read = self._learners.get(power) or (PolicyLearner(), 0)
+        for position, orders in self._seen[read:]:
+            learner.observe(position, orders, [p for p in position.powers() if p != power])
+            learner.fit()
+        self._learners[power] = (learner, len(self._seen))
+        return learner.policy if learner.observed else None
 
     def orders(self, position: Position, power: str, deadline_s: float,
                rng: random.Random) -> list[Order]:
-        solution = api.solve(position, power, self.settings(deadline_s, rng.randrange(1 << 30)))
+        seed = rng.randrange(1 << 30)
+        if self.opponents == "learned" and position.phase.kind == "movement":
+            tick = clock_named(self.clock)
+            started = tick()
+            policy = self.policy(power)
+            if policy is not None:
+                left = max(0.0, deadline_s - (tick() - started))
+                settings = dataclasses.replace(self.settings(left, seed), opponents="sampled",
+                                               predictor=policy)
+                return list(api.solve(position, power, settings).orders)
+        solution = api.solve(position, power, self.settings(deadline_s, seed))
         return list(solution.orders)

@@ -138,7 +138,8 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
 
     Each phase, every power with something to order (units to move, units to retreat,
     builds or removals owed) is asked for its orders with ``time_limit`` seconds; the
-    phase is adjudicated and the next begins.  A bot with a ``prepare()`` method is
+    phase is adjudicated (a bot with an ``observe(position, orders)`` method is shown
+    every power's orders) and the next begins.  A bot with a ``prepare()`` method is
     prepared once before the game, outside its clock (a dipsolve seat loads its method's
     model there, in every process that plays).  ``on_phase`` is called with each position
     before it is played (for a progress bar).  ``clock``: what each power's thinking
@@ -185,6 +186,10 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
             if given:
                 orders[power] = list(given)
         outcome = adjudicate(position, orders)
+        for bot in {id(b): b for b in seats.values()}.values():
+            observe = getattr(bot, "observe", None)
+            if observe is not None:
+                observe(position, orders)      # every order is public once adjudicated
         for r in outcome.results:
             if r.reason in REFUSED and r.power in refused:
                 refused[r.power] += 1

@@ -21,12 +21,15 @@ if TYPE_CHECKING:
     from .bots import Bot
 
 __all__ = ["ENTRY_POINT_GROUP", "BotOptions", "BotEntry", "REGISTRY", "BOT_NAMES", "DIPSOLVE_METHODS",
-           "OPPONENT_MODELS", "register_bot", "bots_help", "installed_bots", "make_bot"]
+           "OPPONENT_MODELS", "SEAT_MODELS", "register_bot", "bots_help", "installed_bots", "make_bot"]
 
 #: the search methods of a dipsolve bot (`dipsolve.api.solve`'s; a test holds them equal)
 DIPSOLVE_METHODS = ("agenda", "minimax", "expectimax", "cpsat")
 #: the opponent models a dipsolve bot can play with (``solve``'s ``opponents``)
 OPPONENT_MODELS = ("equilibrium", "sampled", "worst", "expected", "hold")
+#: the models of a seat at a table, which sees every phase's orders: those, and "learned"
+#: (a policy fitted to the orders the others give, `DipsolveBot.observe`)
+SEAT_MODELS = OPPONENT_MODELS + ("learned",)
 
 #: the entry-point group an installed package names its bots in (its ``pyproject.toml``:
 #: ``[project.entry-points."dipsolve.bots"]``, then ``mybot = "mypkg.mybot:MyBot"``)
@@ -127,9 +130,9 @@ def make_bot(name: str, evaluator: str = "influence", opponents: str = "equilibr
 
     Anything else is a `DipsolveSyntaxError` naming the bots there are; a bot that cannot
     be loaded, a `DipsolveUnavailable`; what is loaded must follow the `Bot` protocol."""
-    if opponents not in OPPONENT_MODELS:
+    if opponents not in SEAT_MODELS:
         raise DipsolveSyntaxError(f"unknown opponent model {opponents!r} (expected one of "
-                                  f"{', '.join(OPPONENT_MODELS)})")
+                                  f"{', '.join(SEAT_MODELS)})")
     text = name.strip()
     head, colon, tail = text.partition(":")
     entry = REGISTRY.get(head.lower())

@@ -58,6 +58,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence
 from ..core.adjudicator import REFUSED, adjudicate
 from ..core.errors import DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError, DipsolveUnavailable
 from ..algorithms.evaluation import Evaluation, ProvinceValues, evaluator as named_evaluator
+from ..algorithms.order_policy import OrderPolicy
 from ..core.orders import Build, Disband, Order, Waive
 from ..core.position import Position
 from ..core.results import Deadline, Limits, Result, Status
@@ -118,7 +119,8 @@ class SolveSettings:
     joint draws of the predictor (DumbBot unless told otherwise) for every other power,
     each drawn with its own random stream (``limits.seed`` varies them):
     `opponents.SampledModel`.  ``predictor``: "dumbbot" adds DumbBot's guess of each
-    opponent's orders to the opponent model.  ``beam``: keep at most this many entries on
+    opponent's orders to the opponent model; an `OrderPolicy` (fitted to orders seen,
+    `dipsolve.algorithms.order_policy`) is drawn instead of DumbBot.  ``beam``: keep at most this many entries on
     the agenda.  ``keep``: Victorybot's k.  ``trace``: keep the search's trace.
     ``background``: orders assumed for the other powers (default: they hold); ``seeds``:
     complete order sets to start from (last turn's orders, suggestions).  ``limits``: the
@@ -141,7 +143,7 @@ class SolveSettings:
     pick: str = "best"
     lookahead: bool | None = None
     samples: int = 0
-    predictor: str | None = None
+    predictor: str | OrderPolicy | None = None
     beam: int | None = None
     keep: int = KEEP
     trace: bool = False
@@ -170,7 +172,8 @@ class SolveSettings:
                                     "predictor or background: it models no opponent's policy "
                                     "and chooses every player's orders itself",
                                     rule="equilibrium-model")
-        if self.predictor is not None and self.predictor not in PREDICTORS:
+        if self.predictor is not None and not isinstance(self.predictor, OrderPolicy) \
+                and self.predictor not in PREDICTORS:
             raise DipsolveSyntaxError(f"unknown predictor {self.predictor!r} (expected dumbbot)",
                                       found=str(self.predictor))
         for name, least in (("samples", 0), ("keep", 1), ("beam", 1)):
@@ -372,16 +375,18 @@ def solve(position: Position, power: str, settings: SolveSettings | None = None,
 
 # -- movement ------------------------------------------------------------------------------
 
-def _sampler(name: str) -> Callable[[Position, str, random.Random], Sequence[Order]]:
+def _sampler(name: str | OrderPolicy) -> Callable[[Position, str, random.Random], Sequence[Order]]:
     """A predictor that draws its chance from a given stream, by name: ``"dumbbot"`` is
-    DumbBot's order generator (`dipsolve.dumbbot.orders`)."""
+    DumbBot's order generator (`dipsolve.dumbbot.orders`); an `OrderPolicy` draws itself."""
+    if isinstance(name, OrderPolicy):
+        return name.draw
     if name == "dumbbot":
         from ..algorithms import dumbbot
         return dumbbot.orders
     raise DipsolveSyntaxError(f"unknown predictor {name!r} (expected dumbbot)", found=name)
 
 
-def _predictor(name: str | None) -> Callable[[Position, str], Sequence[Order]] | None:
+def _predictor(name: str | OrderPolicy | None) -> Callable[[Position, str], Sequence[Order]] | None:
     """The same predictor with a fixed random seed, as one guess (None for no name)."""
     if name is None:
         return None

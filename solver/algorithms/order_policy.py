@@ -1,0 +1,395 @@
+"""A policy over each unit's legal orders, fitted to the orders a table has played.
+
+A seat that does not know who sits across the table can still watch them: every order
+is public once a phase is adjudicated.  This is the model such a seat fits — what a
+player learns of the others in the course of a game, from the game itself, not from
+knowing their program:
+
+*features*
+    each legal order of a unit is described by a few generic facts (`FEATURES`): its
+    kind; whether its province of interest (where it moves, holds or supports) is a
+    supply center and whose, a home center, occupied and by whom; how many foreign and
+    own units can reach it; how much nearer it brings the unit to centers it does not
+    own (the sum of ``2 ** -distance`` over neutral and over others' centers, and over
+    its own threatened centers); and how it fits the *other* orders of the same power
+    (a support of an order that unit gives, or of one it does not; a move into a
+    province another own unit moves to or stays in; a move or hold that an own unit
+    supports).
+*the policy*
+    a unit's order is drawn with probability ``exp(w . f)`` over its legal orders (a
+    conditional logit, McFadden 1974), given the other orders of its power.
+*fitting*
+    the weights ``w`` maximise the pseudo-likelihood (Besag 1975) of the orders seen —
+    each unit's order given the other orders of its power — with an L2 penalty, by Adam
+    on the whole batch (numpy).  Pooled over the powers observed.
+*drawing*
+    the units in a random order, each given the orders drawn so far, then one Gibbs
+    sweep (each unit again, given all the others).
+
+Nothing here is any bot's logic: the same features describe a person's orders, a
+search's or DumbBot's, and the weights say which of them the table's orders follow.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from ..core.graph import reachable_provinces, steps
+from ..core.legal import legal_orders
+from ..core.map import Map
+from ..core.orders import Hold, Move, Order, SupportHold, SupportMove
+from ..core.position import Position, Unit
+
+#: the facts each legal order is described by (the weights' order)
+FEATURES: tuple[str, ...] = (
+    # the order's kind
+    "hold", "move", "convoyed_move", "support_hold", "support_move", "convoy",
+    # its province of interest: a center and whose, a home, who stands there, who reaches it
+    "center", "center_own", "center_other", "center_neutral", "home_own", "home_other",
+    "occupied_own", "occupied_foreign", "threat", "reach_own", "fall_gain",
+    # supports: whose unit, against whom
+    "support_own", "support_foreign", "support_attack",
+    # holding a threatened center of its own, or leaving one
+    "hold_threatened_center", "leave_threatened_center",
+    # a move: to sea, nearer the centers it does not own, where another own unit can go
+    "to_sea", "nearer", "nearer_fall", "contested_by_own",
+    "attract_neutral", "attract_other", "defend_own",
+    # how it fits the power's other orders (`_fit`)
+    "held_supported", "support_given", "support_void", "collides_own", "move_supported",
+)
+_IX = {name: i for i, name in enumerate(FEATURES)}
+#: the features that depend on the power's other orders
+_CONTEXT = np.array([_IX[n] for n in ("held_supported", "support_given", "support_void",
+                                      "collides_own", "move_supported")])
+#: L2 penalty of the fit (per observation's share), Adam's step and iterations
+L2 = 0.1
+STEP = 0.15
+ITERATIONS = 80
+#: Gibbs sweeps after the first pass of a draw
+SWEEPS = 1
+
+
+def _all_steps(game_map: Map) -> dict[str, dict[str, int]]:
+    got = game_map.memo.get("order_policy.steps")
+    if got is None:
+        got = game_map.memo["order_policy.steps"] = {p: steps(game_map, [p]) for p in game_map.provinces}
+    return got
+
+
+class _Board:
+    """One power's view of a position: what every order's features are read from."""
+
+    def __init__(self, position: Position, power: str) -> None:
+        m = self.map = position.map
+        self.power = power
+        self.province_of = m.province_of
+        self.owner = position.owner
+        self.unit_in = position.unit_in
+        self.fall = position.phase.season == "Fall"
+        self.threat: dict[str, int] = {}
+        self.reach_own: dict[str, int] = {}
+        for u in position.units:
+            table = self.reach_own if u.power == power else self.threat
+            for p in reachable_provinces(m, u):
+                table[p] = table.get(p, 0) + 1
+        targets = [c for c in m.centers if self.owner.get(c) != power]
+        self.dist = steps(m, targets) if targets else {}
+        self.homes = m.homes.get(power, frozenset())
+        far = _all_steps(m)
+        neutral = [c for c in m.centers if c not in self.owner]
+        other = [c for c in m.centers if self.owner.get(c) not in (None, power)]
+        threatened = [c for c in m.centers if self.owner.get(c) == power and self.threat.get(c)]
+
+        def field_of(centers: list[str]) -> dict[str, float]:
+            return {d: sum(0.5 ** far[d].get(c, 9) for c in centers) for d in m.provinces}
+        self.attract_neutral = field_of(neutral)
+        self.attract_other = field_of(other)
+        self.defend = field_of(threatened)
+
+    def features(self, unit: Unit, order: Order) -> list[float]:
+        f = [0.0] * len(FEATURES)
+        po = self.province_of
+        here = po[unit.location]
+        if isinstance(order, Hold):
+            f[_IX["hold"]] = 1
+            d = here
+        elif isinstance(order, Move):
+            f[_IX["convoyed_move" if order.via_convoy else "move"]] = 1
+            d = po[order.target]
+        elif isinstance(order, SupportHold):
+            f[_IX["support_hold"]] = 1
+            d = po[order.supported_location]
+        elif isinstance(order, SupportMove):
+            f[_IX["support_move"]] = 1
+            d = po[order.target]
+        else:
+            f[_IX["convoy"]] = 1
+            d = po[getattr(order, "target", unit.location)]
+        m = self.map
+        owner = self.owner.get(d)
+        if d in m.centers:
+            f[_IX["center"]] = 1
+            f[_IX["center_own" if owner == self.power else
+                  "center_neutral" if owner is None else "center_other"]] = 1
+            if self.fall and owner != self.power:
+                f[_IX["fall_gain"]] = 1
+        if d in self.homes:
+            f[_IX["home_own"]] = 1
+        elif m.provinces[d].home:
+            f[_IX["home_other"]] = 1
+        there = self.unit_in.get(d)
+        if there is not None and d != here:
+            f[_IX["occupied_own" if there.power == self.power else "occupied_foreign"]] = 1
+        f[_IX["threat"]] = min(self.threat.get(d, 0), 4) / 2
+        f[_IX["reach_own"]] = min(self.reach_own.get(d, 0), 4) / 2
+        if isinstance(order, (SupportHold, SupportMove)):
+            backed = self.unit_in.get(po[order.supported_location])
+            f[_IX["support_own" if backed is not None and backed.power == self.power
+                  else "support_foreign"]] = 1
+            if isinstance(order, SupportMove) and there is not None and there.power != self.power:
+                f[_IX["support_attack"]] = 1
+        mine_threatened = (here in m.centers and self.owner.get(here) == self.power
+                           and self.threat.get(here, 0) > 0)
+        if isinstance(order, Hold) and mine_threatened:
+            f[_IX["hold_threatened_center"]] = 1
+        if isinstance(order, Move):
+            if mine_threatened:
+                f[_IX["leave_threatened_center"]] = 1
+            if m.terrain.get(d) == "sea":
+                f[_IX["to_sea"]] = 1
+            if self.dist:
+                gain = self.dist.get(here, 9) - self.dist.get(d, 9)
+                f[_IX["nearer"]] = gain
+                if self.fall:
+                    f[_IX["nearer_fall"]] = gain
+            if self.reach_own.get(d, 0) > 1:
+                f[_IX["contested_by_own"]] = 1
+            f[_IX["attract_neutral"]] = self.attract_neutral[d] - self.attract_neutral[here]
+            f[_IX["attract_other"]] = self.attract_other[d] - self.attract_other[here]
+            f[_IX["defend_own"]] = self.defend[d] - self.defend[here]
+        return f
+
+    def context(self, unit: Unit, order: Order, others: Mapping[str, Order]) -> list[float]:
+        """The features of ``order`` that depend on the power's ``others`` orders
+        (location -> order), in `_CONTEXT`'s order."""
+        po = self.province_of
+        held = given = void = collides = backed = 0.0
+        if isinstance(order, (SupportHold, SupportMove)):
+            other = others.get(order.supported_location)
+            if other is not None:
+                if isinstance(order, SupportHold):
+                    fits = not isinstance(other, Move)
+                else:
+                    fits = isinstance(other, Move) and po[other.target] == po[order.target]
+                if fits:
+                    given = 1.0
+                else:
+                    void = 1.0
+        elif isinstance(order, Move):
+            d = po[order.target]
+            for loc, o in others.items():
+                if (po[o.target] if isinstance(o, Move) else po[loc]) == d:
+                    collides = 1.0
+                if (isinstance(o, SupportMove) and o.supported_location == unit.location
+                        and po[o.target] == d):
+                    backed = 1.0
+        else:
+            held = float(any(isinstance(o, SupportHold) and o.supported_location == unit.location
+                             for o in others.values()))
+        return [held, given, void, collides, backed]
+
+
+def _unit_rows(position: Position, power: str) -> tuple[_Board, list[tuple[Unit, list[Order], np.ndarray]]]:
+    """The power's board and, per unit, its legal orders and their features with the
+    context features left at 0 (kept on the position: it never changes)."""
+    key = ("order_policy.rows", power)
+    got = position.memo.get(key)
+    if got is None:
+        board = _Board(position, power)
+        rows = []
+        for u in position.units_of(power):
+            orders = legal_orders(position, u)
+            rows.append((u, orders, np.array([board.features(u, o) for o in orders])))
+        got = position.memo[key] = (board, rows)
+    return got
+
+
+def _index(legal: list[Order], order: Order) -> int | None:
+    """Where ``order`` is among a unit's ``legal`` orders (by value, else by its text:
+    a convoyed move read from elsewhere may carry no route); None if it is not there."""
+    try:
+        return legal.index(order)
+    except ValueError:
+        text = str(order)
+        return next((i for i, o in enumerate(legal) if str(o) == text), None)
+
+
+def _orders_by_location(orders: Iterable[Order]) -> dict[str, Order]:
+    out: dict[str, Order] = {}
+    for o in orders:
+        loc = getattr(o, "location", None)
+        if loc is not None:
+            out[loc] = o
+    return out
+
+
+@dataclass(frozen=True)
+class OrderPolicy:
+    """Each unit's orders drawn by the conditional logit of `FEATURES` with these
+    ``weights`` (all zero: every legal order alike).  Call it as a predictor,
+    ``policy(position, power, rng)``, as `SolveSettings`'s ``predictor`` takes one."""
+
+    weights: tuple[float, ...] = field(default=(0.0,) * len(FEATURES))
+
+    def __post_init__(self) -> None:
+        if len(self.weights) != len(FEATURES) or not all(math.isfinite(w) for w in self.weights):
+            from ..core.errors import DipsolveSyntaxError
+            raise DipsolveSyntaxError(f"an order policy takes {len(FEATURES)} finite weights, "
+                                      f"one per feature, not {self.weights!r}"[:300])
+
+    @property
+    def _w(self) -> np.ndarray:
+        return np.asarray(self.weights)
+
+    def named_weights(self) -> dict[str, float]:
+        """Feature -> weight."""
+        return dict(zip(FEATURES, self.weights))
+
+    def _probabilities(self, board: _Board, unit: Unit, orders: list[Order], base: np.ndarray,
+                       others: Mapping[str, Order]) -> np.ndarray:
+        w = self._w
+        z = base @ w
+        if others:
+            z = z + np.array([board.context(unit, o, others) for o in orders]) @ w[_CONTEXT]
+        z = np.exp(z - z.max())
+        return z / z.sum()
+
+    def draw(self, position: Position, power: str, rng: random.Random) -> list[Order]:
+        """One order for each of ``power``'s units (movement phases), drawn with ``rng``."""
+        board, rows = _unit_rows(position, power)
+        chosen: dict[str, Order] = {}
+        turn = list(range(len(rows)))
+        rng.shuffle(turn)
+        for _ in range(1 + SWEEPS):
+            for k in turn:
+                unit, orders, base = rows[k]
+                others = {loc: o for loc, o in chosen.items() if loc != unit.location}
+                p = self._probabilities(board, unit, orders, base, others)
+                i = int(np.searchsorted(np.cumsum(p), rng.random() * p.sum()))
+                chosen[unit.location] = orders[min(i, len(orders) - 1)]
+        return [chosen[u.location] for u, _, _ in rows]
+
+    __call__ = draw
+
+    def log_probability(self, position: Position, power: str, orders: Iterable[Order]) -> float:
+        """The pseudo-log-likelihood of ``orders`` (some of ``power``'s): each unit's order
+        given the others; an order that is not legal counts as probability 1e-6."""
+        board, rows = _unit_rows(position, power)
+        mine = _orders_by_location(orders)
+        total = 0.0
+        for unit, legal, base in rows:
+            o = mine.get(unit.location)
+            if o is None:
+                continue
+            others = {loc: x for loc, x in mine.items() if loc != unit.location}
+            p = self._probabilities(board, unit, legal, base, others)
+            i = _index(legal, o)
+            total += math.log(max(float(p[i]), 1e-6) if i is not None else 1e-6)
+        return total
+
+
+class PolicyLearner:
+    """The orders seen, unit by unit, and the `OrderPolicy` fitted to them.
+
+    ``observe`` a movement phase's position and orders (for the powers to learn from);
+    ``fit`` the policy, warm-started from the last fit."""
+
+    def __init__(self, l2: float = L2) -> None:
+        self.l2 = l2
+        self._rows: list[np.ndarray] = []
+        self._chosen: list[int] = []
+        self._stack: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.policy = OrderPolicy()
+        self.fits = 0
+
+    @property
+    def observed(self) -> int:
+        """Units whose orders were recorded."""
+        return len(self._rows)
+
+    def observe(self, position: Position, orders: Mapping[str, Sequence[Order]],
+                powers: Iterable[str]) -> int:
+        """Record the orders ``powers`` gave in a movement ``position`` (a unit without an
+        order held); returns how many units were recorded.  Orders that are not among
+        the unit's legal ones are skipped (they teach nothing of the choice)."""
+        if position.phase.kind != "movement":
+            return 0
+        before = self.observed
+        for power in powers:
+            if power not in position.map.powers and power not in position.powers():
+                continue
+            board, rows = _unit_rows(position, power)
+            given = _orders_by_location(orders.get(power, ()))
+            chosen = {u.location: given.get(u.location, Hold(u.kind, u.location)) for u, _, _ in rows}
+            for unit, legal, base in rows:
+                i = _index(legal, chosen[unit.location])
+                if i is None:
+                    continue
+                others = {loc: x for loc, x in chosen.items() if loc != unit.location}
+                f = base.copy()
+                f[:, _CONTEXT] = np.array([board.context(unit, x, others) for x in legal])
+                self._rows.append(f)
+                self._chosen.append(i)
+        self._stack = None
+        return self.observed - before
+
+    def _stacked(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        if self._stack is None:
+            sizes = np.array([len(f) for f in self._rows])
+            starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+            matrix = np.vstack(self._rows)
+            chosen = matrix[starts + np.array(self._chosen)].sum(axis=0)
+            self._stack = (matrix, starts, np.repeat(np.arange(len(sizes)), sizes), chosen)
+        return self._stack
+
+    def fit(self, iterations: int | None = None) -> OrderPolicy:
+        """The weights of greatest penalised pseudo-likelihood of what was observed,
+        from the last fit's (``iterations`` of Adam: `ITERATIONS` the first time, a
+        third of that after)."""
+        if not self._rows:
+            return self.policy
+        n_iter = iterations if iterations is not None else (ITERATIONS if self.fits == 0 else ITERATIONS // 3)
+        matrix, starts, segment, chosen = self._stacked()
+        n = len(starts)
+        w = np.asarray(self.policy.weights, dtype=float).copy()
+        m1 = np.zeros_like(w)
+        m2 = np.zeros_like(w)
+        for t in range(1, n_iter + 1):
+            z = matrix @ w
+            z = np.exp(z - np.maximum.reduceat(z, starts)[segment])
+            p = z / np.add.reduceat(z, starts)[segment]
+            g = (chosen - p @ matrix) / n - self.l2 * w / n
+            m1 = 0.9 * m1 + 0.1 * g
+            m2 = 0.999 * m2 + 0.001 * g * g
+            w += STEP * (m1 / (1 - 0.9 ** t)) / (np.sqrt(m2 / (1 - 0.999 ** t)) + 1e-8)
+        self.fits += 1
+        self.policy = OrderPolicy(tuple(float(x) for x in w))
+        return self.policy
+
+    def log_likelihood(self, policy: OrderPolicy | None = None) -> float:
+        """The mean pseudo-log-likelihood per unit of what was observed under ``policy``
+        (the fitted one by default): a measure of how predictable the table is."""
+        if not self._rows:
+            return 0.0
+        matrix, starts, segment, chosen = self._stacked()
+        w = np.asarray((policy or self.policy).weights)
+        z = matrix @ w
+        z = z - np.maximum.reduceat(z, starts)[segment]
+        log_total = np.log(np.add.reduceat(np.exp(z), starts))
+        picked = z[starts + np.array(self._chosen)]
+        return float(np.mean(picked - log_total))

@@ -1,0 +1,140 @@
+"""The policy a seat fits to the orders it sees (dipsolve.algorithms.order_policy), and the
+"learned" seat that uses it."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from dipsolve import Limits, Position, SolveSettings, solve
+from dipsolve.algorithms.order_policy import FEATURES, OrderPolicy, PolicyLearner
+from dipsolve.core.errors import DipsolveError, DipsolveSyntaxError
+from dipsolve.core.legal import legal_orders
+from dipsolve.play.bots import DipsolveBot, DumbBotPlayer
+from dipsolve.play.games import play_game
+from dipsolve.testing.random_positions import random_position
+
+#: a policy with opinions: moves to centers it does not own, supports that fit, no convoys
+TRUE = OrderPolicy(tuple({"move": 1.5, "center_neutral": 1.2, "center_other": 0.8,
+                          "support_given": 3.0, "support_void": -2.0, "collides_own": -2.5,
+                          "convoy": -2.0, "nearer": 0.7}.get(f, 0.0) for f in FEATURES))
+
+
+def _positions(n: int, seed: int) -> list[Position]:
+    out = []
+    rng = random.Random(seed)
+    while len(out) < n:
+        p = random_position(rng, n_units=rng.randint(12, 26))
+        if p.phase.kind == "movement":
+            out.append(p)
+    return out
+
+
+def _observed(positions: list[Position], policy: OrderPolicy, seed: int) -> PolicyLearner:
+    learner = PolicyLearner()
+    for i, pos in enumerate(positions):
+        powers = pos.powers()
+        orders = {p: policy.draw(pos, p, random.Random(f"{seed}:{i}:{p}")) for p in powers}
+        learner.observe(pos, orders, powers)
+    return learner
+
+
+def test_a_draw_is_one_legal_order_per_unit_and_replays_with_its_seed():
+    for pos in _positions(5, 1):
+        for power in pos.powers():
+            drawn = TRUE.draw(pos, power, random.Random(7))
+            units = pos.units_of(power)
+            assert len(drawn) == len(units)
+            for u, o in zip(units, drawn):
+                assert o in legal_orders(pos, u)
+            assert TRUE.draw(pos, power, random.Random(7)) == drawn
+
+
+def test_the_uniform_policy_gives_every_legal_order_the_same_chance():
+    pos = _positions(1, 2)[0]
+    power = pos.powers()[0]
+    orders = OrderPolicy().draw(pos, power, random.Random(0))
+    expected = -sum(math.log(len(legal_orders(pos, u))) for u in pos.units_of(power))
+    assert OrderPolicy().log_probability(pos, power, orders) == pytest.approx(expected)
+
+
+def test_the_fit_learns_the_policy_that_gave_the_orders():
+    learner = _observed(_positions(30, 3), TRUE, seed=3)
+    assert learner.observed > 300
+    fitted = learner.fit(iterations=300)
+    # judged on orders it did not see
+    test = _observed(_positions(15, 4), TRUE, seed=4)
+    truth, got, uniform = (test.log_likelihood(p) for p in (TRUE, fitted, OrderPolicy()))
+    assert got > uniform + 0.5                     # far better than knowing nothing
+    assert got > truth - 0.15                      # nearly as good as the truth itself
+    w = fitted.named_weights()
+    # the signs of what the policy cares about most (a draw is one Gibbs sweep, not the
+    # stationary law the pseudo-likelihood assumes, so the sizes come out smaller)
+    assert w["support_given"] > 0.5 and w["support_void"] < 0 and w["collides_own"] < 0
+    assert w["move"] > 0.5 and w["center_neutral"] > 0.5
+
+
+def test_the_fit_starts_from_the_last_one():
+    learner = _observed(_positions(10, 5), TRUE, seed=5)
+    first = learner.fit()
+    again = learner.fit()
+    assert learner.fits == 2 and again != first
+    # from where the first fit ended, not from nothing: a small step, no worse a fit
+    step = math.dist(again.weights, first.weights)
+    assert step < 0.5 * math.dist(first.weights, OrderPolicy().weights)
+    assert learner.log_likelihood(again) >= learner.log_likelihood(first) - 0.01
+
+
+def test_nothing_observed_outside_movement_and_orders_not_legal_are_skipped():
+    learner = PolicyLearner()
+    pos = Position.initial()
+    winter = Position.build("W1901A", pos.units, pos.centers)
+    assert learner.observe(winter, {}, winter.powers()) == 0
+    from dipsolve.core.orders import Move
+    n = learner.observe(pos, {"France": [Move("A", "PAR", "MUN")]}, ["France"])
+    assert n == 2                     # F BRE and A MAR held; A PAR - MUN is no legal order
+    assert learner.fit() == learner.policy
+
+
+def test_a_policy_takes_one_finite_weight_per_feature():
+    with pytest.raises(DipsolveSyntaxError):
+        OrderPolicy((1.0, 2.0))
+    with pytest.raises(DipsolveSyntaxError):
+        OrderPolicy((math.nan,) * len(FEATURES))
+
+
+def test_solve_draws_the_opponents_from_a_policy():
+    pos = Position.initial()
+    s = solve(pos, "Austria", SolveSettings(opponents="sampled", predictor=TRUE,
+                                            limits=Limits(time_limit=0.3, seed=1)))
+    assert s.orders and s.opponents          # a model of every other power, drawn from TRUE
+    with pytest.raises(DipsolveError):
+        SolveSettings(opponents="sampled", predictor=object())      # type: ignore[arg-type]
+
+
+def test_the_learned_seat_fits_what_the_others_ordered_and_forgets_it_between_games():
+    bot = DipsolveBot(opponents="learned")
+    pos = Position.initial()
+    orders = {p: DumbBotPlayer().orders(pos, p, 1.0, random.Random(p)) for p in pos.powers()}
+    assert bot.policy("Austria") is None
+    bot.observe(pos, orders)
+    policy = bot.policy("Austria")
+    assert policy is not None and policy != OrderPolicy()
+    learner, read = bot._learners["Austria"]
+    assert read == 1 and learner.observed == sum(len(pos.units_of(p)) for p in pos.powers()) - 3
+    bot.prepare()
+    assert bot.policy("Austria") is None
+
+
+def test_a_learned_seat_plays_a_game():
+    seats = {p: DumbBotPlayer() for p in Position.initial().powers()}
+    seats["Italy"] = bot = DipsolveBot(opponents="learned", oracle="agenda")
+    record = play_game(seats, seed=2, until=1901, time_limit=0.2)
+    assert record.seats["Italy"] == "dipsolve:agenda[learned][oracle=agenda]"
+    assert [ph.phase for ph in record.phases][:2] == ["S1901M", "F1901M"]
+    assert record.phases[1].orders["Italy"]
+    # the fall's orders were searched against a policy fitted to the spring's orders
+    learner, read = bot._learners["Italy"]
+    assert read == 1 and learner.observed == 22 - 3
