@@ -28,7 +28,8 @@ from ..core.results import Stopped
 from .interrupt import cooperative
 from ..play.registry import bots_help
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_ray,
-                      add_time_limit, add_variant, integer, power, range_help, variant_of)
+                      add_time_limit, add_variant, integer, load_kernel, power, range_help,
+                      variant_of)
 from .output import Outputs
 from .play_results import executor_for, open_results, played_before
 from .progress import Progress
@@ -232,6 +233,7 @@ def _play(args: argparse.Namespace) -> int:
         print(f"dipsolve: {len(before)} of {args.games} games already in {args.results}: "
               f"playing the others", file=sys.stderr, flush=True)
     parallel = args.jobs > 1 or args.ray is not None
+    load_kernel()       # here (compiled once, if need be), and in each worker (_play_task)
 
     def on_game(record: GameRecord) -> None:
         records.append(record)

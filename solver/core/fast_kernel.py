@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from typing import Callable
 
 import numpy as np
 
@@ -83,20 +84,25 @@ def compiled():
     return _compiled[0]
 
 
-def warm() -> float:
+def warm(note: Callable[[str], None] | None = None) -> float:
     """Compile the kernel now (or load it from numba's cache): a fresh installation
     compiles for 10 to 40 s (BENCHMARKS.md), once; a later process loads it in 0.3 to 1.6 s
-    (numba's import included).  Returns the seconds it took, 0 without numba.  A
-    `Resolver` uses the kernel only once this has run in the process (`ready`), so that no
-    search pays for it inside its time limit: a long-running caller calls it first (the
-    test suite does, ``tests/conftest.py``; so do the benchmarks).  After installing:
-    ``python -c "import dipsolve.core.fast_kernel as k; k.warm()"`` compiles it for every
-    later process."""
+    (numba's import included).  Returns the seconds it took, 0 without numba or when it
+    is loaded already.  A `Resolver` uses the kernel only once this has run in the process
+    (`ready`), so that no search pays for it inside its time limit: a long-running caller
+    calls it first (the test suite does, ``tests/conftest.py``; so do the benchmarks, and
+    ``dipsolve play``, ``batch`` and ``daide`` before their first game, job or phase).
+    ``note``: told one line first when numba's cache has no kernel, so that it compiles
+    (a command says so on stderr).  After installing: ``python -c "import
+    dipsolve.core.fast_kernel as k; k.warm()"`` compiles it for every later process."""
     import time
 
-    if not numba_installed():
+    if _ready or not numba_installed():
         return 0.0
     t0 = time.perf_counter()
+    if note is not None and not _cached():
+        note("compiling the resolver's kernel with numba, once (10 to 40 s; later runs load "
+             "it from numba's cache)")
     kernel = compiled()
     if kernel is None:
         return 0.0
@@ -106,6 +112,22 @@ def warm() -> float:
     kernel(one, np.zeros(0, np.int64), np.zeros((1, 1), np.uint8), workspace(1, 1))
     _ready.append(True)
     return time.perf_counter() - t0
+
+
+def _cached() -> bool:
+    """Whether numba's on-disk cache holds an index of the kernel for this Python (its
+    file ``fast_kernel.resolve_movement-LINE.pyXY.nbi`` beside this module, or under
+    ``NUMBA_CACHE_DIR``); an index of older source is recompiled without a note."""
+    import sys
+    from pathlib import Path
+
+    fn = getattr(resolve_movement, "py_func", resolve_movement)     # numba's, once compiled
+    line = fn.__code__.co_firstlineno
+    name = f"fast_kernel.resolve_movement-{line}.py{sys.version_info[0]}{sys.version_info[1]}.nbi"
+    if (Path(__file__).resolve().parent / "__pycache__" / name).exists():
+        return True
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    return root is not None and any(Path(root).rglob(name))
 
 
 # rows of the ``units`` array
