@@ -1,6 +1,8 @@
 """The compiled resolver's kernel is loaded before any clock starts: `fast_kernel.warm`
-(its one line when it must compile first), and its calls at the start of ``dipsolve
-play``, of a ``batch`` that searches, and of the DAIDE seat."""
+(its one line when it must compile first), called by a dipsolve seat's ``prepare()``
+(before every game, in every process, and before the DAIDE seat connects), by ``dipsolve
+play`` and ``daide`` before they check a dipsolve seat, and by a ``batch`` that searches;
+a game without a dipsolve seat loads no numba."""
 
 from __future__ import annotations
 
@@ -9,9 +11,13 @@ from pathlib import Path
 import pytest
 
 from dipsolve.cli import main
+from dipsolve.cli.play import seating
 from dipsolve.core import fast_kernel
-from dipsolve.play import games
+from dipsolve.core.map import POWERS
+from dipsolve.play.bots import DipsolveBot
 from dipsolve.play.daide import seat
+from dipsolve.play.games import play_game
+from dipsolve.play.registry import make_bot
 from dipsolve.play.daide.wire import DaideConnectionError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -44,16 +50,25 @@ def test_warm_says_it_compiles_only_when_numba_has_no_kernel_cached(monkeypatch)
     assert len(notes) == 1 and fast_kernel.ready()
 
 
-def test_dipsolve_play_loads_the_kernel_before_its_first_game(monkeypatch, capsys, calls):
-    real = games.play_game
+def test_a_dipsolve_seat_loads_the_kernel_when_prepared_and_other_bots_do_not(calls):
+    make_bot("dipsolve").prepare()      # play_game prepares every bot before the game
+    assert calls == ["warm"]
+    for name in ("dumbbot", "random", "greedy"):
+        bot = make_bot(name)
+        getattr(bot, "prepare", lambda: None)()
+    assert calls == ["warm"]
+    play_game({p: make_bot("dumbbot") for p in POWERS}, until=1901)
+    assert calls == ["warm"]
 
-    def play_game(*args, **kwargs):
-        calls.append("game")
-        return real(*args, **kwargs)
-    monkeypatch.setattr(games, "play_game", play_game)
-    assert main(["play", "--bots", "dumbbot,random", "--games", "1", "--until", "1901"]) == 0
-    assert calls[0] == "warm" and calls.count("game") == 1
-    capsys.readouterr()
+
+def test_dipsolve_play_and_daide_load_the_kernel_before_a_dipsolve_seat_is_checked(monkeypatch,
+                                                                                   calls):
+    checked: list[list[str]] = []
+    monkeypatch.setattr(DipsolveBot, "check", lambda self: checked.append(list(calls)))
+    seating("dipsolve,dumbbot", [])      # the seats of `dipsolve play` and `dipsolve daide`
+    assert checked == [["warm"]]
+    seating("dumbbot,random", [])
+    assert calls == ["warm"]
 
 
 @pytest.mark.parametrize("task, loads", [("solve", True), ("adjudicate", False)])
@@ -66,7 +81,8 @@ def test_a_batch_that_searches_loads_the_kernel_first(tmp_path, capsys, calls, t
     assert (calls[:1] == ["warm"]) == loads and ("warm" in calls) == loads
 
 
-def test_the_daide_seat_loads_the_kernel_before_it_connects(monkeypatch, calls):
+@pytest.mark.parametrize("bot, loads", [("dipsolve", True), ("random", False)])
+def test_the_daide_seat_prepares_its_bot_before_it_connects(monkeypatch, calls, bot, loads):
     class NoServer:
         @staticmethod
         def open(*args, **kwargs):
@@ -74,5 +90,5 @@ def test_the_daide_seat_loads_the_kernel_before_it_connects(monkeypatch, calls):
             raise DaideConnectionError("no server here")
     monkeypatch.setattr(seat, "Connection", NoServer)
     with pytest.raises(DaideConnectionError):
-        seat.play_daide("127.0.0.1", 1, "random")
-    assert calls == ["warm", "connect"]
+        seat.play_daide("127.0.0.1", 1, bot)
+    assert calls == (["warm", "connect"] if loads else ["connect"])

@@ -20,7 +20,7 @@ import sys
 from typing import Any
 
 from ..play.registry import bots_help
-from .options import (UserError, add_json, add_power, add_time_limit, integer, load_kernel, number,
+from .options import (UserError, add_json, add_power, add_time_limit, integer, number,
                       range_help)
 
 #: exit status for a connection that failed, was lost, or was refused
@@ -104,7 +104,6 @@ def cmd_daide(args: argparse.Namespace) -> int:
     def say(text: str) -> None:
         sys.stderr.write(f"dipsolve daide: {text}\n")
 
-    load_kernel()           # before the connection, so before any phase's clock
     try:
         end = play_daide(host, port, bot, name=args.name, power=args.power,
                          passcode=args.passcode, time_limit=args.time_limit,

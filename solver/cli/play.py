@@ -146,6 +146,8 @@ def seating(bots: str, seats: list[str], evaluator: str = "influence",
         if name not in made:
             made[name] = make_bot(name, evaluator, opponents, clock)   # the registry's errors
         chosen.append(made[name])
+    if any(isinstance(seated, DipsolveBot) for seated in made.values()):
+        load_kernel()       # with a line on stderr if it compiles; each game's prepare() loads it too
     for seated in made.values():
         if isinstance(seated, DipsolveBot):
             try:
@@ -233,7 +235,6 @@ def _play(args: argparse.Namespace) -> int:
         print(f"dipsolve: {len(before)} of {args.games} games already in {args.results}: "
               f"playing the others", file=sys.stderr, flush=True)
     parallel = args.jobs > 1 or args.ray is not None
-    load_kernel()       # here (compiled once, if need be), and in each worker (_play_task)
 
     def on_game(record: GameRecord) -> None:
         records.append(record)

@@ -24,7 +24,6 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Container, Iterable, Mapping, Sequence
 
-from ..core import fast_kernel
 from ..core.adjudicator import REFUSED, adjudicate
 from ..core.errors import DipsolveLostError, DipsolveSyntaxError
 from .bots import Bot
@@ -285,7 +284,6 @@ class GameLost(DipsolveLostError):
 
 def _play_task(task, on_phase: Callable[[Position], None] | None = None) -> GameRecord:
     seats, seed, until, time_limit, clock, variant = task
-    fast_kernel.warm()      # the searches' kernel, once a process, before the game's clocks
     return play_game(seats, seed=seed, until=until, time_limit=time_limit, on_phase=on_phase,
                      clock=clock, variant=find_variant(variant))
 
