@@ -50,6 +50,12 @@ def test_warm_says_it_compiles_only_when_numba_has_no_kernel_cached(monkeypatch)
     assert len(notes) == 1 and fast_kernel.ready()
 
 
+@pytest.mark.skipif(not fast_kernel.numba_installed(), reason="numba is not installed")
+def test_once_warm_the_kernel_is_in_numbas_cache_where_numba_looks():
+    fast_kernel.warm()
+    assert fast_kernel._cached()
+
+
 def test_a_dipsolve_seat_loads_the_kernel_when_prepared_and_other_bots_do_not(calls):
     make_bot("dipsolve").prepare()      # play_game prepares every bot before the game
     assert calls == ["warm"]

@@ -115,19 +115,25 @@ def warm(note: Callable[[str], None] | None = None) -> float:
 
 
 def _cached() -> bool:
-    """Whether numba's on-disk cache holds an index of the kernel for this Python (its
-    file ``fast_kernel.resolve_movement-LINE.pyXY.nbi`` beside this module, or under
-    ``NUMBA_CACHE_DIR``); an index of older source is recompiled without a note."""
+    """Whether numba's on-disk cache holds an index of the kernel for this Python, where
+    numba itself looks (its first cache locator that takes this module: beside it, or
+    under ``NUMBA_CACHE_DIR``, or the user's cache when this folder cannot be written);
+    an index of older source is recompiled without a note."""
     import sys
-    from pathlib import Path
 
     fn = getattr(resolve_movement, "py_func", resolve_movement)     # numba's, once compiled
-    line = fn.__code__.co_firstlineno
-    name = f"fast_kernel.resolve_movement-{line}.py{sys.version_info[0]}{sys.version_info[1]}.nbi"
-    if (Path(__file__).resolve().parent / "__pycache__" / name).exists():
-        return True
-    root = os.environ.get("NUMBA_CACHE_DIR")
-    return root is not None and any(Path(root).rglob(name))
+    name = (f"fast_kernel.resolve_movement-{fn.__code__.co_firstlineno}"
+            f".py{sys.version_info[0]}{sys.version_info[1]}.nbi")
+    try:
+        from numba.core.caching import CacheImpl
+        locators: list = list(CacheImpl._locator_classes)
+        for cls in locators:
+            locator = cls.from_function(fn, fn.__code__.co_filename)
+            if locator is not None:
+                return os.path.exists(os.path.join(locator.get_cache_path(), name))
+    except (ImportError, AttributeError, OSError):     # numba absent, or its internals moved
+        pass
+    return False
 
 
 # rows of the ``units`` array

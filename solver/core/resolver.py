@@ -16,6 +16,11 @@ request, by the adjudicator's own last step, so it is the one `adjudicate` gives
         res.units, res.dislodged, res.center_changes               # cheap
         res.next                                                   # the next Position
 
+A search that judges a candidate set many times (against other powers' sets, in other
+resolvers' rounds) packs it once, ``packed = r.pack({"England": orders})``, and resolves
+``r.resolve(packed)``: on the compiled path that skips looking each `Order` up (about
+half the cost of a set, BENCHMARKS.md, issue 26).
+
 With numba installed (``pip install 'dipsolve[fast]'``) and its kernel loaded in the
 process (`dipsolve.core.fast_kernel.warm`, which a long-running caller calls first: a
 search never waits for numba inside its time limit) the resolution runs on the
