@@ -278,8 +278,10 @@ class Resolver:
             return None
 
         def outcome() -> Outcome:
-            nxt, destroyed = after_movement(position, r.new_units, r.dislodged_by, r.origins,
-                                            r.standoffs)
+            dislodged_by = r.dislodged_by     # origins and standoffs matter only to retreats
+            nxt, destroyed = (after_movement(position, r.new_units, dislodged_by, r.origins,
+                                             r.standoffs) if dislodged_by
+                              else after_movement(position, r.new_units, dislodged_by, {}, set()))
             return Outcome(position, None, nxt, destroyed,
                            lambda: self._resolve_reference(orders).outcome().results)
         return Resolution(position, r, outcome)
