@@ -16,6 +16,11 @@ each way once per round, in turn, best of ``--repeat`` rounds; per order set:
   the compiled kernel (numba, `dipsolve.core.fast_resolver`) when it is installed;
 * ``resolve + next``: ``resolver.resolve({power: orders}).next``, the same next
   `Position` as `adjudicate`'s;
+* ``resolve packed``, ``resolve packed + next``: the same with each set packed
+  beforehand by ``resolver.pack({power: orders})`` (as a search that resolves a candidate
+  set many times hands it over: no `Order` looked up a set); the resolvers and their
+  packed sets made once, before the rounds; ``pack``: the packing, per set, timed once
+  per round (a fresh resolver each round, so that no order's code is cached from before);
 * ``resolve (reference)``, ``resolve + next (reference)``: the same with
   ``Resolver(..., compiled=False)``, the pure-Python path;
 * ``dipcc``, Meta's C++ engine, where it is built (`benchmarks/peers/dipcc.py`; the run
@@ -102,6 +107,26 @@ def main(argv: list[str] | None = None) -> int:
                         r.resolve({power: os}).units
         return run
 
+    packed: list = []             # (resolver, its packed sets) a position, made by pack()
+
+    def pack() -> None:
+        packed.clear()
+        for position, power, fixed, varied in work:
+            r = Resolver(position, fixed)
+            packed.append((r, [r.pack({power: os}) for os in varied]))
+
+    def resolved_packed(full: bool):
+        def run() -> None:
+            if full:
+                for r, ps in packed:
+                    for p in ps:
+                        r.resolve(p).next
+            else:
+                for r, ps in packed:
+                    for p in ps:
+                        r.resolve(p).units
+        return run
+
     def peer_process() -> float:
         """CPU time of the diplomacy package's process() alone, per set."""
         from dipsolve.testing.peer import set_peer_orders, to_peer_game
@@ -133,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
                 g.process()
 
     runs = {"adjudicate": current, "resolve": resolved(False), "resolve + next": resolved(True),
+            "pack": pack, "resolve packed": resolved_packed(False),
+            "resolve packed + next": resolved_packed(True),
             "resolve (reference)": resolved(False, False),
             "resolve + next (reference)": resolved(True, False)}
     if pydipcc is not None:

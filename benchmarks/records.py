@@ -1,6 +1,6 @@
 """Game records: reading saved games and re-adjudicating them, dipsolve against the `diplomacy` package.
 
-    python benchmarks/records.py [--games 20] [--seed 0] [--until S1911M] [--repeat 3]
+    python benchmarks/records.py [--games 20] [--seed 0] [--until S1911M] [--repeat 3] [--json]
 
 The games are played by the peer's own engine with random legal orders
 (`dipsolve.testing.peer.random_peer_game`) and exported with its
@@ -45,6 +45,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--until", default="S1911M")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = ap.parse_args()
 
     from diplomacy import Game
@@ -82,6 +83,13 @@ def main() -> None:
     ours_check()                                   # warm: the analysis imports once
     checks = race({"ours": ours_check, "peer": peer_check}, args.repeat)
     ours_adj, peer_adj = checks["ours"], checks["peer"]
+    if args.json:
+        print(json.dumps({"games": args.games, "phases": phases, "repeat": args.repeat,
+                          "read_phases_per_s": round(phases / ours_read, 1),
+                          "peer_read_phases_per_s": round(phases / peer_read, 1),
+                          "readjudicate_phases_per_s": round(checked / ours_adj, 1),
+                          "peer_readjudicate_phases_per_s": round(checked / peer_adj, 1)}))
+        return
     print(f"{args.games} games, {phases} phases ({len(text) / 1e6:.1f} MB of JSON lines), "
           f"CPU time, best of {args.repeat}")
     print(f"read:           dipsolve {phases / ours_read:8.0f} phases/s   diplomacy {phases / peer_read:8.0f} "

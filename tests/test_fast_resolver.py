@@ -17,7 +17,7 @@ from test_datc import CASE_FILES, case_id, split_case
 
 from dipsolve.core import fast_resolver
 from dipsolve.core.adjudicator import Outcome, adjudicate
-from dipsolve.core.errors import DipsolveUnavailable
+from dipsolve.core.errors import DipsolveRuleError, DipsolveUnavailable
 from dipsolve.core.orders import Hold, Move
 from dipsolve.core.position import Position
 from dipsolve.core.resolver import Resolver
@@ -61,10 +61,26 @@ def test_resolver_compiled_equals_reference_on_random_positions(seed):
             if given[p]:
                 given[p].append(given[p][0])
         a, b = fast.resolve(given), slow.resolve(given)
-        assert (a.units, a.dislodged, a.moved, a.center_changes) == \
-            (b.units, b.dislodged, b.moved, b.center_changes)
-        same_outcome(a.outcome(), b.outcome())
+        # the same sets packed first (`Resolver.pack`), as a search hands them over
+        c, d = fast.resolve(fast.pack(given)), slow.resolve(slow.pack(given))
+        for r in (b, c, d):
+            assert (a.units, a.dislodged, a.moved, a.center_changes) == \
+                (r.units, r.dislodged, r.moved, r.center_changes)
+            same_outcome(r.outcome(), b.outcome())
         same_outcome(a.outcome(), reference(position, {**fixed, **given}))
+
+
+def test_a_packed_set_belongs_to_its_resolver_and_to_no_fixed_power():
+    position = random_position(11, n_units=16)
+    orders = random_orders(11, position)
+    power = sorted(orders)[0]
+    r = Resolver(position, {power: orders[power]})
+    with pytest.raises(DipsolveRuleError, match="fixed"):
+        r.pack({power: orders[power]})
+    others = {p: os for p, os in orders.items() if p != power}
+    with pytest.raises(DipsolveRuleError, match="another Resolver"):
+        Resolver(position, {power: orders[power]}).resolve(r.pack(others))
+    assert r.resolve(r.pack(others)).next == reference(position, orders).next
 
 
 @compiled
@@ -73,9 +89,10 @@ def test_a_unit_given_two_orders_takes_the_reference_path():
     u = position.units[0]
     moves = sorted(position.map.army_moves[u.location] if u.kind == "A" else position.map.fleet_moves[u.location])
     orders = {u.power: [Hold(u.kind, u.location), Move(u.kind, u.location, moves[0])]}
-    r = Resolver(position).resolve(orders)
-    same_outcome(r.outcome(), reference(position, orders))
-    assert r.units == reference(position, orders).next.units
+    resolver = Resolver(position)
+    for r in (resolver.resolve(orders), resolver.resolve(resolver.pack(orders))):
+        same_outcome(r.outcome(), reference(position, orders))
+        assert r.units == reference(position, orders).next.units
 
 
 @compiled
@@ -108,14 +125,15 @@ def test_switched_off_every_caller_takes_the_reference_path():
 
 
 def test_numba_that_cannot_be_imported_turns_the_compiled_path_off(monkeypatch):
-    """numba installed but failing to import (a broken installation): the first set
-    finds out, takes the reference path, and the compiled path is off from then on."""
+    """numba installed but failing to import (a broken installation): the first
+    resolver finds out when it is built, takes the reference path, and the compiled path
+    is off from then on."""
     monkeypatch.setattr(fast_resolver, "_enabled", True)
     monkeypatch.setattr(fast_resolver.k, "compiled", lambda: None)
     position = random_position(9, n_units=18)
     orders = random_orders(9, position)
     resolver = Resolver(position)
-    assert resolver.compiled
+    assert not resolver.compiled
     same_outcome(resolver.resolve(orders).outcome(), reference(position, orders))
     assert not fast_resolver.available()
 

@@ -36,8 +36,8 @@ from ..core.errors import DipsolveError, DipsolveLimitError
 from ..core.results import Limits
 from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_power,
-                      add_ray, add_seed, add_time_limit, add_variant, integer, is_record, range_help,
-                      read_text, source_name)
+                      add_ray, add_seed, add_time_limit, add_variant, integer, is_record, load_kernel,
+                      range_help, read_text, source_name)
 
 if TYPE_CHECKING:
     from ..execution import Done
@@ -219,6 +219,9 @@ def run_job(job: tuple[dict[str, Any], Any]) -> dict[str, Any]:
     """One input's result line (without its id): ``{"status": "ok", "result": ...}``, or
     ``{"status": "error", "error": {...}}`` for a bad input.  Runs in a worker."""
     settings, item = job
+    if settings["task"] != "adjudicate":
+        from ..core import fast_kernel
+        fast_kernel.warm()      # once a worker process, before its first search's clock
     try:
         return {"status": "ok", "result": _answer(settings, item)}
     except DipsolveError as e:
@@ -298,6 +301,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
                   f"({journal.cut} bytes); its input is run again", file=sys.stderr)
         todo = [(key, (settings, item)) for key, item in items if key not in journal.done]
         skipped = len(items) - len(todo)
+        if todo and settings["task"] != "adjudicate":
+            load_kernel()   # the searches' kernel, here (compiled once, if need be) and in run_job
         with cooperative():
             status, backend = _run(args, journal, todo, skipped, len(items), counts)
     summary = {"results": args.output, "inputs": len(items), "skipped": skipped,

@@ -1,6 +1,6 @@
 """The options and readers the commands share: ``--json``, ``--time-limit``, ``--power``,
 ``--evaluation``, ``--render``, ``--phase``; `read_text`, `load`, `load_orders`,
-`write_render`, `write_file`; the
+`write_render`, `write_file`; `load_kernel`; the
 command line's errors (`UserError`, `FileError`, `UsageError`).
 
 Each ``add_*`` function adds one option to a command's parser; `check` validates every
@@ -417,3 +417,11 @@ def load_orders(path: str, position: "Position") -> dict[str, list["Order"]]:
     for power_, order in pairs:
         orders.setdefault(power_, []).append(order)
     return orders
+
+
+def load_kernel() -> None:
+    """Load the compiled resolver's kernel (`dipsolve.core.fast_kernel.warm`, where numba
+    is installed) before a command's first search, so that no bot or solver pays for it
+    inside its time limit; one line on stderr when it must compile first."""
+    from ..core import fast_kernel
+    fast_kernel.warm(note=lambda line: print(f"dipsolve: {line}", file=sys.stderr, flush=True))

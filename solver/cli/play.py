@@ -28,7 +28,8 @@ from ..core.results import Stopped
 from .interrupt import cooperative
 from ..play.registry import bots_help
 from .options import (METHODS, SEAT_MODELS, UserError, add_evaluation, add_json, add_ray,
-                      add_time_limit, add_variant, integer, power, range_help, variant_of)
+                      add_time_limit, add_variant, integer, load_kernel, power, range_help,
+                      variant_of)
 from .output import Outputs
 from .play_results import executor_for, open_results, played_before
 from .progress import Progress
@@ -148,6 +149,8 @@ def seating(bots: str, seats: list[str], evaluator: str = "influence",
         if name not in made:
             made[name] = make_bot(name, evaluator, opponents, clock)   # the registry's errors
         chosen.append(made[name])
+    if any(isinstance(seated, DipsolveBot) for seated in made.values()):
+        load_kernel()       # with a line on stderr if it compiles; each game's prepare() loads it too
     for seated in made.values():
         if isinstance(seated, DipsolveBot):
             try:

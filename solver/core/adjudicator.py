@@ -30,7 +30,7 @@ nothing is parsed and nothing deep-copied.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping, Sequence
 
 from .graph import sea_route, steps
 from .map import Map
@@ -496,7 +496,7 @@ def execute_movement(position: Position, st: _Movement, results: list[OrderResul
                    lambda: _movement_results(st, results, moved, dislodged_by))
 
 
-def after_movement(position: Position, new_units: list[Unit], dislodged_by: Mapping[int, int],
+def after_movement(position: Position, new_units: Sequence[Unit], dislodged_by: Mapping[int, int],
                    origins: Mapping[int, str | None], standoffs: set[str]
                    ) -> tuple[Position, tuple[Unit, ...]]:
     """The position after a movement phase of ``position``: ``new_units`` on the board,

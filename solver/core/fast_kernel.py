@@ -13,9 +13,10 @@ order; rows below), and ``nb``, the map's ``uint8`` adjacency matrix over provin
 indices (`dipsolve.core.map.Map.neighbours`).  A convoy route is searched over ``nb``
 breadth-first through the seas whose fleets convoy the army (`dipsolve.core.graph.sea_route`).
 
-Output: one ``int64`` array, short, for the caller to read in one ``tolist()``: whether
-the kernel could not finish (1: its stacks overflowed, and the caller takes the reference
-path), the number of units that moved and for each ``index << 12 | location moved to``;
+Output: written at the start of the scratch memory ``ws`` (`workspace`), its length
+returned (0: the kernel could not resolve the set, and the caller takes the reference
+path), for the caller to read in one ``tolist()``: a 0, then the number of units that
+moved and for each ``index << 12 | location moved to``;
 the number dislodged and for each its index, the index of the unit that dislodged it
 and whether that one came by convoy; the number of standoff provinces (a move to it
 bounced, nobody stands there after the phase: DATC 4.A.5; only when a unit is
@@ -28,12 +29,14 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from typing import Callable
 
 import numpy as np
 
 #: the kernel's functions, compiled by `compiled` (numba resolves the names one calls
 #: among the module's globals when it compiles, so each is replaced by its compiled self)
-_KERNEL = ("resolve_movement", "patched", "_tail_of", "_push", "_run", "_sea_route")
+_KERNEL = ("resolve_movement", "patched", "_patch_into", "_ws_size", "_tail_of", "_push", "_run",
+           "_sea_route")
 _compiled: list = []      # [the compiled resolve_movement] once compiled
 #: why the kernel is not compiled ("" when it is, or has not been tried yet)
 why_not = ""
@@ -81,29 +84,56 @@ def compiled():
     return _compiled[0]
 
 
-def warm() -> float:
+def warm(note: Callable[[str], None] | None = None) -> float:
     """Compile the kernel now (or load it from numba's cache): a fresh installation
     compiles for 10 to 40 s (BENCHMARKS.md), once; a later process loads it in 0.3 to 1.6 s
-    (numba's import included).  Returns the seconds it took, 0 without numba.  A
-    `Resolver` uses the kernel only once this has run in the process (`ready`), so that no
-    search pays for it inside its time limit: a long-running caller calls it first (the
-    test suite does, ``tests/conftest.py``; so do the benchmarks).  After installing:
-    ``python -c "import dipsolve.core.fast_kernel as k; k.warm()"`` compiles it for every
-    later process."""
+    (numba's import included).  Returns the seconds it took, 0 without numba or when it
+    is loaded already.  A `Resolver` uses the kernel only once this has run in the process
+    (`ready`), so that no search pays for it inside its time limit: a long-running caller
+    calls it first (the test suite does, ``tests/conftest.py``; so do the benchmarks, and
+    ``dipsolve play``, ``batch`` and ``daide`` before their first game, job or phase).
+    ``note``: told one line first when numba's cache has no kernel, so that it compiles
+    (a command says so on stderr).  After installing: ``python -c "import
+    dipsolve.core.fast_kernel as k; k.warm()"`` compiles it for every later process."""
     import time
 
-    if not numba_installed():
+    if _ready or not numba_installed():
         return 0.0
     t0 = time.perf_counter()
+    if note is not None and not _cached():
+        note("compiling the resolver's kernel with numba, once (10 to 40 s; later runs load "
+             "it from numba's cache)")
     kernel = compiled()
     if kernel is None:
         return 0.0
     one = np.zeros((FIELDS, 1), np.int64)
     one[DEST:SDEST + 1] = -1
     one[VIA] = 0
-    kernel(one, np.zeros(0, np.int64), np.zeros((1, 1), np.uint8))
+    kernel(one, np.zeros(0, np.int64), np.zeros((1, 1), np.uint8), workspace(1, 1))
     _ready.append(True)
     return time.perf_counter() - t0
+
+
+def _cached() -> bool:
+    """Whether numba's on-disk cache holds an index of the kernel for this Python, where
+    numba itself looks (its first cache locator that takes this module: beside it, or
+    under ``NUMBA_CACHE_DIR``, or the user's cache when this folder cannot be written);
+    an index of older source is recompiled without a note."""
+    import sys
+
+    fn = getattr(resolve_movement, "py_func", resolve_movement)     # numba's, once compiled
+    name = (f"fast_kernel.resolve_movement-{fn.__code__.co_firstlineno}"
+            f".py{sys.version_info[0]}{sys.version_info[1]}.nbi")
+    try:
+        from numba.core.caching import CacheImpl
+        locators: list = list(CacheImpl._locator_classes)
+        for cls in locators:
+            locator = cls.from_function(fn, fn.__code__.co_filename)
+            if locator is not None:
+                return os.path.exists(os.path.join(locator.get_cache_path(), name))
+    except (ImportError, AttributeError, OSError):     # numba absent, or its internals moved
+        pass
+    return False
 
 
 # rows of the ``units`` array
@@ -141,13 +171,20 @@ def patched(base: np.ndarray, patch: np.ndarray) -> np.ndarray:
     array of no units when a unit is given two orders, which the caller leaves to the
     reference path (DATC 4.D.3: it holds, and the orders are reported)."""
     units = base.copy()
-    n = units.shape[1]
-    seen = np.zeros(n, np.uint8)
+    if not _patch_into(units, patch, np.zeros(base.shape[1], np.int64)):
+        return np.zeros((FIELDS, 0), np.int64)
+    return units
+
+
+def _patch_into(units: np.ndarray, patch: np.ndarray, seen: np.ndarray) -> bool:
+    """Write the packed orders of ``patch`` over ``units`` (`patched`), ``seen`` a scratch
+    row of the units' length; False when a unit is given two orders."""
+    seen[:] = 0
     for r in range(patch.shape[0]):
         v = patch[r]
         i = v & 0xFFF
         if seen[i] != 0:
-            return np.zeros((FIELDS, 0), np.int64)
+            return False
         seen[i] = 1
         units[OTYPE, i] = (v >> 12) & 0x7
         units[DEST, i] = ((v >> 15) & 0xFFF) - 1
@@ -155,26 +192,54 @@ def patched(base: np.ndarray, patch: np.ndarray) -> np.ndarray:
         units[VIA, i] = (v >> 39) & 0x1
         units[SPROV, i] = ((v >> 40) & 0xFFF) - 1
         units[SDEST, i] = ((v >> 52) & 0xFFF) - 1
-    return units
+    return True
 
 
-def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray) -> np.ndarray:
+def workspace(n: int, nprov: int) -> np.ndarray:
+    """The scratch memory of `resolve_movement` for ``n`` units on a map of ``nprov``
+    provinces: allocated once (a `dipsolve.core.resolver.Resolver` keeps one) and reused
+    by every call, which writes each word before it reads it."""
+    return np.empty(_ws_size(n, nprov), np.int64)
+
+
+def _ws_size(n: int, nprov: int) -> int:
+    # units, seen, w, pt, flags, deps/top/keys, frames, out, occupied, held, BFS (2)
+    return (FIELDS * n + n + _W_ROWS * n + 4 * nprov + 8 * n + 9 * n + 10 + 5 * (16 * n + 16)
+            + 5 + 6 * n + nprov + 3 * nprov + nprov)
+
+
+def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray, ws: np.ndarray) -> int:
     """Resolve one movement phase whose orders are matched (``base``, with the packed
     orders of ``patch`` written over it, `patched`): steps 2 to 4 of the adjudicator's
-    pipeline, without the next position (see the module notes)."""
-    units = patched(base, patch)
-    n = units.shape[1]
-    if n != base.shape[1]:
-        out = np.zeros(1, np.int64)
-        out[0] = 1                  # a unit given two orders: the reference path
-        return out
+    pipeline, without the next position (see the module notes).  ``ws``: the scratch
+    memory (`workspace`), carved into the arrays below, so that a call allocates nothing
+    but the sort of step 4.  The answer is written at the start of ``ws``; returns its
+    length (an int: returning a view of ``ws`` would cost the caller a new array object,
+    about 1 us, as much as a fifth of the call), 0 when the kernel could not resolve the
+    set (a unit given two orders, or its stacks overflowed: the reference path)."""
+    n = base.shape[1]
     nprov = nb.shape[0]
-    # a few arrays, viewed row by row (each allocation costs about as much as a row of work)
-    w = np.full((_W_ROWS, n), -1, np.int64)
+    if ws.shape[0] < _ws_size(n, nprov):
+        return 0                    # too little scratch memory: the reference path
+    out = ws[:5 + 6 * n + nprov]
+    q = 5 + 6 * n + nprov
+    units = ws[q:q + FIELDS * n].reshape((FIELDS, n))
+    q += FIELDS * n
+    units[:, :] = base
+    seen = ws[q:q + n]
+    q += n
+    if not _patch_into(units, patch, seen):
+        return 0                    # a unit given two orders: the reference path
+    # the working rows, viewed row by row out of ``ws``
+    w = ws[q:q + _W_ROWS * n].reshape((_W_ROWS, n))
+    q += _W_ROWS * n
+    w[:, :] = -1
     via, by = w[_VIA], w[_BY]      # convoy intent (step 2), the unit that dislodged each
     via[:] = units[VIA]
     # province -> the unit standing there, the first mover to it, the last, how many
-    pt = np.full((4, nprov), -1, np.int64)
+    pt = ws[q:q + 4 * nprov].reshape((4, nprov))
+    q += 4 * nprov
+    pt[:, :] = -1
     at, mhead, mtail, mcount = pt[0], pt[1], pt[2], pt[3]
     mcount[:] = 0
     for i in range(n):
@@ -226,23 +291,29 @@ def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray) -> np.
                 w[_SNEXT, _tail_of(w, row, j)] = i
     # 3. resolve every move; one alone into an empty province, not by convoy, succeeds
     # the decisions' results and states; `_run`'s note of the fleets not dislodged; moved
-    flags = np.zeros((4, 2 * n), np.uint8)
+    flags = ws[q:q + 8 * n].reshape((4, 2 * n))
+    q += 8 * n
+    flags[:, :] = 0
     res, state, fleet_ok, moved = flags[0], flags[1], flags[2, :n], flags[3, :n]
     # the guesses resolved decisions depend on (a stack, ``top[0]`` its height; ``top[1]``
     # set if it overflowed, when the caller must use the reference resolver); the units'
     # places in canonical order (step 4); each written before it is read
-    ws = np.empty(9 * n + 10, np.int64)
-    deps, top, keys = ws[:8 * n + 8], ws[8 * n + 8:8 * n + 10], ws[8 * n + 10:]
+    deps, top, keys = ws[q:q + 8 * n + 8], ws[q + 8 * n + 8:q + 8 * n + 10], ws[q + 8 * n + 10:q + 9 * n + 10]
+    q += 9 * n + 10
     top[:] = 0
-    # `_run`'s stack of frames
-    fr = np.empty((16 * n + 16, 5), np.int64)     # each field written before it is read
+    # `_run`'s stack of frames (each field written before it is read)
+    fr = ws[q:q + 5 * (16 * n + 16)].reshape((16 * n + 16, 5))
+    q += 5 * (16 * n + 16)
+    occupied = ws[q:q + nprov]
+    q += nprov
+    bfs = ws[q:q + 3 * nprov]          # `_decide_path`'s seas held, `_sea_route`'s seen and queue
     for i in range(n):
         if otype[i] == MOVE and w[_OCC, i] < 0 and via[i] == 0 and mcount[dest[i]] == 1:
             res[i] = 1
             state[i] = _RESOLVED
     for i in range(n):
         if otype[i] == MOVE and state[i] != _RESOLVED:
-            _run(i, units, via, w, at, mhead, mcount, res, state, deps, top, nb, fr, fleet_ok)
+            _run(i, units, via, w, at, mhead, mcount, res, state, deps, top, nb, fr, fleet_ok, bfs)
     # 4. what the moves do: moved, dislodged by whom, standoffs
     for i in range(n):
         if otype[i] == MOVE and res[i] != 0:
@@ -254,7 +325,7 @@ def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray) -> np.
             if j >= 0 and moved[j] == 0:
                 by[j] = i
                 n_dislodged += 1
-    out = np.zeros(5 + 6 * n + nprov, np.int64)
+    out[0] = 0
     p = 2
     for i in range(n):
         if moved[i] != 0:
@@ -274,7 +345,7 @@ def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray) -> np.
     p += 1
     if n_dislodged > 0:
         # the standoffs, which matter only to the retreats of dislodged units
-        occupied = np.zeros(nprov, np.uint8)
+        occupied[:] = 0
         for i in range(n):
             if moved[i] != 0:
                 occupied[dest[i]] = 1
@@ -288,7 +359,7 @@ def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray) -> np.
                 h = w[_H2H, k]
                 if (moved[k] == 0
                         and (via[k] == 0 or _run(n + k, units, via, w, at, mhead, mcount, res,
-                                                 state, deps, top, nb, fr, fleet_ok))
+                                                 state, deps, top, nb, fr, fleet_ok, bfs))
                         and not (h >= 0 and moved[h] != 0)):
                     out[p] = d
                     p += 1
@@ -305,8 +376,7 @@ def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray) -> np.
             n_left += 1
     out[p] = n_left
     p += 1 + n_left
-    out[0] = top[1]
-    return out[:p]
+    return 0 if top[1] != 0 else p
 
 
 def _tail_of(w: np.ndarray, row: int, j: int) -> int:
@@ -342,9 +412,10 @@ def _push(deps, top, d):
         top[1] = 1
 
 
-def _run(d0, units, via, w, at, mhead, mcount, res, state, deps, top, nb, fr, fleet_ok):
+def _run(d0, units, via, w, at, mhead, mcount, res, state, deps, top, nb, fr, fleet_ok, bfs):
     """Resolve decision ``d0`` (0..n-1: the move of unit i; n..2n-1: the convoy path of
-    unit i - n), with every decision it depends on; returns its result."""
+    unit i - n), with every decision it depends on; returns its result.  ``bfs``: scratch
+    of three rows of provinces for the convoy routes."""
     n = units.shape[1]
     otype, power, prov, dest = units[OTYPE], units[POWER], units[PROV], units[DEST]
     cap = fr.shape[0]
@@ -515,13 +586,14 @@ def _run(d0, units, via, w, at, mhead, mcount, res, state, deps, top, nb, fr, fl
                 ret = 0
                 done = True
             else:
-                held = np.zeros(nb.shape[0], np.uint8)
+                held = bfs[:nb.shape[0]]
+                held[:] = 0
                 f = w[_CV, i]
                 while f >= 0:
                     if fleet_ok[f] != 0:
                         held[prov[f]] = 1
                     f = w[_SNEXT, f]
-                ret = 1 if _sea_route(nb, prov[i], dest[i], held) else 0
+                ret = 1 if _sea_route(nb, prov[i], dest[i], held, bfs[nb.shape[0]:]) else 0
                 done = True
         else:   # _DECIDE_MOVE: whether move i succeeds (DATC section 5)
             i = a
@@ -654,12 +726,13 @@ def _run(d0, units, via, w, at, mhead, mcount, res, state, deps, top, nb, fr, fl
     return ret != 0
 
 
-def _sea_route(nb, src, dst, held):
+def _sea_route(nb, src, dst, held, scratch):
     """`dipsolve.core.graph.sea_route`: breadth-first from ``src`` through the seas
-    ``held``, until a sea next to ``dst``."""
+    ``held``, until a sea next to ``dst`` (``scratch``: two rows of provinces)."""
     nprov = nb.shape[0]
-    seen = np.zeros(nprov, np.uint8)
-    queue = np.zeros(nprov, np.int64)
+    seen = scratch[:nprov]
+    seen[:] = 0
+    queue = scratch[nprov:2 * nprov]
     tail = 0
     for s in range(nprov):
         if nb[src, s] != 0 and held[s] != 0:

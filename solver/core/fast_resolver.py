@@ -3,8 +3,9 @@
 `dipsolve.core.resolver.Resolver` matches orders to units as the adjudicator does
 (`dipsolve.core.rules.match_movement`); this module turns its fixed orders into one
 ``int64`` array (`encode`, once a resolver) and each order of a set into one int
-(`column`, once per distinct order), runs the kernel and reads its answer back into the
-board's own objects (`resolve`).  The reference adjudicator stays the
+(`column`, once per distinct order), runs the kernel in a `Workspace` (its scratch memory
+allocated once a resolver) and reads its answer back into the board's own objects
+(`Resolved`, each part when first asked).  The reference adjudicator stays the
 definition: the tests run both on random positions and every DATC case and require the
 same units, dislodgements and outcomes.  `adjudicate` itself stays on the reference: for
 one fresh phase the conversion to arrays costs what the kernel saves (BENCHMARKS.md,
@@ -23,8 +24,6 @@ takes the reference path, with the same answers.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from . import fast_kernel as k
@@ -32,7 +31,8 @@ from .map import Map
 from .position import UNITS, Position, Unit, unit
 from .rules import Matching
 
-__all__ = ["MapIndex", "Resolved", "available", "column", "encode", "map_index", "resolve", "why_not"]
+__all__ = ["MapIndex", "Resolved", "Workspace", "available", "column", "encode", "map_index",
+           "pack", "workspace", "why_not"]
 
 #: the callers' switch (tests and benchmarks turn the compiled path off to compare)
 _enabled = k.numba_installed()
@@ -149,71 +149,112 @@ def encode(st: Matching, position: Position) -> np.ndarray | None:
     index = map_index(position.map)
     patch = [column(st, index, i) for i in st.moving + st.others]
     k.compiled()               # k.patched compiled, when numba is there
-    arr = k.patched(base, np.array(patch, np.int64) if patch else _NO_PATCH)
+    arr = k.patched(base, pack(patch))
     return arr if arr.shape[1] == base.shape[1] else None
 
 
 _NO_PATCH = np.zeros(0, np.int64)
 
 
-class Resolved(NamedTuple):
+class Resolved:
     """What the kernel's answer does to the board, as `dipsolve.core.adjudicator.after_moves`
-    says it, and what the retreats need."""
+    says it, and what the retreats need: each read from the kernel's answer (a list of
+    ints) when first asked, so that a search pays only for what it reads."""
 
-    #: the units whose move succeeded (their indices, in board order)
-    movers: list[int]
-    #: the units dislodged: unit index -> the index of the unit that dislodged it
-    dislodged_by: dict[int, int]
-    #: the units on the board after movement, dislodged ones left out, in canonical order
-    new_units: list[Unit]
-    #: unit index of a dislodged unit -> its attacker's origin (None: it came by convoy)
-    origins: dict[int, str | None]
-    #: the provinces left empty by a standoff (only when a unit is dislodged)
-    standoffs: set[str]
+    __slots__ = ("out", "position", "placed", "_at")
+
+    def __init__(self, out: list[int], position: Position, placed: "_Placed") -> None:
+        self.out, self.position, self.placed = out, position, placed
+        self._at: tuple[int, int, int] | None = None
+
+    def _offsets(self) -> tuple[int, int, int]:
+        """Where the dislodged units, the standoffs and the units left start in ``out``."""
+        at = self._at
+        if at is None:
+            out = self.out
+            d = 2 + out[1]
+            s = d + 1 + 3 * out[d]
+            at = self._at = (d, s, s + 1 + out[s])
+        return at
+
+    @property
+    def movers(self) -> list[int]:
+        """The units whose move succeeded (their indices, in board order)."""
+        return [c >> 12 for c in self.out[2:2 + self.out[1]]]
+
+    @property
+    def dislodged_by(self) -> dict[int, int]:
+        """The units dislodged: unit index -> the index of the unit that dislodged it."""
+        d, s, _ = self._offsets()
+        out = self.out
+        return {out[q]: out[q + 1] for q in range(d + 1, s, 3)}
+
+    @property
+    def new_units(self) -> tuple[Unit, ...]:
+        """The units on the board after movement, dislodged ones left out, in canonical
+        order."""
+        return tuple(map(self.placed.__getitem__, self.out[self._offsets()[2] + 1:]))
+
+    @property
+    def origins(self) -> dict[int, str | None]:
+        """Unit index of a dislodged unit -> its attacker's origin (None: it came by convoy)."""
+        d, s, _ = self._offsets()
+        out, units, po = self.out, self.position.units, self.position.map.province_of
+        return {out[q]: None if out[q + 2] else po[units[out[q + 1]].location]
+                for q in range(d + 1, s, 3)}
+
+    @property
+    def standoffs(self) -> set[str]:
+        """The provinces left empty by a standoff (only when a unit is dislodged)."""
+        _, s, u = self._offsets()
+        provinces = map_index(self.position.map).provinces
+        return {provinces[d] for d in self.out[s + 1:u]}
 
 
-def resolve(base: np.ndarray, patch: list[int], position: Position) -> Resolved | None:
-    """The kernel's answer for the orders of ``base`` (`encode`) and ``patch`` (packed by
-    `column`) in the board's objects, or None when the caller must take the reference
-    path (the kernel could not finish, a unit was given two orders, or numba cannot be
-    imported)."""
+def pack(patch: list[int]) -> np.ndarray:
+    """Packed orders (`column`) as the kernel's patch."""
+    return np.array(patch, np.int64) if patch else _NO_PATCH
+
+
+class Workspace:
+    """One position's compiled resolution, made once by a caller that resolves many
+    order sets over it (`dipsolve.core.resolver.Resolver`): the kernel, the fixed orders'
+    array (`encode`), the map's adjacency, the kernel's scratch memory
+    (`dipsolve.core.fast_kernel.workspace`, allocated once and reused by every set) and
+    the table its answers are read back through."""
+
+    __slots__ = ("position", "base", "nb", "ws", "kernel", "placed")
+
+    def __init__(self, position: Position, base: np.ndarray, kernel) -> None:
+        index = map_index(position.map)
+        self.position, self.base, self.nb, self.kernel = position, base, index.nb, kernel
+        self.ws = k.workspace(base.shape[1], len(index.provinces))
+        placed = position.memo.get("fast.placed")
+        if placed is None:
+            placed = position.memo["fast.placed"] = _Placed(position.units, index.locations)
+        self.placed: _Placed = placed
+
+    def resolve(self, patch: np.ndarray) -> Resolved | None:
+        """The kernel's answer for the fixed orders and ``patch`` (packed by `column`,
+        `pack`), or None when the caller must take the reference path (the kernel could
+        not finish, or a unit was given two orders)."""
+        length = self.kernel(self.base, patch, self.nb, self.ws)
+        if not length:
+            return None
+        return Resolved(self.ws[:length].tolist(), self.position, self.placed)
+
+
+def workspace(st: Matching, position: Position) -> Workspace | None:
+    """The `Workspace` of ``position`` with the matched orders of ``st`` fixed (after
+    `match_movement`), or None when the reference path must take it (see `encode`, or
+    numba is installed but cannot be imported)."""
     global _enabled
     kernel = k.compiled()
     if kernel is None:            # numba is installed but cannot be imported
         _enabled = False
         return None
-    index = map_index(position.map)
-    out = kernel(base, np.array(patch, np.int64) if patch else _NO_PATCH, index.nb).tolist()
-    if out[0]:
-        return None
-    units = position.units
-    n_moved = out[1]
-    p = 2 + n_moved
-    movers = [c >> 12 for c in out[2:p]]
-    n_dislodged = out[p]
-    p += 1
-    dislodged_by: dict[int, int] = {}
-    origins: dict[int, str | None] = {}
-    standoffs: set[str] = set()
-    if n_dislodged:
-        po = position.map.province_of
-        for q in range(p, p + 3 * n_dislodged, 3):
-            i, mv = out[q], out[q + 1]
-            dislodged_by[i] = mv
-            origins[i] = None if out[q + 2] else po[units[mv].location]
-        p += 3 * n_dislodged
-        n_standoffs = out[p]
-        if n_standoffs:
-            provinces = index.provinces
-            standoffs = {provinces[d] for d in out[p + 1:p + 1 + n_standoffs]}
-        p += 1 + n_standoffs
-    else:
-        p += 1
-    placed = position.memo.get("fast.placed")
-    if placed is None:
-        placed = position.memo["fast.placed"] = _Placed(units, index.locations)
-    return Resolved(movers, dislodged_by, list(map(placed.__getitem__, out[p + 1:])), origins,
-                    standoffs)
+    base = encode(st, position)
+    return None if base is None else Workspace(position, base, kernel)
 
 
 class _Placed(dict):

@@ -16,6 +16,11 @@ request, by the adjudicator's own last step, so it is the one `adjudicate` gives
         res.units, res.dislodged, res.center_changes               # cheap
         res.next                                                   # the next Position
 
+A search that judges a candidate set many times (against other powers' sets, in other
+resolvers' rounds) packs it once, ``packed = r.pack({"England": orders})``, and resolves
+``r.resolve(packed)``: on the compiled path that skips looking each `Order` up (about
+half the cost of a set, BENCHMARKS.md, issue 26).
+
 With numba installed (``pip install 'dipsolve[fast]'``) and its kernel loaded in the
 process (`dipsolve.core.fast_kernel.warm`, which a long-running caller calls first: a
 search never waits for numba inside its time limit) the resolution runs on the
@@ -51,7 +56,7 @@ it (they belong to other issues today):
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Protocol, Sequence
 
 from . import fast_kernel, fast_resolver
 from .adjudicator import (Outcome, _Movement, after_moves, after_movement, center_changes,
@@ -61,19 +66,37 @@ from .orders import Order
 from .position import Position, Unit
 from .rules import T_HOLD as _HOLD, OrderResult, match_movement, movement_table
 
-__all__ = ["Resolution", "Resolver"]
+__all__ = ["Packed", "Resolution", "Resolver"]
+
+
+class _Answer(Protocol):
+    """What the resolved moves do to the board (`dipsolve.core.adjudicator.after_moves`):
+    `_Moves` on the reference path, `dipsolve.core.fast_resolver.Resolved` (read from the
+    kernel's answer when asked) on the compiled one."""
+
+    @property
+    def movers(self) -> list[int]: ...
+    @property
+    def dislodged_by(self) -> dict[int, int]: ...
+    @property
+    def new_units(self) -> Sequence[Unit]: ...
+
+
+class _Moves(NamedTuple):
+    movers: list[int]
+    dislodged_by: dict[int, int]
+    new_units: Sequence[Unit]
 
 
 class Resolution:
     """One order set resolved by a `Resolver`: what a search reads, and the full
     `Outcome` on request."""
 
-    __slots__ = ("position", "_movers", "_dislodged_by", "_new_units", "_make", "_outcome")
+    __slots__ = ("position", "_answer", "_make", "_outcome")
 
-    def __init__(self, position: Position, movers: list[int], dislodged_by: dict[int, int],
-                 new_units: list[Unit], make: Callable[[], Outcome]) -> None:
+    def __init__(self, position: Position, answer: _Answer, make: Callable[[], Outcome]) -> None:
         self.position = position
-        self._movers, self._dislodged_by, self._new_units = movers, dislodged_by, new_units
+        self._answer = answer
         self._make = make
         self._outcome: Outcome | None = None
 
@@ -81,19 +104,19 @@ class Resolution:
     def units(self) -> tuple[Unit, ...]:
         """The units on the board after movement (dislodged ones left out), in
         canonical order: who is where."""
-        return tuple(self._new_units)
+        return tuple(self._answer.new_units)
 
     @property
     def dislodged(self) -> tuple[Unit, ...]:
         """The units dislodged (where they stood), in board order."""
         units = self.position.units
-        return tuple(units[i] for i in sorted(self._dislodged_by))
+        return tuple(units[i] for i in sorted(self._answer.dislodged_by))
 
     @property
     def moved(self) -> tuple[Unit, ...]:
         """The units whose move succeeded (where they stood), in board order."""
         units = self.position.units
-        return tuple(units[i] for i in self._movers)
+        return tuple(units[i] for i in self._answer.movers)
 
     @property
     def center_changes(self) -> dict[str, str]:
@@ -102,7 +125,7 @@ class Resolution:
         it); in Spring, none."""
         if self.position.phase.season != "Fall":
             return {}
-        return center_changes(self.position, self._new_units)
+        return center_changes(self.position, self._answer.new_units)
 
     def outcome(self) -> Outcome:
         """The full `Outcome` (per-order results, the next position), as `adjudicate`
@@ -115,6 +138,17 @@ class Resolution:
     def next(self) -> Position:
         """The position after this phase (`Outcome.next`)."""
         return self.outcome().next
+
+
+class Packed:
+    """An order set packed by `Resolver.pack` for that resolver: resolving it looks no
+    order up (a search that resolves one candidate set many times packs it once)."""
+
+    __slots__ = ("resolver", "orders", "codes")
+
+    def __init__(self, resolver: "Resolver", orders: dict[str, tuple[Order, ...]],
+                 codes: Any) -> None:
+        self.resolver, self.orders, self.codes = resolver, orders, codes
 
 
 class Resolver:
@@ -153,26 +187,48 @@ class Resolver:
                 raise DipsolveUnavailable("the compiled resolver is not available: "
                                           + fast_resolver.why_not())
             fast_kernel.warm()
-        self._arr = fast_resolver.encode(base, position) if compiled else None
+        self._fast = fast_resolver.workspace(base, position) if compiled else None
         self._columns: dict[str, dict[Order, int]] = {}
         self._scratch: _Movement | None = None
 
     @property
     def compiled(self) -> bool:
         """Whether this resolver resolves on the compiled kernel."""
-        return self._arr is not None
+        return self._fast is not None
 
-    def resolve(self, orders: Mapping[str, Iterable[Order]]) -> Resolution:
-        """Resolve the fixed orders with ``orders`` (power -> orders, no fixed power)."""
+    def resolve(self, orders: Mapping[str, Iterable[Order]] | Packed) -> Resolution:
+        """Resolve the fixed orders with ``orders`` (power -> orders, no fixed power; or
+        an order set this resolver packed, `pack`)."""
+        if isinstance(orders, Packed):
+            if orders.resolver is not self:
+                raise DipsolveRuleError("an order set packed by another Resolver",
+                                        rule="packed-orders")
+            if orders.codes is not None:
+                fast = self._run_kernel(orders.codes, orders.orders)
+                if fast is not None:
+                    return fast
+            return self._resolve_reference(orders.orders)
+        self._check(orders)
+        if self._fast is not None:
+            fast = self._run_kernel(fast_resolver.pack(self._codes(orders)), orders)
+            if fast is not None:
+                return fast
+        return self._resolve_reference(orders)
+
+    def pack(self, orders: Mapping[str, Iterable[Order]]) -> Packed:
+        """``orders`` (power -> orders, no fixed power) made ready for `resolve`: on the
+        compiled path, the kernel's integer codes, made once; `resolve` of it equals
+        `resolve` of ``orders``."""
+        self._check(orders)
+        given = {p: tuple(os) for p, os in orders.items()}
+        return Packed(self, given, None if self._fast is None
+                      else fast_resolver.pack(self._codes(given)))
+
+    def _check(self, orders: Mapping[str, Iterable[Order]]) -> None:
         for power in orders:
             if power in self.fixed:
                 raise DipsolveRuleError(f"{power}'s orders are fixed in this Resolver",
                                         rule="fixed-orders")
-        if self._arr is not None:
-            fast = self._resolve_compiled(orders)
-            if fast is not None:
-                return fast
-        return self._resolve_reference(orders)
 
     def _resolve_reference(self, orders: Mapping[str, Iterable[Order]]) -> Resolution:
         position, base = self.position, self._base
@@ -190,14 +246,14 @@ class Resolver:
         settle(st)
         after = after_moves(st)
         moved, dislodged_by, new_units = after
-        return Resolution(position, [i for i in st.moving if moved[i]], dislodged_by, new_units,
+        return Resolution(position, _Moves([i for i in st.moving if moved[i]], dislodged_by,
+                                           new_units),
                           lambda: execute_movement(position, st, results, after))
 
-    def _resolve_compiled(self, orders: Mapping[str, Iterable[Order]]) -> Resolution | None:
-        """The set on the compiled kernel; None when it must take the reference path (a
-        unit given two orders, or the kernel could not finish)."""
-        assert self._arr is not None
-        position, table = self.position, self._columns
+    def _codes(self, orders: Mapping[str, Iterable[Order]]) -> list[int]:
+        """Each order of the set as the kernel's code (`_column`, once per distinct
+        order), those set aside (no such unit...) left out."""
+        table = self._columns
         patch: list[int] = []
         append = patch.append
         for power, os in orders.items():
@@ -210,16 +266,25 @@ class Resolver:
                     v = packed[o] = self._column(power, o)
                 if v >= 0:                    # -1: set aside (no such unit...): in the results
                     append(v)
-        r = fast_resolver.resolve(self._arr, patch, position)
+        return patch
+
+    def _run_kernel(self, codes: Any, orders: Mapping[str, Iterable[Order]]) -> Resolution | None:
+        """The set on the compiled kernel; None when it must take the reference path (a
+        unit given two orders, or the kernel could not finish)."""
+        assert self._fast is not None
+        position = self.position
+        r = self._fast.resolve(codes)
         if r is None:
             return None
 
         def outcome() -> Outcome:
-            nxt, destroyed = after_movement(position, r.new_units, r.dislodged_by, r.origins,
-                                            r.standoffs)
+            dislodged_by = r.dislodged_by     # origins and standoffs matter only to retreats
+            nxt, destroyed = (after_movement(position, r.new_units, dislodged_by, r.origins,
+                                             r.standoffs) if dislodged_by
+                              else after_movement(position, r.new_units, dislodged_by, {}, set()))
             return Outcome(position, None, nxt, destroyed,
                            lambda: self._resolve_reference(orders).outcome().results)
-        return Resolution(position, r.movers, r.dislodged_by, r.new_units, outcome)
+        return Resolution(position, r, outcome)
 
     def _column(self, power: str, order: Order) -> int:
         """One order matched alone (`match_movement`), packed for the kernel

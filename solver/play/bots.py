@@ -29,6 +29,7 @@ from typing import Mapping, Protocol, Sequence
 from .. import api
 from ..algorithms import dumbbot, greedy
 from ..algorithms.order_policy import OrderPolicy, PolicyLearner
+from ..core import fast_kernel
 from ..core.errors import DipsolveSyntaxError, DipsolveUnavailable
 from ..core.orders import Build, Disband, Order, Waive
 from ..core.position import Position
@@ -185,7 +186,10 @@ class DipsolveBot:
 
     def prepare(self) -> None:
         """Load the method's model before a game (OR-Tools for ``cpsat``: about a second,
-        which a phase's time limit would otherwise have to cover)."""
+        which a phase's time limit would otherwise have to cover), and the compiled
+        resolver's kernel where numba is installed (`dipsolve.core.fast_kernel.warm`: 0.3
+        to 1.6 s from numba's cache; the searches' `Resolver` takes it once loaded)."""
+        fast_kernel.warm()
         api.check_method(self.method)
         if self.opponents in ("equilibrium", "learned") and self.oracle == "cpsat":
             api.check_method("cpsat")

@@ -42,6 +42,9 @@ def play_daide(host: str, port: int, bot: Bot | str = "dipsolve", *, name: str =
     order, the server's complaint)."""
     if isinstance(bot, str):
         bot = make_bot(bot)
+    prepare = getattr(bot, "prepare", None)
+    if prepare is not None:
+        prepare()            # its model and kernel loaded before the connection, so before any clock
     # every wait bounded by ``timeout``: the connection, the next message, the rest of one
     conn = Connection.open(host, port, connect_timeout=min(10.0, timeout), idle_timeout=timeout,
                            body_timeout=min(30.0, timeout))
