@@ -35,7 +35,7 @@ from .core.position import Dislodged, Position, Unit
 from .core.results import Limits
 from .io.records import COMPLETED, Record, RecordPhase, board_differences
 
-__all__ = ["Analysis", "PhaseCheck", "PowerMove", "QUIRKS", "analyze", "check_phase", "board_differences"]
+__all__ = ["Analysis", "PhaseCheck", "PowerMove", "QUIRKS", "CONVENTIONS", "EXPLANATIONS", "analyze", "check_phase", "board_differences"]
 
 #: the peer's documented departures from the DATC (README, tests/test_peer_crosscheck.py)
 QUIRKS = {
@@ -49,6 +49,16 @@ QUIRKS = {
              "fails (the peer, DATC 2.x, moves it by land)",
     "4.D.8": "4.D.8 civil disorder (the peer removes the units farthest from home centers)",
 }
+
+#: the ways a record is written that are no rule at all, and that a re-adjudication names
+#: rather than calls unexplained (each emulated as the quirks are, then compared)
+CONVENTIONS = {
+    "disband-only retreat": "a retreat phase kept for units that can only disband (webDiplomacy "
+                            "and Meta's engine keep it; dipsolve and the peer disband them at once)",
+}
+
+#: every name a difference can be explained by: the peer's quirks and the records' conventions
+EXPLANATIONS = {**QUIRKS, **CONVENTIONS}
 
 #: the stand-in power that carries a support the peer counts though the DATC does not
 _STAND_IN = "Stand-in"
@@ -70,7 +80,7 @@ class PhaseCheck:
 
     def to_json(self) -> dict:
         return {"phase": self.phase, "differences": list(self.differences),
-                "quirks": [QUIRKS[q] for q in self.quirks], "explained": self.explained}
+                "quirks": [EXPLANATIONS[q] for q in self.quirks], "explained": self.explained}
 
 
 @dataclass
@@ -159,10 +169,35 @@ def _h66(case: _Case) -> _Case | None:
     if not touched:
         return None
     e = case.expected
-    phase = e.phase if corrected else outcome.next.phase   # no retreat left: no retreat phase
-    expected = Position.build(phase, e.units, e.centers, corrected, e.standoffs if corrected else (),
-                              game_map=e.map)
-    return replace(case, expected=expected)
+    if not corrected:       # no retreat left: no retreat phase (and, in the Fall, the centers change)
+        return replace(case, expected=_disbanded(e))
+    return replace(case, expected=Position.build(e.phase, e.units, e.centers, corrected, e.standoffs,
+                                                 game_map=e.map))
+
+
+def _disbanded(retreat: Position) -> Position:
+    """The board after a retreat phase in which every dislodged unit disbands: what the
+    rules give at once when none of them has a retreat (the next phase; in the Fall, the
+    centers handed over)."""
+    units = tuple(Dislodged(d.unit, d.attacker_origin, ()) for d in retreat.dislodged)
+    bare = Position.build(retreat.phase, retreat.units, retreat.centers, units, (), game_map=retreat.map)
+    return adjudicate(bare, {}).next
+
+
+def _disband_only(case: _Case) -> _Case | None:
+    """The record keeps a retreat phase for units that can only disband (webDiplomacy,
+    Meta's engine): emulated by playing that phase, every such unit disbanded."""
+    e = case.expected
+    if e.phase.kind != "retreat" or case.position.phase.kind != "movement":
+        return None
+    stuck = [d for d in e.dislodged if not d.retreats]
+    if not stuck:
+        return None
+    kept = [d for d in e.dislodged if d.retreats]
+    if not kept:
+        return replace(case, expected=_disbanded(e))
+    return replace(case, expected=Position.build(e.phase, e.units, e.centers, kept, e.standoffs,
+                                                 game_map=e.map))
 
 
 def _own_supports(case: _Case) -> Iterable[tuple[str, SupportMove, Move | None, Unit]]:
@@ -309,7 +344,8 @@ def _d8(case: _Case) -> _Case | None:
 
 
 _RECOGNISERS: tuple[tuple[str, Callable[[_Case], _Case | None]], ...] = (
-    ("6.H.6", _h66), ("6.D.12", _d12), ("6.F.4", _f4), ("6.E.3", _e3), ("6.G.8", _g8), ("4.D.8", _d8))
+    ("6.H.6", _h66), ("6.D.12", _d12), ("6.F.4", _f4), ("6.E.3", _e3), ("6.G.8", _g8), ("4.D.8", _d8),
+    ("disband-only retreat", _disband_only))
 
 
 # -- orders against dipsolve's ---------------------------------------------------------------

@@ -14,7 +14,7 @@ from dipsolve.testing.peer import real_records
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = sorted([*ROOT.glob("examples/records/*.json"), ROOT / "tests/data/doc_commands/daide_game.json",
-                  *real_records().values()])
+                  *real_records().values(), *ROOT.glob("tests/data/records/*.json")])
 
 
 def test_process_undo_and_the_phases():

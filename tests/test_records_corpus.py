@@ -1,7 +1,7 @@
-"""Real records (read from the installed `diplomacy` package, sources and licences in
-tests/data/records/README.md): every phase
-re-adjudicated gives the record's next board, or a difference a named convention or
-quirk explains; none is unexplained (issue 27)."""
+"""Real records: two read where the installed `diplomacy` package keeps them, two of Meta's
+published Cicero games copied into tests/data/records/ (sources and licences in its
+README.md).  Every phase re-adjudicated gives the record's next board, or a difference a
+named quirk or record convention explains; none is unexplained (issue 27)."""
 
 from __future__ import annotations
 
@@ -14,21 +14,32 @@ from dipsolve.cli import main
 from dipsolve.testing.peer import REAL_RECORDS, real_records
 
 ROOT = Path(__file__).resolve().parent.parent
-FOUND = real_records()
-CORPUS = [FOUND[name] for name in sorted(FOUND)]
+HERE = ROOT / "tests" / "data" / "records"
+#: the records copied here (their licence allows it): name -> path
+COPIED = {p.name: p for p in sorted(HERE.glob("*.json"))}
+FOUND = {**real_records(), **COPIED}
 IDS = sorted(FOUND)
+CORPUS = [FOUND[name] for name in IDS]
 
-#: what the corpus holds, phase by phase: the quirks that explain its differences
+_DISBAND = "disband-only retreat"
+#: what the corpus holds, phase by phase: what explains its differences
 EXPECTED = {
     "diplomacy-001ce02c.json": {"S1902M": ("6.H.6",), "F1908M": ("6.H.6",)},
     "diplomacy-0021f2cf.json": {"S1902M": ("6.G.8",), "S1907M": ("6.G.8",), "F1907M": ("6.G.8",)},
+    # S1903R keeps a unit that can only disband beside one that retreats; S1904R and
+    # F1905R hold only units that can only disband; W1908A: Meta's engine's civil disorder
+    "meta-game_433761_ENGLAND_AG.json": {"S1903M": (_DISBAND,), "S1904M": (_DISBAND,), "F1905M": (_DISBAND,),
+                                         "W1908A": ("4.D.8",)},
+    "meta-game_435086_FRANCE_RT.json": {p: (_DISBAND,) for p in (
+        "F1903M", "F1904M", "S1905M", "F1905M", "S1906M", "F1906M", "S1907M", "F1908M")},
 }
 
 
 def test_the_corpus_is_the_one_its_readme_names():
-    readme = (ROOT / "tests" / "data" / "records" / "README.md").read_text()
-    assert IDS == sorted(EXPECTED) == sorted(REAL_RECORDS)      # the test extra installs the peer
+    readme = (HERE / "README.md").read_text()
+    assert IDS == sorted(EXPECTED) == sorted([*REAL_RECORDS, *COPIED])   # the test extra installs the peer
     assert all(f"`{name}`" in readme and f"`{file}`" in readme for name, file in REAL_RECORDS.items())
+    assert all(f"`{name}`" in readme for name in COPIED)
     assert "licence" in readme
 
 
@@ -48,4 +59,25 @@ def test_every_phase_is_the_next_board_or_explained(name):
 def test_analyze_adjudication_only_says_so(path, capsys):
     assert main(["analyze", str(path), "--adjudication-only"]) == 0
     out = capsys.readouterr().out
-    assert "all explained by the peer's documented quirks" in out and "UNEXPLAINED" not in out
+    assert "UNEXPLAINED" not in out
+    if path.name.startswith("meta-"):
+        assert "all explained by documented quirks and record conventions" in out
+        assert "a retreat phase kept for units that can only disband" in out
+    else:
+        assert "all explained by the peer's documented quirks" in out
+
+
+def test_a_disband_only_retreat_phase_keeps_its_units(capsys):
+    """S1904R of a Cicero game: Germany's A RUH and A MUN can only disband.  The phase
+    shows them, and its recorded disbands are adjudicated, not 'no such unit'."""
+    path = str(COPIED["meta-game_433761_ENGLAND_AG.json"])
+    phase = dipsolve.Game.load(path).record.phase("S1904R")
+    stuck = {str(d.unit): d.retreats for d in phase.position.dislodged}
+    assert stuck == {"A RUH": (), "A MUN": ()}
+    assert main(["show", path, "--phase", "S1904R"]) == 0
+    out = capsys.readouterr().out
+    assert "Germany: A RUH from BUR retreats none" in out and "Germany: A MUN from SIL retreats none" in out
+    assert main(["adjudicate", path, "--phase", "S1904R"]) == 0
+    out = capsys.readouterr().out
+    assert "ok Germany: A RUH D  disbanded" in out and "no such unit" not in out
+    assert "destroyed: Germany A RUH" in out

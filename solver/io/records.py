@@ -9,7 +9,11 @@ options; ``centers`` per power), its ``orders`` what each power ordered (the pee
 short notation, which is dipsolve's canonical one), its ``results`` each unit's result
 codes (``"bounce"``, ``"cut"``, ``"dislodged"``, ...).  The last phase has no orders: it
 is the board the game ended on (its name may be ``COMPLETED``).  A file holds one game
-(pretty-printed or not), a JSON list of games, or JSON lines, one game a line.
+(pretty-printed or not), a JSON list of games, or JSON lines, one game a line.  Meta's
+engine (dipcc's ``Game.to_json``, the form of Meta's published Cicero games) writes the
+same phases without the timestamps and hash, and keeps a retreat phase for dislodged
+units that can only disband (``"retreats": {"A RUH": []}``): it reads the same way, and
+such a unit is kept, with no retreat, in the phase's `Position`.
 
 Reading (`read_records`, `load_records`, `load_record`) gives `Record`\\ s of
 `RecordPhase`\\ s: the phase's `Position` (phase, units, centers and, in a retreat
@@ -316,9 +320,10 @@ def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[Reco
             opts = _expect(src, start, options, list, f"phase {name}: retreats of {text}", text)
             locs = tuple(sorted({_location(src, start, o, m) for o in opts}))
             stars.discard((power, kind, loc))
-            if locs:      # the peer keeps no unit without a retreat: neither do we
-                u = Unit(power, kind, loc)
-                dislodged.append(Dislodged(u, _attacker_origin(u, before, m), locs))
+            # kept even without a retreat (it can only disband): the peer never writes
+            # one, but webDiplomacy and Meta's engine keep a retreat phase for it
+            u = Unit(power, kind, loc)
+            dislodged.append(Dislodged(u, _attacker_origin(u, before, m), locs))
     centers: dict[str, str] = {}
     for pname, provs in _expect(src, start, state.get("centers", {}), dict,
                                 f"phase {name}: centers", name).items():
