@@ -55,6 +55,9 @@ QUIRKS = {
 CONVENTIONS = {
     "disband-only retreat": "a retreat phase kept for units that can only disband (webDiplomacy "
                             "and Meta's engine keep it; dipsolve and the peer disband them at once)",
+    "100-year end": "the diplomacy package's 100-year end (a draw after the Fall of the game's "
+                    "100th year: its Winter phase recorded even with nothing due, and the game "
+                    "ended before its adjustments)",
 }
 
 #: every name a difference can be explained by: the peer's quirks and the records' conventions
@@ -343,9 +346,40 @@ def _d8(case: _Case) -> _Case | None:
     return replace(case, orders=orders)
 
 
+def _hundredth_year(position: Position) -> bool:
+    """Whether ``position`` is in the 100th year of its variant's game (2000 on the
+    standard board), the year the ``diplomacy`` package ends a game in a draw."""
+    from .core.variant import VARIANTS, variant
+    name = position.map.name or "standard"
+    first = int(variant(name).start_phase[1:-1]) if name in VARIANTS else 1901
+    return position.phase.year - first + 1 == 100
+
+
+def _hundred_years(case: _Case) -> _Case | None:
+    """The ``diplomacy`` package ends a game after the Fall of its 100th year: it writes
+    that year's Winter phase though nothing may be due (dipsolve goes on to the Spring),
+    and ends the game on the Winter's board, an owed removal or build never made.
+    Emulated: dipsolve's board is taken into the Winter; and an end board equal to the
+    Winter's, before its adjustments, is that end."""
+    e, p = case.expected, case.position
+    if not _hundredth_year(p):
+        return None
+    nxt = case.outcome().next
+    if p.phase.season == "Fall":
+        if e.phase.kind != "adjustment" or nxt.phase.kind == "adjustment" or nxt.phase == e.phase:
+            return None
+        return replace(case, expected=Position.build(nxt.phase, e.units, e.centers, e.dislodged,
+                                                     e.standoffs, game_map=e.map))
+    if p.phase.kind == "adjustment" and not case.compare_phase:        # the end: COMPLETED
+        if (e.units, e.centers) != (p.units, p.centers) or nxt == e:
+            return None
+        return replace(case, expected=nxt)
+    return None
+
+
 _RECOGNISERS: tuple[tuple[str, Callable[[_Case], _Case | None]], ...] = (
     ("6.H.6", _h66), ("6.D.12", _d12), ("6.F.4", _f4), ("6.E.3", _e3), ("6.G.8", _g8), ("4.D.8", _d8),
-    ("disband-only retreat", _disband_only))
+    ("disband-only retreat", _disband_only), ("100-year end", _hundred_years))
 
 
 # -- orders against dipsolve's ---------------------------------------------------------------

@@ -67,6 +67,38 @@ def test_analyze_adjudication_only_says_so(path, capsys):
         assert "all explained by the peer's documented quirks" in out
 
 
+@pytest.mark.parametrize("owed", [False, True], ids=["nothing-due", "removal-owed"])
+def test_the_peers_hundred_year_end_is_named(owed, tmp_path, capsys):
+    """The peer ends a game after the Fall of 2000 (a record it makes here: its own games
+    run from 1901 take minutes to get there).  Nothing due: it still writes W2000A, where
+    dipsolve goes on to S2001M; a removal owed: it ends the game before making it."""
+    import json
+    from dipsolve.testing.peer import hundred_year_end
+    data = hundred_year_end(owed)
+    assert [ph["name"] for ph in data["phases"]] == ["F2000M", "W2000A", "COMPLETED"]
+    game = dipsolve.Game.from_json(data)
+    analysis = dipsolve.analyze(game.record, check_only=True)
+    found = {c.phase: c.quirks for c in analysis.checks if c.differences}
+    assert found == ({"W2000A": ("100-year end",)} if owed else {"F2000M": ("100-year end",)})
+    assert analysis.unexplained == []
+    path = tmp_path / "end.json"
+    path.write_text(json.dumps(data))
+    assert main(["analyze", str(path), "--adjudication-only"]) == 0
+    out = capsys.readouterr().out
+    assert "100-year end" in out and "UNEXPLAINED" not in out
+
+
+def test_a_hundred_year_end_is_only_named_in_the_hundredth_year():
+    """The same record moved to 1999 is not the peer's end: its differences stay unexplained."""
+    from dipsolve.io.records import read_records
+    from dipsolve.testing.peer import hundred_year_end
+    import json
+    text = json.dumps(hundred_year_end(False)).replace("2000", "1999")
+    record = read_records(text)[0]
+    analysis = dipsolve.analyze(record, check_only=True)
+    assert [c.phase for c in analysis.unexplained] == ["F1999M"]
+
+
 def test_a_disband_only_retreat_phase_keeps_its_units(capsys):
     """S1904R of a Cicero game: Germany's A RUH and A MUN can only disband.  The phase
     shows them, and its recorded disbands are adjudicated, not 'no such unit'."""
