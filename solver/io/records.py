@@ -70,6 +70,9 @@ class RecordPhase:
     results: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: the press of the phase: (sender, recipient, text), as the record gives them
     messages: tuple[tuple[str, str, str], ...] = ()
+    #: the phase as the file wrote it (`Source`), written back as it was (timestamps,
+    #: hashes, the order of its lists) while this phase's values are still the ones read
+    source: "Source | None" = field(default=None, compare=False, repr=False)
 
     def orders_of(self) -> dict[str, list[Order]]:
         """The orders as `dipsolve.adjudicate` takes them (power -> list)."""
@@ -84,6 +87,8 @@ class Record:
     phases: tuple[RecordPhase, ...]
     map: str = "standard"
     rules: tuple[str, ...] = ()
+    #: the game's own JSON keys as the file wrote them (`Source`), written back likewise
+    source: "Source | None" = field(default=None, compare=False, repr=False)
 
     @property
     def names(self) -> list[str]:
@@ -120,6 +125,20 @@ class Record:
     def to_json(self) -> dict[str, Any]:
         """The game in the saved-game format (a dict ready for `json.dumps`)."""
         return _game_json(self)
+
+
+@dataclass(frozen=True, eq=False)
+class Source:
+    """What a file wrote for a game or a phase (``raw``, its JSON object) and the values
+    read from it (``read``).  A writer writes ``raw`` back only while the game's or phase's
+    values are those very objects (`unchanged`): a phase replaced or played anew is
+    written from its values."""
+
+    raw: Mapping[str, Any]
+    read: tuple[Any, ...]
+
+    def unchanged(self, *values: Any) -> bool:
+        return len(values) == len(self.read) and all(a is b for a, b in zip(values, self.read))
 
 
 def describe_names(names: list[str]) -> str:
@@ -288,7 +307,8 @@ def _read_game(src: _Source, start: int, game: Any) -> Record:
     phases: list[RecordPhase] = []
     for i, ph in enumerate(phases_json):
         phases.append(_read_phase(src, start, ph, i, phases, m))
-    return Record(gid, tuple(phases), map_name, tuple(str(r) for r in rules))
+    rules_read = tuple(str(r) for r in rules)
+    return Record(gid, tuple(phases), map_name, rules_read, Source(game, (gid, map_name, rules_read)))
 
 
 def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[RecordPhase],
@@ -355,7 +375,8 @@ def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[Reco
         msg = _expect(src, start, msg, dict, f"phase {name}: a message", name)
         messages.append((str(msg.get("sender", "")), str(msg.get("recipient", "")),
                          str(msg.get("message", ""))))
-    return RecordPhase(name, position, orders, results, tuple(messages))
+    read = tuple(messages)
+    return RecordPhase(name, position, orders, results, read, Source(ph, (name, position, orders, results, read)))
 
 
 def _phase(src: _Source, start: int, name: str, before: list[RecordPhase]) -> Phase:
@@ -621,6 +642,10 @@ def _game_json(record: Record) -> dict[str, Any]:
     influence: dict[str, set[str]] = {p: set(record.phases[0].position.centers_of(p)) for p in powers}
     for ph in record.phases:
         influence = _influence(ph.position, influence)
+        if ph.source is not None and ph.source.unchanged(ph.name, ph.position, ph.orders, ph.results,
+                                                         ph.messages):
+            phases.append(ph.source.raw)         # as the file wrote it: its timestamps, hash, order
+            continue
         state = _state(ph.position, ph.name, influence)
         state.update(game_id=record.id, map=record.map, rules=list(record.rules))
         phases.append({"name": ph.name, "state": state,
@@ -628,6 +653,8 @@ def _game_json(record: Record) -> dict[str, Any]:
                        "results": {k: list(v) for k, v in ph.results.items()},
                        "messages": [{"sender": a, "recipient": b, "message": m, "phase": ph.name}
                                     for a, b, m in ph.messages]})
+    if record.source is not None and record.source.unchanged(record.id, record.map, record.rules):
+        return {**record.source.raw, "phases": phases}
     return {"id": record.id, "map": record.map, "rules": list(record.rules), "phases": phases}
 
 
