@@ -113,3 +113,28 @@ def test_a_disband_only_retreat_phase_keeps_its_units(capsys):
     out = capsys.readouterr().out
     assert "ok Germany: A RUH D  disbanded" in out and "no such unit" not in out
     assert "destroyed: Germany A RUH" in out
+
+
+def test_analyze_adjudication_only_on_the_whole_corpus(tmp_path, capsys):
+    """The whole corpus in one file (JSON lines, each record as its file wrote it, the
+    peer's 100-year ends too): one ``analyze --adjudication-only``, every phase equal to the
+    record's next board or explained by a named quirk or convention; none unexplained."""
+    import json
+    from dipsolve.testing.peer import hundred_year_end
+    games = [json.loads(path.read_text()) for path in CORPUS] + [hundred_year_end(o) for o in (False, True)]
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps(g) + "\n" for g in games))
+    assert main(["analyze", str(corpus), "--adjudication-only", "--json"]) == 0
+    reports = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(reports) == len(games) == len(EXPECTED) + 2
+    for report in reports:
+        listed = report["adjudication"]["phases"]          # the phases that differ
+        assert report["adjudication"]["unexplained"] == 0, report["adjudication"]
+        assert all(c["explained"] and c["differences"] and c["quirks"] for c in listed)
+    phases = sum(len(dipsolve.Game.from_json(g)) - 1 for g in games)
+    assert main(["analyze", str(corpus), "--adjudication-only"]) == 0
+    out = capsys.readouterr().out
+    differing = sum(map(len, EXPECTED.values())) + 2          # and one in each 100-year end
+    assert out.rstrip().endswith(f"# {len(games)} games: {phases} phases re-adjudicated, {differing} differ "
+                                 "from the record, 0 not explained by any documented quirk")
+    assert "UNEXPLAINED" not in out
