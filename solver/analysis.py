@@ -113,9 +113,10 @@ def check_phase(before: RecordPhase, after: RecordPhase) -> PhaseCheck:
         return PhaseCheck(before.name, ())
     found: list[str] = []
     current = diffs
-    progress = True
-    while current and progress:
-        progress = False
+    while current:
+        # the explanation that leaves the fewest differences (the first of a tie), not the
+        # first that leaves fewer: one quirk's partial fit must not hide a whole one
+        best: tuple[str, _Case, list[str]] | None = None
         for key, recogniser in _RECOGNISERS:
             if key in found:
                 continue
@@ -123,10 +124,12 @@ def check_phase(before: RecordPhase, after: RecordPhase) -> PhaseCheck:
             if edited is None:
                 continue
             left = edited.diffs()
-            if len(left) < len(current):
-                found.append(key)
-                case, current, progress = edited, left, True
-                break
+            if len(left) < len(current) and (best is None or len(left) < len(best[2])):
+                best = (key, edited, left)
+        if best is None:
+            break
+        found.append(best[0])
+        case, current = best[1], best[2]
     return PhaseCheck(before.name, tuple(diffs), tuple(found), not current)
 
 

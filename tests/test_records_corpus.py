@@ -1,4 +1,4 @@
-"""Real records: two read where the installed `diplomacy` package keeps them, two of Meta's
+"""Real records: two read where the installed `diplomacy` package keeps them, three of Meta's
 published Cicero games copied into tests/data/records/ (sources and licences in its
 README.md).  Every phase re-adjudicated gives the record's next board, or a difference a
 named quirk or record convention explains; none is unexplained (issue 27)."""
@@ -30,6 +30,9 @@ EXPECTED = {
     # F1905R hold only units that can only disband; W1908A: Meta's engine's civil disorder
     "meta-game_433761_ENGLAND_AG.json": {"S1903M": (_DISBAND,), "S1904M": (_DISBAND,), "F1905M": (_DISBAND,),
                                          "W1908A": ("4.D.8",)},
+    # F1908M: a partial fit of 6.E.3 once hid the whole fit of the convention (unexplained)
+    "meta-game_443831_GERMANY_EI.json": {**{p: (_DISBAND,) for p in (
+        "F1902M", "F1903M", "S1904M", "F1904M", "F1905M", "S1907M", "F1908M")}, "W1908A": ("4.D.8",)},
     "meta-game_435086_FRANCE_RT.json": {p: (_DISBAND,) for p in (
         "F1903M", "F1904M", "S1905M", "F1905M", "S1906M", "F1906M", "S1907M", "F1908M")},
 }
