@@ -127,7 +127,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "ExecutionUnavailable": ("dipsolve.execution", "ExecutionUnavailable"),
     # a seat at a DAIDE server
     "play_daide": ("dipsolve.play.daide.seat", "play_daide"),
-    "GameEnd": ("dipsolve.play.daide.client", "GameEnd"),
+    "GameEnd": ("dipsolve.play.daide.history", "GameEnd"),
     "DaideError": ("dipsolve.play.daide.wire", "DaideError"),
     "DaideConnectionError": ("dipsolve.play.daide.wire", "DaideConnectionError"),
     "DaideProtocolError": ("dipsolve.play.daide.wire", "DaideProtocolError"),

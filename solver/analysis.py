@@ -35,7 +35,7 @@ from .core.position import Dislodged, Position, Unit
 from .core.results import Limits
 from .io.records import COMPLETED, Record, RecordPhase, board_differences
 
-__all__ = ["Analysis", "PhaseCheck", "PowerMove", "QUIRKS", "analyze", "check_phase", "board_differences"]
+__all__ = ["Analysis", "PhaseCheck", "PowerMove", "QUIRKS", "CONVENTIONS", "EXPLANATIONS", "analyze", "check_phase", "board_differences"]
 
 #: the peer's documented departures from the DATC (README, tests/test_peer_crosscheck.py)
 QUIRKS = {
@@ -49,6 +49,19 @@ QUIRKS = {
              "fails (the peer, DATC 2.x, moves it by land)",
     "4.D.8": "4.D.8 civil disorder (the peer removes the units farthest from home centers)",
 }
+
+#: the ways a record is written that are no rule at all, and that a re-adjudication names
+#: rather than calls unexplained (each emulated as the quirks are, then compared)
+CONVENTIONS = {
+    "disband-only retreat": "a retreat phase kept for units that can only disband (webDiplomacy "
+                            "and Meta's engine keep it; dipsolve and the peer disband them at once)",
+    "100-year end": "the diplomacy package's 100-year end (a draw after the Fall of the game's "
+                    "100th year: its Winter phase recorded even with nothing due, and the game "
+                    "ended before its adjustments)",
+}
+
+#: every name a difference can be explained by: the peer's quirks and the records' conventions
+EXPLANATIONS = {**QUIRKS, **CONVENTIONS}
 
 #: the stand-in power that carries a support the peer counts though the DATC does not
 _STAND_IN = "Stand-in"
@@ -70,7 +83,7 @@ class PhaseCheck:
 
     def to_json(self) -> dict:
         return {"phase": self.phase, "differences": list(self.differences),
-                "quirks": [QUIRKS[q] for q in self.quirks], "explained": self.explained}
+                "quirks": [EXPLANATIONS[q] for q in self.quirks], "explained": self.explained}
 
 
 @dataclass
@@ -100,9 +113,10 @@ def check_phase(before: RecordPhase, after: RecordPhase) -> PhaseCheck:
         return PhaseCheck(before.name, ())
     found: list[str] = []
     current = diffs
-    progress = True
-    while current and progress:
-        progress = False
+    while current:
+        # the explanation that leaves the fewest differences (the first of a tie), not the
+        # first that leaves fewer: one quirk's partial fit must not hide a whole one
+        best: tuple[str, _Case, list[str]] | None = None
         for key, recogniser in _RECOGNISERS:
             if key in found:
                 continue
@@ -110,10 +124,12 @@ def check_phase(before: RecordPhase, after: RecordPhase) -> PhaseCheck:
             if edited is None:
                 continue
             left = edited.diffs()
-            if len(left) < len(current):
-                found.append(key)
-                case, current, progress = edited, left, True
-                break
+            if len(left) < len(current) and (best is None or len(left) < len(best[2])):
+                best = (key, edited, left)
+        if best is None:
+            break
+        found.append(best[0])
+        case, current = best[1], best[2]
     return PhaseCheck(before.name, tuple(diffs), tuple(found), not current)
 
 
@@ -159,10 +175,35 @@ def _h66(case: _Case) -> _Case | None:
     if not touched:
         return None
     e = case.expected
-    phase = e.phase if corrected else outcome.next.phase   # no retreat left: no retreat phase
-    expected = Position.build(phase, e.units, e.centers, corrected, e.standoffs if corrected else (),
-                              game_map=e.map)
-    return replace(case, expected=expected)
+    if not corrected:       # no retreat left: no retreat phase (and, in the Fall, the centers change)
+        return replace(case, expected=_disbanded(e))
+    return replace(case, expected=Position.build(e.phase, e.units, e.centers, corrected, e.standoffs,
+                                                 game_map=e.map))
+
+
+def _disbanded(retreat: Position) -> Position:
+    """The board after a retreat phase in which every dislodged unit disbands: what the
+    rules give at once when none of them has a retreat (the next phase; in the Fall, the
+    centers handed over)."""
+    units = tuple(Dislodged(d.unit, d.attacker_origin, ()) for d in retreat.dislodged)
+    bare = Position.build(retreat.phase, retreat.units, retreat.centers, units, (), game_map=retreat.map)
+    return adjudicate(bare, {}).next
+
+
+def _disband_only(case: _Case) -> _Case | None:
+    """The record keeps a retreat phase for units that can only disband (webDiplomacy,
+    Meta's engine): emulated by playing that phase, every such unit disbanded."""
+    e = case.expected
+    if e.phase.kind != "retreat" or case.position.phase.kind != "movement":
+        return None
+    stuck = [d for d in e.dislodged if not d.retreats]
+    if not stuck:
+        return None
+    kept = [d for d in e.dislodged if d.retreats]
+    if not kept:
+        return replace(case, expected=_disbanded(e))
+    return replace(case, expected=Position.build(e.phase, e.units, e.centers, kept, e.standoffs,
+                                                 game_map=e.map))
 
 
 def _own_supports(case: _Case) -> Iterable[tuple[str, SupportMove, Move | None, Unit]]:
@@ -308,8 +349,40 @@ def _d8(case: _Case) -> _Case | None:
     return replace(case, orders=orders)
 
 
+def _hundredth_year(position: Position) -> bool:
+    """Whether ``position`` is in the 100th year of its variant's game (2000 on the
+    standard board), the year the ``diplomacy`` package ends a game in a draw."""
+    from .core.variant import VARIANTS, variant
+    name = position.map.name or "standard"
+    first = int(variant(name).start_phase[1:-1]) if name in VARIANTS else 1901
+    return position.phase.year - first + 1 == 100
+
+
+def _hundred_years(case: _Case) -> _Case | None:
+    """The ``diplomacy`` package ends a game after the Fall of its 100th year: it writes
+    that year's Winter phase though nothing may be due (dipsolve goes on to the Spring),
+    and ends the game on the Winter's board, an owed removal or build never made.
+    Emulated: dipsolve's board is taken into the Winter; and an end board equal to the
+    Winter's, before its adjustments, is that end."""
+    e, p = case.expected, case.position
+    if not _hundredth_year(p):
+        return None
+    nxt = case.outcome().next
+    if p.phase.season == "Fall":
+        if e.phase.kind != "adjustment" or nxt.phase.kind == "adjustment" or nxt.phase == e.phase:
+            return None
+        return replace(case, expected=Position.build(nxt.phase, e.units, e.centers, e.dislodged,
+                                                     e.standoffs, game_map=e.map))
+    if p.phase.kind == "adjustment" and not case.compare_phase:        # the end: COMPLETED
+        if (e.units, e.centers) != (p.units, p.centers) or nxt == e:
+            return None
+        return replace(case, expected=nxt)
+    return None
+
+
 _RECOGNISERS: tuple[tuple[str, Callable[[_Case], _Case | None]], ...] = (
-    ("6.H.6", _h66), ("6.D.12", _d12), ("6.F.4", _f4), ("6.E.3", _e3), ("6.G.8", _g8), ("4.D.8", _d8))
+    ("6.H.6", _h66), ("6.D.12", _d12), ("6.F.4", _f4), ("6.E.3", _e3), ("6.G.8", _g8), ("4.D.8", _d8),
+    ("disband-only retreat", _disband_only), ("100-year end", _hundred_years))
 
 
 # -- orders against dipsolve's ---------------------------------------------------------------

@@ -54,6 +54,16 @@ QUIRK_CASES = {
     "6.H.6": ("S1909M", "Germany A BER, Germany A KIE, Italy F DEN, Russia F BAL",
               {"Germany": [Move("A", "BER", "DEN", True), SupportMove("A", "KIE", "A", "BER", "DEN")],
                "Russia": [Convoy("BAL", "A", "BER", "DEN")]}, {"WAR": "Russia"}),
+    # no retreat left by the DATC (every place around DEN held): the peer still offers
+    # six, and keeps a retreat phase; in the Fall dipsolve goes on to the Winter, the
+    # centers handed over (issue 27: was UNEXPLAINED in the Fall)
+    **{f"6.H.6 {season} no retreat": (
+        f"{season[0].upper()}1909M",
+        "Germany A BER, Germany A KIE, Italy F DEN, Russia F BAL, England F NTH, England F HEL, "
+        "England F SKA, Russia A SWE",
+        {"Germany": [Move("A", "BER", "DEN", True), SupportMove("A", "KIE", "A", "BER", "DEN")],
+         "Russia": [Convoy("BAL", "A", "BER", "DEN")]}, {"WAR": "Russia", "DEN": "Italy"})
+       for season in ("spring", "fall")},
     "6.D.12": ("S1901M", "Austria A RUM, Austria A SEV, Turkey A ANK, Turkey F BLA",
                {"Austria": [SupportMove("A", "SEV", "A", "ANK", "RUM")],
                 "Turkey": [Move("A", "ANK", "RUM", True), Convoy("BLA", "A", "ANK", "RUM")]},

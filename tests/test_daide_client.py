@@ -776,3 +776,26 @@ def test_brackets_nested_past_the_limit_from_the_server_are_its_fault(capsys):
     assert run_client(server) == 1
     server.join()
     assert "max_nesting" in capsys.readouterr().err.splitlines()[-1]
+
+
+def test_the_seats_history_is_a_game():
+    """`SeatHistory`: each NOW a phase (the same NOW twice, one), each readable ORD an
+    order of its power; an order it cannot read is left out, not an error."""
+    import dipsolve
+    from dipsolve.play.daide.client import _body_text, parse_tree
+    from dipsolve.play.daide.history import SeatHistory
+    history = SeatHistory()
+    assert history.game is None and not history.order("(FRA AMY PAR) MTO BUR")
+    start = dipsolve.Position.initial()
+    history.board(start)
+    history.board(start)
+    ord_ = parse_tree("ORD (SPR 1901) ((FRA AMY PAR) MTO BUR) (SUC)")
+    assert history.order(_body_text(ord_[2]))
+    assert not history.order("(FRA AMY PAR) MTO NOWHERE")
+    after = dipsolve.adjudicate(start, {"France": ["A PAR - BUR"]}).next
+    history.board(after)
+    game = history.game
+    assert [ph.name for ph in game] == ["S1901M", "F1901M"] and game.position == after
+    assert {p: [str(o) for o in os] for p, os in game.phases[0].orders.items()} == {"France": ["A PAR - BUR"]}
+    assert game.phases[0].outcome.next == after        # dipsolve agrees with the server here
+    assert dipsolve.Game.from_json(game.dumps()).record == game.record

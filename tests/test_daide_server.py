@@ -18,11 +18,13 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 pytest.importorskip("diplomacy")
 
+import dipsolve  # noqa: E402
 from dipsolve.core.adjudicator import adjudicate  # noqa: E402
 from dipsolve.analysis import QUIRKS, check_phase  # noqa: E402
 from dipsolve.io.records import iter_positions, read_records, result_codes  # noqa: E402
@@ -38,9 +40,11 @@ BOTS = ["dumbbot", "random", "dipsolve", "dumbbot", EXAMPLE_BOT, "dumbbot", "ran
 DEADLINE = 10
 
 
-def _client(port: int, bot: str, seat: int) -> subprocess.Popen:
+def _client(port: int, bot: str, seat: int, save: Path) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "dipsolve.cli", "daide", f"127.0.0.1:{port}", "--bot", bot,
            "--name", f"seat{seat}", "--seed", str(seat), "--timeout", "90"]
+    if seat == 0:                      # one seat keeps its history (a dipsolve.Game)
+        cmd += ["--save", str(save)]
     if bot.startswith("dipsolve"):
         cmd += ["--time-limit", "0.5"]
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -49,12 +53,14 @@ def _client(port: int, bot: str, seat: int) -> subprocess.Popen:
 
 @pytest.fixture(scope="module")
 def daide_game(tmp_path_factory):
-    """(the server's saved game, [(exit status, stdout, stderr) per client], its last line)."""
+    """(the server's saved game, [(exit status, stdout, stderr) per client], its last line,
+    the folder seat 0 saved its game in)."""
     out = tmp_path_factory.mktemp("daide") / "game.json"
+    saved = out.parent / "seat0"
     clients: list[subprocess.Popen] = []
     try:
         with DaideServerProcess(out, deadline=DEADLINE, until="S1903M", max_seconds=170) as server:
-            clients = [_client(server.port, bot, i) for i, bot in enumerate(BOTS)]
+            clients = [_client(server.port, bot, i, saved) for i, bot in enumerate(BOTS)]
             last = server.wait(timeout=180)
             results = []
             for c in clients:
@@ -67,7 +73,7 @@ def daide_game(tmp_path_factory):
                 c.wait()
     log = server.log.read_text(encoding="utf-8", errors="replace")[-3000:] if server.log.exists() else ""
     assert out.exists(), f"the server wrote no record ({last!r}); its log ends:\n{log}"
-    return json.loads(out.read_text(encoding="utf-8")), results, last
+    return json.loads(out.read_text(encoding="utf-8")), results, last, saved
 
 
 def _differences(record_json: dict) -> tuple[list[str], dict[str, int], int]:
@@ -105,7 +111,7 @@ def _differences(record_json: dict) -> tuple[list[str], dict[str, int], int]:
 
 
 def test_seven_clients_play_to_winter_1902_and_every_phase_is_dipsolves(daide_game):
-    record, results, last = daide_game
+    record, results, last, _ = daide_game
     for (status, stdout, stderr), bot in zip(results, BOTS):
         assert status == 0, f"{bot} client exited {status}:\n{stderr[-2000:]}"
         assert stdout.startswith("game over (SPR 1903)"), stdout + stderr[-2000:]
@@ -124,7 +130,7 @@ def test_seven_clients_play_to_winter_1902_and_every_phase_is_dipsolves(daide_ga
 
 
 def test_each_client_says_its_power_and_the_final_centres(daide_game):
-    record, results, _ = daide_game
+    record, results, _, _ = daide_game
     seated = []
     for status, stdout, stderr in results:
         line = next(x for x in stderr.splitlines() if "playing " in x)
@@ -139,7 +145,7 @@ def test_the_comparison_sees_a_record_that_is_not_dipsolves(daide_game):
     """The check above can fail: a unit moved by hand in the record's second phase, or a
     bounce the server did not report, is a difference (no peer bug explains it)."""
     import copy
-    record, _, _ = daide_game
+    record, _, _, _ = daide_game
     moved = copy.deepcopy(record)
     units = moved["phases"][1]["state"]["units"]
     power = next(p for p, us in units.items() if any(u.startswith("A ") for u in us))
@@ -153,3 +159,30 @@ def test_the_comparison_sees_a_record_that_is_not_dipsolves(daide_game):
     results[unit] = ["bounce"]
     diffs, _, _ = _differences(bounced)
     assert diffs == [f"{bounced['phases'][0]['name']} {unit}: dipsolve [], server ['bounce']"]
+
+
+def test_the_seats_history_is_a_game_of_the_servers_boards(daide_game):
+    """The seat's history is a `dipsolve.Game` (saved with ``play --save``'s writer): every
+    phase the seat saw is the server's board of that phase, with the orders the server
+    recorded for the powers the server reported (ORD; the diplomacy package's server
+    reports a seat its own orders only)."""
+    record_json, results, _, saved = daide_game
+    files = sorted(saved.glob("daide-*.json"))
+    assert len(files) == 1, results[0][2][-2000:]
+    game = dipsolve.Game.load(str(files[0]))
+    assert files[0].read_text() == game.dumps()
+    server = {ph.name: ph for ph in read_records(json.dumps(record_json))[0].phases}
+    power = next(x for x in results[0][2].splitlines() if "playing " in x).split("playing ")[1].split()[0]
+    power = OUR_POWER.get(power, power)
+    assert files[0].name == f"daide-{power}.json"
+    seen = [ph for ph in game if ph.name in server]
+    assert len(seen) >= 6 and [ph.name for ph in game][0] == "S1901M"
+    for ph in seen:
+        theirs = server[ph.name]
+        assert (ph.position.units, ph.position.centers) == (theirs.position.units, theirs.position.centers), ph.name
+        if ph is game.phases[-1]:
+            continue
+        ours = {p: sorted(map(str, os)) for p, os in ph.orders.items() if os}
+        assert ours == {p: sorted(map(str, theirs.orders.get(p, ()))) for p in ours}, ph.name
+        if ph.position.phase.kind == "movement" and ph.position.units_of(power):
+            assert power in ours, ph.name                         # the seat's own, at least

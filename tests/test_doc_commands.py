@@ -30,6 +30,11 @@ examples run:
   page marks with ``~`` and ``...`` what the limit changes);
 - ``<!-- doc-test: interrupt: ... -->``: the command runs in a process of its own, its
   stderr a terminal, and gets SIGINT once its progress display shows (Ctrl-C);
+- ``<!-- doc-test: daide-server PHASE -->``: the ``diplomacy`` package's DAIDE server runs
+  on 127.0.0.1 (`dipsolve.testing.daide_server`, ending the game on reaching PHASE, 10 s
+  a turn) with six DumbBot seats (``dipsolve daide`` processes); the example's
+  ``HOST:PORT`` is the server's, and it takes the seventh seat (its output: stderr, the
+  seat it got, then stdout, the end: in the order a terminal shows them);
 - ``<!-- doc-test: slow: REASON -->``: run only with ``DIPSOLVE_SLOW_DOCS=1`` (`SLOW`);
 - ``<!-- doc-test: not run: REASON -->``: shown, not run (`NOT_RUN`).
 
@@ -58,13 +63,13 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in ROOT.glob("docs/*.md"))]
 
 #: the settings a page's HTML comment can give the examples of the block after it
-DIRECTIVES = ("files", "time-limit", "not run", "slow", "interrupt")
+DIRECTIVES = ("files", "time-limit", "not run", "slow", "interrupt", "daide-server")
 
 #: the examples shown but not run (a page says why in its directive)
-NOT_RUN = {"docs/daide.md:71"}
+NOT_RUN: set[str] = set()
 
 #: the examples that run only with DIPSOLVE_SLOW_DOCS=1 (more CPU than the whole file's minute)
-SLOW = {"docs/adjustments.md:359", "docs/adjustments.md:380"}
+SLOW: set[str] = set()
 RUN_SLOW = os.environ.get("DIPSOLVE_SLOW_DOCS") == "1"
 
 #: what a command printed, by its command line and folder of files: README.md and a page
@@ -259,6 +264,36 @@ def _interrupted(argv: list[str]) -> tuple[int, list[str]]:
     return code, out.splitlines() + [line for line in shown if line]
 
 
+def _with_daide_server(example: Example, argv: list[str], capsys: pytest.CaptureFixture[str]
+                       ) -> tuple[int, list[str]]:
+    """``dipsolve daide`` at the seventh seat of a game on the ``diplomacy`` package's DAIDE
+    server, six DumbBot seats around it (each in its own process, killed at the end)."""
+    from dipsolve.testing.daide_server import DaideServerProcess
+    pytest.importorskip("diplomacy")
+    address = next(i for i, a in enumerate(argv) if re.fullmatch(r"[\w.]+:\d+", a))
+    clients: list[subprocess.Popen] = []
+    with DaideServerProcess(Path("daide-doc-game.json"), deadline=10, max_seconds=120,
+                            until=example.settings["daide-server"]) as server:
+        try:
+            argv = [*argv[:address], f"127.0.0.1:{server.port}", *argv[address + 1:]]
+            clients = [subprocess.Popen([sys.executable, "-m", "dipsolve.cli", "daide", argv[address],
+                                         "--bot", "dumbbot", "--name", f"seat{i}", "--seed", str(i),
+                                         "--timeout", "90"], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, start_new_session=True)
+                       for i in range(6)]
+            code = main(argv)
+            out, err = capsys.readouterr()
+            server.wait(timeout=60)
+            for c in clients:
+                c.wait(timeout=60)
+        finally:
+            for c in clients:
+                if c.poll() is None:
+                    os.killpg(c.pid, signal.SIGKILL)
+                    c.wait()
+    return code, (err + out).splitlines()        # as a terminal shows it: the seat first
+
+
 def run_example(example: Example, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
     """What an example prints (stdout, then stderr), and its exit status."""
     words = shlex.split(example.command, comments=True)
@@ -271,6 +306,8 @@ def run_example(example: Example, capsys: pytest.CaptureFixture[str]) -> tuple[i
     key = (shlex.join(argv), example.settings.get("files", ""))
     if "interrupt" in example.settings:
         code, lines = _interrupted(argv)
+    elif "daide-server" in example.settings:
+        code, lines = _with_daide_server(example, argv, capsys)
     elif key in _PRINTED:
         code, lines = _PRINTED[key]
     else:

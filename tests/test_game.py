@@ -14,7 +14,7 @@ from dipsolve.testing.peer import real_records
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = sorted([*ROOT.glob("examples/records/*.json"), ROOT / "tests/data/doc_commands/daide_game.json",
-                  *real_records().values()])
+                  *real_records().values(), *ROOT.glob("tests/data/records/*.json")])
 
 
 def test_process_undo_and_the_phases():
@@ -67,6 +67,30 @@ def test_every_record_round_trips(path):
     assert again.record == record and again.dumps() == written
     assert [ph.name for ph in again] == record.names
     assert again.position == record.final
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)
+def test_the_first_write_is_the_source(path):
+    """Read and written back, a record is the file's own JSON: its timestamps, zobrist
+    hashes, message times, the order of its lists, and keys dipsolve does not use."""
+    source = json.loads(path.read_text())
+    assert dipsolve.Game.load(str(path)).to_json() == source
+
+
+def test_a_phase_played_anew_is_written_from_its_values():
+    path = next(p for p in RECORDS if p.name == "2.json")
+    source = json.loads(path.read_text())
+    game = dipsolve.Game.load(str(path))
+    for _ in range(len(game) - 3):
+        game.undo()
+    last = game.phases[-2]
+    game.undo()
+    game.process(last.orders)
+    written = game.to_json()["phases"]
+    assert written[:-2] == source["phases"][:len(written) - 2]      # untouched: as read
+    assert written[-2]["state"]["timestamp"] == 0                   # played again: dipsolve's own
+    assert written[-2]["state"]["timestamp"] != source["phases"][len(written) - 2]["state"]["timestamp"]
+    assert dipsolve.Game.from_json(game.to_json()).record == game.record
 
 
 def test_load_record_and_play_save_go_through_the_game(tmp_path, capsys):

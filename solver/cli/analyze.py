@@ -131,7 +131,7 @@ def analyze_one(record: Any, args: argparse.Namespace, step: Any) -> Any:
 
 def report_text(name: str, result: Any, time_limit: float, pictures: list[str]) -> str:
     """The report of one game, for people."""
-    from ..analysis import QUIRKS
+    from ..analysis import EXPLANATIONS, QUIRKS
     record = result.record
     names = record.names
     lines = [f"# {name}: game {record.id}, {len(names)} phases ({names[0]} to {names[-1]})"]
@@ -143,11 +143,13 @@ def report_text(name: str, result: Any, time_limit: float, pictures: list[str]) 
     if not diffs:
         lines.append(head + "dipsolve gives the record's next board in every one")
     else:
-        tail = ("all explained by the peer's documented quirks" if not unexplained
+        named = {q for c in diffs for q in c.quirks}
+        tail = ("all explained by the peer's documented quirks" if not unexplained and named <= set(QUIRKS)
+                else "all explained by documented quirks and record conventions" if not unexplained
                 else f"{len(unexplained)} not explained by any documented quirk")
         lines.append(head + f"{len(diffs)} {'differs' if len(diffs) == 1 else 'differ'} from the record, {tail}")
         for c in diffs:
-            why = "; ".join(QUIRKS[q] for q in c.quirks) if c.quirks else "no documented quirk"
+            why = "; ".join(EXPLANATIONS[q] for q in c.quirks) if c.quirks else "no documented quirk"
             lines.append(f"  {c.phase}: {'' if c.explained else 'UNEXPLAINED: '}{why}")
             lines += [f"      {line}" for line in c.differences]
     for power in result.moves:

@@ -70,6 +70,9 @@ def register(subparsers: Any) -> None:
                         f"{range_help('timeout')})")
     p.add_argument("--seed", type=integer, metavar="K",
                    help=f"seed of the bot's random choices ({range_help('seed')})")
+    p.add_argument("--save", metavar="DIR",
+                   help="write the seat's game (the server's boards, every power's orders) to "
+                        "DIR/daide-POWER.json, the saved-game JSON play --save writes")
     add_json(p, help="the end of the game as one JSON object (how, winner, turn, power, "
                      "phases, centers, players); errors as a JSON object too")
     p.add_argument("-v", "--verbose", action="store_true",
@@ -114,5 +117,21 @@ def cmd_daide(args: argparse.Namespace) -> int:
         else:
             sys.stderr.write(f"dipsolve daide: {e.message}\n")
         return EXIT_CONNECTION
+    if args.save and end.game is not None:
+        save_seat(args.save, end)
     print(json.dumps(end.to_json()) if args.json else end.line())
     return 0
+
+
+def save_seat(folder: str, end: Any) -> str:
+    """Write the seat's game to ``folder/daide-POWER.json`` with the writer ``play --save``
+    uses (`dipsolve.Game.dumps`); the path written."""
+    import os
+    path = os.path.join(folder, f"daide-{end.power or 'unseated'}.json")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(end.game.dumps())
+    except OSError as e:
+        raise UserError(f"cannot write {path}: {e.strerror or e}") from None
+    return path

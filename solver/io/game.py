@@ -19,8 +19,10 @@ codes a record gives, and the press sent during it; and the board to play now.
     ('S1901M', 'S1901M')
 
 It reads and writes the ``diplomacy`` package's saved-game JSON (`Game.from_json`,
-`Game.load`, `Game.to_json`, `Game.dumps`): what it writes reads back as the same game,
-and writes again byte for byte the same.  `load_record` reads a record through it.
+`Game.load`, `Game.to_json`, `Game.dumps`): a record read is written back as its file
+wrote it (timestamps, hashes, message times, the order of its lists; Meta's engine's JSON
+too), every phase still as read; a phase played anew is written from its values; and
+what it writes reads back as the same game, and writes again byte for byte the same.  `load_record` reads a record through it.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from ..core.errors import DipsolveArgumentError, DipsolveInternalError, Dipsolve
 from ..core.names import check_power
 from ..core.orders import Order
 from ..core.position import Phase, Position
-from .records import (Record, RecordPhase, _parse_order, dumps_records, load_records, pick,
+from .records import (Record, RecordPhase, Source, _parse_order, dumps_records, load_records, pick,
                       read_records, result_codes)
 
 __all__ = ["Game", "GamePhase", "load_record"]
@@ -52,6 +54,8 @@ class GamePhase:
     orders: Mapping[str, tuple[Order, ...]] = field(default_factory=dict)
     results: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     messages: tuple[tuple[str, str, str], ...] = ()
+    #: the phase as its record's file wrote it (`dipsolve.io.records.Source`), if read from one
+    source: Source | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def outcome(self) -> Outcome:
@@ -59,11 +63,11 @@ class GamePhase:
         return adjudicate(self.position, {p: list(os) for p, os in self.orders.items()})
 
     def as_record_phase(self) -> RecordPhase:
-        return RecordPhase(self.name, self.position, self.orders, self.results, self.messages)
+        return RecordPhase(self.name, self.position, self.orders, self.results, self.messages, self.source)
 
     @classmethod
     def of(cls, ph: RecordPhase) -> "GamePhase":
-        return cls(ph.name, ph.position, ph.orders, ph.results, ph.messages)
+        return cls(ph.name, ph.position, ph.orders, ph.results, ph.messages, ph.source)
 
 
 class Game:
@@ -89,6 +93,7 @@ class Game:
             raise DipsolveArgumentError("Game(): rules: expected strings", expected="strings")
         self.id, self.map, self.rules = id, map, tuple(rules)
         self._played: list[GamePhase] = []
+        self._source: Source | None = None       # the game's own keys as its file wrote them
         self._current = GamePhase((start or Position.initial()).phase.short, start or Position.initial())
 
     # -- the state --------------------------------------------------------------------------
@@ -166,7 +171,8 @@ class Game:
     @property
     def record(self) -> Record:
         """The game as a `Record` (what `dipsolve.analyze` and the pictures read)."""
-        return Record(self.id, tuple(p.as_record_phase() for p in self.phases), self.map, self.rules)
+        return Record(self.id, tuple(p.as_record_phase() for p in self.phases), self.map, self.rules,
+                      self._source)
 
     @classmethod
     def from_record(cls, record: Record) -> "Game":
@@ -175,6 +181,7 @@ class Game:
         if not record.phases:
             raise DipsolveSyntaxError(f"game {record.id!r} has no phase", found=record.id)
         game = cls(record.phases[-1].position, id=record.id, map=record.map, rules=record.rules)
+        game._source = record.source
         game._played = [GamePhase.of(ph) for ph in record.phases[:-1]]
         game._current = GamePhase.of(record.phases[-1])
         return game

@@ -9,7 +9,11 @@ options; ``centers`` per power), its ``orders`` what each power ordered (the pee
 short notation, which is dipsolve's canonical one), its ``results`` each unit's result
 codes (``"bounce"``, ``"cut"``, ``"dislodged"``, ...).  The last phase has no orders: it
 is the board the game ended on (its name may be ``COMPLETED``).  A file holds one game
-(pretty-printed or not), a JSON list of games, or JSON lines, one game a line.
+(pretty-printed or not), a JSON list of games, or JSON lines, one game a line.  Meta's
+engine (dipcc's ``Game.to_json``, the form of Meta's published Cicero games) writes the
+same phases without the timestamps and hash, and keeps a retreat phase for dislodged
+units that can only disband (``"retreats": {"A RUH": []}``): it reads the same way, and
+such a unit is kept, with no retreat, in the phase's `Position`.
 
 Reading (`read_records`, `load_records`, `load_record`) gives `Record`\\ s of
 `RecordPhase`\\ s: the phase's `Position` (phase, units, centers and, in a retreat
@@ -66,6 +70,9 @@ class RecordPhase:
     results: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: the press of the phase: (sender, recipient, text), as the record gives them
     messages: tuple[tuple[str, str, str], ...] = ()
+    #: the phase as the file wrote it (`Source`), written back as it was (timestamps,
+    #: hashes, the order of its lists) while this phase's values are still the ones read
+    source: "Source | None" = field(default=None, compare=False, repr=False)
 
     def orders_of(self) -> dict[str, list[Order]]:
         """The orders as `dipsolve.adjudicate` takes them (power -> list)."""
@@ -80,6 +87,8 @@ class Record:
     phases: tuple[RecordPhase, ...]
     map: str = "standard"
     rules: tuple[str, ...] = ()
+    #: the game's own JSON keys as the file wrote them (`Source`), written back likewise
+    source: "Source | None" = field(default=None, compare=False, repr=False)
 
     @property
     def names(self) -> list[str]:
@@ -116,6 +125,20 @@ class Record:
     def to_json(self) -> dict[str, Any]:
         """The game in the saved-game format (a dict ready for `json.dumps`)."""
         return _game_json(self)
+
+
+@dataclass(frozen=True, eq=False)
+class Source:
+    """What a file wrote for a game or a phase (``raw``, its JSON object) and the values
+    read from it (``read``).  A writer writes ``raw`` back only while the game's or phase's
+    values are those very objects (`unchanged`): a phase replaced or played anew is
+    written from its values."""
+
+    raw: Mapping[str, Any]
+    read: tuple[Any, ...]
+
+    def unchanged(self, *values: Any) -> bool:
+        return len(values) == len(self.read) and all(a is b for a, b in zip(values, self.read))
 
 
 def describe_names(names: list[str]) -> str:
@@ -284,7 +307,8 @@ def _read_game(src: _Source, start: int, game: Any) -> Record:
     phases: list[RecordPhase] = []
     for i, ph in enumerate(phases_json):
         phases.append(_read_phase(src, start, ph, i, phases, m))
-    return Record(gid, tuple(phases), map_name, tuple(str(r) for r in rules))
+    rules_read = tuple(str(r) for r in rules)
+    return Record(gid, tuple(phases), map_name, rules_read, Source(game, (gid, map_name, rules_read)))
 
 
 def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[RecordPhase],
@@ -316,9 +340,10 @@ def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[Reco
             opts = _expect(src, start, options, list, f"phase {name}: retreats of {text}", text)
             locs = tuple(sorted({_location(src, start, o, m) for o in opts}))
             stars.discard((power, kind, loc))
-            if locs:      # the peer keeps no unit without a retreat: neither do we
-                u = Unit(power, kind, loc)
-                dislodged.append(Dislodged(u, _attacker_origin(u, before, m), locs))
+            # kept even without a retreat (it can only disband): the peer never writes
+            # one, but webDiplomacy and Meta's engine keep a retreat phase for it
+            u = Unit(power, kind, loc)
+            dislodged.append(Dislodged(u, _attacker_origin(u, before, m), locs))
     centers: dict[str, str] = {}
     for pname, provs in _expect(src, start, state.get("centers", {}), dict,
                                 f"phase {name}: centers", name).items():
@@ -350,7 +375,8 @@ def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[Reco
         msg = _expect(src, start, msg, dict, f"phase {name}: a message", name)
         messages.append((str(msg.get("sender", "")), str(msg.get("recipient", "")),
                          str(msg.get("message", ""))))
-    return RecordPhase(name, position, orders, results, tuple(messages))
+    read = tuple(messages)
+    return RecordPhase(name, position, orders, results, read, Source(ph, (name, position, orders, results, read)))
 
 
 def _phase(src: _Source, start: int, name: str, before: list[RecordPhase]) -> Phase:
@@ -616,6 +642,10 @@ def _game_json(record: Record) -> dict[str, Any]:
     influence: dict[str, set[str]] = {p: set(record.phases[0].position.centers_of(p)) for p in powers}
     for ph in record.phases:
         influence = _influence(ph.position, influence)
+        if ph.source is not None and ph.source.unchanged(ph.name, ph.position, ph.orders, ph.results,
+                                                         ph.messages):
+            phases.append(ph.source.raw)         # as the file wrote it: its timestamps, hash, order
+            continue
         state = _state(ph.position, ph.name, influence)
         state.update(game_id=record.id, map=record.map, rules=list(record.rules))
         phases.append({"name": ph.name, "state": state,
@@ -623,6 +653,8 @@ def _game_json(record: Record) -> dict[str, Any]:
                        "results": {k: list(v) for k, v in ph.results.items()},
                        "messages": [{"sender": a, "recipient": b, "message": m, "phase": ph.name}
                                     for a, b, m in ph.messages]})
+    if record.source is not None and record.source.unchanged(record.id, record.map, record.rules):
+        return {**record.source.raw, "phases": phases}
     return {"id": record.id, "map": record.map, "rules": list(record.rules), "phases": phases}
 
 

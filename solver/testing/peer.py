@@ -336,3 +336,25 @@ def real_records() -> dict[str, Path]:
         return {}
     base = Path(diplomacy.__file__).resolve().parent / "tests" / "network"
     return {name: base / file for name, file in REAL_RECORDS.items() if (base / file).is_file()}
+
+
+def hundred_year_end(owed: bool) -> dict:
+    """A record of the peer's own making that ends as the peer ends every game that
+    reaches the Fall of 2000 (its 100th year): the peer plays F2000M from the standard
+    opening units and writes W2000A and COMPLETED.  With ``owed``, Italy takes Trieste
+    from Austria (``F TRI - ALB``, ``A VEN - TRI``), so that Austria owes a removal the
+    peer never makes; without, nothing changes hands and nothing is due.  The saved-game
+    dict (``diplomacy.utils.export.to_saved_game_format``)."""
+    from diplomacy.utils.export import to_saved_game_format
+
+    start = Position.initial()
+    fall = Position.build(Phase("Fall", 2000, "movement"), start.units, dict(start.owner), [], (),
+                          game_map=start.map)
+    game = to_peer_game(fall)
+    if owed:
+        game.set_orders("AUSTRIA", ["F TRI - ALB"])
+        game.set_orders("ITALY", ["A VEN - TRI"])
+    else:
+        game.set_orders("FRANCE", ["A PAR - BUR"])
+    game.process()
+    return to_saved_game_format(game)

@@ -39,6 +39,8 @@ from dipsolve.core.errors import DipsolveError, DipsolveLimitError, quote
 from dipsolve.grammar import parse_daide
 from dipsolve.grammar.daide_order import parse_daide_order
 from dipsolve.grammar.notation import format_order
+
+from .history import GameEnd, SeatHistory
 from dipsolve.grammar.tokens import SEASONS, power_tokens
 from dipsolve.core.orders import (Build, Disband, Hold, Order, Retreat, UnitOrder, Waive)
 from dipsolve.core.position import Position
@@ -146,40 +148,6 @@ class Variant:
                 "adjustment": self.build_limit}[kind]
 
 
-@dataclass
-class GameEnd:
-    """How the game ended, as the server said it."""
-
-    #: "draw", "solo", or "off" (the server turned the game off without saying more)
-    how: str = "off"
-    winner: str | None = None
-    #: the last turn and each power's centers, from SMR (or the last SCO)
-    turn: str | None = None
-    centers: dict[str, int] = field(default_factory=dict)
-    #: power -> (name, version) of its player, from SMR
-    players: dict[str, tuple[str, str]] = field(default_factory=dict)
-    power: str | None = None
-    phases: int = 0
-    #: our orders' results as ORD gave them: result token (SUC, BNC, CUT, ...) -> count
-    results: dict[str, int] = field(default_factory=dict)
-
-    def to_json(self) -> dict:
-        """The end as JSON: ``how`` (draw, solo, off), ``winner``, ``turn``, ``power``
-        (our seat), ``phases`` (turns seen), ``centers`` and ``players`` per power,
-        ``results`` (our orders' results from ORD: token -> count)."""
-        return {"how": self.how, "winner": self.winner, "turn": self.turn, "power": self.power,
-                "phases": self.phases, "centers": dict(self.centers), "results": dict(self.results),
-                "players": {p: {"name": n, "version": v} for p, (n, v) in self.players.items()}}
-
-    def line(self) -> str:
-        head = {"draw": "a draw", "solo": f"a solo win for {self.winner}",
-                "off": "the server ended the game"}[self.how]
-        counts = ", ".join(f"{p} {n}" for p, n in sorted(self.centers.items(),
-                                                           key=lambda kv: (-kv[1], kv[0])))
-        at = f" ({self.turn})" if self.turn else ""
-        return f"game over{at}: {head}; centers: {counts or 'unknown'}"
-
-
 class _Phase:
     """What the client has done in the current turn."""
 
@@ -233,6 +201,7 @@ class DaideSession:
         self.end = GameEnd()
         self.game_over = False
         self.think_seconds: list[float] = []
+        self.history = SeatHistory()          # the boards and orders seen: the seat's Game
 
     # -- sending and receiving ---------------------------------------------------------
 
@@ -534,6 +503,7 @@ class DaideSession:
         elif head == "MIS":
             self._mis(tree)
         elif head == "ORD":                   # ORD (turn) (order) (result [RET])
+            self.history.order(_body_text(tree[2]))
             if self._ours(tree[2]):           # the results of every power's orders come
                 for token in tree[3]:
                     self.end.results[str(token)] = self.end.results.get(str(token), 0) + 1
@@ -606,6 +576,7 @@ class DaideSession:
             self.huh(text, _word_at(text, e.column if e.line == 1 else None))
             return
         self.end.phases += 1
+        self.history.board(position)
         self.phase = _Phase(position)
         if not self._has_orders(position):
             self._go()

@@ -10,7 +10,8 @@ the game ends for this client (the server's end, an error, Ctrl-C), tells the se
 is leaving (an FM) and closes the socket.  A refused sign-on, a lost, silent or
 unreachable server raise `DaideConnectionError` (`DaideRefused` for a refusal); what the
 server says that the protocol does not allow raises `DaideProtocolError`; both are
-`dipsolve.DipsolveError`.
+`dipsolve.DipsolveError`.  The end carries the seat's history as a `dipsolve.Game`
+(``end.game``: `dipsolve.play.daide.history.SeatHistory`).
 """
 
 from __future__ import annotations
@@ -51,7 +52,9 @@ def play_daide(host: str, port: int, bot: Bot | str = "dipsolve", *, name: str =
     session = DaideSession(conn, bot, name=name, power=power, passcode=passcode,
                            time_limit=time_limit, log=log, say=say, seed=seed)
     try:
-        return session.run()
+        end = session.run()
+        end.game = session.history.game
+        return end
     finally:                         # the game's end, an error, or Ctrl-C
         if not conn.closed:
             try:
