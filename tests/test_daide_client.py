@@ -799,3 +799,50 @@ def test_the_seats_history_is_a_game():
     assert {p: [str(o) for o in os] for p, os in game.phases[0].orders.items()} == {"France": ["A PAR - BUR"]}
     assert game.phases[0].outcome.next == after        # dipsolve agrees with the server here
     assert dipsolve.Game.from_json(game.dumps()).record == game.record
+
+
+class _Watcher:
+    """A bot that holds and keeps what `observe` shows it."""
+
+    name = "watcher"
+
+    def __init__(self) -> None:
+        self.seen: list = []
+
+    def orders(self, position, power, deadline_s, rng):
+        from dipsolve.core.orders import Hold
+        return [Hold(u.kind, u.location) for u in position.units_of(power)]
+
+    def observe(self, position, orders):
+        self.seen.append((position.phase.short, {p: sorted(map(str, os)) for p, os in orders.items()}))
+
+
+def test_a_bot_that_observes_is_shown_every_power_s_orders_as_ord_reports_them():
+    """A seat's bot with ``observe`` (the "learned" opponent model) is shown, when the next
+    turn's board arrives, the turn before with every order the server's ORD reported."""
+
+    def turn(s: FakeServer, now: str) -> None:
+        s.send(SCO_1901)
+        s.send(now)
+        sub = s.expect("SUB")
+        for order in (o for o in parse_tree(sub)[2:] if isinstance(o, list)):
+            s.send(f"THX ({' '.join(_text(x) for x in order)}) (MBV)")
+        s.expect("GOF")
+
+    def script(s: FakeServer) -> None:
+        s.sign_on(variant="(LVL 0) (MTL 30)")
+        turn(s, NOW_1901)
+        for order, result in (("(FRA AMY PAR) HLD", "SUC"), ("(FRA AMY MAR) HLD", "SUC"),
+                              ("(FRA FLT BRE) HLD", "SUC"), ("(GER AMY MUN) MTO BUR", "SUC"),
+                              ("(ENG FLT LON) MTO ECH", "SUC")):
+            s.send(f"ORD (SPR 1901) ({order}) ({result})")
+        turn(s, NOW_1901.replace("SPR 1901", "FAL 1901"))
+        s.send("OFF")
+        s.expect("FM")
+
+    bot = _Watcher()
+    server = FakeServer(script)
+    dipsolve.play_daide("127.0.0.1", server.port, bot, seed=1)
+    server.join()
+    assert bot.seen == [("S1901M", {"England": ["F LON - ENG"], "France": ["A MAR H", "A PAR H", "F BRE H"],
+                                    "Germany": ["A MUN - BUR"]})]

@@ -20,7 +20,7 @@ import sys
 from typing import Any
 
 from ..play.registry import bots_help
-from .options import (UserError, add_json, add_power, add_time_limit, integer, number,
+from .options import (SEAT_MODELS, UserError, add_json, add_power, add_time_limit, integer, number,
                       range_help)
 
 #: exit status for a connection that failed, was lost, or was refused
@@ -58,6 +58,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("address", metavar="HOST:PORT", help="the DAIDE server, e.g. 127.0.0.1:16713")
     p.add_argument("--bot", default="dipsolve", metavar="BOT",
                    help=f"the player (default: dipsolve): {bots_help()}")
+    p.add_argument("--opponents", choices=SEAT_MODELS, default="equilibrium",
+                   help="a dipsolve seat's model of the others: equilibrium (default: the phase "
+                        "as a game), learned (a best response to draws of a policy fitted to the "
+                        "orders the others give, as the server reports them), sampled (DumbBot's "
+                        "policy), worst, expected or hold")
     p.add_argument("--name", default="dipsolve", help="the name sent in NME (default: dipsolve)")
     add_power(p, help="ask for this power's seat (the diplomacy server seats 'FRA:NAME' at "
                       "France); with --passcode, take it back with IAM")
@@ -98,7 +103,7 @@ def cmd_daide(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address)
     if args.passcode is not None and args.power is None:
         raise UserError("--passcode needs --power (the seat to take back)")
-    bot = seating(args.bot, [])[0]
+    bot = seating(args.bot, [], opponents=args.opponents)[0]
 
     def log(direction: str, text: str) -> None:
         if args.verbose:

@@ -576,7 +576,10 @@ class DaideSession:
             self.huh(text, _word_at(text, e.column if e.line == 1 else None))
             return
         self.end.phases += 1
-        self.history.board(position)
+        closed = self.history.board(position)
+        observe = getattr(self.bot, "observe", None)
+        if closed is not None and observe is not None:
+            observe(closed.position, closed.orders)    # every power's orders, as ORD said
         self.phase = _Phase(position)
         if not self._has_orders(position):
             self._go()

@@ -69,14 +69,18 @@ class SeatHistory:
         self._board: Position | None = None
         self._orders: dict[str, list[Order]] = {}
 
-    def board(self, position: Position) -> None:
+    def board(self, position: Position) -> RecordPhase | None:
         """The server's board of a new turn (NOW): the turn before is closed with the
-        orders reported for it.  The same board again (a NOW sent twice) changes nothing."""
+        orders reported for it, and returned (None when there was none).  The same board
+        again (a NOW sent twice) changes nothing."""
+        closed = None
         if self._board is not None:
             if position == self._board:
-                return
-            self._phases.append(self._phase(self._board, self._orders))
+                return None
+            closed = self._phase(self._board, self._orders)
+            self._phases.append(closed)
         self._board, self._orders = position, {}
+        return closed
 
     def order(self, text: str) -> bool:
         """An order ORD reported for the current turn (its DAIDE text, ``( FRA AMY PAR )
