@@ -39,6 +39,7 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ..core.errors import DipsolveSyntaxError
 from ..core.graph import reachable_provinces, steps
 from ..core.legal import legal_orders
 from ..core.map import Map
@@ -248,7 +249,6 @@ class OrderPolicy:
 
     def __post_init__(self) -> None:
         if len(self.weights) != len(FEATURES) or not all(math.isfinite(w) for w in self.weights):
-            from ..core.errors import DipsolveSyntaxError
             raise DipsolveSyntaxError(f"an order policy takes {len(FEATURES)} finite weights, "
                                       f"one per feature, not {self.weights!r}"[:300])
 

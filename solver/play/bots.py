@@ -207,7 +207,8 @@ class DipsolveBot:
         learner, read = self._learners.get(power) or (PolicyLearner(), 0)
         for position, orders in self._seen[read:]:
             learner.observe(position, orders, [p for p in position.powers() if p != power])
-            learner.fit()
+        if read < len(self._seen):
+            learner.fit()                 # once for whatever is new, from the last fit
         self._learners[power] = (learner, len(self._seen))
         return learner.policy if learner.observed else None
 

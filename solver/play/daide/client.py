@@ -39,14 +39,13 @@ from dipsolve.core.errors import DipsolveError, DipsolveLimitError, quote
 from dipsolve.grammar import parse_daide
 from dipsolve.grammar.daide_order import parse_daide_order
 from dipsolve.grammar.notation import format_order
-
-from .history import GameEnd, SeatHistory
 from dipsolve.grammar.tokens import SEASONS, power_tokens
 from dipsolve.core.orders import (Build, Disband, Hold, Order, Retreat, UnitOrder, Waive)
 from dipsolve.core.position import Position
 from dipsolve.core.variant import Variant as GameVariant
 from dipsolve.core.variant import variant as standard_variant
 
+from .history import GameEnd, SeatHistory
 from .wire import (DM, EM, ERROR_CODES, FM, IM, RM, Connection, DaideConnectionError,
                    DaideProtocolError, DaideRefused, TokenTable, initial_message, split_words)
 
