@@ -11,10 +11,18 @@ knowing their program:
     supply center and whose, a home center, occupied and by whom; how many foreign and
     own units can reach it; how much nearer it brings the unit to centers it does not
     own (the sum of ``2 ** -distance`` over neutral and over others' centers, and over
-    its own threatened centers); and how it fits the *other* orders of the same power
-    (a support of an order that unit gives, or of one it does not; a move into a
-    province another own unit moves to or stays in; a move or hold that an own unit
-    supports).
+    its own threatened centers); whose it is: the size (centers) of the power that owns
+    or holds it, whether that power leads, the size of the largest power threatening it
+    when it is the power's own center, and the same sums of ``2 ** -distance`` weighted
+    by those sizes (players attack the leader and guard against the strongest); and how
+    it fits the *other* orders of the same power (a support of an order that unit gives,
+    or of one it does not; a move into a province another own unit moves to or stays
+    in; a move or hold that an own unit supports).  Every feature that does not depend
+    on the other orders has a Fall copy, so that the weights may differ when centers
+    change hands.  How well this predicts (a unit's order given its power's others, on
+    a DumbBot game after fitting on others): a mean log-probability of −0.79 (the most
+    likely order is the one played 67% of the time), against −0.96 (58%) for the
+    features without sizes and seasons and −3.0 for a uniform guess.
 *the policy*
     a unit's order is drawn with probability ``exp(w . f)`` over its legal orders (a
     conditional logit, McFadden 1974), given the other orders of its power.
@@ -62,11 +70,21 @@ FEATURES: tuple[str, ...] = (
     "attract_neutral", "attract_other", "defend_own",
     # how it fits the power's other orders (`_fit`)
     "held_supported", "support_given", "support_void", "collides_own", "move_supported",
+    # whose: the size of the power owning or holding the province of interest, the leader's
+    "target_size", "target_leader", "threat_size", "attract_size", "defend_size", "target_size2",
 )
+
+#: the features that depend on the power's other orders (`_fit`)
+_CONTEXT_NAMES = ("held_supported", "support_given", "support_void", "collides_own", "move_supported")
+#: every other feature has a Fall copy (the same value in Fall, 0 in Spring): a table may
+#: play differently when centers change hands
+_SEASONAL = tuple(n for n in FEATURES if n not in _CONTEXT_NAMES + ("fall_gain", "nearer_fall"))
+FEATURES = FEATURES + tuple(n + "_fall" for n in _SEASONAL)
 _IX = {name: i for i, name in enumerate(FEATURES)}
+_FALL_FROM = np.array([_IX[n] for n in _SEASONAL])
+_FALL_TO = np.array([_IX[n + "_fall"] for n in _SEASONAL])
 #: the features that depend on the power's other orders
-_CONTEXT = np.array([_IX[n] for n in ("held_supported", "support_given", "support_void",
-                                      "collides_own", "move_supported")])
+_CONTEXT = np.array([_IX[n] for n in _CONTEXT_NAMES])
 #: L2 penalty of the fit (per observation's share), Adam's step and iterations
 L2 = 0.1
 STEP = 0.15
@@ -111,6 +129,20 @@ class _Board:
         self.attract_neutral = field_of(neutral)
         self.attract_other = field_of(other)
         self.defend = field_of(threatened)
+        self.size: dict[str, int] = {}
+        for c, o in self.owner.items():
+            self.size[o] = self.size.get(o, 0) + 1
+        others = [n for q, n in self.size.items() if q != power]
+        self.leader_size = max(others) if others else 0
+        self.threat_by: dict[str, int] = {}
+        for u in position.units:
+            if u.power != power:
+                for p in reachable_provinces(m, u):
+                    self.threat_by[p] = max(self.threat_by.get(p, 0), self.size.get(u.power, 0))
+        sized = {c: self.size.get(self.owner[c], 0) / 10 for c in other}
+        guard = {c: self.threat_by.get(c, 0) / 10 for c in threatened}
+        self.attract_size = {d: sum(0.5 ** far[d].get(c, 9) * v for c, v in sized.items()) for d in m.provinces}
+        self.defend_size = {d: sum(0.5 ** far[d].get(c, 9) * v for c, v in guard.items()) for d in m.provinces}
 
     def features(self, unit: Unit, order: Order) -> list[float]:
         f = [0.0] * len(FEATURES)
@@ -147,6 +179,15 @@ class _Board:
         if there is not None and d != here:
             f[_IX["occupied_own" if there.power == self.power else "occupied_foreign"]] = 1
         f[_IX["threat"]] = min(self.threat.get(d, 0), 4) / 2
+        whose = there.power if there is not None and there.power != self.power else (
+            owner if owner is not None and owner != self.power else None)
+        if whose is not None and not isinstance(order, SupportHold):
+            f[_IX["target_size"]] = self.size.get(whose, 0) / 10
+            f[_IX["target_size2"]] = (self.size.get(whose, 0) / 10) ** 2
+            if self.size.get(whose, 0) >= self.leader_size > 0:
+                f[_IX["target_leader"]] = 1
+        if owner == self.power and d in m.centers:
+            f[_IX["threat_size"]] = self.threat_by.get(d, 0) / 10
         f[_IX["reach_own"]] = min(self.reach_own.get(d, 0), 4) / 2
         if isinstance(order, (SupportHold, SupportMove)):
             backed = self.unit_in.get(po[order.supported_location])
@@ -173,6 +214,11 @@ class _Board:
             f[_IX["attract_neutral"]] = self.attract_neutral[d] - self.attract_neutral[here]
             f[_IX["attract_other"]] = self.attract_other[d] - self.attract_other[here]
             f[_IX["defend_own"]] = self.defend[d] - self.defend[here]
+            f[_IX["attract_size"]] = self.attract_size[d] - self.attract_size[here]
+            f[_IX["defend_size"]] = self.defend_size[d] - self.defend_size[here]
+        if self.fall:
+            for a, b in zip(_FALL_FROM, _FALL_TO):
+                f[b] = f[a]
         return f
 
     def context(self, unit: Unit, order: Order, others: Mapping[str, Order]) -> list[float]:
