@@ -3,10 +3,12 @@
 dipcc is the Diplomacy engine of Meta's Cicero and SearchBot (the ``dipcc/`` folder of
 the public repositories facebookresearch/diplomacy_cicero and
 facebookresearch/diplomacy_searchbot; MIT licence, Copyright (c) Meta Platforms, Inc.
-and affiliates).  It is not on PyPI and dipsolve neither ships nor builds it: nothing of
-its code, no binary built from it and no recipe for building it is in this repository.
-A benchmark uses it when a Python module ``pydipcc`` built from that source is found,
-and says plainly when it is not:
+and affiliates).  It is not on PyPI and dipsolve does not ship it: nothing of its code and
+no binary built from it is in this repository.  ``benchmarks/peers/build_dipcc.sh``
+builds it on a machine with git, a C++ compiler and glog: it fetches the public source
+at a pinned commit into a folder outside the repository and compiles the engine's game
+with our own small binding (``benchmarks/peers/dipcc_bind.cc``).  A benchmark uses it
+when a Python module ``pydipcc`` is found, and says plainly when it is not:
 
 * the folder named by ``DIPSOLVE_DIPCC``, else ``~/.cache/dipsolve/peers/dipcc``, holding
   ``pydipcc*.so`` (outside the repository);
@@ -35,8 +37,8 @@ def load() -> tuple[Any, str]:
     """``(pydipcc, where)`` when the module is found, else ``(None, why not)``."""
     folder = Path(os.environ.get("DIPSOLVE_DIPCC") or DEFAULT)
     if not any(folder.glob("pydipcc*.so")):
-        return None, (f"dipcc not built: no pydipcc module in {folder} (set DIPSOLVE_DIPCC to the "
-                      "folder of one built from Meta's dipcc source; see benchmarks/peers/dipcc.py)")
+        return None, (f"dipcc not built: no pydipcc module in {folder} (build one with "
+                      "bash benchmarks/peers/build_dipcc.sh, or set DIPSOLVE_DIPCC to the folder of one)")
     os.environ.setdefault("GLOG_minloglevel", "2")
     sys.path.insert(0, str(folder))
     try:
