@@ -138,3 +138,29 @@ def test_a_learned_seat_plays_a_game():
     # the fall's orders were searched against a policy fitted to the spring's orders
     learner, read = bot._learners["Italy"]
     assert read == 1 and learner.observed == 22 - 3
+
+
+def test_an_order_is_described_by_whose_province_it_aims_at_and_by_the_season():
+    from dipsolve.algorithms.order_policy import _Board
+    from dipsolve.core.orders import Move
+    from dipsolve.core.position import Phase, Unit
+
+    units = [Unit("Austria", "A", "BUD"), Unit("Austria", "A", "VIE"), Unit("Russia", "A", "GAL"),
+             Unit("Turkey", "A", "BUL")]
+    owners = {"BUD": "Austria", "VIE": "Austria", "TRI": "Austria", "SER": "Austria",
+              "WAR": "Russia", "MOS": "Russia", "SEV": "Russia", "STP": "Russia", "RUM": "Russia",
+              "CON": "Turkey", "ANK": "Turkey", "SMY": "Turkey"}
+    ix = {n: i for i, n in enumerate(FEATURES)}
+    for season in ("Spring", "Fall"):
+        pos = Position.build(Phase(season, 1903, "movement"), units, owners)
+        board = _Board(pos, "Austria")
+        to_rum = board.features(units[0], Move("A", "BUD", "RUM"))
+        to_ser = board.features(units[0], Move("A", "BUD", "SER"))
+        # Rumania is Russia's, the leader's (5 centers): the move aims at the leader
+        assert to_rum[ix["target_size"]] == 0.5 and to_rum[ix["target_leader"]] == 1
+        # Serbia is Austria's own, threatened by Turkey's army in Bulgaria (3 centers)
+        assert to_ser[ix["target_size"]] == 0 and to_ser[ix["threat_size"]] == 0.3
+        fall = season == "Fall"
+        for f in (to_rum, to_ser):
+            for name in ("target_size", "target_leader", "move", "threat_size"):
+                assert f[ix[name + "_fall"]] == (f[ix[name]] if fall else 0)

@@ -81,9 +81,8 @@ _CONTEXT_NAMES = ("held_supported", "support_given", "support_void", "collides_o
 _SEASONAL = tuple(n for n in FEATURES if n not in _CONTEXT_NAMES + ("fall_gain", "nearer_fall"))
 FEATURES = FEATURES + tuple(n + "_fall" for n in _SEASONAL)
 _IX = {name: i for i, name in enumerate(FEATURES)}
-_FALL_FROM = np.array([_IX[n] for n in _SEASONAL])
-_FALL_TO = np.array([_IX[n + "_fall"] for n in _SEASONAL])
-#: the features that depend on the power's other orders
+#: (feature, its Fall copy) by index
+_FALL_COPIES = tuple((_IX[n], _IX[n + "_fall"]) for n in _SEASONAL)
 _CONTEXT = np.array([_IX[n] for n in _CONTEXT_NAMES])
 #: L2 penalty of the fit (per observation's share), Adam's step and iterations
 L2 = 0.1
@@ -217,7 +216,7 @@ class _Board:
             f[_IX["attract_size"]] = self.attract_size[d] - self.attract_size[here]
             f[_IX["defend_size"]] = self.defend_size[d] - self.defend_size[here]
         if self.fall:
-            for a, b in zip(_FALL_FROM, _FALL_TO):
+            for a, b in _FALL_COPIES:
                 f[b] = f[a]
         return f
 
