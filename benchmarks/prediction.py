@@ -24,8 +24,6 @@ import json
 import random
 import sys
 
-import numpy as np
-
 POWERS_SEEN = ("England", "France", "Germany", "Italy", "Russia", "Turkey")
 
 
@@ -44,14 +42,6 @@ def dumbbot_game(seed: int, until: int) -> list:
             phases.append((pos, orders))
         pos = adjudicate(pos, orders).next
     return phases
-
-
-def top_one(learner, policy) -> float:
-    """The share of units whose most likely order under ``policy`` is the one played."""
-    matrix, starts, _segment, _chosen = learner._stacked()
-    z = matrix @ np.asarray(policy.weights)
-    ends = list(starts[1:]) + [len(z)]
-    return float(np.mean([int(np.argmax(z[s:e]) == c) for s, e, c in zip(starts, ends, learner._chosen)]))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     out = {"train_games": args.train, "test_games": args.test, "until": args.until,
            "features": len(FEATURES), "units_fitted": fit.observed, "units_judged": judge.observed,
            "log_probability": round(judge.log_likelihood(policy), 3),
-           "top_one": round(top_one(judge, policy), 3),
+           "top_one": round(judge.top_one(policy), 3),
            "uniform_log_probability": round(judge.log_likelihood(OrderPolicy()), 3),
            "fitted_log_probability": round(fit.log_likelihood(policy), 3)}
     if args.json:

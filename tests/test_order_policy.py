@@ -164,3 +164,11 @@ def test_an_order_is_described_by_whose_province_it_aims_at_and_by_the_season():
         for f in (to_rum, to_ser):
             for name in ("target_size", "target_leader", "move", "threat_size"):
                 assert f[ix[name + "_fall"]] == (f[ix[name]] if fall else 0)
+
+
+def test_top_one_counts_the_units_whose_most_likely_order_was_given():
+    learner = _observed(_positions(6, 5), TRUE, seed=5)
+    uniform = learner.top_one(OrderPolicy())
+    # every order ties under the uniform policy: the first legal order is its pick
+    assert uniform == sum(1 for c in learner._chosen if c == 0) / learner.observed
+    assert learner.top_one(TRUE) > uniform + 0.2

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
@@ -109,12 +110,20 @@ class _Board:
         self.owner = position.owner
         self.unit_in = position.unit_in
         self.fall = position.phase.season == "Fall"
+        #: centers per power, and the largest other power's
+        self.size = Counter(self.owner.values())
+        self.leader_size = max((n for q, n in self.size.items() if q != power), default=0)
         self.threat: dict[str, int] = {}
+        #: province -> the size of the largest foreign power with a unit that reaches it
+        self.threat_by: dict[str, int] = {}
         self.reach_own: dict[str, int] = {}
         for u in position.units:
-            table = self.reach_own if u.power == power else self.threat
+            mine = u.power == power
+            table = self.reach_own if mine else self.threat
             for p in reachable_provinces(m, u):
                 table[p] = table.get(p, 0) + 1
+                if not mine:
+                    self.threat_by[p] = max(self.threat_by.get(p, 0), self.size[u.power])
         targets = [c for c in m.centers if self.owner.get(c) != power]
         self.dist = steps(m, targets) if targets else {}
         self.homes = m.homes.get(power, frozenset())
@@ -123,25 +132,16 @@ class _Board:
         other = [c for c in m.centers if self.owner.get(c) not in (None, power)]
         threatened = [c for c in m.centers if self.owner.get(c) == power and self.threat.get(c)]
 
-        def field_of(centers: list[str]) -> dict[str, float]:
-            return {d: sum(0.5 ** far[d].get(c, 9) for c in centers) for d in m.provinces}
-        self.attract_neutral = field_of(neutral)
-        self.attract_other = field_of(other)
-        self.defend = field_of(threatened)
-        self.size: dict[str, int] = {}
-        for c, o in self.owner.items():
-            self.size[o] = self.size.get(o, 0) + 1
-        others = [n for q, n in self.size.items() if q != power]
-        self.leader_size = max(others) if others else 0
-        self.threat_by: dict[str, int] = {}
-        for u in position.units:
-            if u.power != power:
-                for p in reachable_provinces(m, u):
-                    self.threat_by[p] = max(self.threat_by.get(p, 0), self.size.get(u.power, 0))
-        sized = {c: self.size.get(self.owner[c], 0) / 10 for c in other}
-        guard = {c: self.threat_by.get(c, 0) / 10 for c in threatened}
-        self.attract_size = {d: sum(0.5 ** far[d].get(c, 9) * v for c, v in sized.items()) for d in m.provinces}
-        self.defend_size = {d: sum(0.5 ** far[d].get(c, 9) * v for c, v in guard.items()) for d in m.provinces}
+        def field_of(weights: Mapping[str, float]) -> dict[str, float]:
+            """Province -> the sum over ``weights``' centers of weight × 2 ** -distance."""
+            return {d: sum(0.5 ** far[d].get(c, 9) * w for c, w in weights.items()) for d in m.provinces}
+        self.attract_neutral = field_of(dict.fromkeys(neutral, 1.0))
+        self.attract_other = field_of(dict.fromkeys(other, 1.0))
+        self.defend = field_of(dict.fromkeys(threatened, 1.0))
+        # the same, weighted by the size of the owner (others' centers) or of the strongest
+        # threat (own threatened centers)
+        self.attract_size = field_of({c: self.size[self.owner[c]] / 10 for c in other})
+        self.defend_size = field_of({c: self.threat_by.get(c, 0) / 10 for c in threatened})
 
     def features(self, unit: Unit, order: Order) -> list[float]:
         f = [0.0] * len(FEATURES)
@@ -181,9 +181,10 @@ class _Board:
         whose = there.power if there is not None and there.power != self.power else (
             owner if owner is not None and owner != self.power else None)
         if whose is not None and not isinstance(order, SupportHold):
-            f[_IX["target_size"]] = self.size.get(whose, 0) / 10
-            f[_IX["target_size2"]] = (self.size.get(whose, 0) / 10) ** 2
-            if self.size.get(whose, 0) >= self.leader_size > 0:
+            size = self.size[whose]
+            f[_IX["target_size"]] = size / 10
+            f[_IX["target_size2"]] = (size / 10) ** 2
+            if size >= self.leader_size > 0:
                 f[_IX["target_leader"]] = 1
         if owner == self.power and d in m.centers:
             f[_IX["threat_size"]] = self.threat_by.get(d, 0) / 10
@@ -438,3 +439,15 @@ class PolicyLearner:
         log_total = np.log(np.add.reduceat(np.exp(z), starts))
         picked = z[starts + np.array(self._chosen)]
         return float(np.mean(picked - log_total))
+
+    def top_one(self, policy: OrderPolicy | None = None) -> float:
+        """The share of the units observed whose most likely order under ``policy`` (the
+        fitted one by default; of tied orders the first), given their power's other
+        orders, is the one given."""
+        if not self._rows:
+            return 0.0
+        matrix, starts, segment, _ = self._stacked()
+        z = matrix @ np.asarray((policy or self.policy).weights)
+        at_max = np.flatnonzero(z == np.maximum.reduceat(z, starts)[segment])
+        _, first = np.unique(segment[at_max], return_index=True)
+        return float(np.mean(at_max[first] == starts + np.array(self._chosen)))
