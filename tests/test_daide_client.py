@@ -846,3 +846,13 @@ def test_a_bot_that_observes_is_shown_every_power_s_orders_as_ord_reports_them()
     server.join()
     assert bot.seen == [("S1901M", {"England": ["F LON - ENG"], "France": ["A MAR H", "A PAR H", "F BRE H"],
                                     "Germany": ["A MUN - BUR"]})]
+
+
+def test_a_save_folder_that_cannot_take_the_game_is_refused_before_connecting(tmp_path, capsys):
+    """The seat's game is written where play --save writes (checked before the game): a
+    --save that names a file is exit status 2 before any server is asked (port 1 here)."""
+    taken = tmp_path / "not-a-folder"
+    taken.write_text("x", encoding="utf-8")
+    assert main(["daide", "127.0.0.1:1", "--bot", "dumbbot", "--save", str(taken)]) == 2
+    err = capsys.readouterr().err
+    assert "not-a-folder" in err and "Traceback" not in err and "connect" not in err

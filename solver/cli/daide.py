@@ -20,6 +20,7 @@ import sys
 from typing import Any
 
 from ..play.registry import bots_help
+from .output import check_destination
 from .options import (SEAT_MODELS, UserError, add_json, add_power, add_time_limit, integer, number,
                       range_help)
 
@@ -104,6 +105,8 @@ def cmd_daide(args: argparse.Namespace) -> int:
     if args.passcode is not None and args.power is None:
         raise UserError("--passcode needs --power (the seat to take back)")
     bot = seating(args.bot, [], opponents=args.opponents)[0]
+    if args.save:                           # the folder checked before the game, not after
+        check_destination(seat_path(args.save, None), create_folder=True)
 
     def log(direction: str, text: str) -> None:
         if args.verbose:
@@ -128,15 +131,20 @@ def cmd_daide(args: argparse.Namespace) -> int:
     return 0
 
 
-def save_seat(folder: str, end: Any) -> str:
-    """Write the seat's game to ``folder/daide-POWER.json`` with the writer ``play --save``
-    uses (`dipsolve.Game.dumps`); the path written."""
+def seat_path(folder: str, power: str | None) -> str:
+    """The file ``--save`` writes the seat's game to: ``folder/daide-POWER.json``."""
     import os
-    path = os.path.join(folder, f"daide-{end.power or 'unseated'}.json")
-    try:
-        os.makedirs(folder, exist_ok=True)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(end.game.dumps())
-    except OSError as e:
-        raise UserError(f"cannot write {path}: {e.strerror or e}") from None
+    return os.path.join(folder, f"daide-{power or 'unseated'}.json")
+
+
+def save_seat(folder: str, end: Any) -> str:
+    """Write the seat's game to `seat_path` with the writer ``play --save`` uses
+    (`dipsolve.Game.dumps`), as ``play --save`` writes (`Outputs`: checked, the folder
+    made, the file replaced whole); the path written."""
+    from .output import Outputs
+    path = seat_path(folder, end.power)
+    outputs = Outputs()
+    outputs.plan(path, folder=True)
+    outputs.put(path, end.game.dumps())
+    outputs.commit(finished=True)           # a game played to its end: saved even after Ctrl-C
     return path
