@@ -9,6 +9,7 @@ import random
 import pytest
 
 from dipsolve import Limits, Position, SolveSettings, solve
+from dipsolve.core.results import Deadline
 from dipsolve.algorithms.order_policy import FEATURES, OrderPolicy, PolicyLearner
 from dipsolve.core.errors import DipsolveError, DipsolveSyntaxError
 from dipsolve.core.legal import legal_orders
@@ -128,11 +129,40 @@ def test_the_learned_seat_fits_what_the_others_ordered_and_forgets_it_between_ga
     assert bot.policy("Austria") is None
 
 
+class _Ticks:
+    """A clock that moves one second each time it is read."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_the_fit_stops_at_its_deadline_and_the_next_goes_on_from_there():
+    pos = Position.initial()
+    orders = {p: DumbBotPlayer().orders(pos, p, 1.0, random.Random(p)) for p in pos.powers()}
+    learner = PolicyLearner()
+    learner.observe(pos, orders, pos.powers())
+    clock = _Ticks()
+    # the deadline passes before the first step: the weights are where they were
+    assert learner.fit(deadline=Deadline(0.5, clock=clock)) == OrderPolicy()
+    # it allows two reads of the clock beyond its start, so exactly two Adam steps
+    two = learner.fit(deadline=Deadline(2.5, clock=clock))
+    assert two != OrderPolicy()
+    again = PolicyLearner()
+    again.observe(pos, orders, pos.powers())
+    assert again.fit(iterations=2) == two
+    # unbounded, it runs all its steps, from where the last fit stopped
+    assert learner.fit() != two and learner.fits == 3
+
+
 def test_a_learned_seat_plays_a_game():
     seats = {p: DumbBotPlayer() for p in Position.initial().powers()}
     seats["Italy"] = bot = DipsolveBot(opponents="learned", oracle="agenda")
     record = play_game(seats, seed=2, until=1901, time_limit=0.2)
-    assert record.seats["Italy"] == "dipsolve:agenda[learned][oracle=agenda]"
+    assert record.seats["Italy"] == "dipsolve:agenda[oracle=agenda]"
     assert [ph.phase for ph in record.phases][:2] == ["S1901M", "F1901M"]
     assert record.phases[1].orders["Italy"]
     # the fall's orders were searched against a policy fitted to the spring's orders

@@ -90,9 +90,10 @@ def test_a_series_rotates_the_seats_and_the_table_adds_up():
 def test_make_bot_names():
     assert make_bot("DumbBot").name == "dumbbot" and make_bot("random").name == "random"
     assert make_bot("dipsolve:cpsat").name == "dipsolve:cpsat"
-    # the default opponent model (the phase game: nobody's policy) goes unnamed; others are named
-    assert make_bot("dipsolve").opponents == "equilibrium"
+    # the default opponent model (learned: a policy fitted to the table) goes unnamed; others are named
+    assert make_bot("dipsolve").opponents == "learned"
     assert make_bot("dipsolve").name == "dipsolve:agenda"
+    assert make_bot("dipsolve", opponents="equilibrium").name == "dipsolve:agenda[equilibrium]"
     assert make_bot("dipsolve", opponents="worst").name == "dipsolve:agenda[worst]"
     assert make_bot("dipsolve", opponents="sampled").name == "dipsolve:agenda[sampled]"
     assert make_bot("greedy").name == "greedy"

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..play.registry import bots_help
 from .output import check_destination
-from .options import (SEAT_MODELS, UserError, add_json, add_power, add_time_limit, integer, number,
+from .options import (SEAT_DEFAULT, SEAT_MODELS, UserError, add_json, add_power, add_time_limit, integer, number,
                       range_help)
 
 #: exit status for a connection that failed, was lost, or was refused
@@ -59,11 +59,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("address", metavar="HOST:PORT", help="the DAIDE server, e.g. 127.0.0.1:16713")
     p.add_argument("--bot", default="dipsolve", metavar="BOT",
                    help=f"the player (default: dipsolve): {bots_help()}")
-    p.add_argument("--opponents", choices=SEAT_MODELS, default="equilibrium",
-                   help="a dipsolve seat's model of the others: equilibrium (default: the phase "
-                        "as a game), learned (a best response to draws of a policy fitted to the "
-                        "orders the others give, as the server reports them), sampled (DumbBot's "
-                        "policy), worst, expected or hold")
+    p.add_argument("--opponents", choices=SEAT_MODELS, default=SEAT_DEFAULT,
+                   help="a dipsolve seat's model of the others: learned (default: a best response "
+                        "to draws of a policy fitted to the orders the others give, as the server "
+                        "reports them; the phase game until there are some), equilibrium (the "
+                        "phase as a game), sampled (DumbBot's policy), worst, expected or hold")
     p.add_argument("--name", default="dipsolve", help="the name sent in NME (default: dipsolve)")
     add_power(p, help="ask for this power's seat (the diplomacy server seats 'FRA:NAME' at "
                       "France); with --passcode, take it back with IAM")

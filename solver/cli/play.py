@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.results import Stopped
 from .interrupt import cooperative
 from ..play.registry import bots_help
-from .options import (METHODS, SEAT_MODELS, UserError, add_evaluation, add_json, add_ray,
+from .options import (METHODS, SEAT_DEFAULT, SEAT_MODELS, UserError, add_evaluation, add_json, add_ray,
                       add_time_limit, add_variant, integer, load_kernel, power, range_help,
                       variant_of)
 from .output import Outputs
@@ -52,12 +52,13 @@ Bots:
   dipsolve           dipsolve's search (dipsolve solve); dipsolve:METHOD picks the
                      method: agenda, minimax, expectimax, cpsat; --evaluation picks
                      the evaluation it maximises (influence, centers, dumbbot);
-                     --opponents its model of the others: by default none, the
-                     phase played as a game among the powers that interact
-                     (equilibrium); sampled: a best response to 8 draws of DumbBot's
-                     policy for every other power; learned: a best response to 8
-                     draws of a policy fitted to the orders the others have given
-                     in this game (the phase game until there are some)
+                     --opponents its model of the others: by default learned, a
+                     best response to 8 draws of a policy fitted to the orders the
+                     others have given in this game (nobody's program assumed; the
+                     phase game until there are some); equilibrium: the phase
+                     played as a game among the powers that interact; sampled: a
+                     best response to 8 draws of DumbBot's policy for every other
+                     power
 
 A bot of your own sits at the table too: --bots FILE.py:CLASS or MODULE:CLASS, or the
 name an installed package gives it under the entry-point group dipsolve.bots
@@ -94,12 +95,13 @@ def register(subparsers: Any) -> None:
     add_time_limit(p, 2.0, help="seconds a bot may think per phase (default 2; DumbBot and "
                                 "random need none)")
     add_evaluation(p, help="the position evaluation of dipsolve seats")
-    p.add_argument("--opponents", choices=SEAT_MODELS, default="equilibrium",
-                   help="the opponent model of dipsolve seats: equilibrium (default: the phase "
-                        "as a game, nobody's policy assumed), sampled (a best response to 8 draws "
-                        "of DumbBot's policy for the others), learned (the same with a policy "
-                        "fitted to the orders the others have given in this game), worst, "
-                        "expected or hold (see dipsolve solve --help)")
+    p.add_argument("--opponents", choices=SEAT_MODELS, default=SEAT_DEFAULT,
+                   help="the opponent model of dipsolve seats: learned (default: a best response "
+                        "to 8 draws of a policy fitted to the orders the others have given in this "
+                        "game; the phase game until there are some), equilibrium (the phase as a "
+                        "game, nobody's policy assumed), sampled (a best response to 8 draws of "
+                        "DumbBot's policy for the others), worst, expected or hold (see dipsolve "
+                        "solve --help)")
     p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                    help="what a bot's time per phase is measured on: wall time (default) or this "
                         "process's CPU time (a fair measure on a busy machine; dipsolve seats then "
@@ -125,7 +127,7 @@ def register(subparsers: Any) -> None:
 
 
 def seating(bots: str, seats: list[str], evaluator: str = "influence",
-            opponents: str = "equilibrium", clock: str = "wall", variant: str = "standard") -> list[Bot]:
+            opponents: str = SEAT_DEFAULT, clock: str = "wall", variant: str = "standard") -> list[Bot]:
     """The bots in the variant's order of play from ``--bots`` and ``--seat``, or `UserError`."""
     from ..play.bots import BotUnavailable, DipsolveBot
     from ..play.registry import make_bot

@@ -33,8 +33,9 @@ from ..core import fast_kernel
 from ..core.errors import DipsolveSyntaxError, DipsolveUnavailable
 from ..core.orders import Build, Disband, Order, Waive
 from ..core.position import Position
-from ..core.results import WALL_WORKERS, Limits, clock_named
+from ..core.results import WALL_WORKERS, Deadline, Limits, clock_named
 from ..core.legal import build_orders, legal_orders
+from .registry import SEAT_DEFAULT
 
 
 class Bot(Protocol):
@@ -123,6 +124,10 @@ class GreedyBot:
 
 #: the search methods of `dipsolve.api.solve`
 DIPSOLVE_METHODS = api.METHODS
+#: with "learned": the share of a phase's time the policy's fit may take at most, and the
+#: least share left to the search (the phase then overruns by at most that much)
+LEARNING_SHARE = 0.25
+SEARCH_FLOOR = 0.05
 
 
 @dataclass(frozen=True)
@@ -136,14 +141,14 @@ class DipsolveBot:
     method: str = "agenda"
     #: the position evaluation the search maximises (`dipsolve.algorithms.evaluation.evaluator`)
     evaluator: str = "influence"
-    #: the opponent model (``solve``'s ``opponents``): "equilibrium" (default) plays each
+    #: the opponent model: "learned" (`SEAT_DEFAULT`) is a best response to draws of a
+    #: policy fitted to the orders the others have given in this game
+    #: (`dipsolve.algorithms.order_policy`; the phase game until it has seen a movement
+    #: phase); the others are ``solve``'s ``opponents``: "equilibrium" plays each
     #: movement phase as a game among the powers that interact, knowing nobody's policy;
     #: "sampled" is a best response to draws of DumbBot's policy for every other power;
-    #: "worst", "expected" and "hold" are the search-built models of the seeds;
-    #: "learned" is a best response to draws of a policy fitted to the orders the others
-    #: have given in this game (`dipsolve.algorithms.order_policy`; the phase game until
-    #: it has seen a movement phase)
-    opponents: str = "equilibrium"
+    #: "worst", "expected" and "hold" are the search-built models of the seeds
+    opponents: str = SEAT_DEFAULT
     #: the clock its time per move is measured on: "wall" or "cpu" (`dipsolve.Limits`)
     clock: str = "wall"
     #: the phase game's best-response oracle and how our move is picked (``solve``'s)
@@ -157,7 +162,7 @@ class DipsolveBot:
     @property
     def name(self) -> str:
         tail = "" if self.evaluator == "influence" else f"/{self.evaluator}"
-        model = "" if self.opponents == "equilibrium" else f"[{self.opponents}]"
+        model = "" if self.opponents == SEAT_DEFAULT else f"[{self.opponents}]"
         extra = "".join(f"[{k}={v}]" for k, v, d in (("oracle", self.oracle, "cpsat"),
                                                        ("pick", self.pick, "best")) if v != d)
         return f"dipsolve:{self.method}{tail}{model}{extra}"
@@ -201,14 +206,14 @@ class DipsolveBot:
         if self.opponents == "learned" and position.phase.kind == "movement":
             self._seen.append((position, {p: tuple(os) for p, os in orders.items()}))
 
-    def policy(self, power: str) -> OrderPolicy | None:
+    def policy(self, power: str, deadline: Deadline | None = None) -> OrderPolicy | None:
         """The policy fitted to the orders every other power gave in the movement phases
-        observed so far (None before the first)."""
+        observed so far (None before the first); its fit stops at ``deadline``."""
         learner, read = self._learners.get(power) or (PolicyLearner(), 0)
         for position, orders in self._seen[read:]:
             learner.observe(position, orders, [p for p in position.powers() if p != power])
         if read < len(self._seen):
-            learner.fit()                 # once for whatever is new, from the last fit
+            learner.fit(deadline=deadline)   # once for whatever is new, from the last fit
         self._learners[power] = (learner, len(self._seen))
         return learner.policy if learner.observed else None
 
@@ -218,9 +223,11 @@ class DipsolveBot:
         if self.opponents == "learned" and position.phase.kind == "movement":
             tick = clock_named(self.clock)
             started = tick()
-            policy = self.policy(power)
+            policy = self.policy(power, Deadline(LEARNING_SHARE * deadline_s, clock=tick))
             if policy is not None:
-                left = max(0.0, deadline_s - (tick() - started))
+                # the search gets what is left, and never less than a sliver of the phase
+                # (reading the orders is not bounded by the clock: 20-70 ms a phase)
+                left = max(SEARCH_FLOOR * deadline_s, deadline_s - (tick() - started))
                 settings = dataclasses.replace(self.settings(left, seed), opponents="sampled",
                                                predictor=policy)
                 return list(api.solve(position, power, settings).orders)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .bots import Bot
 
 __all__ = ["ENTRY_POINT_GROUP", "BotOptions", "BotEntry", "REGISTRY", "BOT_NAMES", "DIPSOLVE_METHODS",
-           "OPPONENT_MODELS", "SEAT_MODELS", "register_bot", "bots_help", "installed_bots", "make_bot"]
+           "OPPONENT_MODELS", "SEAT_MODELS", "SEAT_DEFAULT", "register_bot", "bots_help", "installed_bots", "make_bot"]
 
 #: the search methods of a dipsolve bot (`dipsolve.api.solve`'s; a test holds them equal)
 DIPSOLVE_METHODS = ("agenda", "minimax", "expectimax", "cpsat")
@@ -30,6 +30,12 @@ OPPONENT_MODELS = ("equilibrium", "sampled", "worst", "expected", "hold")
 #: the models of a seat at a table, which sees every phase's orders: those, and "learned"
 #: (a policy fitted to the orders the others give, `DipsolveBot.observe`)
 SEAT_MODELS = OPPONENT_MODELS + ("learned",)
+#: a seat's model unless told otherwise: "learned", a best response to draws of the policy
+#: fitted to the others' orders (the phase game until it has seen a movement phase).  It
+#: knows nobody's program, as the phase game does not, and plays better than it in every
+#: field measured (BENCHMARKS.md, "Which model a seat plays by default").  ``solve``,
+#: which sees one position and no table, plays the phase game.
+SEAT_DEFAULT = "learned"
 
 #: the entry-point group an installed package names its bots in (its ``pyproject.toml``:
 #: ``[project.entry-points."dipsolve.bots"]``, then ``mybot = "mypkg.mybot:MyBot"``)
@@ -42,7 +48,7 @@ class BotOptions:
     ``--opponents`` and ``--clock`` (a bot with no use for them ignores them)."""
 
     evaluator: str = "influence"
-    opponents: str = "equilibrium"
+    opponents: str = SEAT_DEFAULT
     clock: str = "wall"
 
 
@@ -120,7 +126,7 @@ def installed_bots() -> dict[str, Any]:
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def make_bot(name: str, evaluator: str = "influence", opponents: str = "equilibrium",
+def make_bot(name: str, evaluator: str = "influence", opponents: str = SEAT_DEFAULT,
              clock: str = "wall") -> Bot:
     """The bot ``name`` seats: a name of the registry (``dumbbot``, ``greedy``,
     ``random``, ``dipsolve``, ``dipsolve:METHOD``, any `register_bot` added), the name
