@@ -123,8 +123,15 @@ def test_the_learned_seat_fits_what_the_others_ordered_and_forgets_it_between_ga
     bot.observe(pos, orders)
     policy = bot.policy("Austria")
     assert policy is not None and policy != OrderPolicy()
-    learner, read = bot._learners["Austria"]
-    assert read == 1 and learner.observed == sum(len(pos.units_of(p)) for p in pos.powers()) - 3
+    learner, read, fitted = bot._learners["Austria"]
+    seen = sum(len(pos.units_of(p)) for p in pos.powers()) - 3
+    assert read == fitted == 1 and learner.observed == seen
+    # a phase shown later is read at once (between phases, not in the next one's time),
+    # and fitted when the seat next asks for its policy
+    bot.observe(pos, orders)
+    learner, read, fitted = bot._learners["Austria"]
+    assert (read, fitted, learner.observed) == (2, 1, 2 * seen)
+    assert bot.policy("Austria") is not None and bot._learners["Austria"][2] == 2
     bot.prepare()
     assert bot.policy("Austria") is None
 
@@ -165,9 +172,10 @@ def test_a_learned_seat_plays_a_game():
     assert record.seats["Italy"] == "dipsolve:agenda[oracle=agenda]"
     assert [ph.phase for ph in record.phases][:2] == ["S1901M", "F1901M"]
     assert record.phases[1].orders["Italy"]
-    # the fall's orders were searched against a policy fitted to the spring's orders
-    learner, read = bot._learners["Italy"]
-    assert read == 1 and learner.observed == 22 - 3
+    # the fall's orders were searched against a policy fitted to the spring's orders; the
+    # fall's were read once the fall was over (to be fitted when the seat next orders)
+    learner, read, fitted = bot._learners["Italy"]
+    assert fitted == 1 and read == 2 and learner.observed == 2 * (22 - 3)
 
 
 def test_an_order_is_described_by_whose_province_it_aims_at_and_by_the_season():

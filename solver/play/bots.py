@@ -202,19 +202,30 @@ class DipsolveBot:
         self._learners.clear()
 
     def observe(self, position: Position, orders: Mapping[str, Sequence[Order]]) -> None:
-        """Keep a movement phase's orders (with "learned"; the others ignore them)."""
+        """Keep a movement phase's orders (with "learned"; the others ignore them), read
+        at once by the learner of every power this seat has played: between phases, not
+        in the next phase's time."""
         if self.opponents == "learned" and position.phase.kind == "movement":
             self._seen.append((position, {p: tuple(os) for p, os in orders.items()}))
+            for power in list(self._learners):
+                self._read(power)
+
+    def _read(self, power: str) -> tuple[PolicyLearner, int, int]:
+        """``power``'s learner, having read every phase kept so far; how many it has
+        read, and how many it had read at its last fit."""
+        learner, read, fitted = self._learners.get(power) or (PolicyLearner(), 0, 0)
+        for position, orders in self._seen[read:]:
+            learner.observe(position, orders, [p for p in position.powers() if p != power])
+        self._learners[power] = entry = (learner, len(self._seen), fitted)
+        return entry
 
     def policy(self, power: str, deadline: Deadline | None = None) -> OrderPolicy | None:
         """The policy fitted to the orders every other power gave in the movement phases
         observed so far (None before the first); its fit stops at ``deadline``."""
-        learner, read = self._learners.get(power) or (PolicyLearner(), 0)
-        for position, orders in self._seen[read:]:
-            learner.observe(position, orders, [p for p in position.powers() if p != power])
-        if read < len(self._seen):
+        learner, read, fitted = self._read(power)
+        if fitted < read:
             learner.fit(deadline=deadline)   # once for whatever is new, from the last fit
-        self._learners[power] = (learner, len(self._seen))
+            self._learners[power] = (learner, read, read)
         return learner.policy if learner.observed else None
 
     def orders(self, position: Position, power: str, deadline_s: float,
