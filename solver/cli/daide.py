@@ -21,8 +21,8 @@ from typing import Any
 
 from ..play.registry import bots_help
 from .output import check_destination
-from .options import (SEAT_DEFAULT, SEAT_MODELS, UserError, add_json, add_power, add_time_limit, integer, number,
-                      range_help)
+from .options import (SEAT_DEFAULT, SEAT_MODELS, UserError, add_json, add_power, add_time_limit,
+                      integer, number, range_help)
 
 #: exit status for a connection that failed, was lost, or was refused
 EXIT_CONNECTION = 1

@@ -46,7 +46,8 @@ EXIT_USAGE = 2
 EVALUATIONS = ("influence", "centers", "dumbbot")
 #: the search methods of ``solve`` (`dipsolve.search.METHODS`) and the opponent models of a
 #: dipsolve bot: the bot registry's (a light module)
-from ..play.registry import DIPSOLVE_METHODS as METHODS, OPPONENT_MODELS, SEAT_DEFAULT, SEAT_MODELS  # noqa: E402
+from ..play.registry import (DIPSOLVE_METHODS as METHODS, OPPONENT_MODELS, SEAT_DEFAULT,  # noqa: E402
+                             SEAT_MODELS)
 #: the phase game's best-response oracles and picks (`dipsolve.search.methods.ORACLES`, ``PICKS``)
 ORACLES = ("cpsat", "agenda")
 PICKS = ("best", "sample")

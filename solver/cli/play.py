@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any
 from ..core.results import Stopped
 from .interrupt import cooperative
 from ..play.registry import bots_help
-from .options import (METHODS, SEAT_DEFAULT, SEAT_MODELS, UserError, add_evaluation, add_json, add_ray,
-                      add_time_limit, add_variant, integer, load_kernel, power, range_help,
-                      variant_of)
+from .options import (METHODS, SEAT_DEFAULT, SEAT_MODELS, UserError, add_evaluation, add_json,
+                      add_ray, add_time_limit, add_variant, integer, load_kernel, power,
+                      range_help, variant_of)
 from .output import Outputs
 from .play_results import executor_for, open_results, played_before
 from .progress import Progress
