@@ -25,11 +25,17 @@ adjustment
     before armies, then in alphabetical order of the province's English name.
 
 Everything works on province strings and small int-indexed lists built once per call;
-nothing is parsed and nothing deep-copied.
+nothing is parsed and nothing deep-copied.  This is the reference, the definition: once
+the compiled kernel is loaded in the process (`dipsolve.core.fast_kernel.warm`), a
+movement phase is matched, resolved and executed by it (`dipsolve.core.fast_phase`, the
+same answers, tested against this path), steps 1 to 4 but the retreat options and the
+next position, which are made here from its answer; the per-order results are then
+this path's, computed when first asked.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Callable, Iterable, Mapping, Sequence
 
 from .graph import sea_route, steps
@@ -204,7 +210,43 @@ class _Movement(Matching):
     deps: list[int]
 
 
+#: the compiled path's `dipsolve.core.fast_phase.movement`, once its kernel is loaded in
+#: the process (`dipsolve.core.fast_kernel.warm`); until then every phase takes the
+#: reference path, which never waits for numba
+_fast: list = []
+
+
+def _fast_movement() -> Callable | None:
+    """`dipsolve.core.fast_phase.movement` when the kernel is loaded in this process (it
+    checks, each phase, that the compiled path is still switched on), else None.  The
+    kernel's module is looked for among those imported, so that a process without numba
+    never imports numpy or numba here."""
+    if _fast:
+        return _fast[0]
+    if "dipsolve.core.fast_kernel" not in sys.modules:
+        return None
+    from . import fast_kernel, fast_phase
+    if not fast_kernel.ready():
+        return None
+    _fast.append(fast_phase.movement)
+    return _fast[0]
+
+
 def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
+    """A movement phase: by the compiled kernel when it is loaded (the same answers; the
+    per-order results from the reference, when first asked), else `_reference_movement`."""
+    fast = _fast[0] if _fast else _fast_movement()
+    if fast is not None:
+        got = fast(position, orders)
+        if got is not None:
+            new_units, dislodged_by, origins, standoffs, given = got
+            nxt, destroyed = after_movement(position, new_units, dislodged_by, origins, standoffs)
+            return Outcome(position, None, nxt, destroyed,
+                           lambda: _reference_movement(position, given).results)
+    return _reference_movement(position, orders)
+
+
+def _reference_movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
     """A movement phase, steps 1 to 4 of the module's pipeline."""
     st = _Movement(position, movement_table(position))
     # 1. match orders to units and check them (DATC 4.C, 4.D.3, 4.E.1)

@@ -1,0 +1,199 @@
+"""One fresh movement phase through the compiled kernel: `dipsolve.core.adjudicator.adjudicate`'s fast path.
+
+`dipsolve.core.fast_resolver` serves a search that judges many order sets over one
+position: it matches the orders in Python once and resolves each set in the kernel.  A
+fresh phase (a game played, a record re-adjudicated, a benchmark's phase) is matched
+once and resolved once, so here the matching is in the kernel too
+(`dipsolve.core.fast_kernel.adjudicate_movement`), fed with integers only:
+
+- each unit as ``RANK << 12 | location`` from a table of the map (`MapTables.unit_code`,
+  the unit a named tuple hashed in C);
+- each order by the code it carries from when it was made (`dipsolve.core.orders.code`:
+  no order is hashed), with its power's number;
+- the map's tables (`MapTables`: where each unit moves and what it reaches, the coast a
+  fleet's move fills in, terrains, the adjacency, each numbered place name's location),
+  made once per map and kept in its memo.
+
+The kernel's answer is read back through the map's table of units (`MapTables.unit_of`):
+the units after the phase, the units dislodged and by whom, the standoffs; the
+adjudicator makes the next position from them (`dipsolve.core.adjudicator.after_movement`,
+as on the reference path) and leaves the per-order results to the reference, computed
+when first asked.  Anything the kernel does not take (an order without a code: a move
+naming its route, a kind other than ``"A"``/``"F"``; an order that is no unit's order; a
+unit of a power without home centers on the map; a unit not on the map) makes `movement`
+return None, and the reference adjudicates the phase.  The tests run both paths on random
+positions, every DATC case and the peer's fuzz corpus and require the same outcomes.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from . import fast_kernel as k
+from . import fast_resolver
+from .map import Map
+from .orders import NAMES, Order
+from .position import Position, Unit, unit
+
+__all__ = ["MapTables", "movement", "tables"]
+
+#: the shift of an order's power number (its index + 1) in the kernel's order code
+_POWER_SHIFT = 42
+
+
+class MapTables:
+    """A map's tables for `dipsolve.core.fast_kernel.adjudicate_movement` (see there),
+    and the tables that turn units into codes and codes into units."""
+
+    __slots__ = ("grid", "lt", "nb", "nloc", "nprov", "names_seen", "unit_code", "unit_of",
+                 "power_code", "provinces", "location", "ws")
+
+    def __init__(self, m: Map) -> None:
+        index = fast_resolver.map_index(m)
+        provinces, locations = index.provinces, index.locations
+        P, L = index.province, index.location
+        nprov, nloc = self.nprov, self.nloc = len(provinces), len(locations)
+        self.provinces, self.location, self.nb = provinces, L, index.nb
+        grid = np.zeros((2 * nloc, nloc + 2 * nprov), np.int64)
+        grid[:, nloc + nprov:] = -1
+        for k_i, kind in enumerate(("A", "F")):
+            for loc, (_, moves, reach, _) in m.unit_table[kind].items():
+                r = k_i * nloc + L[loc]
+                for d in moves:
+                    grid[r, L[d]] = 1
+                for p in reach:
+                    grid[r, nloc + P[p]] = 1
+                if kind == "F":
+                    for p, prov in m.provinces.items():
+                        if prov.coasts:
+                            coasts = [c for c in m.fleet_locations.get(p, ()) if c in moves]
+                            if len(coasts) == 1:
+                                grid[r, nloc + nprov + P[p]] = L[coasts[0]]
+        self.grid = grid
+        po = m.province_of
+        lt = np.full(nloc + 2 * nprov + 4096, -1, np.int64)
+        for loc, i in L.items():
+            if i >= 0:
+                lt[i] = P[po.get(loc, loc)]
+        terrains = {"land": k._LAND, "coast": k._COAST, "sea": k._SEA}
+        for p, i in P.items():
+            if i >= 0:
+                prov = m.provinces[p]
+                lt[nloc + i] = terrains[prov.terrain] | (k._COASTS if prov.coasts else 0)
+                lt[nloc + nprov + i] = L[p]
+        self.lt = lt
+        self.names_seen = 0
+        self.refresh()
+        #: unit -> ``RANK << 12 | location`` (filled as units are met)
+        self.unit_code: dict[Unit, int] = {}
+        #: ``RANK << 12 | location`` -> the unit (the shared `Unit`)
+        self.unit_of = _UnitOf(sorted(index.power), locations)
+        #: power -> its number in the kernel's order codes
+        self.power_code = {p: (i + 1) << _POWER_SHIFT for p, i in index.power.items()}
+        #: the kernel's scratch memory, by number of units (made once per board size)
+        self.ws: dict[int, np.ndarray] = {}
+
+    def refresh(self) -> None:
+        """Number the place names orders have named since the last call
+        (`dipsolve.core.orders.NAMES`) with this map's locations."""
+        L, lt, base = self.location, self.lt, self.nloc + 2 * self.nprov
+        for name, i in NAMES.items():
+            if i > self.names_seen:
+                lt[base + i] = L.get(name, -1)
+        self.names_seen = len(NAMES)
+
+    def code_of(self, u: Unit, m: Map) -> int | None:
+        """A unit's code (``RANK << 12 | location``), None for a unit the kernel does not
+        take (a power without home centers on the map, a place not on it)."""
+        index = fast_resolver.map_index(m)
+        power, loc = index.power.get(u.power), index.location.get(u.location)
+        kind = {"A": 0, "F": 1}.get(u.kind)
+        if power is None or loc is None or loc < 0 or kind is None:
+            return None
+        if m.province_of.get(u.location) is None:
+            return None
+        code = self.unit_code[u] = (power * 2 + kind) << 12 | loc
+        return code
+
+
+class _UnitOf(dict):
+    """``RANK << 12 | location`` -> the shared `Unit`, made on first asking."""
+
+    def __init__(self, powers: list[str], locations: list[str]) -> None:
+        super().__init__()
+        self.powers, self.locations = powers, locations
+
+    def __missing__(self, code: int) -> Unit:
+        rank = code >> 12
+        u = self[code] = unit(self.powers[rank >> 1], "AF"[rank & 1], self.locations[code & 0xFFF])
+        return u
+
+
+def tables(m: Map) -> MapTables:
+    """The map's `MapTables`, made on first use and kept in its memo."""
+    t = m.memo.get("fast.phase")
+    if t is None:
+        t = m.memo["fast.phase"] = MapTables(m)
+    return t
+
+
+def movement(position: Position, orders: Mapping[str, Iterable[Order]]
+             ) -> tuple[tuple[Unit, ...], dict[int, int], dict[int, str | None], set[str],
+                        dict[str, tuple[Order, ...]]] | None:
+    """A fresh movement phase adjudicated by the kernel: the units after it (dislodged
+    ones left out, canonical order), the units dislodged (index -> the index of the unit
+    that dislodged it), their attackers' origins (None: by convoy), the standoff
+    provinces, and the orders as read (each power's a tuple, for the reference to report
+    on); None when the reference must take the phase (see the module notes), or the
+    compiled path is off or not loaded (`dipsolve.core.fast_resolver.ready`)."""
+    if not fast_resolver.ready():
+        return None
+    units = position.units
+    n = len(units)
+    if not n:
+        return None
+    m = position.map
+    t = m.memo.get("fast.phase")
+    if t is None:
+        t = tables(m)
+    if t.names_seen != len(NAMES):
+        t.refresh()
+    ucode = t.unit_code
+    try:
+        data = [n, *map(ucode.__getitem__, units)]
+    except KeyError:
+        codes = [ucode[u] if u in ucode else t.code_of(u, m) for u in units]
+        if None in codes:
+            return None
+        data = [n, *codes]
+    power_code = t.power_code
+    given: dict[str, tuple[Order, ...]] = {}
+    try:
+        for power, os in orders.items():
+            os = given[power] = tuple(os)
+            pc = power_code.get(power)
+            if pc is not None:
+                data += [o._code | pc for o in os]      # type: ignore[attr-defined]
+    except AttributeError:        # an order that is no unit's (a build, a waive)
+        return None
+    ws = t.ws.get(n)
+    if ws is None:
+        ws = t.ws[n] = k.workspace(n, t.nprov)
+    length = k.matcher()(np.array(data, np.int64), t.grid, t.lt, t.nb, ws)
+    if not length:
+        return None
+    out = ws[:length].tolist()
+    d = 2 + out[1]
+    s = d + 1 + 3 * out[d]
+    u = s + 1 + out[s]
+    new_units = tuple(map(t.unit_of.__getitem__, out[u + 1:]))
+    if s == d + 1:
+        return new_units, {}, {}, set(), given
+    po = m.province_of
+    dislodged_by = {out[q]: out[q + 1] for q in range(d + 1, s, 3)}
+    origins = {out[q]: None if out[q + 2] else po[units[out[q + 1]].location]
+               for q in range(d + 1, s, 3)}
+    provinces = t.provinces
+    return new_units, dislodged_by, origins, {provinces[x] for x in out[s + 1:u]}, given
