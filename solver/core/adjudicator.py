@@ -165,17 +165,19 @@ def center_changes(position: Position, units: Iterable[Unit]) -> dict[str, str]:
     return changes
 
 
-def _after_fall(position: Position, units: tuple[Unit, ...], year: int) -> Position:
+def _after_fall(position: Position, units: tuple[Unit, ...], year: int,
+                fall: tuple[dict[str, str], bool] | None = None) -> Position:
     """The position after a Fall phase with no retreats pending (``units`` in canonical
     order): centers change hands, then a Winter adjustment if any power must build or
-    remove, else next Spring."""
+    remove, else next Spring.  ``fall``: the centers that change hands and whether a
+    power adjusts, when known already (the compiled path's)."""
     m = position.map
     owner, centers = position.owner, position.centers
-    changes = center_changes(position, units)
+    changes = center_changes(position, units) if fall is None else fall[0]
     if changes:
         owner = {**owner, **changes}
         centers = tuple(sorted(owner.items()))
-    if _needs_adjustment(m, units, owner):
+    if _needs_adjustment(m, units, owner) if fall is None else fall[1]:
         phase = _phase("Winter", year, "adjustment")
     else:
         phase = _phase("Spring", year + 1, "movement")
@@ -239,10 +241,9 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outc
     if fast is not None:
         got = fast(position, orders)
         if got is not None:
-            new_units, dislodged_by, origins, standoffs, given = got
-            nxt, destroyed = after_movement(position, new_units, dislodged_by, origins, standoffs)
-            return Outcome(position, None, nxt, destroyed,
-                           lambda: _reference_movement(position, given).results)
+            new_units, dislodged, destroyed, standoffs, fall, given = got
+            return Outcome(position, None, next_position(position, new_units, dislodged, standoffs, fall),
+                           destroyed, lambda: _reference_movement(position, given).results)
     return _reference_movement(position, orders)
 
 
@@ -547,7 +548,6 @@ def after_movement(position: Position, new_units: Sequence[Unit], dislodged_by: 
     empty by a bounce; with the units destroyed for want of a retreat.  The reference
     path and the compiled one (`dipsolve.core.fast_resolver`) both end here."""
     m, units = position.map, position.units
-    phase = position.phase
     dislodged: list[Dislodged] = []
     destroyed: list[Unit] = []
     if dislodged_by:
@@ -565,15 +565,22 @@ def after_movement(position: Position, new_units: Sequence[Unit], dislodged_by: 
                 dislodged.append(Dislodged(u, origin, opts))
             else:
                 destroyed.append(u)
+    return next_position(position, new_units, tuple(dislodged), tuple(sorted(standoffs))), tuple(destroyed)
+
+
+def next_position(position: Position, new_units: Sequence[Unit], dislodged: tuple[Dislodged, ...],
+                  standoffs: tuple[str, ...], fall: tuple[dict[str, str], bool] | None = None
+                  ) -> Position:
+    """The position after a movement phase of ``position`` (`after_movement`): the
+    retreats of ``dislodged`` if any, else the next phase (``fall``: see `_after_fall`)."""
+    phase, m = position.phase, position.map
     if dislodged:
-        nxt = Position._canonical(_phase(phase.season, phase.year, "retreat"), tuple(new_units),
-                                  position.centers, tuple(dislodged), tuple(sorted(standoffs)), m)
-    elif phase.season == "Spring":
-        nxt = Position._canonical(_phase("Fall", phase.year, "movement"), tuple(new_units),
-                                  position.centers, (), (), m)
-    else:
-        nxt = _after_fall(position, tuple(new_units), phase.year)
-    return nxt, tuple(destroyed)
+        return Position._canonical(_phase(phase.season, phase.year, "retreat"), tuple(new_units),
+                                   position.centers, dislodged, standoffs, m)
+    if phase.season == "Spring":
+        return Position._canonical(_phase("Fall", phase.year, "movement"), tuple(new_units),
+                                   position.centers, (), (), m)
+    return _after_fall(position, tuple(new_units), phase.year, fall)
 
 
 def _movement_results(st: _Movement, results: list[OrderResult], moved: list[bool],

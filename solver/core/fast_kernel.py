@@ -118,7 +118,7 @@ def warm(note: Callable[[str], None] | None = None) -> float:
     kernel(one, np.zeros(0, np.int64), np.zeros((1, 1), np.uint8), workspace(1, 1))
     lt = np.full(1 + 2 + 4096, -1, np.int64)
     lt[:3] = 0
-    matcher()(np.array([1, 0, 1 << 42], np.int64), np.zeros((2, 3), np.int64), lt,
+    matcher()(np.array([1, -1, 0, 1 << 42], np.int64), np.zeros((2, 3), np.int64), lt,
               np.zeros((1, 1), np.uint8), workspace(1, 1))
     _ready.append(True)
     return time.perf_counter() - t0
@@ -791,25 +791,42 @@ _LAND, _COAST, _SEA, _COASTS = 0, 1, 2, 4
 
 def _match_size(n: int, nprov: int) -> int:
     # first order, twice ordered, the unit in each province, the seas held, BFS (2),
-    # the chordless search's path and cursors
-    return 2 * n + 6 * nprov + 4
+    # the chordless search's path and cursors; the counts by power (Fall)
+    return 2 * n + 6 * nprov + 4 + 2 * _POWERS
+
+
+#: at most this many powers (their numbers in a unit's ``RANK``)
+_POWERS = 64
+#: a province's entry in the map's table of terrains: the terrain (bits 0-1), `_COASTS`,
+#: `_CENTER`, and its home power's number + 1 from bit `_HOME`
+_CENTER, _HOME = 8, 8
 
 
 def adjudicate_movement(data: np.ndarray, grid: np.ndarray, lt: np.ndarray, nb: np.ndarray,
                         ws: np.ndarray) -> int:
-    """One fresh movement phase: ``data`` is the number of units ``n``, then each unit's
-    code (``RANK << 12 | location``, in board order), then each order's code
-    (`dipsolve.core.orders.code` with ``(power + 1) << 42``).  ``grid`` (by kind and
-    location, ``2 * nloc`` rows): the locations a unit moves to (``nloc`` columns), the
-    provinces it reaches (``nprov``), the coast a fleet's move to each province fills in
-    (``nprov``: the location, -1 for none or more than one).  ``lt``: each location's
-    province (``nloc``), each province's terrain (``nprov``), each province's own location
-    (``nprov``), each numbered place name's location (`dipsolve.core.orders.NAMES`, -1:
-    not on this map).  Matches the orders to the units (above), then `_settle`; the answer
-    as `resolve_movement`'s, except that the units left are ``RANK << 12 | location``.
-    Returns its length, 0 when the reference must take the phase (an order without a
-    code, too little scratch memory, the stacks overflowed)."""
+    """One fresh movement phase: ``data`` is the number of units ``n``, the number of
+    owned centers ``nc`` (-1 in Spring, when they are not needed), each unit's code
+    (``RANK << 12 | location``, in board order), each center's (``(power + 1) << 12 |
+    province``), then each order's code (`dipsolve.core.orders.code` with ``(power + 1)
+    << 42``).  ``grid`` (by kind and location, ``2 * nloc`` rows): the locations a unit
+    moves to (``nloc`` columns), the provinces it reaches (``nprov``), the coast a fleet's
+    move to each province fills in (``nprov``: the location, -1 for none or more than
+    one).  ``lt``: each location's province (``nloc``), each province's terrain
+    (``nprov``: see `_CENTER`), each province's own location (``nprov``), each numbered
+    place name's location (`dipsolve.core.orders.NAMES`, -1: not on this map).
+
+    Matches the orders to the units (above), then `_settle`; the answer is
+    `resolve_movement`'s, except that the units left are ``RANK << 12 | location``,
+    followed by either, when units are dislodged, for each (in board order) its index,
+    its attacker's province (-1: by convoy), the number of places it may retreat to and
+    those locations, sorted (DATC 4.A.5: not occupied, not left empty by a standoff, not
+    the attacker's unless it came by convoy); or, in a Fall phase (``nc >= 0``) without
+    one, whether a power must adjust (build or remove), the number of centers that change
+    hands and each as ``province, power``.  Returns its length, 0 when the reference must
+    take the phase (an order without a code, too little scratch memory, the stacks
+    overflowed)."""
     n = data[0]
+    nc = data[1]
     nprov = nb.shape[0]
     nloc = grid.shape[1] - 2 * nprov
     size = _ws_size(n, nprov)
@@ -821,14 +838,17 @@ def adjudicate_movement(data: np.ndarray, grid: np.ndarray, lt: np.ndarray, nb: 
     first, twice = m[:n], m[n:2 * n]
     at, held = m[2 * n:2 * n + nprov], m[2 * n + nprov:2 * n + 2 * nprov]
     scratch = m[2 * n + 2 * nprov:2 * n + 6 * nprov + 4]
+    by_power = m[2 * n + 6 * nprov + 4:2 * n + 6 * nprov + 4 + 2 * _POWERS]
     loc_prov, terrain = lt[:nloc], lt[nloc:nloc + nprov]
     names = lt[nloc + 2 * nprov:]
     at[:] = -1
     held[:] = 0
     for i in range(n):
-        c = data[1 + i]
+        c = data[2 + i]
         loc = c & 0xFFF
         p = loc_prov[loc]
+        if c >> 13 >= _POWERS:
+            return 0
         units[PROV, i] = p
         units[POWER, i] = c >> 13
         _hold(units, i)
@@ -839,7 +859,7 @@ def adjudicate_movement(data: np.ndarray, grid: np.ndarray, lt: np.ndarray, nb: 
             held[p] = 1            # the seas fleets hold (the convoy routes' seas)
         first[i] = -1
         twice[i] = 0
-    for r in range(1 + n, data.shape[0]):
+    for r in range(2 + n + max(nc, 0), data.shape[0]):
         c = data[r]
         if c < 0:
             return 0               # an order without a code: the reference path
@@ -860,13 +880,81 @@ def adjudicate_movement(data: np.ndarray, grid: np.ndarray, lt: np.ndarray, nb: 
     p = _settle(units, nb, ws)
     if p == 0:
         return 0
-    # the units left as RANK << 12 | location, which a map's table turns into units
+    # the units left as RANK << 12 | location, which a map's table turns into units;
+    # the provinces they stand in
     d = 2 + ws[1]
     s = d + 1 + 3 * ws[d]
     u = s + 1 + ws[s]
+    occupied = held
+    occupied[:] = 0
     for x in range(u + 1, p):
         c = ws[x]
-        ws[x] = units[RANK, c >> 12] << 12 | (c & 0xFFF)
+        loc = c & 0xFFF
+        ws[x] = units[RANK, c >> 12] << 12 | loc
+        occupied[loc_prov[loc]] = 1
+    if ws[d] > 0:
+        # the retreats (`dipsolve.core.adjudicator.after_movement`)
+        standoff = at
+        standoff[:] = 0
+        for x in range(s + 1, u):
+            standoff[ws[x]] = 1
+        for x in range(d + 1, s, 3):
+            i = ws[x]
+            origin = -1 if ws[x + 2] != 0 else units[PROV, ws[x + 1]]
+            ws[p] = i
+            ws[p + 1] = origin
+            count = p + 2
+            ws[count] = 0
+            p += 3
+            row = (units[RANK, i] & 1) * nloc + units[LOC, i]
+            for loc in range(nloc):
+                if grid[row, loc] != 0:
+                    pr = loc_prov[loc]
+                    if occupied[pr] == 0 and standoff[pr] == 0 and pr != origin:
+                        ws[p] = loc
+                        p += 1
+                        ws[count] += 1
+    elif nc >= 0:
+        # the centers after a Fall phase (`dipsolve.core.adjudicator._after_fall`)
+        owner = at
+        owner[:] = -1
+        for x in range(nc):
+            c = data[2 + n + x]
+            if c >> 12 > _POWERS:
+                return 0
+            owner[c & 0xFFF] = (c >> 12) - 1
+        changes = p + 1
+        ws[changes] = 0
+        p += 2
+        for x in range(u + 1, changes - 1):
+            pr = loc_prov[ws[x] & 0xFFF]
+            power = ws[x] >> 13
+            if terrain[pr] & _CENTER != 0 and owner[pr] != power:
+                ws[p] = pr
+                ws[p + 1] = power
+                p += 2
+                ws[changes] += 1
+        for x in range(changes + 1, p, 2):
+            owner[ws[x]] = ws[x + 1]
+        # a power with fewer centers than units removes; with more, builds if one of
+        # its home centers is its own and empty
+        centers, standing = by_power[:_POWERS], by_power[_POWERS:]
+        centers[:] = 0
+        standing[:] = 0
+        for pr in range(nprov):
+            if owner[pr] >= 0:
+                centers[owner[pr]] += 1
+        for x in range(u + 1, changes - 1):
+            standing[ws[x] >> 13] += 1
+        adjust = 0
+        for power in range(_POWERS):
+            if centers[power] < standing[power]:
+                adjust = 1
+            elif centers[power] > standing[power]:
+                for pr in range(nprov):
+                    if (terrain[pr] >> _HOME) - 1 == power and owner[pr] == power and occupied[pr] == 0:
+                        adjust = 1
+        ws[changes - 1] = adjust
     return p
 
 
@@ -886,16 +974,16 @@ def _match_order(i, c, units, grid, lt, nb, at, held, scratch):
     and ``_classify``, check by check."""
     nprov = nb.shape[0]
     nloc = grid.shape[1] - 2 * nprov
-    loc_prov, terrain = lt[:nloc], lt[nloc:nloc + nprov]
-    prov_loc, names = lt[nloc + nprov:nloc + 2 * nprov], lt[nloc + 2 * nprov:]
+    # ``lt``'s parts by offset, not by slices (a view costs a reference count each)
+    terrain, prov_loc, names = nloc, nloc + nprov, nloc + 2 * nprov
     t = c & 7
     kind = (c >> 3) & 1
     prov = units[PROV, i]
     row = kind * nloc + units[LOC, i]
-    tloc = names[(c >> 18) & 0xFFF]
-    tprov = loc_prov[tloc] if tloc >= 0 else -1
-    oloc = names[(c >> 30) & 0xFFF]
-    oprov = loc_prov[oloc] if oloc >= 0 else -1
+    tloc = lt[names + ((c >> 18) & 0xFFF)]
+    tprov = lt[tloc] if tloc >= 0 else -1
+    oloc = lt[names + ((c >> 30) & 0xFFF)]
+    oprov = lt[oloc] if oloc >= 0 else -1
     if t == 1:                                   # a move
         if tprov < 0 or tprov == prov:
             return
@@ -905,21 +993,21 @@ def _match_order(i, c, units, grid, lt, nb, at, held, scratch):
             units[DLOC, i] = tloc
             return
         if kind == 0:
-            if terrain[tprov] & 3 == _SEA:
+            if lt[terrain + tprov] & 3 == _SEA:
                 return
             adjacent = grid[row, nloc + tprov] != 0
             if (c >> 4) & 1 != 0 or not adjacent:
-                if (terrain[prov] & 3 == _LAND or terrain[tprov] & 3 == _LAND
+                if (lt[terrain + prov] & 3 == _LAND or lt[terrain + tprov] & 3 == _LAND
                         or not _sea_route(nb, prov, tprov, held, scratch)):
                     return
                 units[VIA, i] = 1
             units[OTYPE, i] = MOVE
             units[DEST, i] = tprov
-            units[DLOC, i] = prov_loc[tprov]
+            units[DLOC, i] = lt[prov_loc + tprov]
             return
-        if terrain[tprov] & 3 == _LAND:
+        if lt[terrain + tprov] & 3 == _LAND:
             return
-        if tloc == prov_loc[tprov] and terrain[tprov] & _COASTS != 0:
+        if tloc == lt[prov_loc + tprov] and lt[terrain + tprov] & _COASTS != 0:
             tloc = grid[row, nloc + nprov + tprov]      # the one coast in reach
             if tloc < 0:
                 return
@@ -943,22 +1031,22 @@ def _match_order(i, c, units, grid, lt, nb, at, held, scratch):
             return
         jrow = (units[RANK, j] & 1) * nloc + units[LOC, j]
         if grid[jrow, nloc + tprov] == 0 and not (
-                units[RANK, j] & 1 == 0 and terrain[oprov] & 3 != _LAND
-                and terrain[tprov] & 3 == _COAST and _sea_route(nb, oprov, tprov, held, scratch)):
+                units[RANK, j] & 1 == 0 and lt[terrain + oprov] & 3 != _LAND
+                and lt[terrain + tprov] & 3 == _COAST and _sea_route(nb, oprov, tprov, held, scratch)):
             return               # the supported move could not be ordered (DATC 6.D.31)
         units[OTYPE, i] = SUPM
         units[SPROV, i] = oprov
         units[SDEST, i] = tprov
-        units[DLOC, i] = tloc if tloc != prov_loc[tprov] and units[RANK, j] & 1 == 1 else -1
+        units[DLOC, i] = tloc if tloc != lt[prov_loc + tprov] and units[RANK, j] & 1 == 1 else -1
     elif t == 4:                                 # a convoy
-        if kind != 1 or terrain[prov] & 3 != _SEA:
+        if kind != 1 or lt[terrain + prov] & 3 != _SEA:
             return
         if oprov < 0 or tprov < 0:
             return
         a = at[oprov]
         if a < 0 or units[RANK, a] & 1 != 0 or (c >> 5) & 1 != 0:
             return
-        if (terrain[oprov] & 3 == _LAND or terrain[tprov] & 3 != _COAST or oprov == tprov):
+        if (lt[terrain + oprov] & 3 == _LAND or lt[terrain + tprov] & 3 != _COAST or oprov == tprov):
             return
         if not _on_route(nb, oprov, tprov, prov, held, scratch):
             return

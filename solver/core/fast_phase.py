@@ -35,7 +35,7 @@ from . import fast_kernel as k
 from . import fast_resolver
 from .map import Map
 from .orders import NAMES, Order
-from .position import Position, Unit, unit
+from .position import Dislodged, Position, Unit, unit
 
 __all__ = ["MapTables", "movement", "tables"]
 
@@ -48,14 +48,14 @@ class MapTables:
     and the tables that turn units into codes and codes into units."""
 
     __slots__ = ("grid", "lt", "nb", "nloc", "nprov", "names_seen", "unit_code", "unit_of",
-                 "power_code", "provinces", "location", "ws")
+                 "power_code", "center_code", "provinces", "locations", "location", "powers", "ws")
 
     def __init__(self, m: Map) -> None:
         index = fast_resolver.map_index(m)
         provinces, locations = index.provinces, index.locations
         P, L = index.province, index.location
         nprov, nloc = self.nprov, self.nloc = len(provinces), len(locations)
-        self.provinces, self.location, self.nb = provinces, L, index.nb
+        self.provinces, self.locations, self.location, self.nb = provinces, locations, L, index.nb
         grid = np.zeros((2 * nloc, nloc + 2 * nprov), np.int64)
         grid[:, nloc + nprov:] = -1
         for k_i, kind in enumerate(("A", "F")):
@@ -78,20 +78,29 @@ class MapTables:
             if i >= 0:
                 lt[i] = P[po.get(loc, loc)]
         terrains = {"land": k._LAND, "coast": k._COAST, "sea": k._SEA}
+        home = {h: index.power[power] for power, hs in m.homes.items() if power in index.power
+                for h in hs}
         for p, i in P.items():
             if i >= 0:
                 prov = m.provinces[p]
-                lt[nloc + i] = terrains[prov.terrain] | (k._COASTS if prov.coasts else 0)
+                lt[nloc + i] = (terrains[prov.terrain] | (k._COASTS if prov.coasts else 0)
+                                | (k._CENTER if p in m.centers else 0)
+                                | (home.get(p, -1) + 1) << k._HOME)
                 lt[nloc + nprov + i] = L[p]
         self.lt = lt
         self.names_seen = 0
         self.refresh()
         #: unit -> ``RANK << 12 | location`` (filled as units are met)
         self.unit_code: dict[Unit, int] = {}
+        #: the powers by number
+        self.powers = sorted(index.power, key=index.power.__getitem__)
         #: ``RANK << 12 | location`` -> the unit (the shared `Unit`)
-        self.unit_of = _UnitOf(sorted(index.power), locations)
+        self.unit_of = _UnitOf(self.powers, locations)
         #: power -> its number in the kernel's order codes
         self.power_code = {p: (i + 1) << _POWER_SHIFT for p, i in index.power.items()}
+        #: (center, owner) -> ``(power + 1) << 12 | province`` (an owner of the map's powers)
+        self.center_code = {(c, power): (i + 1) << 12 | P[c]
+                            for c in m.centers for power, i in index.power.items()}
         #: the kernel's scratch memory, by number of units (made once per board size)
         self.ws: dict[int, np.ndarray] = {}
 
@@ -139,15 +148,18 @@ def tables(m: Map) -> MapTables:
     return t
 
 
-def movement(position: Position, orders: Mapping[str, Iterable[Order]]
-             ) -> tuple[tuple[Unit, ...], dict[int, int], dict[int, str | None], set[str],
-                        dict[str, tuple[Order, ...]]] | None:
-    """A fresh movement phase adjudicated by the kernel: the units after it (dislodged
-    ones left out, canonical order), the units dislodged (index -> the index of the unit
-    that dislodged it), their attackers' origins (None: by convoy), the standoff
-    provinces, and the orders as read (each power's a tuple, for the reference to report
-    on); None when the reference must take the phase (see the module notes), or the
-    compiled path is off or not loaded (`dipsolve.core.fast_resolver.ready`)."""
+#: what `movement` returns: the units after the phase (dislodged ones left out, canonical
+#: order), the units dislodged with their retreats, the units destroyed for want of one,
+#: the standoff provinces (sorted), after a Fall phase without retreats the centers that
+#: change hands and whether a power adjusts (else None), and the orders as read
+Moved = tuple[tuple[Unit, ...], tuple[Dislodged, ...], tuple[Unit, ...], tuple[str, ...],
+              "tuple[dict[str, str], bool] | None", dict[str, tuple[Order, ...]]]
+
+
+def movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Moved | None:
+    """A fresh movement phase adjudicated by the kernel (`Moved`); None when the reference
+    must take the phase (see the module notes), or the compiled path is off or not loaded
+    (`dipsolve.core.fast_resolver.ready`)."""
     if not fast_resolver.ready():
         return None
     units = position.units
@@ -161,22 +173,25 @@ def movement(position: Position, orders: Mapping[str, Iterable[Order]]
     if t.names_seen != len(NAMES):
         t.refresh()
     ucode = t.unit_code
+    fall = position.phase.season == "Fall"
+    centers = position.centers
     try:
-        data = [n, *map(ucode.__getitem__, units)]
-    except KeyError:
+        data = [n, len(centers) if fall else -1, *map(ucode.__getitem__, units)]
+        if fall:
+            data += map(t.center_code.__getitem__, centers)
+    except KeyError:              # a unit met for the first time, or a stranger's center
         codes = [ucode[u] if u in ucode else t.code_of(u, m) for u in units]
-        if None in codes:
+        if None in codes or (fall and not all(c in t.center_code for c in centers)):
             return None
-        data = [n, *codes]
+        data = [n, len(centers) if fall else -1, *codes]
+        if fall:
+            data += map(t.center_code.__getitem__, centers)
     power_code = t.power_code
-    given: dict[str, tuple[Order, ...]] = {}
+    given = {power: tuple(os) for power, os in orders.items()}
     try:
-        for power, os in orders.items():
-            os = given[power] = tuple(os)
-            pc = power_code.get(power)
-            if pc is not None:
-                data += [o._code | pc for o in os]      # type: ignore[attr-defined]
-    except AttributeError:        # an order that is no unit's (a build, a waive)
+        data += [o._code | pc for power, os in given.items()          # type: ignore[attr-defined]
+                 if (pc := power_code.get(power)) is not None for o in os]
+    except AttributeError:        # an order that is no unit's (a waive)
         return None
     ws = t.ws.get(n)
     if ws is None:
@@ -188,12 +203,24 @@ def movement(position: Position, orders: Mapping[str, Iterable[Order]]
     d = 2 + out[1]
     s = d + 1 + 3 * out[d]
     u = s + 1 + out[s]
-    new_units = tuple(map(t.unit_of.__getitem__, out[u + 1:]))
-    if s == d + 1:
-        return new_units, {}, {}, set(), given
-    po = m.province_of
-    dislodged_by = {out[q]: out[q + 1] for q in range(d + 1, s, 3)}
-    origins = {out[q]: None if out[q + 2] else po[units[out[q + 1]].location]
-               for q in range(d + 1, s, 3)}
-    provinces = t.provinces
-    return new_units, dislodged_by, origins, {provinces[x] for x in out[s + 1:u]}, given
+    end = u + 1 + out[u]
+    new_units = tuple(map(t.unit_of.__getitem__, out[u + 1:end]))
+    if out[d]:
+        provinces, locations = t.provinces, t.locations
+        dislodged: list[Dislodged] = []
+        destroyed: list[Unit] = []
+        q = end
+        while q < length:
+            i, origin, count = out[q], out[q + 1], out[q + 2]
+            if count:
+                dislodged.append(Dislodged(units[i], provinces[origin] if origin >= 0 else None,
+                                           tuple(map(locations.__getitem__, out[q + 3:q + 3 + count]))))
+            else:
+                destroyed.append(units[i])
+            q += 3 + count
+        return (new_units, tuple(dislodged), tuple(destroyed),
+                tuple(map(provinces.__getitem__, out[s + 1:u])), None, given)
+    if not fall:
+        return new_units, (), (), (), None, given
+    changes = {t.provinces[out[q]]: t.powers[out[q + 1]] for q in range(end + 2, length, 2)}
+    return new_units, (), (), (), (changes, out[end] != 0), given
