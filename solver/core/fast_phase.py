@@ -162,6 +162,7 @@ def movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Moved
     (`dipsolve.core.fast_resolver.ready`)."""
     if not fast_resolver.ready():
         return None
+    kernel = k.matcher()
     units = position.units
     n = len(units)
     if not n:
@@ -187,7 +188,7 @@ def movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Moved
         if fall:
             data += map(t.center_code.__getitem__, centers)
     power_code = t.power_code
-    given = {power: tuple(os) for power, os in orders.items()}
+    given = dict(zip(orders, map(tuple, orders.values())))
     try:
         data += [o._code | pc for power, os in given.items()          # type: ignore[attr-defined]
                  if (pc := power_code.get(power)) is not None for o in os]
@@ -196,7 +197,7 @@ def movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Moved
     ws = t.ws.get(n)
     if ws is None:
         ws = t.ws[n] = k.workspace(n, t.nprov)
-    length = k.matcher()(np.array(data, np.int64), t.grid, t.lt, t.nb, ws)
+    length = kernel(np.array(data, np.int64), t.grid, t.lt, t.nb, ws)
     if not length:
         return None
     out = ws[:length].tolist()
