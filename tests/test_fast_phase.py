@@ -230,3 +230,32 @@ def test_a_process_adjudicates_by_the_reference_until_the_kernel_is_loaded():
                          env={**os.environ, "DIPSOLVE_NO_NUMBA": ""})
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["False", "False"]
+
+
+@compiled
+def test_a_map_too_large_for_the_codes_goes_to_the_reference(monkeypatch):
+    """A map of more places than a code holds (4,095) gets no tables: its phases take the
+    reference path (shown on the standard map with the limit lowered)."""
+    from dipsolve.core import fast_kernel
+    position = random_position(41, n_units=20)
+    orders = random_orders(41, position)
+    monkeypatch.setattr(fast_kernel, "LOCATIONS", 50)
+    position.map.memo.pop("fast.phase", None)
+    try:
+        assert not fast_phase.tables(position.map).usable
+        assert fast_phase.movement(position, orders) is None
+        same(position, orders, taken=False)
+    finally:
+        position.map.memo.pop("fast.phase", None)
+
+
+@compiled
+def test_threads_adjudicating_at_once_each_get_their_answer():
+    """The kernel's scratch memory is taken by one call at a time (never shared between
+    threads that adjudicate at once)."""
+    from concurrent.futures import ThreadPoolExecutor
+    phases = benchmark_phases(8, 60)
+    want = [reference(p, o).next for p, o in phases]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(3):
+            assert list(pool.map(lambda po: adjudicate(*po).next, phases)) == want

@@ -48,7 +48,8 @@ class MapTables:
     and the tables that turn units into codes and codes into units."""
 
     __slots__ = ("grid", "lt", "nb", "nloc", "nprov", "names_seen", "unit_code", "unit_of",
-                 "power_code", "center_code", "provinces", "locations", "location", "powers", "ws")
+                 "power_code", "center_code", "provinces", "locations", "location", "powers", "ws",
+                 "usable")
 
     def __init__(self, m: Map) -> None:
         index = fast_resolver.map_index(m)
@@ -56,9 +57,14 @@ class MapTables:
         P, L = index.province, index.location
         nprov, nloc = self.nprov, self.nloc = len(provinces), len(locations)
         self.provinces, self.locations, self.location, self.nb = provinces, locations, L, index.nb
+        #: whether the kernel can take this map (its codes hold 4,095 places, 63 powers);
+        #: a map it cannot take gets empty tables, and `movement` leaves it to the reference
+        self.usable = nloc < k.LOCATIONS and nprov < k.LOCATIONS and len(m.powers) < k._POWERS
+        if not self.usable:
+            nloc = nprov = 0
         grid = np.zeros((2 * nloc, nloc + 2 * nprov), np.int64)
         grid[:, nloc + nprov:] = -1
-        for k_i, kind in enumerate(("A", "F")):
+        for k_i, kind in enumerate(("A", "F") if self.usable else ()):
             for loc, (_, moves, reach, _) in m.unit_table[kind].items():
                 r = k_i * nloc + L[loc]
                 for d in moves:
@@ -75,13 +81,13 @@ class MapTables:
         po = m.province_of
         lt = np.full(nloc + 2 * nprov + 4096, -1, np.int64)
         for loc, i in L.items():
-            if i >= 0:
+            if i >= 0 and self.usable:
                 lt[i] = P[po.get(loc, loc)]
         terrains = {"land": k._LAND, "coast": k._COAST, "sea": k._SEA}
         home = {h: index.power[power] for power, hs in m.homes.items() if power in index.power
                 for h in hs}
         for p, i in P.items():
-            if i >= 0:
+            if i >= 0 and self.usable:
                 prov = m.provinces[p]
                 lt[nloc + i] = (terrains[prov.terrain] | (k._COASTS if prov.coasts else 0)
                                 | (k._CENTER if p in m.centers else 0)
@@ -89,7 +95,10 @@ class MapTables:
                 lt[nloc + nprov + i] = L[p]
         self.lt = lt
         self.names_seen = 0
-        self.refresh()
+        if self.usable:
+            self.refresh()
+        else:
+            self.names_seen = -1          # never equal to len(NAMES): see `movement`
         #: unit -> ``RANK << 12 | location`` (filled as units are met)
         self.unit_code: dict[Unit, int] = {}
         #: the powers by number
@@ -101,8 +110,10 @@ class MapTables:
         #: (center, owner) -> ``(power + 1) << 12 | province`` (an owner of the map's powers)
         self.center_code = {(c, power): (i + 1) << 12 | P[c]
                             for c in m.centers for power, i in index.power.items()}
-        #: the kernel's scratch memory, by number of units (made once per board size)
-        self.ws: dict[int, np.ndarray] = {}
+        #: the kernel's scratch memory, by number of units: each taken from its list for
+        #: a call and put back after it (so that threads never share one), made when the
+        #: list is empty
+        self.ws: dict[int, list[np.ndarray]] = {}
 
     def refresh(self) -> None:
         """Number the place names orders have named since the last call
@@ -172,6 +183,8 @@ def movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Moved
     if t is None:
         t = tables(m)
     if t.names_seen != len(NAMES):
+        if not t.usable:
+            return None
         t.refresh()
     ucode = t.unit_code
     fall = position.phase.season == "Fall"
@@ -194,13 +207,15 @@ def movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Moved
                  if (pc := power_code.get(power)) is not None for o in os]
     except AttributeError:        # an order that is no unit's (a waive)
         return None
-    ws = t.ws.get(n)
-    if ws is None:
-        ws = t.ws[n] = k.workspace(n, t.nprov)
+    spare = t.ws.get(n)
+    if spare is None:
+        spare = t.ws[n] = []
+    ws = spare.pop() if spare else k.workspace(n, t.nprov)
     length = kernel(np.array(data, np.int64), t.grid, t.lt, t.nb, ws)
+    out = ws[:length].tolist()
+    spare.append(ws)
     if not length:
         return None
-    out = ws[:length].tolist()
     d = 2 + out[1]
     s = d + 1 + 3 * out[d]
     u = s + 1 + out[s]
