@@ -172,12 +172,15 @@ def _after_fall(position: Position, units: tuple[Unit, ...], year: int,
     remove, else next Spring.  ``fall``: the centers that change hands and whether a
     power adjusts, when known already (the compiled path's)."""
     m = position.map
-    owner, centers = position.owner, position.centers
-    changes = center_changes(position, units) if fall is None else fall[0]
-    if changes:
-        owner = {**owner, **changes}
-        centers = tuple(sorted(owner.items()))
-    if _needs_adjustment(m, units, owner) if fall is None else fall[1]:
+    if fall is None:
+        changes = center_changes(position, units)
+        owner = {**position.owner, **changes} if changes else position.owner
+        adjust = _needs_adjustment(m, units, owner)
+    else:
+        changes, adjust = fall
+        owner = {**position.owner, **changes} if changes else {}
+    centers = tuple(sorted(owner.items())) if changes else position.centers
+    if adjust:
         phase = _phase("Winter", year, "adjustment")
     else:
         phase = _phase("Spring", year + 1, "movement")

@@ -393,11 +393,21 @@ def _settle(units: np.ndarray, nb: np.ndarray, ws: np.ndarray) -> int:
                     out[n_at] += 1
                     break
                 k = w[_MNEXT, k]
-    # the units left on the board, in canonical order
+    # the units left on the board, in canonical order: the board's order is canonical
+    # and only the movers change places, so an insertion sort (into the row ``_OCC``,
+    # free once the moves are resolved) moves few units and allocates nothing
+    order = w[_OCC]
     for i in range(n):
-        keys[i] = units[RANK, i] * LOCATIONS + (dloc[i] if moved[i] != 0 else units[LOC, i])
+        key = units[RANK, i] * LOCATIONS + (dloc[i] if moved[i] != 0 else units[LOC, i])
+        keys[i] = key
+        j = i
+        while j > 0 and keys[order[j - 1]] > key:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
     n_left = 0
-    for i in np.argsort(keys):
+    for r in range(n):
+        i = order[r]
         if by[i] < 0:
             out[p + 1 + n_left] = i << 12 | (dloc[i] if moved[i] != 0 else units[LOC, i])
             n_left += 1
