@@ -36,9 +36,9 @@ import numpy as np
 #: the kernel's functions, compiled by `compiled` (numba resolves the names one calls
 #: among the module's globals when it compiles, so each is replaced by its compiled self)
 _KERNEL = ("resolve_movement", "patched", "_patch_into", "_ws_size", "_tail_of", "_push", "_run",
-           "_sea_route", "_settle", "adjudicate_movement", "_match_order", "_on_route", "_match_size", "_hold")
+           "_sea_route", "_settle", "adjudicate_movement", "_on_route", "_match_size", "_hold")
 #: the helpers inlined where they are called (`compiled`)
-_INLINED = ("_match_order", "_hold")
+_INLINED = ("_hold",)
 _compiled: list = []      # [the compiled resolve_movement] once compiled
 #: why the kernel is not compiled ("" when it is, or has not been tried yet)
 why_not = ""
@@ -855,9 +855,12 @@ def adjudicate_movement(data: np.ndarray, grid: np.ndarray, lt: np.ndarray, nb: 
     scratch = m[2 * n + 2 * nprov:2 * n + 6 * nprov + 4]
     by_power = m[2 * n + 6 * nprov + 4:2 * n + 6 * nprov + 4 + 2 * _POWERS]
     loc_prov, terrain = lt[:nloc], lt[nloc:nloc + nprov]
-    names = lt[nloc + 2 * nprov:]
+    prov_loc, names = lt[nloc + nprov:nloc + 2 * nprov], lt[nloc + 2 * nprov:]
     at[:] = -1
     held[:] = 0
+    units[OTYPE:SDEST + 1, :] = -1        # every unit holds until its order is read
+    units[OTYPE, :] = HOLD
+    units[VIA, :] = 0
     for i in range(n):
         c = data[2 + i]
         loc = c & 0xFFF
@@ -866,7 +869,6 @@ def adjudicate_movement(data: np.ndarray, grid: np.ndarray, lt: np.ndarray, nb: 
             return 0
         units[PROV, i] = p
         units[POWER, i] = c >> 13
-        _hold(units, i)
         units[RANK, i] = c >> 12
         units[LOC, i] = loc
         at[p] = i
@@ -886,7 +888,93 @@ def adjudicate_movement(data: np.ndarray, grid: np.ndarray, lt: np.ndarray, nb: 
             continue               # set aside: no such unit, or not this power's
         if first[i] < 0:
             first[i] = c
-            _match_order(i, c, units, grid, lt, nb, at, held, scratch)
+            if not 1 <= c & 7 <= 4:
+                continue           # a hold, or an order of another phase: it holds
+            # the order checked (DATC 4.E.1) and written into ``units`` (left a hold
+            # when it is illegal): `dipsolve.core.rules.match_movement`'s fast paths and
+            # ``_classify``, check by check; written here, not called (a call costs a
+            # reference count of each array passed, ~70 ns an order, measured)
+            for _once in range(1):
+                t = c & 7
+                kind = (c >> 3) & 1
+                prov = units[PROV, i]
+                row = kind * nloc + units[LOC, i]
+                tloc = names[(c >> 18) & 0xFFF]
+                tprov = loc_prov[tloc] if tloc >= 0 else -1
+                oloc = names[(c >> 30) & 0xFFF]
+                oprov = loc_prov[oloc] if oloc >= 0 else -1
+                if t == 1:                                   # a move
+                    if tprov < 0 or tprov == prov:
+                        break
+                    if (c >> 4) & 1 == 0 and grid[row, tloc] != 0:
+                        units[OTYPE, i] = MOVE
+                        units[DEST, i] = tprov
+                        units[DLOC, i] = tloc
+                        break
+                    if kind == 0:
+                        if terrain[tprov] & 3 == _SEA:
+                            break
+                        adjacent = grid[row, nloc + tprov] != 0
+                        if (c >> 4) & 1 != 0 or not adjacent:
+                            if (terrain[prov] & 3 == _LAND or terrain[tprov] & 3 == _LAND
+                                    or not _sea_route(nb, prov, tprov, held, scratch)):
+                                break
+                            units[VIA, i] = 1
+                        units[OTYPE, i] = MOVE
+                        units[DEST, i] = tprov
+                        units[DLOC, i] = prov_loc[tprov]
+                        break
+                    if terrain[tprov] & 3 == _LAND:
+                        break
+                    if tloc == prov_loc[tprov] and terrain[tprov] & _COASTS != 0:
+                        tloc = grid[row, nloc + nprov + tprov]    # the one coast in reach
+                        if tloc < 0:
+                            break
+                    elif grid[row, tloc] == 0:
+                        break
+                    units[OTYPE, i] = MOVE
+                    units[DEST, i] = tprov
+                    units[DLOC, i] = tloc
+                elif t == 2:                                 # a support of a hold
+                    if (oprov < 0 or oprov == prov or grid[row, nloc + oprov] == 0
+                            or at[oprov] < 0):
+                        break
+                    units[OTYPE, i] = SUPH
+                    units[SPROV, i] = oprov
+                elif t == 3:                                 # a support of a move
+                    if oprov < 0 or oprov == prov or tprov < 0 or tprov == prov:
+                        break
+                    if grid[row, nloc + tprov] == 0:
+                        break
+                    j = at[oprov]
+                    if j < 0:
+                        break
+                    jrow = (units[RANK, j] & 1) * nloc + units[LOC, j]
+                    if grid[jrow, nloc + tprov] == 0 and not (
+                            units[RANK, j] & 1 == 0 and terrain[oprov] & 3 != _LAND
+                            and terrain[tprov] & 3 == _COAST
+                            and _sea_route(nb, oprov, tprov, held, scratch)):
+                        break      # the supported move could not be ordered (DATC 6.D.31)
+                    units[OTYPE, i] = SUPM
+                    units[SPROV, i] = oprov
+                    units[SDEST, i] = tprov
+                    coast = tloc != prov_loc[tprov] and units[RANK, j] & 1 == 1
+                    units[DLOC, i] = tloc if coast else -1
+                elif t == 4:                                 # a convoy
+                    if kind != 1 or terrain[prov] & 3 != _SEA:
+                        break
+                    if oprov < 0 or tprov < 0:
+                        break
+                    a = at[oprov]
+                    if a < 0 or units[RANK, a] & 1 != 0 or (c >> 5) & 1 != 0:
+                        break
+                    if terrain[oprov] & 3 == _LAND or terrain[tprov] & 3 != _COAST or oprov == tprov:
+                        break
+                    if not _on_route(nb, oprov, tprov, prov, held, scratch):
+                        break
+                    units[OTYPE, i] = CONVOY
+                    units[SPROV, i] = oprov
+                    units[SDEST, i] = tprov
         elif first[i] != c:
             twice[i] = 1           # two different orders: the unit holds (DATC 4.D.3)
     for i in range(n):
@@ -981,94 +1069,6 @@ def _hold(units, i):
     units[VIA, i] = 0
     units[SPROV, i] = -1
     units[SDEST, i] = -1
-
-
-def _match_order(i, c, units, grid, lt, nb, at, held, scratch):
-    """Unit ``i``'s order of code ``c`` checked (DATC 4.E.1) and written into ``units``
-    (left a hold when it is illegal): `dipsolve.core.rules.match_movement`'s fast paths
-    and ``_classify``, check by check."""
-    nprov = nb.shape[0]
-    nloc = grid.shape[1] - 2 * nprov
-    # ``lt``'s parts by offset, not by slices (a view costs a reference count each)
-    terrain, prov_loc, names = nloc, nloc + nprov, nloc + 2 * nprov
-    t = c & 7
-    kind = (c >> 3) & 1
-    prov = units[PROV, i]
-    row = kind * nloc + units[LOC, i]
-    tloc = lt[names + ((c >> 18) & 0xFFF)]
-    tprov = lt[tloc] if tloc >= 0 else -1
-    oloc = lt[names + ((c >> 30) & 0xFFF)]
-    oprov = lt[oloc] if oloc >= 0 else -1
-    if t == 1:                                   # a move
-        if tprov < 0 or tprov == prov:
-            return
-        if (c >> 4) & 1 == 0 and grid[row, tloc] != 0:
-            units[OTYPE, i] = MOVE
-            units[DEST, i] = tprov
-            units[DLOC, i] = tloc
-            return
-        if kind == 0:
-            if lt[terrain + tprov] & 3 == _SEA:
-                return
-            adjacent = grid[row, nloc + tprov] != 0
-            if (c >> 4) & 1 != 0 or not adjacent:
-                if (lt[terrain + prov] & 3 == _LAND or lt[terrain + tprov] & 3 == _LAND
-                        or not _sea_route(nb, prov, tprov, held, scratch)):
-                    return
-                units[VIA, i] = 1
-            units[OTYPE, i] = MOVE
-            units[DEST, i] = tprov
-            units[DLOC, i] = lt[prov_loc + tprov]
-            return
-        if lt[terrain + tprov] & 3 == _LAND:
-            return
-        if tloc == lt[prov_loc + tprov] and lt[terrain + tprov] & _COASTS != 0:
-            tloc = grid[row, nloc + nprov + tprov]      # the one coast in reach
-            if tloc < 0:
-                return
-        elif grid[row, tloc] == 0:
-            return
-        units[OTYPE, i] = MOVE
-        units[DEST, i] = tprov
-        units[DLOC, i] = tloc
-    elif t == 2:                                 # a support of a hold
-        if oprov < 0 or oprov == prov or grid[row, nloc + oprov] == 0 or at[oprov] < 0:
-            return
-        units[OTYPE, i] = SUPH
-        units[SPROV, i] = oprov
-    elif t == 3:                                 # a support of a move
-        if oprov < 0 or oprov == prov or tprov < 0 or tprov == prov:
-            return
-        if grid[row, nloc + tprov] == 0:
-            return
-        j = at[oprov]
-        if j < 0:
-            return
-        jrow = (units[RANK, j] & 1) * nloc + units[LOC, j]
-        if grid[jrow, nloc + tprov] == 0 and not (
-                units[RANK, j] & 1 == 0 and lt[terrain + oprov] & 3 != _LAND
-                and lt[terrain + tprov] & 3 == _COAST and _sea_route(nb, oprov, tprov, held, scratch)):
-            return               # the supported move could not be ordered (DATC 6.D.31)
-        units[OTYPE, i] = SUPM
-        units[SPROV, i] = oprov
-        units[SDEST, i] = tprov
-        units[DLOC, i] = tloc if tloc != lt[prov_loc + tprov] and units[RANK, j] & 1 == 1 else -1
-    elif t == 4:                                 # a convoy
-        if kind != 1 or lt[terrain + prov] & 3 != _SEA:
-            return
-        if oprov < 0 or tprov < 0:
-            return
-        a = at[oprov]
-        if a < 0 or units[RANK, a] & 1 != 0 or (c >> 5) & 1 != 0:
-            return
-        if (lt[terrain + oprov] & 3 == _LAND or lt[terrain + tprov] & 3 != _COAST or oprov == tprov):
-            return
-        if not _on_route(nb, oprov, tprov, prov, held, scratch):
-            return
-        units[OTYPE, i] = CONVOY
-        units[SPROV, i] = oprov
-        units[SDEST, i] = tprov
-    # a hold, or an order of another phase (illegal): the unit holds
 
 
 def _on_route(nb, src, dst, sea, held, scratch):
