@@ -259,3 +259,11 @@ def test_threads_adjudicating_at_once_each_get_their_answer():
     with ThreadPoolExecutor(4) as pool:
         for _ in range(3):
             assert list(pool.map(lambda po: adjudicate(*po).next, phases)) == want
+
+
+def test_a_maps_place_names_are_numbered_when_its_tables_are_made():
+    from dipsolve.core.map import standard_map
+    from dipsolve.core.orders import NAMES
+    m = standard_map()
+    fast_phase.tables(m)
+    assert all(loc in NAMES for loc in m.province_of)

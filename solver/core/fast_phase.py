@@ -34,7 +34,7 @@ import numpy as np
 from . import fast_kernel as k
 from . import fast_resolver
 from .map import Map
-from .orders import NAMES, Order
+from .orders import NAMES, Order, number_name
 from .position import Dislodged, Position, Unit, unit
 
 __all__ = ["MapTables", "movement", "tables"]
@@ -96,6 +96,8 @@ class MapTables:
         self.lt = lt
         self.names_seen = 0
         if self.usable:
+            for name in locations:      # the map's own names numbered first (`NAMES` is
+                number_name(name)       # bounded: odd names met earlier cannot crowd them out)
             self.refresh()
         else:
             self.names_seen = -1          # never equal to len(NAMES): see `movement`

@@ -61,7 +61,7 @@ _KINDS = {"A": 0, "F": 1}
 _N = NAMES.__getitem__
 
 
-def _name(text: str) -> int:
+def number_name(text: str) -> int:
     """The number of a place name (`NAMES`), numbered on first sight; -1 past `MAX_NAMES`
     or for what is not a string."""
     n = NAMES.get(text) if type(text) is str else -1
@@ -81,9 +81,9 @@ def code(kind_of_order: int, kind: str, location: str, target: str | None = None
     location; -1 when the order has none (a kind not ``"A"``/``"F"``, a place name past
     `MAX_NAMES`, a move naming its route): the reference adjudicator takes those."""
     k, ok = _KINDS.get(kind), _KINDS.get(other_kind)
-    loc = _name(location)
-    tgt = _name(target) if target is not None else 0
-    oth = _name(other) if other is not None else 0
+    loc = number_name(location)
+    tgt = number_name(target) if target is not None else 0
+    oth = number_name(other) if other is not None else 0
     if k is None or ok is None or loc < 0 or tgt < 0 or oth < 0 or type(via) is not bool:
         return -1
     return kind_of_order | k << 3 | via << 4 | ok << 5 | loc << 6 | tgt << 18 | oth << 30
