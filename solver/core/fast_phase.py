@@ -15,14 +15,20 @@ once and resolved once, so here the matching is in the kernel too
   made once per map and kept in its memo.
 
 The kernel's answer is read back through the map's table of units (`MapTables.unit_of`):
-the units after the phase, the units dislodged and by whom, the standoffs; the
-adjudicator makes the next position from them (`dipsolve.core.adjudicator.after_movement`,
-as on the reference path) and leaves the per-order results to the reference, computed
-when first asked.  Anything the kernel does not take (an order without a code: a move
-naming its route, a kind other than ``"A"``/``"F"``; an order that is no unit's order; a
-unit of a power without home centers on the map; a unit not on the map) makes `movement`
-return None, and the reference adjudicates the phase.  The tests run both paths on random
-positions, every DATC case and the peer's fuzz corpus and require the same outcomes.
+the units after the phase; the units dislodged, each with its retreats (sorted, as
+`dipsolve.core.adjudicator.after_movement` gives them) or destroyed for want of one; the
+standoffs; after a Fall phase without retreats, the centers that change hands and
+whether a power must adjust.  The adjudicator makes the next position from them
+(`dipsolve.core.adjudicator.next_position`, as the reference path does) and leaves the
+per-order results to the reference, computed when first asked.  Anything the kernel does
+not take (an order without a code: a move naming its route, a kind other than
+``"A"``/``"F"``, an order copied or unpickled; an order that is no unit's, a waive; a unit
+of a power without home centers on the map, or not on it; a map too large for the codes)
+makes `movement` return None, and the reference adjudicates the phase.
+``tests/test_fast_phase.py`` runs both paths on random positions with odd orders, every
+DATC case, the benchmark's phases and the real records, and requires the same outcomes;
+every other test of `adjudicate` (the peer cross-check among them) runs on this path once
+the test session has loaded the kernel.
 """
 
 from __future__ import annotations
