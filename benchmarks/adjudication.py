@@ -10,7 +10,17 @@ are adjudicated by both engines.  Only the adjudication is timed:
   orders filed (building the game and filing the orders is not timed);
 * dipcc, Meta's C++ engine, where it is built (`benchmarks/peers/dipcc.py` says where it
   is looked for; the run says so when it is not): ``Game.process()`` alone, likewise,
-  and ``set_orders`` + ``process()`` (its own order parsing counted).
+  and ``set_orders`` + ``process()`` (its own order parsing counted);
+* from text, side by side: dipsolve reading every order string
+  (`dipsolve.grammar.orders.parse_order_line`, which makes each `Order` and so its code,
+  `dipsolve.core.orders.code`) and then ``adjudicate``, against dipcc's ``set_orders`` +
+  ``process()``, both given the same strings (dipcc's notation, which is dipsolve's short
+  one): the cost of orders that carry their code is counted here, not hidden.
+
+dipsolve's compiled kernel (numba, `dipsolve.core.fast_kernel`) is loaded before anything
+is timed (``fast_kernel.warm()``, as ``dipsolve play`` does before its first game; the run
+says so); ``adjudicate`` takes it for a movement phase once it is loaded, and the
+reference path without numba (``DIPSOLVE_NO_NUMBA=1``: then the run says that instead).
 
 The engines take turns, each once a round (``--repeat`` rounds, best of each).
 
@@ -76,6 +86,22 @@ def time_dipsolve(phases, with_results: bool) -> float:
     return clock() - t0
 
 
+def time_dipsolve_text(phases) -> float:
+    """dipsolve from text: each order string read (`parse_order_line`), then adjudicated."""
+    from dipsolve.core.adjudicator import adjudicate
+    from dipsolve.grammar.orders import parse_order_line
+    from dipsolve.testing.peer import peer_order
+
+    texts = [{p: [peer_order(o) for o in os] for p, os in orders.items()} for _, orders in phases]
+    phases = _fresh(phases)
+    gc.collect()
+    t0 = clock()
+    for (pos, _), strings in zip(phases, texts):
+        m = pos.map
+        adjudicate(pos, {p: [parse_order_line(s, m)[1] for s in os] for p, os in strings.items()})
+    return clock() - t0
+
+
 def time_peer(phases) -> float:
     from dipsolve.testing.peer import set_peer_orders, to_peer_game
 
@@ -136,6 +162,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     global clock
     clock = CLOCKS[args.clock]
+    from dipsolve.core import fast_kernel, fast_resolver
+
+    warmed = fast_kernel.warm()
+    kernel = ("compiled kernel loaded first (fast_kernel.warm(), "
+              f"{warmed:.1f} s, not timed)" if fast_resolver.ready()
+              else f"reference path only ({fast_resolver.why_not()})")
 
     from dipsolve.testing import benchmark_phases
 
@@ -145,8 +177,9 @@ def main(argv: list[str] | None = None) -> int:
         time_dipsolve(phases[:50], True)
         ours = min(time_dipsolve(phases, False) for _ in range(args.repeat))
         ours_full = min(time_dipsolve(phases, True) for _ in range(args.repeat))
-        print(f"{args.phases} movement phases (seed {args.seed}), best of {args.repeat}, {args.clock} time: "
-              f"adjudicate() {args.phases / ours:,.0f} phases/s, with results {args.phases / ours_full:,.0f}")
+        print(f"{args.phases} movement phases (seed {args.seed}), best of {args.repeat}, {args.clock} time, "
+              f"{kernel}: adjudicate() {args.phases / ours:,.0f} phases/s, with results "
+              f"{args.phases / ours_full:,.0f}")
         return 0
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from peers import dipcc
@@ -154,12 +187,14 @@ def main(argv: list[str] | None = None) -> int:
     pydipcc, where = dipcc.load()
     runs = {"dipsolve": lambda: time_dipsolve(phases, False),
             "dipsolve_results": lambda: time_dipsolve(phases, True),
+            "dipsolve_text": lambda: time_dipsolve_text(phases),
             "peer": lambda: time_peer(phases)}
     if pydipcc is not None:
         runs["dipcc"] = lambda: time_dipcc(pydipcc, phases, False)
         runs["dipcc_orders"] = lambda: time_dipcc(pydipcc, phases, True)
     # warm up every engine (imports, map caches)
     time_dipsolve(phases[:50], True)
+    time_dipsolve_text(phases[:50])
     time_peer(phases[:20])
     if pydipcc is not None:
         time_dipcc(pydipcc, phases[:20], True)
@@ -177,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
         "mean_units": round(units, 1),
         "dipsolve_phases_per_s": round(args.phases / ours, 1),
         "dipsolve_with_results_phases_per_s": round(args.phases / ours_full, 1),
+        "dipsolve_from_text_phases_per_s": round(args.phases / best["dipsolve_text"], 1),
+        "kernel": kernel,
         "peer_phases_per_s": round(args.phases / peer, 1),
         "ratio": round(peer / ours, 2),
         "ratio_with_results": round(peer / ours_full, 2),
@@ -191,14 +228,16 @@ def main(argv: list[str] | None = None) -> int:
         out["dipcc_with_orders_phases_per_s"] = round(args.phases / best["dipcc_orders"], 1)
         out["ratio_dipcc"] = round(best["dipcc"] / ours, 2)
         out["ratio_dipcc_with_orders"] = round(best["dipcc_orders"] / ours, 2)
+        out["ratio_dipcc_from_text"] = round(best["dipcc_orders"] / best["dipsolve_text"], 2)
         out["dipcc_agrees"] = dipcc_agrees(pydipcc, phases)
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
     print(f"{args.phases} movement phases (seed {args.seed}, {units:.1f} units on average), "
-          f"best of {args.repeat}, {args.clock} time")
+          f"best of {args.repeat}, {args.clock} time; {kernel}")
     print(f"  dipsolve adjudicate()            {out['dipsolve_phases_per_s']:>10,.0f} phases/s")
     print(f"  dipsolve adjudicate() + results  {out['dipsolve_with_results_phases_per_s']:>10,.0f} phases/s")
+    print(f"  dipsolve from text (read + adj.) {out['dipsolve_from_text_phases_per_s']:>10,.0f} phases/s")
     print(f"  diplomacy Game.process()         {out['peer_phases_per_s']:>10,.0f} phases/s")
     print(f"  ratio dipsolve / peer            {out['ratio']:>10.1f}x  ({out['ratio_with_results']:.1f}x with results)")
     if pydipcc is None:
@@ -208,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  dipcc set_orders() + process()   {out['dipcc_with_orders_phases_per_s']:>10,.0f} phases/s")
     print(f"  ratio dipsolve / dipcc           {out['ratio_dipcc']:>10.2f}x  "
           f"({out['ratio_dipcc_with_orders']:.2f}x counting dipcc's order parsing)")
+    print(f"  from text, both reading strings  {out['ratio_dipcc_from_text']:>10.2f}x  "
+          "(dipsolve parse + adjudicate against dipcc set_orders + process)")
     print(f"  dipcc's units equal dipsolve's   {out['dipcc_agrees']:>10,} of {args.phases} phases")
     return 0
 

@@ -28,9 +28,13 @@ compiled = pytest.mark.skipif(not fast_resolver.available(),
 
 
 def reference(position: Position, orders) -> Outcome:
-    """The reference adjudicator (``adjudicate`` never takes the compiled path: for one
-    phase the conversion to arrays costs what the kernel saves, BENCHMARKS.md)."""
-    return adjudicate(position, orders)
+    """The reference adjudicator (``adjudicate`` with the compiled path switched off: it
+    takes the kernel for a fresh phase too, `dipsolve.core.fast_phase`)."""
+    before = fast_resolver.set_enabled(False)
+    try:
+        return adjudicate(position, orders)
+    finally:
+        fast_resolver.set_enabled(before)
 
 
 def same_outcome(got: Outcome, want: Outcome) -> None:

@@ -25,11 +25,17 @@ adjustment
     before armies, then in alphabetical order of the province's English name.
 
 Everything works on province strings and small int-indexed lists built once per call;
-nothing is parsed and nothing deep-copied.
+nothing is parsed and nothing deep-copied.  This is the reference, the definition: once
+the compiled kernel is loaded in the process (`dipsolve.core.fast_kernel.warm`), a
+movement phase is matched, resolved and executed by it (`dipsolve.core.fast_phase`, the
+same answers, tested against this path), steps 1 to 4 but the retreat options and the
+next position, which are made here from its answer; the per-order results are then
+this path's, computed when first asked.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Callable, Iterable, Mapping, Sequence
 
 from .graph import sea_route, steps
@@ -159,17 +165,22 @@ def center_changes(position: Position, units: Iterable[Unit]) -> dict[str, str]:
     return changes
 
 
-def _after_fall(position: Position, units: tuple[Unit, ...], year: int) -> Position:
+def _after_fall(position: Position, units: tuple[Unit, ...], year: int,
+                fall: tuple[dict[str, str], bool] | None = None) -> Position:
     """The position after a Fall phase with no retreats pending (``units`` in canonical
     order): centers change hands, then a Winter adjustment if any power must build or
-    remove, else next Spring."""
+    remove, else next Spring.  ``fall``: the centers that change hands and whether a
+    power adjusts, when known already (the compiled path's)."""
     m = position.map
-    owner, centers = position.owner, position.centers
-    changes = center_changes(position, units)
-    if changes:
-        owner = {**owner, **changes}
-        centers = tuple(sorted(owner.items()))
-    if _needs_adjustment(m, units, owner):
+    if fall is None:
+        changes = center_changes(position, units)
+        owner = {**position.owner, **changes} if changes else position.owner
+        adjust = _needs_adjustment(m, units, owner)
+    else:
+        changes, adjust = fall
+        owner = {**position.owner, **changes} if changes else {}
+    centers = tuple(sorted(owner.items())) if changes else position.centers
+    if adjust:
         phase = _phase("Winter", year, "adjustment")
     else:
         phase = _phase("Spring", year + 1, "movement")
@@ -204,7 +215,42 @@ class _Movement(Matching):
     deps: list[int]
 
 
+#: the compiled path's `dipsolve.core.fast_phase.movement`, once its kernel is loaded in
+#: the process (`dipsolve.core.fast_kernel.warm`); until then every phase takes the
+#: reference path, which never waits for numba
+_fast: list = []
+
+
+def _fast_movement() -> Callable | None:
+    """`dipsolve.core.fast_phase.movement` when the kernel is loaded in this process (it
+    checks, each phase, that the compiled path is still switched on), else None.  The
+    kernel's module is looked for among those imported, so that a process without numba
+    never imports numpy or numba here."""
+    if _fast:
+        return _fast[0]
+    if "dipsolve.core.fast_kernel" not in sys.modules:
+        return None
+    from . import fast_kernel, fast_phase
+    if not fast_kernel.ready():
+        return None
+    _fast.append(fast_phase.movement)
+    return _fast[0]
+
+
 def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
+    """A movement phase: by the compiled kernel when it is loaded (the same answers; the
+    per-order results from the reference, when first asked), else `_reference_movement`."""
+    fast = _fast[0] if _fast else _fast_movement()
+    if fast is not None:
+        got = fast(position, orders)
+        if got is not None:
+            new_units, dislodged, destroyed, standoffs, fall, given = got
+            return Outcome(position, None, next_position(position, new_units, dislodged, standoffs, fall),
+                           destroyed, lambda: _reference_movement(position, given).results)
+    return _reference_movement(position, orders)
+
+
+def _reference_movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
     """A movement phase, steps 1 to 4 of the module's pipeline."""
     st = _Movement(position, movement_table(position))
     # 1. match orders to units and check them (DATC 4.C, 4.D.3, 4.E.1)
@@ -505,7 +551,6 @@ def after_movement(position: Position, new_units: Sequence[Unit], dislodged_by: 
     empty by a bounce; with the units destroyed for want of a retreat.  The reference
     path and the compiled one (`dipsolve.core.fast_resolver`) both end here."""
     m, units = position.map, position.units
-    phase = position.phase
     dislodged: list[Dislodged] = []
     destroyed: list[Unit] = []
     if dislodged_by:
@@ -523,15 +568,22 @@ def after_movement(position: Position, new_units: Sequence[Unit], dislodged_by: 
                 dislodged.append(Dislodged(u, origin, opts))
             else:
                 destroyed.append(u)
+    return next_position(position, new_units, tuple(dislodged), tuple(sorted(standoffs))), tuple(destroyed)
+
+
+def next_position(position: Position, new_units: Sequence[Unit], dislodged: tuple[Dislodged, ...],
+                  standoffs: tuple[str, ...], fall: tuple[dict[str, str], bool] | None = None
+                  ) -> Position:
+    """The position after a movement phase of ``position`` (`after_movement`): the
+    retreats of ``dislodged`` if any, else the next phase (``fall``: see `_after_fall`)."""
+    phase, m = position.phase, position.map
     if dislodged:
-        nxt = Position._canonical(_phase(phase.season, phase.year, "retreat"), tuple(new_units),
-                                  position.centers, tuple(dislodged), tuple(sorted(standoffs)), m)
-    elif phase.season == "Spring":
-        nxt = Position._canonical(_phase("Fall", phase.year, "movement"), tuple(new_units),
-                                  position.centers, (), (), m)
-    else:
-        nxt = _after_fall(position, tuple(new_units), phase.year)
-    return nxt, tuple(destroyed)
+        return Position._canonical(_phase(phase.season, phase.year, "retreat"), tuple(new_units),
+                                   position.centers, dislodged, standoffs, m)
+    if phase.season == "Spring":
+        return Position._canonical(_phase("Fall", phase.year, "movement"), tuple(new_units),
+                                   position.centers, (), (), m)
+    return _after_fall(position, tuple(new_units), phase.year, fall)
 
 
 def _movement_results(st: _Movement, results: list[OrderResult], moved: list[bool],

@@ -36,7 +36,9 @@ import numpy as np
 #: the kernel's functions, compiled by `compiled` (numba resolves the names one calls
 #: among the module's globals when it compiles, so each is replaced by its compiled self)
 _KERNEL = ("resolve_movement", "patched", "_patch_into", "_ws_size", "_tail_of", "_push", "_run",
-           "_sea_route")
+           "_sea_route", "_settle", "adjudicate_movement", "_on_route", "_match_size", "_hold")
+#: the helpers inlined where they are called (`compiled`)
+_INLINED = ("_hold",)
 _compiled: list = []      # [the compiled resolve_movement] once compiled
 #: why the kernel is not compiled ("" when it is, or has not been tried yet)
 why_not = ""
@@ -79,9 +81,18 @@ def compiled():
         return None
     names = globals()
     for name in _KERNEL:
-        names[name] = njit(cache=True)(names[name])
+        # the small helpers called once an order or a unit are inlined: a call passes
+        # each array with its reference counts (3.7 us of 47 orders matched, measured)
+        inline = "always" if name in _INLINED else "never"
+        names[name] = njit(cache=True, inline=inline)(names[name])
     _compiled.append(names["resolve_movement"])
     return _compiled[0]
+
+
+def matcher():
+    """`adjudicate_movement` compiled (one fresh phase, its orders matched in the kernel:
+    `dipsolve.core.fast_phase`), or None as `compiled`."""
+    return None if compiled() is None else globals()["adjudicate_movement"]
 
 
 def warm(note: Callable[[str], None] | None = None) -> float:
@@ -110,6 +121,10 @@ def warm(note: Callable[[str], None] | None = None) -> float:
     one[DEST:SDEST + 1] = -1
     one[VIA] = 0
     kernel(one, np.zeros(0, np.int64), np.zeros((1, 1), np.uint8), workspace(1, 1))
+    lt = np.full(1 + 2 + 4096, -1, np.int64)
+    lt[:3] = 0
+    matcher()(np.array([1, -1, 0, 1 << 42], np.int64), np.zeros((2, 3), np.int64), lt,
+              np.zeros((1, 1), np.uint8), workspace(1, 1))
     _ready.append(True)
     return time.perf_counter() - t0
 
@@ -121,16 +136,22 @@ def _cached() -> bool:
     an index of older source is recompiled without a note."""
     import sys
 
-    fn = getattr(resolve_movement, "py_func", resolve_movement)     # numba's, once compiled
-    name = (f"fast_kernel.resolve_movement-{fn.__code__.co_firstlineno}"
-            f".py{sys.version_info[0]}{sys.version_info[1]}.nbi")
     try:
         from numba.core.caching import CacheImpl
         locators: list = list(CacheImpl._locator_classes)
-        for cls in locators:
-            locator = cls.from_function(fn, fn.__code__.co_filename)
-            if locator is not None:
-                return os.path.exists(os.path.join(locator.get_cache_path(), name))
+        for kernel in (resolve_movement, adjudicate_movement):
+            fn = getattr(kernel, "py_func", kernel)     # numba's, once compiled
+            name = (f"fast_kernel.{fn.__name__}-{fn.__code__.co_firstlineno}"
+                    f".py{sys.version_info[0]}{sys.version_info[1]}.nbi")
+            for cls in locators:
+                locator = cls.from_function(fn, fn.__code__.co_filename)
+                if locator is not None:
+                    if not os.path.exists(os.path.join(locator.get_cache_path(), name)):
+                        return False
+                    break
+            else:
+                return False
+        return True
     except (ImportError, AttributeError, OSError):     # numba absent, or its internals moved
         pass
     return False
@@ -199,7 +220,7 @@ def workspace(n: int, nprov: int) -> np.ndarray:
     """The scratch memory of `resolve_movement` for ``n`` units on a map of ``nprov``
     provinces: allocated once (a `dipsolve.core.resolver.Resolver` keeps one) and reused
     by every call, which writes each word before it reads it."""
-    return np.empty(_ws_size(n, nprov), np.int64)
+    return np.empty(_ws_size(n, nprov) + _match_size(n, nprov), np.int64)
 
 
 def _ws_size(n: int, nprov: int) -> int:
@@ -221,15 +242,21 @@ def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray, ws: np
     nprov = nb.shape[0]
     if ws.shape[0] < _ws_size(n, nprov):
         return 0                    # too little scratch memory: the reference path
-    out = ws[:5 + 6 * n + nprov]
     q = 5 + 6 * n + nprov
     units = ws[q:q + FIELDS * n].reshape((FIELDS, n))
-    q += FIELDS * n
     units[:, :] = base
-    seen = ws[q:q + n]
-    q += n
-    if not _patch_into(units, patch, seen):
+    if not _patch_into(units, patch, ws[q + FIELDS * n:q + FIELDS * n + n]):
         return 0                    # a unit given two orders: the reference path
+    return _settle(units, nb, ws)
+
+
+def _settle(units: np.ndarray, nb: np.ndarray, ws: np.ndarray) -> int:
+    """Steps 2 to 4 of `resolve_movement` on ``units`` (a view of ``ws``, its orders
+    matched), the answer written at the start of ``ws``; its length, or 0 (see there)."""
+    n = units.shape[1]
+    nprov = nb.shape[0]
+    out = ws[:5 + 6 * n + nprov]
+    q = 5 + 6 * n + nprov + FIELDS * n + n
     # the working rows, viewed row by row out of ``ws``
     w = ws[q:q + _W_ROWS * n].reshape((_W_ROWS, n))
     q += _W_ROWS * n
@@ -366,11 +393,21 @@ def resolve_movement(base: np.ndarray, patch: np.ndarray, nb: np.ndarray, ws: np
                     out[n_at] += 1
                     break
                 k = w[_MNEXT, k]
-    # the units left on the board, in canonical order
+    # the units left on the board, in canonical order: the board's order is canonical
+    # and only the movers change places, so an insertion sort (into the row ``_OCC``,
+    # free once the moves are resolved) moves few units and allocates nothing
+    order = w[_OCC]
     for i in range(n):
-        keys[i] = units[RANK, i] * LOCATIONS + (dloc[i] if moved[i] != 0 else units[LOC, i])
+        key = units[RANK, i] * LOCATIONS + (dloc[i] if moved[i] != 0 else units[LOC, i])
+        keys[i] = key
+        j = i
+        while j > 0 and keys[order[j - 1]] > key:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
     n_left = 0
-    for i in np.argsort(keys):
+    for r in range(n):
+        i = order[r]
         if by[i] < 0:
             out[p + 1 + n_left] = i << 12 | (dloc[i] if moved[i] != 0 else units[LOC, i])
             n_left += 1
@@ -750,4 +787,325 @@ def _sea_route(nb, src, dst, held, scratch):
                 seen[t] = 1
                 queue[tail] = t
                 tail += 1
+    return False
+
+
+# -- a fresh phase: the matching of orders to units, in the kernel (`dipsolve.core.fast_phase`) --
+#
+# The same checks as `dipsolve.core.rules.match_movement` and its ``_classify``, in the
+# same order, on a map's tables (`dipsolve.core.fast_phase.MapTables` builds them): an
+# order is matched to the unit in the province its location names, of its kind and its
+# power; a unit given two different orders holds (DATC 4.D.3); an illegal order is a hold
+# (DATC 4.E.1); what a legal one asks for is written in the rows ``OTYPE`` to ``SDEST``.
+# The reasons are not kept: `dipsolve.core.adjudicator.Outcome.results` asks the reference.
+
+#: terrains in the map's table (`adjudicate_movement`'s ``lt``), plus `_COASTS` for a
+#: province of several coasts
+_LAND, _COAST, _SEA, _COASTS = 0, 1, 2, 4
+
+
+def _match_size(n: int, nprov: int) -> int:
+    # first order, twice ordered, the unit in each province, the seas held, BFS (2),
+    # the chordless search's path and cursors; the counts by power (Fall)
+    return 2 * n + 6 * nprov + 4 + 2 * _POWERS
+
+
+#: at most this many powers (their numbers in a unit's ``RANK``)
+_POWERS = 64
+#: a province's entry in the map's table of terrains: the terrain (bits 0-1), `_COASTS`,
+#: `_CENTER`, and its home power's number + 1 from bit `_HOME`
+_CENTER, _HOME = 8, 8
+
+
+def adjudicate_movement(data: np.ndarray, grid: np.ndarray, lt: np.ndarray, nb: np.ndarray,
+                        ws: np.ndarray) -> int:
+    """One fresh movement phase: ``data`` is the number of units ``n``, the number of
+    owned centers ``nc`` (-1 in Spring, when they are not needed), each unit's code
+    (``RANK << 12 | location``, in board order), each center's (``(power + 1) << 12 |
+    province``), then each order's code (`dipsolve.core.orders.code` with ``(power + 1)
+    << 42``).  ``grid`` (by kind and location, ``2 * nloc`` rows): the locations a unit
+    moves to (``nloc`` columns), the provinces it reaches (``nprov``), the coast a fleet's
+    move to each province fills in (``nprov``: the location, -1 for none or more than
+    one).  ``lt``: each location's province (``nloc``), each province's terrain
+    (``nprov``: see `_CENTER`), each province's own location (``nprov``), each numbered
+    place name's location (`dipsolve.core.orders.NAMES`, -1: not on this map).
+
+    Matches the orders to the units (above), then `_settle`; the answer is
+    `resolve_movement`'s, except that the units left are ``RANK << 12 | location``,
+    followed by either, when units are dislodged, for each (in board order) its index,
+    its attacker's province (-1: by convoy), the number of places it may retreat to and
+    those locations, sorted (DATC 4.A.5: not occupied, not left empty by a standoff, not
+    the attacker's unless it came by convoy); or, in a Fall phase (``nc >= 0``) without
+    one, whether a power must adjust (build or remove), the number of centers that change
+    hands and each as ``province, power``.  Returns its length, 0 when the reference must
+    take the phase (an order without a code, too little scratch memory, the stacks
+    overflowed)."""
+    n = data[0]
+    nc = data[1]
+    nprov = nb.shape[0]
+    nloc = grid.shape[1] - 2 * nprov
+    size = _ws_size(n, nprov)
+    if ws.shape[0] < size + _match_size(n, nprov):
+        return 0
+    q = 5 + 6 * n + nprov
+    units = ws[q:q + FIELDS * n].reshape((FIELDS, n))
+    m = ws[size:size + _match_size(n, nprov)]
+    first, twice = m[:n], m[n:2 * n]
+    at, held = m[2 * n:2 * n + nprov], m[2 * n + nprov:2 * n + 2 * nprov]
+    scratch = m[2 * n + 2 * nprov:2 * n + 6 * nprov + 4]
+    by_power = m[2 * n + 6 * nprov + 4:2 * n + 6 * nprov + 4 + 2 * _POWERS]
+    loc_prov, terrain = lt[:nloc], lt[nloc:nloc + nprov]
+    prov_loc, names = lt[nloc + nprov:nloc + 2 * nprov], lt[nloc + 2 * nprov:]
+    at[:] = -1
+    held[:] = 0
+    units[OTYPE:SDEST + 1, :] = -1        # every unit holds until its order is read
+    units[OTYPE, :] = HOLD
+    units[VIA, :] = 0
+    for i in range(n):
+        c = data[2 + i]
+        loc = c & 0xFFF
+        p = loc_prov[loc]
+        if c >> 13 >= _POWERS:
+            return 0
+        units[PROV, i] = p
+        units[POWER, i] = c >> 13
+        units[RANK, i] = c >> 12
+        units[LOC, i] = loc
+        at[p] = i
+        if (c >> 12) & 1 and terrain[p] & 3 == _SEA:
+            held[p] = 1            # the seas fleets hold (the convoy routes' seas)
+        first[i] = -1
+        twice[i] = 0
+    for r in range(2 + n + max(nc, 0), data.shape[0]):
+        c = data[r]
+        if c < 0:
+            return 0               # an order without a code: the reference path
+        loc = names[(c >> 6) & 0xFFF]
+        if loc < 0:
+            continue               # set aside: no unit there (DATC 4.C)
+        i = at[loc_prov[loc]]
+        if i < 0 or units[RANK, i] & 1 != (c >> 3) & 1 or units[POWER, i] != (c >> 42) - 1:
+            continue               # set aside: no such unit, or not this power's
+        if first[i] < 0:
+            first[i] = c
+            if not 1 <= c & 7 <= 4:
+                continue           # a hold, or an order of another phase: it holds
+            # the order checked (DATC 4.E.1) and written into ``units`` (left a hold
+            # when it is illegal): `dipsolve.core.rules.match_movement`'s fast paths and
+            # ``_classify``, check by check; written here, not called (a call costs a
+            # reference count of each array passed, ~70 ns an order, measured)
+            for _once in range(1):
+                t = c & 7
+                kind = (c >> 3) & 1
+                prov = units[PROV, i]
+                row = kind * nloc + units[LOC, i]
+                tloc = names[(c >> 18) & 0xFFF]
+                tprov = loc_prov[tloc] if tloc >= 0 else -1
+                oloc = names[(c >> 30) & 0xFFF]
+                oprov = loc_prov[oloc] if oloc >= 0 else -1
+                if t == 1:                                   # a move
+                    if tprov < 0 or tprov == prov:
+                        break
+                    if (c >> 4) & 1 == 0 and grid[row, tloc] != 0:
+                        units[OTYPE, i] = MOVE
+                        units[DEST, i] = tprov
+                        units[DLOC, i] = tloc
+                        break
+                    if kind == 0:
+                        if terrain[tprov] & 3 == _SEA:
+                            break
+                        adjacent = grid[row, nloc + tprov] != 0
+                        if (c >> 4) & 1 != 0 or not adjacent:
+                            if (terrain[prov] & 3 == _LAND or terrain[tprov] & 3 == _LAND
+                                    or not _sea_route(nb, prov, tprov, held, scratch)):
+                                break
+                            units[VIA, i] = 1
+                        units[OTYPE, i] = MOVE
+                        units[DEST, i] = tprov
+                        units[DLOC, i] = prov_loc[tprov]
+                        break
+                    if terrain[tprov] & 3 == _LAND:
+                        break
+                    if tloc == prov_loc[tprov] and terrain[tprov] & _COASTS != 0:
+                        tloc = grid[row, nloc + nprov + tprov]    # the one coast in reach
+                        if tloc < 0:
+                            break
+                    elif grid[row, tloc] == 0:
+                        break
+                    units[OTYPE, i] = MOVE
+                    units[DEST, i] = tprov
+                    units[DLOC, i] = tloc
+                elif t == 2:                                 # a support of a hold
+                    if (oprov < 0 or oprov == prov or grid[row, nloc + oprov] == 0
+                            or at[oprov] < 0):
+                        break
+                    units[OTYPE, i] = SUPH
+                    units[SPROV, i] = oprov
+                elif t == 3:                                 # a support of a move
+                    if oprov < 0 or oprov == prov or tprov < 0 or tprov == prov:
+                        break
+                    if grid[row, nloc + tprov] == 0:
+                        break
+                    j = at[oprov]
+                    if j < 0:
+                        break
+                    jrow = (units[RANK, j] & 1) * nloc + units[LOC, j]
+                    if grid[jrow, nloc + tprov] == 0 and not (
+                            units[RANK, j] & 1 == 0 and terrain[oprov] & 3 != _LAND
+                            and terrain[tprov] & 3 == _COAST
+                            and _sea_route(nb, oprov, tprov, held, scratch)):
+                        break      # the supported move could not be ordered (DATC 6.D.31)
+                    units[OTYPE, i] = SUPM
+                    units[SPROV, i] = oprov
+                    units[SDEST, i] = tprov
+                    coast = tloc != prov_loc[tprov] and units[RANK, j] & 1 == 1
+                    units[DLOC, i] = tloc if coast else -1
+                elif t == 4:                                 # a convoy
+                    if kind != 1 or terrain[prov] & 3 != _SEA:
+                        break
+                    if oprov < 0 or tprov < 0:
+                        break
+                    a = at[oprov]
+                    if a < 0 or units[RANK, a] & 1 != 0 or (c >> 5) & 1 != 0:
+                        break
+                    if terrain[oprov] & 3 == _LAND or terrain[tprov] & 3 != _COAST or oprov == tprov:
+                        break
+                    if not _on_route(nb, oprov, tprov, prov, held, scratch):
+                        break
+                    units[OTYPE, i] = CONVOY
+                    units[SPROV, i] = oprov
+                    units[SDEST, i] = tprov
+        elif first[i] != c:
+            twice[i] = 1           # two different orders: the unit holds (DATC 4.D.3)
+    for i in range(n):
+        if twice[i] != 0:
+            _hold(units, i)
+    p = _settle(units, nb, ws)
+    if p == 0:
+        return 0
+    # the units left as RANK << 12 | location, which a map's table turns into units;
+    # the provinces they stand in
+    d = 2 + ws[1]
+    s = d + 1 + 3 * ws[d]
+    u = s + 1 + ws[s]
+    occupied = held
+    occupied[:] = 0
+    for x in range(u + 1, p):
+        c = ws[x]
+        loc = c & 0xFFF
+        ws[x] = units[RANK, c >> 12] << 12 | loc
+        occupied[loc_prov[loc]] = 1
+    if ws[d] > 0:
+        # the retreats (`dipsolve.core.adjudicator.after_movement`)
+        standoff = at
+        standoff[:] = 0
+        for x in range(s + 1, u):
+            standoff[ws[x]] = 1
+        for x in range(d + 1, s, 3):
+            i = ws[x]
+            origin = -1 if ws[x + 2] != 0 else units[PROV, ws[x + 1]]
+            ws[p] = i
+            ws[p + 1] = origin
+            count = p + 2
+            ws[count] = 0
+            p += 3
+            row = (units[RANK, i] & 1) * nloc + units[LOC, i]
+            for loc in range(nloc):
+                if grid[row, loc] != 0:
+                    pr = loc_prov[loc]
+                    if occupied[pr] == 0 and standoff[pr] == 0 and pr != origin:
+                        ws[p] = loc
+                        p += 1
+                        ws[count] += 1
+    elif nc >= 0:
+        # the centers after a Fall phase (`dipsolve.core.adjudicator._after_fall`)
+        owner = at
+        owner[:] = -1
+        for x in range(nc):
+            c = data[2 + n + x]
+            if c >> 12 > _POWERS:
+                return 0
+            owner[c & 0xFFF] = (c >> 12) - 1
+        changes = p + 1
+        ws[changes] = 0
+        p += 2
+        for x in range(u + 1, changes - 1):
+            pr = loc_prov[ws[x] & 0xFFF]
+            power = ws[x] >> 13
+            if terrain[pr] & _CENTER != 0 and owner[pr] != power:
+                ws[p] = pr
+                ws[p + 1] = power
+                p += 2
+                ws[changes] += 1
+        for x in range(changes + 1, p, 2):
+            owner[ws[x]] = ws[x + 1]
+        # a power with fewer centers than units removes; with more, builds if one of
+        # its home centers is its own and empty
+        centers, standing = by_power[:_POWERS], by_power[_POWERS:]
+        centers[:] = 0
+        standing[:] = 0
+        for pr in range(nprov):
+            if owner[pr] >= 0:
+                centers[owner[pr]] += 1
+        for x in range(u + 1, changes - 1):
+            standing[ws[x] >> 13] += 1
+        adjust = 0
+        for power in range(_POWERS):
+            if centers[power] < standing[power]:
+                adjust = 1
+            elif centers[power] > standing[power]:
+                for pr in range(nprov):
+                    if (terrain[pr] >> _HOME) - 1 == power and owner[pr] == power and occupied[pr] == 0:
+                        adjust = 1
+        ws[changes - 1] = adjust
+    return p
+
+
+def _hold(units, i):
+    """Unit ``i`` ordered to hold (the rows ``OTYPE`` to ``SDEST``)."""
+    units[OTYPE, i] = HOLD
+    units[DEST, i] = -1
+    units[DLOC, i] = -1
+    units[VIA, i] = 0
+    units[SPROV, i] = -1
+    units[SDEST, i] = -1
+
+
+def _on_route(nb, src, dst, sea, held, scratch):
+    """`dipsolve.core.graph.on_route`: whether the fleet in ``sea`` is on some chain of the
+    seas ``held`` from ``src`` to ``dst`` with no shortcut (depth first, each chain ending
+    at the first sea next to ``dst``); ``scratch``: two rows of ``nprov + 1``."""
+    nprov = nb.shape[0]
+    path = scratch[:nprov + 1]
+    cursor = scratch[nprov + 1:2 * nprov + 2]
+    depth = 0
+    path[0] = src
+    cursor[0] = 0
+    while depth >= 0:
+        last = path[depth]
+        if depth > 0 and nb[last, dst] != 0:
+            for q in range(1, depth + 1):
+                if path[q] == sea:
+                    return True
+            depth -= 1
+            continue
+        found = -1
+        t = cursor[depth]
+        while t < nprov and found < 0:
+            if nb[last, t] != 0 and held[t] != 0:
+                ok = True
+                for q in range(depth + 1):
+                    if path[q] == t or (q < depth and nb[t, path[q]] != 0):
+                        ok = False
+                        break
+                if ok:
+                    found = t
+            t += 1
+        if found < 0:
+            depth -= 1
+        else:
+            cursor[depth] = found + 1
+            depth += 1
+            path[depth] = found
+            cursor[depth] = 0
     return False

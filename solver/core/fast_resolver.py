@@ -7,9 +7,10 @@
 allocated once a resolver) and reads its answer back into the board's own objects
 (`Resolved`, each part when first asked).  The reference adjudicator stays the
 definition: the tests run both on random positions and every DATC case and require the
-same units, dislodgements and outcomes.  `adjudicate` itself stays on the reference: for
-one fresh phase the conversion to arrays costs what the kernel saves (BENCHMARKS.md,
-issue 26).
+same units, dislodgements and outcomes.  `adjudicate` takes a fresh phase through
+`dipsolve.core.fast_phase` instead (the matching in the kernel too): for one phase,
+matching in Python and turning the matching into arrays costs what the kernel saves
+(BENCHMARKS.md, issue 26).
 
 The kernel is compiled by numba, the optional extra ``dipsolve[fast]``
 (``pip install 'dipsolve[fast]'``), once, and cached on disk (``cache=True``: the first
