@@ -23,6 +23,7 @@ under its adjustment-phase name.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -59,6 +60,9 @@ NAMES: dict[str, int] = {}
 MAX_NAMES = 4095
 _KINDS = {"A": 0, "F": 1}
 _N = NAMES.__getitem__
+#: held while a new name is numbered: two threads numbering two new names at once must
+#: not give them the same number (the look-up of a known name takes no lock)
+_NAMING = threading.Lock()
 
 
 def number_name(text: str) -> int:
@@ -66,9 +70,12 @@ def number_name(text: str) -> int:
     or for what is not a string."""
     n = NAMES.get(text) if type(text) is str else -1
     if n is None:
-        if len(NAMES) >= MAX_NAMES:
-            return -1
-        n = NAMES[text] = len(NAMES) + 1
+        with _NAMING:
+            n = NAMES.get(text)
+            if n is None:
+                if len(NAMES) >= MAX_NAMES:
+                    return -1
+                n = NAMES[text] = len(NAMES) + 1
     return n
 
 
