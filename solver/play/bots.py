@@ -35,7 +35,7 @@ from ..core.orders import Build, Disband, Order, Waive
 from ..core.position import Position
 from ..core.results import WALL_WORKERS, Deadline, Limits, clock_named
 from ..core.legal import build_orders, legal_orders
-from .registry import SEAT_DEFAULT
+from . import SEAT_DEFAULT
 
 
 class Bot(Protocol):

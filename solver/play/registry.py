@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..core.errors import DipsolveSyntaxError, DipsolveUnavailable
+from . import SEAT_DEFAULT
 
 if TYPE_CHECKING:
     from .bots import Bot
@@ -30,12 +31,6 @@ OPPONENT_MODELS = ("equilibrium", "sampled", "worst", "expected", "hold")
 #: the models of a seat at a table, which sees every phase's orders: those, and "learned"
 #: (a policy fitted to the orders the others give, `DipsolveBot.observe`)
 SEAT_MODELS = OPPONENT_MODELS + ("learned",)
-#: a seat's model unless told otherwise: "learned", a best response to draws of the policy
-#: fitted to the others' orders (the phase game until it has seen a movement phase).  It
-#: knows nobody's program, as the phase game does not, and plays better than it in every
-#: field measured (BENCHMARKS.md, "Which model a seat plays by default").  ``solve``,
-#: which sees one position and no table, plays the phase game.
-SEAT_DEFAULT = "learned"
 
 #: the entry-point group an installed package names its bots in (its ``pyproject.toml``:
 #: ``[project.entry-points."dipsolve.bots"]``, then ``mybot = "mypkg.mybot:MyBot"``)
