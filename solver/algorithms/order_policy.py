@@ -44,6 +44,7 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -351,14 +352,10 @@ class OrderPolicy:
         return total
 
 
-_CONTROLLER: list[ThreadpoolController] = []
-
-
+@cache
 def _blas() -> ThreadpoolController:
     """The process's thread pools (found once: looking them up takes about 20 ms)."""
-    if not _CONTROLLER:
-        _CONTROLLER.append(ThreadpoolController())
-    return _CONTROLLER[0]
+    return ThreadpoolController()
 
 
 class PolicyLearner:

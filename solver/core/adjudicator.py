@@ -187,7 +187,6 @@ def _after_fall(position: Position, units: tuple[Unit, ...], year: int,
     return Position._canonical(phase, units, centers, (), (), m)
 
 
-
 # -- movement -----------------------------------------------------------------------------
 
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2

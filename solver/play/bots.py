@@ -237,7 +237,9 @@ class DipsolveBot:
             policy = self.policy(power, Deadline(LEARNING_SHARE * deadline_s, clock=tick))
             if policy is not None:
                 # the search gets what is left, and never less than a sliver of the phase
-                # (reading the orders is not bounded by the clock: 20-70 ms a phase)
+                # (a power's first call reads every phase seen so far, 20-70 ms each, in
+                # this phase's time: the clock bounds only the fit; later phases are read
+                # by `observe`, between phases)
                 left = max(SEARCH_FLOOR * deadline_s, deadline_s - (tick() - started))
                 settings = dataclasses.replace(self.settings(left, seed), opponents="sampled",
                                                predictor=policy)
