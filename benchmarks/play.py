@@ -13,9 +13,11 @@ Two reference series put those numbers in scale: one DumbBot against six random 
 (does DumbBot beat random play?) and seven DumbBots (the per-seat figures of DumbBot
 among its equals).
 
-Issue 24 adds the phase game (``--opponents equilibrium``, dipsolve's default, no model of
-the others) beside the models that know or guess them (``--opponents sampled,equilibrium``
-runs one series each), other fields for the six other seats (``--field random``,
+Issue 24 adds the models that know nobody's program: the phase game (``--opponents
+equilibrium``, what ``solve`` plays) and a best response to a policy fitted to the orders
+the table has given (``learned``, the default seat of ``dipsolve play`` and ``daide``), beside
+the model that knows DumbBot's (``sampled``); ``--opponents learned,sampled`` (the default)
+runs one series each, the issue's comparison in one run.  Then other fields for the six other seats (``--field random``,
 ``greedy``, ``mixed``, ``dipsolve`` at ``--field-opponents``, and ``self``: seven copies,
 figures per power), the CPU clock for the time per move (``--clock cpu``, the default
 here), and 95% intervals (Wilson for solos, normal for mean centers) with every phase's
@@ -170,9 +172,10 @@ def main(argv=None) -> int:
     p.add_argument("--until", type=int, default=1910, help="last year played (default 1910)")
     p.add_argument("--time-limit", type=float, default=2.0, help="seconds a dipsolve phase (default 2)")
     p.add_argument("--method", default="agenda", help="dipsolve's search method (default agenda)")
-    p.add_argument("--opponents", default="equilibrium",
-                   help="dipsolve's opponent model: equilibrium (default), sampled, worst, expected or "
-                        "hold; several, comma-separated, run one series each")
+    p.add_argument("--opponents", default="learned,sampled",
+                   help="dipsolve's opponent model: learned, equilibrium, sampled, worst, expected or "
+                        "hold; several, comma-separated, run one series each (default learned,sampled: "
+                        "the default seat, and the seat that knows DumbBot's program)")
     p.add_argument("--field", default="dumbbot",
                    help=f"the six other seats: {', '.join(FIELDS)} (mixed: two DumbBots, two "
                         f"greedy, two random; dipsolve: six dipsolve seats with --field-opponents; "
