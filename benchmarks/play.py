@@ -17,13 +17,13 @@ Issue 24 adds the models that know nobody's program: the phase game (``--opponen
 equilibrium``, what ``solve`` plays) and a best response to a policy fitted to the orders
 the table has given (``learned``, the default seat of ``dipsolve play`` and ``daide``), beside
 the model that knows DumbBot's (``sampled``); ``--opponents learned,sampled`` (the default)
-runs one series each, the issue's comparison in one run.  Then other fields for the six other seats (``--field random``,
-``greedy``, ``mixed``, ``dipsolve`` at ``--field-opponents``, and ``self``: seven copies,
-figures per power), the CPU clock for the time per move (``--clock cpu``, the default
-here), and 95% intervals (Wilson for solos, normal for mean centers) with every phase's
+runs one series each, the issue's comparison in one run.  Then other fields for the six
+other seats (``--field random``, ``greedy``, ``mixed``, ``dipsolve`` at
+``--field-opponents``, and ``self``: seven copies, figures per power), the CPU clock for
+the time per move (``--clock cpu``, the default here), and 95% intervals (Wilson for solos, normal for mean centers) with every phase's
 time checked against the limit.
 
-    python benchmarks/play.py                          # 70 games to 1910 at 2 s a move
+    python benchmarks/play.py                          # 70 games to 1910 at 2 s a move, each model
     python benchmarks/play.py --jobs 2                 # the same, two games at once
     python benchmarks/play.py --games 7 --until 1903 --time-limit 0.5 --method cpsat
     python benchmarks/play.py --json

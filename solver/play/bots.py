@@ -199,9 +199,8 @@ class DipsolveBot:
         Then everything alive is moved out of the cyclic garbage collector's reach
         (`gc.freeze`): the modules just loaded (numba, OR-Tools, numpy) are most of the
         process's objects, and a full collection that scans them took 70 to 90 ms of a
-        phase's time (measured at 1 s a move: 6 of 823 phases over the limit by more than
-        10%; none of 2 games' with the freeze).  Objects made later are collected as
-        usual."""
+        phase's time (at 1 s a move, 6 of 823 phases ran over the limit by more than 10%;
+        with the freeze, none of 834).  Objects made later are collected as usual."""
         fast_kernel.warm()
         api.check_method(self.method)
         if self.opponents in ("equilibrium", "learned") and self.oracle == "cpsat":
