@@ -20,8 +20,8 @@ the model that knows DumbBot's (``sampled``); ``--opponents learned,sampled`` (t
 runs one series each, the issue's comparison in one run.  Then other fields for the six
 other seats (``--field random``, ``greedy``, ``mixed``, ``dipsolve`` at
 ``--field-opponents``, and ``self``: seven copies, figures per power), the CPU clock for
-the time per move (``--clock cpu``, the default here), and 95% intervals (Wilson for solos, normal for mean centers) with every phase's
-time checked against the limit.
+the time per move (``--clock cpu``, the default here), and 95% intervals (Wilson for
+solos, normal for mean centers) with every phase's time checked against the limit.
 
     python benchmarks/play.py                          # 70 games to 1910 at 2 s a move, each model
     python benchmarks/play.py --jobs 2                 # the same, two games at once
