@@ -200,7 +200,8 @@ class DipsolveBot:
         (`gc.freeze`): the modules just loaded (numba, OR-Tools, numpy) are most of the
         process's objects, and a full collection that scans them took 70 to 90 ms of a
         phase's time (at 1 s a move, 6 of 823 phases ran over the limit by more than 10%;
-        with the freeze, none of 834).  Objects made later are collected as usual."""
+        with the freeze, none of 834).  Objects made later are collected as usual; an
+        object alive at the freeze that later becomes garbage in a cycle is never freed."""
         fast_kernel.warm()
         api.check_method(self.method)
         if self.opponents in ("equilibrium", "learned") and self.oracle == "cpsat":
