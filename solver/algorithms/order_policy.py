@@ -70,7 +70,7 @@ FEATURES: tuple[str, ...] = (
     # holding a threatened center of its own, or leaving one
     "hold_threatened_center", "leave_threatened_center",
     # a move: to sea, nearer the centers it does not own, where another own unit can go
-    "to_sea", "nearer", "nearer_fall", "contested_by_own",
+    "to_sea", "nearer", "contested_by_own",
     "attract_neutral", "attract_other", "defend_own",
     # how it fits the power's other orders (`_fit`)
     "held_supported", "support_given", "support_void", "collides_own", "move_supported",
@@ -82,7 +82,7 @@ FEATURES: tuple[str, ...] = (
 _CONTEXT_NAMES = ("held_supported", "support_given", "support_void", "collides_own", "move_supported")
 #: every other feature has a Fall copy (the same value in Fall, 0 in Spring): a table may
 #: play differently when centers change hands
-_SEASONAL = tuple(n for n in FEATURES if n not in _CONTEXT_NAMES + ("fall_gain", "nearer_fall"))
+_SEASONAL = tuple(n for n in FEATURES if n not in _CONTEXT_NAMES + ("fall_gain",))
 FEATURES = FEATURES + tuple(n + "_fall" for n in _SEASONAL)
 _IX = {name: i for i, name in enumerate(FEATURES)}
 #: (feature, its Fall copy) by index
@@ -210,8 +210,6 @@ class _Board:
             if self.dist:
                 gain = self.dist.get(here, 9) - self.dist.get(d, 9)
                 f[_IX["nearer"]] = gain
-                if self.fall:
-                    f[_IX["nearer_fall"]] = gain
             if self.reach_own.get(d, 0) > 1:
                 f[_IX["contested_by_own"]] = 1
             f[_IX["attract_neutral"]] = self.attract_neutral[d] - self.attract_neutral[here]
