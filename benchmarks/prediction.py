@@ -13,6 +13,12 @@ strength benchmark): the policy is fitted to six powers' orders in ``--train`` g
 
     python benchmarks/prediction.py                       # 5 games to fit, 1 to judge, to 1908
     python benchmarks/prediction.py --train 1 --test 3 --json
+    python benchmarks/prediction.py --early --test 8 --until 1906
+
+``--early`` measures the policy as a seat has it during a game: fitted after each movement
+phase to that game's phases so far (as `DipsolveBot` refits it), and judged on the next
+one, phase by phase; started from no prior (every legal order alike, ``L2``) and from the
+package's prior (`default_prior`, fitted to dipsolve's own self-play, ``PRIOR_L2``).
 
 No clock is read: the figures depend only on the seeds.
 """
@@ -50,10 +56,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--test", type=int, default=1, help="games it is judged on (default 1)")
     p.add_argument("--until", type=int, default=1908, help="last year of each game (default 1908)")
     p.add_argument("--iterations", type=int, default=300, help="Adam iterations of the fit (default 300)")
+    p.add_argument("--early", action="store_true",
+                   help="judge the policy fitted during each test game, phase by phase, "
+                        "with and without the package's prior (no training games)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = p.parse_args(argv)
     if args.train < 1 or args.test < 1:
         p.error("--train and --test take at least 1 game each")
+    if args.early:
+        return early(args.test, args.until, args.json)
     from dipsolve.algorithms.order_policy import FEATURES, OrderPolicy, PolicyLearner
 
     games = [dumbbot_game(s, args.until) for s in range(args.train + args.test)]
@@ -80,6 +91,48 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  mean log-probability of the order played  {out['log_probability']:7.3f} "
               f"(uniform {out['uniform_log_probability']:.3f}; on the games fitted {out['fitted_log_probability']:.3f})")
         print(f"  most likely order is the one played       {out['top_one']:7.1%}")
+    return 0
+
+
+def early(tests: int, until: int, as_json: bool) -> int:
+    """`--early`: each of ``tests`` DumbBot games (seeds 0 on) watched as a seat watches
+    it, the policy refitted after every movement phase and judged on the next."""
+    from dipsolve.algorithms.order_policy import PolicyLearner, default_prior
+
+    starts = {"no prior": lambda: PolicyLearner(), "prior": lambda: PolicyLearner(prior=default_prior())}
+    scores: dict[str, dict[str, list[tuple[float, float, int]]]] = {name: {} for name in starts}
+    for seed in range(tests):
+        game = dumbbot_game(seed, until)
+        learners = {name: make() for name, make in starts.items()}
+        for k, (pos, orders) in enumerate(game):
+            if k:
+                judge = PolicyLearner()
+                judge.observe(pos, orders, POWERS_SEEN)
+                for name, learner in learners.items():
+                    scores[name].setdefault(pos.phase.short, []).append(
+                        (judge.log_likelihood(learner.policy), judge.top_one(learner.policy), judge.observed))
+            for learner in learners.values():
+                learner.observe(pos, orders, POWERS_SEEN)
+                learner.fit()
+
+    def mean(rows: list[tuple[float, float, int]], i: int) -> float:
+        return sum(r[i] * r[2] for r in rows) / sum(r[2] for r in rows)
+
+    phases = list(scores["no prior"])
+    table = {name: {ph: {"log_probability": round(mean(rows, 0), 3), "top_one": round(mean(rows, 1), 3)}
+                    for ph, rows in by_phase.items()} for name, by_phase in scores.items()}
+    overall = {name: round(mean([r for rows in by_phase.values() for r in rows], 0), 3)
+               for name, by_phase in scores.items()}
+    if as_json:
+        print(json.dumps({"test_games": tests, "until": until, "by_phase": table, "overall": overall}, indent=2))
+        return 0
+    print(f"{tests} DumbBot games to {until}, the policy refitted after each movement phase, judged "
+          f"on the next (mean log-probability of the order played / most likely order played)")
+    print(f"  {'phase':8} " + "  ".join(f"{name:>16}" for name in starts))
+    for ph in phases:
+        print(f"  {ph:8} " + "  ".join(f"{table[n][ph]['log_probability']:8.3f} {table[n][ph]['top_one']:6.1%}"
+                                      for n in starts))
+    print(f"  {'all':8} " + "  ".join(f"{overall[n]:8.3f}{'':8}" for n in starts))
     return 0
 
 

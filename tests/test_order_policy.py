@@ -116,13 +116,14 @@ def test_solve_draws_the_opponents_from_a_policy():
 
 
 def test_the_learned_seat_fits_what_the_others_ordered_and_forgets_it_between_games():
+    from dipsolve.algorithms.order_policy import default_prior
     bot = DipsolveBot(opponents="learned")
     pos = Position.initial()
     orders = {p: DumbBotPlayer().orders(pos, p, 1.0, random.Random(p)) for p in pos.powers()}
-    assert bot.policy("Austria") is None
+    assert bot.policy("Austria") == default_prior()
     bot.observe(pos, orders)
     policy = bot.policy("Austria")
-    assert policy is not None and policy != OrderPolicy()
+    assert policy is not None and policy not in (OrderPolicy(), default_prior())
     learner, read, fitted = bot._learners["Austria"]
     seen = sum(len(pos.units_of(p)) for p in pos.powers()) - 3
     assert read == fitted == 1 and learner.observed == seen
@@ -133,7 +134,8 @@ def test_the_learned_seat_fits_what_the_others_ordered_and_forgets_it_between_ga
     assert (read, fitted, learner.observed) == (2, 1, 2 * seen)
     assert bot.policy("Austria") is not None and bot._learners["Austria"][2] == 2
     bot.prepare()
-    assert bot.policy("Austria") is None
+    assert bot.policy("Austria") == default_prior()
+    assert bot._learners["Austria"][0].observed == 0
 
 
 class _Ticks:
@@ -210,3 +212,105 @@ def test_top_one_counts_the_units_whose_most_likely_order_was_given():
     # every order ties under the uniform policy: the first legal order is its pick
     assert uniform == sum(1 for c in learner._chosen if c == 0) / learner.observed
     assert learner.top_one(TRUE) > uniform + 0.2
+
+
+# -- the prior a learned seat starts from -------------------------------------------------
+
+def test_a_weights_file_reads_back_the_policy_it_was_written_from():
+    from dipsolve.algorithms.order_policy import read_policy, write_policy
+    text = write_policy(TRUE, "made by a test\n\nfeature\tweight")
+    assert text.startswith("# made by a test\n#\n# feature\tweight\n")
+    assert read_policy(text) == TRUE
+
+
+@pytest.mark.parametrize("change, line, column, says", [
+    (lambda t: t.replace("hold\t", "hodl\t"), 1, 1, "unknown feature 'hodl'"),
+    (lambda t: t.replace("move\t", "hold\t"), 2, 1, "feature 'hold' given twice"),
+    (lambda t: t.replace("move\t1.5", "move\tnan"), 2, 6, "expected a finite weight"),
+    (lambda t: t.replace("move\t1.5", "  move 1.5 2"), 2, 3, "expected 'FEATURE WEIGHT'"),
+])
+def test_a_weights_file_with_a_mistake_is_refused_where_it_is(change, line, column, says):
+    from dipsolve.algorithms.order_policy import read_policy, write_policy
+    text = change(write_policy(TRUE))
+    with pytest.raises(DipsolveSyntaxError) as e:
+        read_policy(text, "prior.tsv")
+    assert says in str(e.value)
+    assert (e.value.filename, e.value.line, e.value.column) == ("prior.tsv", line, column)
+
+
+def test_a_weights_file_without_every_feature_is_refused():
+    from dipsolve.algorithms.order_policy import read_policy, write_policy
+    text = "\n".join(write_policy(TRUE).splitlines()[:-3])
+    with pytest.raises(DipsolveSyntaxError, match=r"no weight for 3 feature\(s\)"):
+        read_policy(text)
+
+
+def test_any_text_read_as_a_weights_file_is_a_policy_or_a_syntax_error():
+    from hypothesis import given, settings, strategies as st
+    from dipsolve.algorithms.order_policy import read_policy, write_policy
+    lines = write_policy(TRUE).splitlines()
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(st.one_of(st.sampled_from(lines), st.text(max_size=30)), max_size=len(lines) + 3))
+    def check(chosen):
+        text = "\n".join(chosen)
+        try:
+            policy = read_policy(text)
+        except DipsolveSyntaxError as e:
+            assert e.line is None or 1 <= e.line <= len(text.splitlines())
+        else:
+            assert len(policy.weights) == len(FEATURES)
+    check()
+
+
+def test_the_package_prior_is_a_policy_with_opinions():
+    from dipsolve.algorithms.order_policy import default_prior
+    prior = default_prior()
+    assert prior != OrderPolicy()
+    pos = Position.initial()
+    # it predicts a table's first orders better than a uniform guess does
+    orders = {p: DumbBotPlayer().orders(pos, p, 1.0, random.Random(p)) for p in pos.powers()}
+    judge = PolicyLearner()
+    judge.observe(pos, orders, pos.powers())
+    assert judge.log_likelihood(prior) > judge.log_likelihood(OrderPolicy()) + 0.3
+
+
+def test_a_fit_from_a_prior_starts_there_and_stays_nearer_it_than_a_fit_from_nothing():
+    prior = TRUE
+    positions = _positions(2, 5)
+    # orders drawn by another policy: the fit moves away from the prior, but less far
+    other = OrderPolicy(tuple(-w for w in TRUE.weights))
+    learners = [PolicyLearner(prior=prior), PolicyLearner()]
+    assert learners[0].policy == prior and learners[0].l2 > learners[1].l2
+    for i, pos in enumerate(positions):
+        orders = {p: other.draw(pos, p, random.Random(i)) for p in pos.powers()}
+        for learner in learners:
+            learner.observe(pos, orders, pos.powers())
+    with_prior, without = (learner.fit(iterations=200) for learner in learners)
+    assert with_prior != prior
+    assert math.dist(with_prior.weights, prior.weights) < math.dist(without.weights, prior.weights)
+    # the same data, the same prior, a weaker pull: further from it
+    weak = PolicyLearner(prior=prior, l2=0.01)
+    for i, pos in enumerate(positions):
+        weak.observe(pos, {p: other.draw(pos, p, random.Random(i)) for p in pos.powers()}, pos.powers())
+    assert math.dist(weak.fit(iterations=200).weights, prior.weights) > math.dist(with_prior.weights, prior.weights)
+
+
+def test_a_learned_seat_starts_from_the_package_prior_unless_told_not_to():
+    from dipsolve.algorithms.order_policy import default_prior
+    pos = Position.initial()
+    orders = {p: DumbBotPlayer().orders(pos, p, 1.0, random.Random(p)) for p in pos.powers()}
+    for bot, start in ((DipsolveBot(), default_prior()), (DipsolveBot(prior=False), OrderPolicy())):
+        bot.observe(pos, orders)
+        learner, read, fitted = bot._read("Italy")
+        assert learner.prior == start and read == 1 and fitted == 0
+    assert DipsolveBot(prior=False).name == "dipsolve:agenda[no prior]"
+    assert DipsolveBot().name == "dipsolve:agenda"
+
+
+def test_before_any_order_is_seen_a_learned_seat_expects_the_prior_and_without_it_nothing():
+    from dipsolve.algorithms.order_policy import default_prior
+    assert DipsolveBot().policy("France") == default_prior()
+    # without the prior there is no model before the first phase: the seat plays the
+    # phase game there
+    assert DipsolveBot(prior=False).policy("France") is None

@@ -30,6 +30,16 @@ knowing their program:
     the weights ``w`` maximise the pseudo-likelihood (Besag 1975) of the orders seen —
     each unit's order given the other orders of its power — with an L2 penalty, by Adam
     on the whole batch (numpy).  Pooled over the powers observed.
+*the prior*
+    a seat that has seen one phase knows little, and weights fitted to a score of orders
+    from nothing (the penalty pulling them toward zero: every legal order alike) predict
+    the next phase badly.  A `PolicyLearner` may start from a prior policy instead and
+    be pulled toward it (`PRIOR_L2`): the package's `default_prior`, fitted to dipsolve's
+    own learned seats playing each other (no other bot's games).  Watching DumbBot games
+    as a seat does (`benchmarks/prediction.py --early`, 8 games to 1906), it lifts the
+    mean log-probability of the next phase's orders in Fall 1901 from −2.34 to −1.23, in
+    1902 from −1.53 and −1.85 to −1.31 and −1.28, and over the whole games from −1.14 to
+    −0.98; from 1903 on the two are level, the game's own orders having taken over.
 *drawing*
     the units in a random order, each given the orders drawn so far, then one Gibbs
     sweep (each unit again, given all the others).
@@ -45,6 +55,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -90,6 +101,10 @@ _FALL_COPIES = tuple((_IX[n], _IX[n + "_fall"]) for n in _SEASONAL)
 _CONTEXT = np.array([_IX[n] for n in _CONTEXT_NAMES])
 #: L2 penalty of the fit (per observation's share), Adam's step and iterations
 L2 = 0.1
+#: the penalty of a fit that starts from a prior (`PolicyLearner`'s ``prior``), pulling it
+#: toward the prior rather than toward zero: a stronger pull, as the prior says more than
+#: the uniform guess that zero weights are (chosen on `benchmarks/prediction.py --early`)
+PRIOR_L2 = 1.0
 STEP = 0.15
 ITERATIONS = 80
 #: Gibbs sweeps after the first pass of a draw
@@ -350,6 +365,62 @@ class OrderPolicy:
         return total
 
 
+def read_policy(text: str, filename: str = "<string>") -> OrderPolicy:
+    """An `OrderPolicy` from its weights file: one ``FEATURE WEIGHT`` a line (a tab or
+    spaces between), every feature of `FEATURES` exactly once, ``#`` comments and blank
+    lines ignored.  `write_policy` writes one."""
+    weights: dict[str, float] = {}
+    for n, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
+        line = raw.split("#", 1)[0].rstrip()
+        if not line.strip():
+            continue
+        fields = line.split()
+        column = len(line) - len(line.lstrip()) + 1
+        shown = line.strip()[:60].encode("unicode_escape").decode("ascii")
+        if len(fields) != 2:
+            raise DipsolveSyntaxError(f"expected 'FEATURE WEIGHT', found {shown!r}",
+                                      filename=filename, line=n, column=column)
+        name, value = fields
+        if name not in _IX:
+            raise DipsolveSyntaxError(f"unknown feature {name[:60]!r} (expected one of the "
+                                      f"{len(FEATURES)} of dipsolve.algorithms.order_policy.FEATURES)",
+                                      filename=filename, line=n, column=column)
+        if name in weights:
+            raise DipsolveSyntaxError(f"feature {name!r} given twice", filename=filename,
+                                      line=n, column=column)
+        try:
+            weight = float(value)
+        except ValueError:
+            weight = math.nan
+        if not math.isfinite(weight) or abs(weight) > 1e6:
+            raise DipsolveSyntaxError(f"expected a finite weight (at most 1e6 either way) for "
+                                      f"{name!r}, found {value[:40]!r}", filename=filename,
+                                      line=n, column=line.index(value, column - 1 + len(name)) + 1)
+        weights[name] = weight
+    missing = [f for f in FEATURES if f not in weights]
+    if missing:
+        raise DipsolveSyntaxError(f"no weight for {len(missing)} feature(s): {', '.join(missing[:5])}"
+                                  f"{', ...' if len(missing) > 5 else ''}", filename=filename)
+    return OrderPolicy(tuple(weights[f] for f in FEATURES))
+
+
+def write_policy(policy: OrderPolicy, header: str = "") -> str:
+    """The text of ``policy``'s weights file (`read_policy`), ``header`` as its comment."""
+    lines = [f"# {h}".rstrip() for h in header.splitlines()]
+    lines += [f"{name}\t{weight:.6g}" for name, weight in zip(FEATURES, policy.weights)]
+    return "\n".join(lines) + "\n"
+
+
+@cache
+def default_prior() -> OrderPolicy:
+    """The policy a learned seat starts from and is pulled toward (`PolicyLearner`'s
+    ``prior``): the package's ``data/policy_prior.tsv``, fitted to the orders of
+    dipsolve's own learned seats playing each other (no other bot's games; how it was
+    made is written at the head of the file and in ``data/build_policy_prior.py``)."""
+    data = resources.files("dipsolve") / "data" / "policy_prior.tsv"
+    return read_policy(data.read_text(encoding="utf-8"), "policy_prior.tsv")
+
+
 @cache
 def _blas() -> ThreadpoolController:
     """The process's thread pools (found once: looking them up takes about 20 ms)."""
@@ -362,12 +433,16 @@ class PolicyLearner:
     ``observe`` a movement phase's position and orders (for the powers to learn from);
     ``fit`` the policy, warm-started from the last fit."""
 
-    def __init__(self, l2: float = L2) -> None:
-        self.l2 = l2
+    def __init__(self, l2: float | None = None, prior: OrderPolicy | None = None) -> None:
+        #: the policy before anything is observed, and what the fit is pulled toward
+        #: (zero weights: every legal order alike); ``l2`` by default `L2` without a
+        #: prior, `PRIOR_L2` with one
+        self.prior = prior or OrderPolicy()
+        self.l2 = l2 if l2 is not None else (L2 if prior is None else PRIOR_L2)
         self._rows: list[np.ndarray] = []
         self._chosen: list[int] = []
         self._stack: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
-        self.policy = OrderPolicy()
+        self.policy = self.prior
         self.fits = 0
 
     @property
@@ -425,6 +500,7 @@ class PolicyLearner:
         matrix, starts, segment, chosen = self._stacked()
         n = len(starts)
         w = np.asarray(self.policy.weights, dtype=float).copy()
+        center = np.asarray(self.prior.weights, dtype=float)
         m1 = np.zeros_like(w)
         m2 = np.zeros_like(w)
         with _blas().limit(limits=1, user_api="blas"):
@@ -434,7 +510,7 @@ class PolicyLearner:
                 z = matrix @ w
                 z = np.exp(z - np.maximum.reduceat(z, starts)[segment])
                 p = z / np.add.reduceat(z, starts)[segment]
-                g = (chosen - p @ matrix) / n - self.l2 * w / n
+                g = (chosen - p @ matrix) / n - self.l2 * (w - center) / n
                 m1 = 0.9 * m1 + 0.1 * g
                 m2 = 0.999 * m2 + 0.001 * g * g
                 w += STEP * (m1 / (1 - 0.9 ** t)) / (np.sqrt(m2 / (1 - 0.999 ** t)) + 1e-8)

@@ -62,7 +62,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--opponents", choices=SEAT_MODELS, default=SEAT_DEFAULT,
                    help="a dipsolve seat's model of the others: learned (default: a best response "
                         "to draws of a policy fitted to the orders the others give, as the server "
-                        "reports them; the phase game until there are some), equilibrium (the "
+                        "reports them, from a prior fitted to dipsolve's own self-play), equilibrium (the "
                         "phase as a game), sampled (DumbBot's policy), worst, expected or hold")
     p.add_argument("--name", default="dipsolve", help="the name sent in NME (default: dipsolve)")
     add_power(p, help="ask for this power's seat (the diplomacy server seats 'FRA:NAME' at "

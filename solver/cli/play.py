@@ -54,8 +54,9 @@ Bots:
                      the evaluation it maximises (influence, centers, dumbbot);
                      --opponents its model of the others: by default learned, a
                      best response to 8 draws of a policy fitted to the orders the
-                     others have given in this game (nobody's program assumed; the
-                     phase game until there are some); equilibrium: the phase
+                     others have given in this game, from a prior fitted to
+                     dipsolve's own self-play (nobody's program assumed);
+                     equilibrium: the phase
                      played as a game among the powers that interact; sampled: a
                      best response to 8 draws of DumbBot's policy for every other
                      power
@@ -98,7 +99,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--opponents", choices=SEAT_MODELS, default=SEAT_DEFAULT,
                    help="the opponent model of dipsolve seats: learned (default: a best response "
                         "to 8 draws of a policy fitted to the orders the others have given in this "
-                        "game; the phase game until there are some), equilibrium (the phase as a "
+                        "game, from a prior fitted to dipsolve's own self-play), equilibrium (the phase as a "
                         "game, nobody's policy assumed), sampled (a best response to 8 draws of "
                         "DumbBot's policy for the others), worst, expected or hold (see dipsolve "
                         "solve --help)")
