@@ -314,3 +314,21 @@ def test_before_any_order_is_seen_a_learned_seat_expects_the_prior_and_without_i
     # without the prior there is no model before the first phase: the seat plays the
     # phase game there
     assert DipsolveBot(prior=False).policy("France") is None
+
+
+def test_a_learned_seat_learns_only_from_the_powers_whose_orders_it_was_shown():
+    # a DAIDE server may report a seat its own orders only: the others did not all hold
+    pos = Position.initial()
+    french = DumbBotPlayer().orders(pos, "France", 1.0, random.Random(1))
+    bot = DipsolveBot()
+    bot.observe(pos, {"France": french, "Austria": []})
+    learner, read, _ = bot._read("Austria")
+    assert read == 1 and learner.observed == len(pos.units_of("France"))
+    # for France's seat, the Austrians given no orders held: they are learned from
+    learner, _, _ = bot._read("France")
+    assert learner.observed == len(pos.units_of("Austria"))
+    # shown only its own orders, a seat without the prior has no model, and plays the
+    # phase game
+    alone = DipsolveBot(prior=False)
+    alone.observe(pos, {"Italy": DumbBotPlayer().orders(pos, "Italy", 1.0, random.Random(2))})
+    assert alone.policy("Italy") is None

@@ -222,7 +222,9 @@ class DipsolveBot:
     def observe(self, position: Position, orders: Mapping[str, Sequence[Order]]) -> None:
         """Keep a movement phase's orders (with "learned"; the others ignore them), read
         at once by the learner of every power this seat has played: between phases, not
-        in the next phase's time."""
+        in the next phase's time.  A power missing from ``orders`` is not learned from
+        (its units did not necessarily hold: a DAIDE server may report a seat its own
+        orders only); one present with fewer orders than units held with the rest."""
         if self.opponents == "learned" and position.phase.kind == "movement":
             self._seen.append((position, {p: tuple(os) for p, os in orders.items()}))
             for power in list(self._learners):
@@ -234,7 +236,10 @@ class DipsolveBot:
         learner, read, fitted = self._learners.get(power) or (
             PolicyLearner(prior=default_prior() if self.prior else None), 0, 0)
         for position, orders in self._seen[read:]:
-            learner.observe(position, orders, [p for p in position.powers() if p != power])
+            # only the powers whose orders were reported: a DAIDE server may report a seat
+            # its own orders only, and the others' units did not all hold
+            learner.observe(position, orders,
+                            [p for p in position.powers() if p != power and p in orders])
         self._learners[power] = entry = (learner, len(self._seen), fitted)
         return entry
 
