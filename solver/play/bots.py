@@ -145,8 +145,9 @@ class DipsolveBot:
     #: the opponent model: "learned" (`SEAT_DEFAULT`) is a best response to draws of a
     #: policy fitted to the orders the others have given in this game
     #: (`dipsolve.algorithms.order_policy`), from a prior fitted to dipsolve's own
-    #: self-play (`prior`; the prior alone in the first phase); the others are ``solve``'s ``opponents``: "equilibrium" plays each
-    #: movement phase as a game among the powers that interact, knowing nobody's policy;
+    #: self-play (`prior`; the prior alone in the first phase); the others are
+    #: ``solve``'s ``opponents``: "equilibrium" plays each movement phase as a game among
+    #: the powers that interact, knowing nobody's policy;
     #: "sampled" is a best response to draws of DumbBot's policy for every other power;
     #: "worst", "expected" and "hold" are the search-built models of the seeds
     opponents: str = SEAT_DEFAULT
@@ -158,8 +159,9 @@ class DipsolveBot:
     #: with "learned": start from the package's prior policy and pull the fit toward it
     #: (`dipsolve.algorithms.order_policy.default_prior`), or (False) from every legal
     #: order alike, playing the phase game until a movement phase has been seen.  The
-    #: prior is ahead: 1.54 centers a game (95% +0.16 to +2.92) on 28 paired games
-    #: against six DumbBots at 1 s to 1910 (BENCHMARKS.md, "A prior for the learned seat")
+    #: prior predicts a table's first phases better; in play it is level with the seat
+    #: without it (+0.29 centers a game, 95% −0.92 to +1.50, 70 paired games against six
+    #: DumbBots at 2 s to 1910: BENCHMARKS.md, "The issue's run with the prior")
     prior: bool = True
     #: with "learned": this game's movement phases seen (position, orders), and per power
     #: we play, its learner and how many of them it has read (reset by `prepare`)

@@ -191,7 +191,8 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
         for bot in {id(b): b for b in seats.values()}.values():
             observe = getattr(bot, "observe", None)
             if observe is not None:
-                # every order is public once adjudicated; a power asked that gave none held
+                # every order is public once adjudicated; a power asked that gave none is
+                # shown with none (its units held, or disbanded in a retreat)
                 observe(position, {p: orders.get(p, []) for p in asked})
         for r in outcome.results:
             if r.reason in REFUSED and r.power in refused:
