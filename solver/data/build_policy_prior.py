@@ -19,34 +19,23 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import sys
-import tempfile
-from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, timezone
 
 
-def self_play(seed: int, until: int, time_limit: float) -> list:
-    """The movement phases (position, every power's orders) of one game of seven learned
-    seats without a prior."""
-    from dipsolve.core.adjudicator import adjudicate
-    from dipsolve.core.position import Position
+def self_play(games: int, seed: int, until: int, time_limit: float, jobs: int) -> list[list]:
+    """The movement phases (position, every power's orders) of ``games`` games of seven
+    learned seats without a prior (`dipsolve.play.games.play_series`, read back through
+    `dipsolve.io.game.Game.from_play`)."""
+    from dipsolve.io.game import Game
     from dipsolve.play.bots import DipsolveBot
+    from dipsolve.play.games import play_series
 
-    position = Position.initial()
-    bots = {p: DipsolveBot(clock="cpu", prior=False) for p in position.map.powers}
-    for bot in bots.values():
-        bot.prepare()
-    rng = random.Random(seed)
-    phases = []
-    while position.phase.year <= until:
-        orders = {p: bot.orders(position, p, time_limit, rng) for p, bot in bots.items()}
-        if position.phase.kind == "movement":
-            phases.append((position, orders))
-            for bot in bots.values():
-                bot.observe(position, orders)
-        position = adjudicate(position, orders).next
-    return phases
+    seat = DipsolveBot(clock="cpu", prior=False)
+    records = play_series([seat] * 7, games, seed=seed, until=until, time_limit=time_limit,
+                          jobs=jobs, clock="cpu")
+    return [[(ph.position, dict(ph.orders)) for ph in Game.from_play(r).phases
+             if ph.position.phase.kind == "movement" and ph.orders] for r in records]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,10 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1 or args.jobs < 1 or not args.time_limit > 0:
         p.error("--games and --jobs take at least 1, --time-limit more than 0")
     from dipsolve.algorithms.order_policy import PolicyLearner, write_policy
+    from dipsolve.core.files import write_atomic
 
-    seeds = range(args.seed, args.seed + args.games)
-    with ProcessPoolExecutor(args.jobs) as pool:
-        games = list(pool.map(self_play, seeds, [args.until] * args.games, [args.time_limit] * args.games))
+    games = self_play(args.games, args.seed, args.until, args.time_limit, args.jobs)
     learner = PolicyLearner()
     for game in games:
         for position, orders in game:
@@ -80,10 +68,7 @@ def main(argv: list[str] | None = None) -> int:
               f"dipsolve's own data, under the project's licence.\n\n"
               f"feature\tweight")
     text = write_policy(policy, header)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(args.out)), suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, args.out)
+    write_atomic(args.out, text)
     print(f"{args.out}: {learner.observed} unit orders, {len(games)} games", file=sys.stderr)
     return 0
 

@@ -175,11 +175,9 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
             on_phase(position)
         orders: dict[str, list[Order]] = {}
         spent_by: dict[str, float] = {}
-        asked: list[str] = []
         for power in powers:
             if not _to_order(position, power):
                 continue
-            asked.append(power)
             t0 = tick()
             given = seats[power].orders(position, power, time_limit, rngs[power])
             spent = spent_by[power] = tick() - t0
@@ -191,9 +189,9 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
         for bot in {id(b): b for b in seats.values()}.values():
             observe = getattr(bot, "observe", None)
             if observe is not None:
-                # every order is public once adjudicated; a power asked that gave none is
-                # shown with none (its units held, or disbanded in a retreat)
-                observe(position, {p: orders.get(p, []) for p in asked})
+                # every order is public once adjudicated; a power asked (timed) that gave
+                # none is shown with none (its units held, or disbanded in a retreat)
+                observe(position, {p: orders.get(p, []) for p in spent_by})
         for r in outcome.results:
             if r.reason in REFUSED and r.power in refused:
                 refused[r.power] += 1
