@@ -21,7 +21,9 @@ runs one series each, the issue's comparison in one run.  Then other fields for 
 other seats (``--field random``, ``greedy``, ``mixed``, ``dipsolve`` at
 ``--field-opponents``, and ``self``: seven copies, figures per power), the CPU clock for
 the time per move (``--clock cpu``, the default here), and 95% intervals (Wilson for
-solos, normal for mean centers) with every phase's time checked against the limit.
+solos, normal for mean centers) with every phase's time checked against the limit, and
+where the seat's centers came from and went (gains; losses by how the center stood when the
+Fall began; free centers left; builds short of a site: ``benchmarks/center_flow.py``).
 
     python benchmarks/play.py                          # 70 games to 1910 at 2 s a move, each model
     python benchmarks/play.py --jobs 2                 # the same, two games at once
@@ -147,6 +149,13 @@ def _intervals(records, bot: str) -> dict:
             "phases_over_10pct": sum(t > 1.1 * records[0].time_limit for t in times) if records else 0}
 
 
+def _center_flow(records, bot: str) -> dict:
+    """The seat's centers gained and lost a game, by kind (`center_flow.flow`)."""
+    from dipsolve.io.game import Game
+    from center_flow import flow, summary
+    return summary(flow(Game.from_play(rec), p) for rec in records for p, b in rec.seats.items() if b == bot)
+
+
 def _print_compare(c: dict) -> None:
     print(f"{c['series']} ({c['games']} games)")
     print(f"  {c['bot']:<20} solo {100 * c['win_rate']:5.1f}%   eliminated "
@@ -162,6 +171,12 @@ def _print_compare(c: dict) -> None:
         print(f"  95% intervals: solos {100 * lo:.0f}-{100 * hi:.0f}%, mean centers {clo:.2f}-{chi:.2f};"
               f" {c['phases']} phases, longest {c['max_phase_seconds']:.2f} s, "
               f"{c['phases_over_10pct']} over the limit by more than 10%")
+    if "center_flow" in c:
+        f = c["center_flow"]
+        print(f"  a game: centers gained {f['gained']:.1f}, lost {f['lost']:.1f} (held {f['lost_held']:.1f}, "
+              f"empty {f['lost_empty']:.1f}, occupied {f['lost_occupied']:.1f}); free centers taken "
+              f"{f['free_taken']:.1f} of {f['free_chances']:.1f}; builds short of a site "
+              f"{f['builds_short']:.1f} of {f['builds_owed']:.1f} (benchmarks/center_flow.py)")
 
 
 def main(argv=None) -> int:
@@ -232,6 +247,7 @@ def main(argv=None) -> int:
                 row = _compare(f"1 {bot.name} vs {field}", bot.name, rows, secs)
                 row["field"] = field
                 row.update(_intervals(records, bot.name))
+                row["center_flow"] = _center_flow(records, bot.name)
                 out["series"].append(row)
     if args.only != "dipsolve":
         _, rows, secs = _series("DumbBot vs 6 random", [dumb] + [rand] * 6, args, args.quiet)
