@@ -53,7 +53,6 @@ FIGURES = (
 def flow(game, power: str) -> Counter:
     """The figures of `FIGURES` for ``power`` in ``game`` (a `dipsolve.io.game.Game`)."""
     from dipsolve.core.graph import reachable_provinces
-    from dipsolve.core.legal import legal_orders
     from dipsolve.core.orders import Build, Move
 
     out: Counter = Counter()
@@ -97,18 +96,13 @@ def flow(game, power: str) -> Counter:
                 out["lost_held"] += 1
             else:
                 out["lost_occupied"] += 1
-        foreign = set()
+        # where its units and the others' can move without a convoy
+        mine: set[str] = set()
+        foreign: set[str] = set()
         for u in pos.units:
-            if u.power != power:
-                foreign |= set(reachable_provinces(m, u))
-        free = set()
-        for u in pos.units_of(power):
-            for o in legal_orders(pos, u):
-                if isinstance(o, Move) and not o.via_convoy:
-                    t = m.province_of[o.target]
-                    if (t in m.centers and pos.owner.get(t) != power and t not in pos.unit_in
-                            and t not in foreign):
-                        free.add(t)
+            (mine if u.power == power else foreign).update(reachable_provinces(m, u))
+        free = {t for t in mine - foreign
+                if t in m.centers and pos.owner.get(t) != power and t not in pos.unit_in}
         moved = {m.province_of[o.target] for o in ph.orders.get(power, ()) if isinstance(o, Move)}
         out["free_chances"] += len(free)
         out["free_taken"] += len(free & moved)
@@ -139,9 +133,9 @@ def main(argv: list[str] | None = None) -> int:
                                 epilog="Games are the files `dipsolve play --save DIR` writes "
                                        "(DIR/game-K.json), or any saved-game JSON.")
     p.add_argument("games", nargs="+", help="saved games, or directories of them")
-    who = p.add_mutually_exclusive_group(required=True)
-    who.add_argument("--power", help="the power followed in every game")
-    who.add_argument("--rotate", action="store_true",
+    seat = p.add_mutually_exclusive_group(required=True)
+    seat.add_argument("--power", help="the power followed in every game")
+    seat.add_argument("--rotate", action="store_true",
                      help="game-K.json's power is the K-th of the seven, K modulo 7, as "
                           "`dipsolve play --rotate` seats its first bot")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -163,10 +157,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         power = check_power(args.power) if args.power else None
         for f in files:
-            k = _number(f)
-            if args.rotate and k is None:
-                p.error(f"--rotate: {f!r} is not named game-K.json")
-            counts.append(flow(Game.load(f), power or POWERS[k % len(POWERS)]))
+            who = power
+            if who is None:
+                k = _number(f)
+                if k is None:
+                    p.error(f"--rotate: {f!r} is not named game-K.json")
+                who = POWERS[k % len(POWERS)]
+            counts.append(flow(Game.load(f), who))
     except DipsolveError as e:
         print(f"center_flow: {e}", file=sys.stderr)
         return 2
