@@ -118,6 +118,19 @@ def _all_steps(game_map: Map) -> dict[str, dict[str, int]]:
     return got
 
 
+def _pulls(game_map: Map) -> tuple[np.ndarray, dict[str, int]]:
+    """The matrix of 2 ** -distance from every province (rows, in the map's order) to every
+    supply center (columns; a center out of reach counts as 9 steps away), and each
+    center's column: a field over the centers is one product with it (`_Board`)."""
+    got = game_map.memo.get("order_policy.pulls")
+    if got is None:
+        far = _all_steps(game_map)
+        cs = sorted(game_map.centers)
+        mat = np.array([[0.5 ** far[d].get(c, 9) for c in cs] for d in game_map.provinces])
+        got = game_map.memo["order_policy.pulls"] = (mat, {c: i for i, c in enumerate(cs)})
+    return got
+
+
 class _Board:
     """One power's view of a position: what every order's features are read from."""
 
@@ -145,14 +158,18 @@ class _Board:
         targets = [c for c in m.centers if self.owner.get(c) != power]
         self.dist = steps(m, targets) if targets else {}
         self.homes = m.homes.get(power, frozenset())
-        far = _all_steps(m)
         neutral = [c for c in m.centers if c not in self.owner]
         other = [c for c in m.centers if self.owner.get(c) not in (None, power)]
         threatened = [c for c in m.centers if self.owner.get(c) == power and self.threat.get(c)]
 
+        pull, column = _pulls(m)
+
         def field_of(weights: Mapping[str, float]) -> dict[str, float]:
             """Province -> the sum over ``weights``' centers of weight × 2 ** -distance."""
-            return {d: sum(0.5 ** far[d].get(c, 9) * w for c, w in weights.items()) for d in m.provinces}
+            w = np.zeros(len(column))
+            for c, x in weights.items():
+                w[column[c]] += x
+            return dict(zip(m.provinces, (pull @ w).tolist()))
         self.attract_neutral = field_of(dict.fromkeys(neutral, 1.0))
         self.attract_other = field_of(dict.fromkeys(other, 1.0))
         self.defend = field_of(dict.fromkeys(threatened, 1.0))
