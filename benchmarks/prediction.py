@@ -14,13 +14,18 @@ strength benchmark): the policy is fitted to six powers' orders in ``--train`` g
     python benchmarks/prediction.py                       # 5 games to fit, 1 to judge, to 1908
     python benchmarks/prediction.py --train 1 --test 3 --json
     python benchmarks/prediction.py --early --test 8 --until 1906
+    python benchmarks/prediction.py --speed --test 4
+
+``--speed`` times the prior's first draw for every power in every movement phase of the
+``--test`` games (CPU time; a position's features are computed at its first draw and kept,
+so this is the cost a fresh position has: a look-ahead's, or a learner reading a phase).
 
 ``--early`` measures the policy as a seat has it during a game: fitted after each movement
 phase to that game's phases so far (as `DipsolveBot` refits it), and judged on the next
 one, phase by phase; started from no prior (every legal order alike, ``L2``) and from the
 package's prior (`default_prior`, fitted to dipsolve's own self-play, ``PRIOR_L2``).
 
-No clock is read: the figures depend only on the seeds.
+Apart from ``--speed``, no clock is read: the figures depend only on the seeds.
 """
 
 from __future__ import annotations
@@ -59,10 +64,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--early", action="store_true",
                    help="judge the policy fitted during each test game, phase by phase, "
                         "with and without the package's prior (no training games)")
+    p.add_argument("--speed", action="store_true",
+                   help="time the prior's draws in the --test games' fresh positions (CPU time)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = p.parse_args(argv)
     if args.train < 1 or args.test < 1:
         p.error("--train and --test take at least 1 game each")
+    if args.speed:
+        return speed(args.test, args.until, args.json)
     if args.early:
         return early(args.test, args.until, args.json)
     from dipsolve.algorithms.order_policy import FEATURES, OrderPolicy, PolicyLearner
@@ -91,6 +100,31 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  mean log-probability of the order played  {out['log_probability']:7.3f} "
               f"(uniform {out['uniform_log_probability']:.3f}; on the games fitted {out['fitted_log_probability']:.3f})")
         print(f"  most likely order is the one played       {out['top_one']:7.1%}")
+    return 0
+
+
+def speed(tests: int, until: int, as_json: bool) -> int:
+    """`--speed`: the CPU time of the prior's draws for all the powers with units in each
+    movement phase of ``tests`` DumbBot games (seeds 0 on), each position fresh."""
+    import time
+    from dipsolve.algorithms.order_policy import default_prior
+
+    policy = default_prior()
+    positions = [pos for s in range(tests) for pos, _ in dumbbot_game(s, until)]
+    rng = random.Random(0)
+    start = time.process_time()
+    for pos in positions:
+        for power in pos.powers():
+            if pos.units_of(power):
+                policy.draw(pos, power, rng)
+    seconds = time.process_time() - start
+    out = {"test_games": tests, "until": until, "positions": len(positions),
+           "cpu_seconds": round(seconds, 3), "ms_per_position": round(1000 * seconds / len(positions), 2)}
+    if as_json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"{out['positions']} fresh positions ({tests} games to {until}): every power's draw "
+              f"{out['ms_per_position']:.2f} ms a position (CPU, {out['cpu_seconds']:.2f} s in all)")
     return 0
 
 
