@@ -24,6 +24,8 @@ the time per move (``--clock cpu``, the default here), and 95% intervals (Wilson
 solos, normal for mean centers) with every phase's time checked against the limit, and
 where the seat's centers came from and went (gains; losses by how the center stood when the
 Fall began; free centers left; builds short of a site: ``benchmarks/center_flow.py``).
+``--json`` lists the seat's result in every game (``per_game``: seed, power, centers, solo),
+which ``benchmarks/paired.py`` compares between two runs on the same seeds.
 
     python benchmarks/play.py                          # 70 games to 1910 at 2 s a move, each model
     python benchmarks/play.py --jobs 2                 # the same, two games at once
@@ -149,6 +151,12 @@ def _intervals(records, bot: str) -> dict:
             "phases_over_10pct": sum(t > 1.1 * records[0].time_limit for t in times) if records else 0}
 
 
+def _per_game(records, bot: str) -> list[dict]:
+    """The seat's result in each game, by seed: what `benchmarks/paired.py` compares."""
+    return [{"seed": rec.seed, "power": r.power, "centers": r.centers, "solo": bool(r.win)}
+            for rec in records for r in rec.results if r.bot == bot]
+
+
 def _center_flow(records, bot: str) -> dict:
     """The seat's centers gained and lost a game, by kind (`center_flow.flow`)."""
     from dipsolve.io.game import Game
@@ -248,6 +256,7 @@ def main(argv=None) -> int:
                 row["field"] = field
                 row.update(_intervals(records, bot.name))
                 row["center_flow"] = _center_flow(records, bot.name)
+                row["per_game"] = _per_game(records, bot.name)
                 out["series"].append(row)
     if args.only != "dipsolve":
         _, rows, secs = _series("DumbBot vs 6 random", [dumb] + [rand] * 6, args, args.quiet)

@@ -1,0 +1,161 @@
+"""Two runs of `benchmarks/play.py` compared game by game, with the trap of stopping early.
+
+    python benchmarks/paired.py BASE.json NEW.json              # the first series of each
+    python benchmarks/paired.py BASE_a.json,BASE_b.json NEW.json --json
+    python benchmarks/paired.py BASE.err NEW.err                # play.py's per-game lines
+
+Each run is one or more files joined by commas (the halves of a run split by ``--seed``):
+``play.py --json`` output (its first one-seat series, or ``--series LABEL``; the games
+from ``per_game``), or the lines ``play.py`` writes on stderr, ``game seed N: ...; BOT as
+POWER: C centers``.  Printed: each run's games, solos and mean centers with 95% intervals;
+on the seeds both played, the mean difference NEW − BASE with its 95% interval; and the
+correlation of the two runs' centers over those seeds.
+
+**Stopping early.**  Two different seats' games on the same seed are only loosely related
+(dipsolve's seats against six DumbBots: correlation 0.28–0.38 over 70 seeds, 2026-11-27),
+so pairing removes little of a game's chance.  When NEW has played only some of BASE's
+seeds, the difference on them carries BASE's luck on those seeds: if BASE's mean there
+is X above its mean over all its seeds, a NEW exactly as strong is expected to be behind
+by about (1 − r) · X.  That figure is printed beside the difference, with a warning, when
+NEW covers part of BASE's seeds.  The remedy is to play the seeds to the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+
+LINE = re.compile(r"game seed (\d+): (.*?); (\S+) as (\w+): (\d+) centers")
+
+
+class Unreadable(Exception):
+    """A run that could not be read: the file and why."""
+
+
+def _games(path: str, series: str | None) -> dict[int, tuple[int, bool]]:
+    """Seed -> (centers, solo) of the one dipsolve seat in one file."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as e:
+        raise Unreadable(f"{path}: cannot read it ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise Unreadable(f"{path}: not UTF-8 text") from None
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise Unreadable(f"{path}:{e.lineno}:{e.colno}: not JSON ({e.msg})") from None
+        rows = [r for r in data.get("series", []) if isinstance(r, dict) and "per_game" in r
+                and (series is None or r.get("series") == series)]
+        if not rows:
+            named = f" named {series!r}" if series else ""
+            raise Unreadable(f"{path}: no series{named} with per-game results (play.py --json "
+                             f"writes them since 2026-11-27)")
+        return {int(g["seed"]): (int(g["centers"]), bool(g["solo"])) for g in rows[0]["per_game"]}
+    out = {}
+    for line in text.splitlines():
+        m = LINE.search(line)
+        if m:
+            seat = m.group(4)
+            out[int(m.group(1))] = (int(m.group(5)), m.group(2).startswith(seat))
+    if not out:
+        raise Unreadable(f"{path}: no per-game line ('game seed N: ...; BOT as POWER: C centers')")
+    return out
+
+
+def _run(spec: str, series: str | None) -> dict[int, tuple[int, bool]]:
+    out: dict[int, tuple[int, bool]] = {}
+    for path in spec.split(","):
+        out.update(_games(path, series))
+    return out
+
+
+def _mean(xs: list[float]) -> tuple[float, float]:
+    """The mean and the half-width of its normal 95% interval."""
+    n = len(xs)
+    m = sum(xs) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    return m, 1.96 * sd / math.sqrt(n)
+
+
+def _correlation(xs: list[float], ys: list[float]) -> float | None:
+    n = len(xs)
+    if n < 3:
+        return None
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sx = math.sqrt(sum((x - mx) ** 2 for x in xs))
+    sy = math.sqrt(sum((y - my) ** 2 for y in ys))
+    return sxy / (sx * sy) if sx and sy else None
+
+
+def compare(base: dict[int, tuple[int, bool]], new: dict[int, tuple[int, bool]]) -> dict:
+    """The figures of the module notes, as a dictionary."""
+    out: dict = {}
+    for name, run in (("base", base), ("new", new)):
+        m, h = _mean([float(c) for c, _ in run.values()])
+        out[name] = {"games": len(run), "solos": sum(s for _, s in run.values()),
+                     "mean_centers": round(m, 2), "interval": [round(m - h, 2), round(m + h, 2)]}
+    common = sorted(set(base) & set(new))
+    out["common_seeds"] = len(common)
+    if len(common) < 2:
+        return out
+    b = [float(base[s][0]) for s in common]
+    n = [float(new[s][0]) for s in common]
+    d, h = _mean([y - x for x, y in zip(b, n)])
+    r = _correlation(b, n)
+    out["difference"] = round(d, 2)
+    out["difference_interval"] = [round(d - h, 2), round(d + h, 2)]
+    out["correlation"] = None if r is None else round(r, 2)
+    base_here = sum(b) / len(b)
+    base_all = sum(c for c, _ in base.values()) / len(base)
+    out["base_on_common"] = round(base_here, 2)
+    out["base_on_all"] = round(base_all, 2)
+    if len(common) < len(base) and r is not None:
+        out["expected_if_equal"] = round(-(1 - r) * (base_here - base_all), 2)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("base", help="the baseline run: play.py --json or stderr files, joined by commas")
+    p.add_argument("new", help="the run compared with it, the same way")
+    p.add_argument("--series", help="the series label to read from JSON (default: the first one-seat series)")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    args = p.parse_args(argv)
+    try:
+        base, new = _run(args.base, args.series), _run(args.new, args.series)
+    except Unreadable as e:
+        if args.json:
+            print(json.dumps({"error": str(e)}))
+        else:
+            print(f"paired.py: {e}", file=sys.stderr)
+        return 2
+    out = compare(base, new)
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    for name in ("base", "new"):
+        r = out[name]
+        print(f"{name:4s} {r['games']:3d} games, {r['solos']:2d} solos, mean centers "
+              f"{r['mean_centers']:.2f} ({r['interval'][0]:.2f}-{r['interval'][1]:.2f})")
+    if "difference" not in out:
+        print(f"only {out['common_seeds']} seed(s) in common: no difference")
+        return 0
+    lo, hi = out["difference_interval"]
+    corr = "n/a" if out["correlation"] is None else f"{out['correlation']:.2f}"
+    print(f"new - base on the {out['common_seeds']} seeds both played: {out['difference']:+.2f} "
+          f"({lo:+.2f} to {hi:+.2f}); correlation {corr}")
+    if "expected_if_equal" in out:
+        print(f"warning: base scored {out['base_on_common']:.2f} on these seeds and "
+              f"{out['base_on_all']:.2f} on all {len(base)}; a new run exactly as strong is "
+              f"expected at {out['expected_if_equal']:+.2f} here (stopped early: play the rest)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
