@@ -332,3 +332,21 @@ def test_a_learned_seat_learns_only_from_the_powers_whose_orders_it_was_shown():
     alone = DipsolveBot(prior=False)
     alone.observe(pos, {"Italy": DumbBotPlayer().orders(pos, "Italy", 1.0, random.Random(2))})
     assert alone.policy("Italy") is None
+
+
+def test_the_pulls_toward_centers_are_the_sums_over_the_centers_they_stand_for():
+    # the five fields of a power's board (one matrix product each) against the plain sum,
+    # over every province, of weight × 2 ** -distance to each center (9 steps if none)
+    from dipsolve.algorithms.order_policy import _Board, _all_steps
+    for pos in _positions(6, 17):
+        far = _all_steps(pos.map)
+        for power in pos.powers():
+            board = _Board(pos, power)
+            neutral = [c for c in pos.map.centers if c not in pos.owner]
+            other = {c: board.size[o] / 10 for c, o in pos.owner.items() if o != power}
+            for field, weights in ((board.attract_neutral, dict.fromkeys(neutral, 1.0)),
+                                   (board.attract_size, other)):
+                assert set(field) == set(pos.map.provinces)
+                for d, value in field.items():
+                    plain = sum(0.5 ** far[d].get(c, 9) * w for c, w in weights.items())
+                    assert value == pytest.approx(plain, rel=1e-12, abs=1e-12)
