@@ -12,7 +12,7 @@ on the seeds both played, the mean difference NEW − BASE with its 95% interval
 correlation of the two runs' centers over those seeds.
 
 **Stopping early.**  Two different seats' games on the same seed are only loosely related
-(dipsolve's seats against six DumbBots: correlation 0.28–0.38 over 70 seeds, 2026-11-27),
+(dipsolve's seats against six DumbBots: correlation 0.13–0.38 over 70 seeds, 2026-11-27),
 so pairing removes little of a game's chance.  When NEW has played only some of BASE's
 seeds, the difference on them carries BASE's luck on those seeds: if BASE's mean there
 is X above its mean over all its seeds, a NEW exactly as strong is expected to be behind
