@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
+import statistics
 import sys
+
+from play import mean_interval      # the interval play.py prints, beside this file
 
 LINE = re.compile(r"game seed (\d+): (.*?); (\S+) as (\w+): (\d+) centers")
 
@@ -74,42 +76,33 @@ def _run(spec: str, series: str | None) -> dict[int, tuple[int, bool]]:
     return out
 
 
-def _mean(xs: list[float]) -> tuple[float, float]:
-    """The mean and the half-width of its normal 95% interval."""
-    n = len(xs)
-    m = sum(xs) / n
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
-    return m, 1.96 * sd / math.sqrt(n)
-
-
 def _correlation(xs: list[float], ys: list[float]) -> float | None:
-    n = len(xs)
-    if n < 3:
+    """Pearson's correlation; None with fewer than three pairs or a constant side."""
+    if len(xs) < 3:
         return None
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    sx = math.sqrt(sum((x - mx) ** 2 for x in xs))
-    sy = math.sqrt(sum((y - my) ** 2 for y in ys))
-    return sxy / (sx * sy) if sx and sy else None
+    try:
+        return statistics.correlation(xs, ys)
+    except statistics.StatisticsError:
+        return None
 
 
 def compare(base: dict[int, tuple[int, bool]], new: dict[int, tuple[int, bool]]) -> dict:
     """The figures of the module notes, as a dictionary."""
     out: dict = {}
     for name, run in (("base", base), ("new", new)):
-        m, h = _mean([float(c) for c, _ in run.values()])
+        m, lo, hi = mean_interval([float(c) for c, _ in run.values()])
         out[name] = {"games": len(run), "solos": sum(s for _, s in run.values()),
-                     "mean_centers": round(m, 2), "interval": [round(m - h, 2), round(m + h, 2)]}
+                     "mean_centers": round(m, 2), "interval": [round(lo, 2), round(hi, 2)]}
     common = sorted(set(base) & set(new))
     out["common_seeds"] = len(common)
     if len(common) < 2:
         return out
     b = [float(base[s][0]) for s in common]
     n = [float(new[s][0]) for s in common]
-    d, h = _mean([y - x for x, y in zip(b, n)])
+    d, lo, hi = mean_interval([y - x for x, y in zip(b, n)])
     r = _correlation(b, n)
     out["difference"] = round(d, 2)
-    out["difference_interval"] = [round(d - h, 2), round(d + h, 2)]
+    out["difference_interval"] = [round(lo, 2), round(hi, 2)]
     out["correlation"] = None if r is None else round(r, 2)
     base_here = sum(b) / len(b)
     base_all = sum(c for c, _ in base.values()) / len(base)

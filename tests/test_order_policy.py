@@ -335,8 +335,9 @@ def test_a_learned_seat_learns_only_from_the_powers_whose_orders_it_was_shown():
 
 
 def test_the_pulls_toward_centers_are_the_sums_over_the_centers_they_stand_for():
-    # the five fields of a power's board (one matrix product each) against the plain sum,
-    # over every province, of weight × 2 ** -distance to each center (9 steps if none)
+    # two of the five fields of a power's board (one matrix product each, one unweighted,
+    # one weighted) against the plain sum, over every province, of weight × 2 ** -distance
+    # to each center (9 steps if none)
     from dipsolve.algorithms.order_policy import _Board, _all_steps
     for pos in _positions(6, 17):
         far = _all_steps(pos.map)
