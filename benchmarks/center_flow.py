@@ -109,6 +109,24 @@ def flow(game, power: str) -> Counter:
     return out
 
 
+def centers_by_year(game, power: str) -> dict[int, int]:
+    """``power``'s supply centers at the end of each year the game played: once that year's
+    Fall and its retreats are over (a retreat into a center takes it), in the Winter or the
+    Spring after it; a game that stopped in a Fall (a solo) ends with that Fall's count, as
+    its retreats would leave it."""
+    from dipsolve.core.position import owned_centers
+
+    positions = [ph.position for ph in game.phases] + [game.position]
+    out: dict[int, int] = {}
+    for pos in positions[1:]:      # the first is the start: no year played yet
+        ph = pos.phase
+        if ph.season == "Fall" and (ph.kind == "movement" or pos is not game.position):
+            continue
+        year = ph.year - 1 if ph.season == "Spring" else ph.year
+        out.setdefault(year, sum(1 for o in owned_centers(pos).values() if o == power))
+    return out
+
+
 def summary(counts: Iterable[Counter]) -> dict:
     """Per game: the mean of each figure over ``counts`` (one a game), and the games."""
     counts = list(counts)

@@ -24,8 +24,10 @@ the time per move (``--clock cpu``, the default here), and 95% intervals (Wilson
 solos, normal for mean centers) with every phase's time checked against the limit, and
 where the seat's centers came from and went (gains; losses by how the center stood when the
 Fall began; free centers left; builds short of a site: ``benchmarks/center_flow.py``).
-``--json`` lists the seat's result in every game (``per_game``: seed, power, centers, solo),
-which ``benchmarks/paired.py`` compares between two runs on the same seeds.
+``--json`` lists the seat's result in every game (``per_game``: seed, power, centers, solo,
+and its centers at the end of each year played), which ``benchmarks/paired.py`` compares
+between two runs on the same seeds; and ``by_year``: the seat's solos and mean centers by the
+end of each year, so that one run to 1915 also says where the seat stood in 1910.
 
     python benchmarks/play.py                          # 70 games to 1910 at 2 s a move, each model
     python benchmarks/play.py --jobs 2                 # the same, two games at once
@@ -151,17 +153,60 @@ def _intervals(records, bot: str) -> dict:
             "phases_over_10pct": sum(t > 1.1 * records[0].time_limit for t in times) if records else 0}
 
 
-def _per_game(records, bot: str) -> list[dict]:
-    """The seat's result in each game, by seed: what `benchmarks/paired.py` compares."""
-    return [{"seed": rec.seed, "power": r.power, "centers": r.centers, "solo": bool(r.win)}
-            for rec in records for r in rec.results if r.bot == bot]
-
-
-def _center_flow(records, bot: str) -> dict:
-    """The seat's centers gained and lost a game, by kind (`center_flow.flow`)."""
+def _seat_games(records, bot: str) -> list[tuple]:
+    """(record, the seat's power, the game replayed as a `dipsolve.io.game.Game`) for each
+    seat of ``bot``: what the center flow and the years are read from."""
     from dipsolve.io.game import Game
+    out = []
+    for rec in records:
+        game = None
+        for p, b in rec.seats.items():
+            if b == bot:
+                game = game or Game.from_play(rec)
+                out.append((rec, p, game))
+    return out
+
+
+def _per_game(seats) -> list[dict]:
+    """The seat's result in each game, by seed: what `benchmarks/paired.py` compares; and
+    its centers at the end of each year played."""
+    from center_flow import centers_by_year
+    return [{"seed": rec.seed, "power": p, "centers": rec.result(p).centers,
+             "solo": bool(rec.result(p).win),
+             "centers_by_year": {str(y): c for y, c in centers_by_year(game, p).items()}}
+            for rec, p, game in seats]
+
+
+def _center_flow(seats) -> dict:
+    """The seat's centers gained and lost a game, by kind (`center_flow.flow`)."""
     from center_flow import flow, summary
-    return summary(flow(Game.from_play(rec), p) for rec in records for p, b in rec.seats.items() if b == bot)
+    return summary(flow(game, p) for _, p, game in seats)
+
+
+def by_year(per_game: list[dict], until: int) -> list[dict]:
+    """For each year played (every year to ``until``): the seat's solos by that year's end,
+    with their 95% interval, and its mean centers then (a game stopped earlier by a solo,
+    its own or another's, counts as it ended).  A game to 1915 gives the curve to 1910 too."""
+    years = sorted({int(y) for g in per_game for y in g["centers_by_year"]})
+    if not years:
+        return []
+    out = []
+    for year in range(years[0], until + 1):
+        solos, centers = 0, []
+        for g in per_game:
+            played = {int(y): c for y, c in g["centers_by_year"].items()}
+            if not played:
+                continue
+            known = [y for y in played if y <= year]
+            if not known:
+                continue
+            solos += g["solo"] and max(played) <= year
+            centers.append(float(played[max(known)]))
+        lo, hi = wilson(solos, len(centers))
+        m, clo, chi = mean_interval(centers)
+        out.append({"year": year, "games": len(centers), "solos": solos, "solo_interval": [lo, hi],
+                    "mean_centers": m, "centers_interval": [clo, chi]})
+    return out
 
 
 def _print_compare(c: dict) -> None:
@@ -185,6 +230,9 @@ def _print_compare(c: dict) -> None:
               f"empty {f['lost_empty']:.1f}, occupied {f['lost_occupied']:.1f}); free centers taken "
               f"{f['free_taken']:.1f} of {f['free_chances']:.1f}; builds short of a site "
               f"{f['builds_short']:.1f} of {f['builds_owed']:.1f} (benchmarks/center_flow.py)")
+    if c.get("by_year"):
+        print("  by the end of " + ", ".join(
+            f"{y['year']}: {y['solos']} solos, {y['mean_centers']:.2f} centers" for y in c["by_year"][-6:]))
 
 
 def main(argv=None) -> int:
@@ -255,8 +303,10 @@ def main(argv=None) -> int:
                 row = _compare(f"1 {bot.name} vs {field}", bot.name, rows, secs)
                 row["field"] = field
                 row.update(_intervals(records, bot.name))
-                row["center_flow"] = _center_flow(records, bot.name)
-                row["per_game"] = _per_game(records, bot.name)
+                seats = _seat_games(records, bot.name)
+                row["center_flow"] = _center_flow(seats)
+                row["per_game"] = _per_game(seats)
+                row["by_year"] = by_year(row["per_game"], args.until)
                 out["series"].append(row)
     if args.only != "dipsolve":
         _, rows, secs = _series("DumbBot vs 6 random", [dumb] + [rand] * 6, args, args.quiet)
