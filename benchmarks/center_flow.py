@@ -114,7 +114,7 @@ def centers_by_year(game, power: str) -> dict[int, int]:
     Fall and its retreats are over (a retreat into a center takes it), in the Winter or the
     Spring after it; a game that stopped in a Fall (a solo) ends with that Fall's count, as
     its retreats would leave it."""
-    from dipsolve.core.position import owned_centers
+    from dipsolve.core.position import centers
 
     positions = [ph.position for ph in game.phases] + [game.position]
     out: dict[int, int] = {}
@@ -123,7 +123,7 @@ def centers_by_year(game, power: str) -> dict[int, int]:
         if ph.season == "Fall" and (ph.kind == "movement" or pos is not game.position):
             continue
         year = ph.year - 1 if ph.season == "Spring" else ph.year
-        out.setdefault(year, sum(1 for o in owned_centers(pos).values() if o == power))
+        out.setdefault(year, int(centers(pos, power)))
     return out
 
 

@@ -184,7 +184,7 @@ def _center_flow(seats) -> dict:
 
 
 def by_year(per_game: list[dict], until: int) -> list[dict]:
-    """For each year played (every year to ``until``): the seat's solos by that year's end,
+    """For each year from the first played to ``until``: the seat's solos by that year's end,
     with their 95% interval, and its mean centers then (a game stopped earlier by a solo,
     its own or another's, counts as it ended).  A game to 1915 gives the curve to 1910 too."""
     years = sorted({int(y) for g in per_game for y in g["centers_by_year"]})
@@ -195,8 +195,6 @@ def by_year(per_game: list[dict], until: int) -> list[dict]:
         solos, centers = 0, []
         for g in per_game:
             played = {int(y): c for y, c in g["centers_by_year"].items()}
-            if not played:
-                continue
             known = [y for y in played if y <= year]
             if not known:
                 continue
