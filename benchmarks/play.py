@@ -28,6 +28,8 @@ Fall began; free centers left; builds short of a site: ``benchmarks/center_flow.
 and its centers at the end of each year played), which ``benchmarks/paired.py`` compares
 between two runs on the same seeds; and ``by_year``: the seat's solos and mean centers by the
 end of each year, so that one run to 1915 also says where the seat stood in 1910.
+``--opponents clairvoyant`` is a bound, not a player: the seat is shown the others' orders
+before it gives its own (`ClairvoyantSeat`).
 
     python benchmarks/play.py                          # 70 games to 1910 at 2 s a move, each model
     python benchmarks/play.py --jobs 2                 # the same, two games at once
@@ -82,6 +84,48 @@ def _compare(label: str, one: str, rows, seconds: float) -> dict:
             "others_mean_centers": rest_centers, "center_ratio": ratio, "wall_seconds": seconds,
             "by_bot": {r.bot: {"seats": r.seats, "win_rate": r.win_rate, "mean_centers": r.centers}
                        for r in others}}
+
+
+class ClairvoyantSeat:
+    """``--opponents clairvoyant``: not a player but a bound.  The seat orders after the
+    six others and is shown their orders of the phase first (the harness's foresight,
+    `dipsolve.play.games.play_game`); in a movement phase it plays the agenda search's best
+    answer to exactly those orders (``solve``'s ``opponents="hold"`` with them as the
+    ``background``); retreats and adjustments as the ``sampled`` seat.  What it gains over
+    the seat that knows DumbBot's program (a best response to draws of it) is what
+    DumbBot's chance is worth; over the default seat, what any opponent model could buy
+    this search and evaluation at most."""
+
+    foresees = True
+
+    def __init__(self, method: str = "agenda", clock: str = "cpu") -> None:
+        from dipsolve.play.bots import DipsolveBot
+        self.inner = DipsolveBot(method, opponents="sampled", clock=clock)
+        self._foreseen: tuple = (None, {})
+
+    @property
+    def name(self) -> str:
+        return f"dipsolve:{self.inner.method}[clairvoyant]"
+
+    def check(self) -> None:
+        self.inner.check()
+
+    def prepare(self) -> None:
+        self.inner.prepare()
+
+    def foresee(self, position, orders) -> None:
+        self._foreseen = (position, dict(orders))
+
+    def orders(self, position, power, deadline_s, rng):
+        import dataclasses
+        from dipsolve import api
+        seen_at, seen = self._foreseen
+        if position.phase.kind != "movement" or seen_at is not position:
+            return self.inner.orders(position, power, deadline_s, rng)
+        seed = rng.randrange(1 << 30)      # as every dipsolve seat draws its search's seed
+        settings = dataclasses.replace(self.inner.settings(deadline_s, seed), opponents="hold",
+                                       background={p: list(os) for p, os in seen.items() if p != power})
+        return list(api.solve(position, power, settings).orders)
 
 
 #: the fields the dipsolve seat plays in (``--field``)
@@ -243,8 +287,10 @@ def main(argv=None) -> int:
     p.add_argument("--method", default="agenda", help="dipsolve's search method (default agenda)")
     p.add_argument("--opponents", default="learned,sampled",
                    help="dipsolve's opponent model: learned, equilibrium, sampled, worst, expected or "
-                        "hold; several, comma-separated, run one series each (default learned,sampled: "
-                        "the default seat, and the seat that knows DumbBot's program)")
+                        "hold, or clairvoyant (not a player: shown the others' orders before it "
+                        "orders, the bound of every model); several, comma-separated, run one "
+                        "series each (default learned,sampled: the default seat, and the seat "
+                        "that knows DumbBot's program)")
     p.add_argument("--field", default="dumbbot",
                    help=f"the six other seats: {', '.join(FIELDS)} (mixed: two DumbBots, two "
                         f"greedy, two random; dipsolve: six dipsolve seats with --field-opponents; "
@@ -277,8 +323,11 @@ def main(argv=None) -> int:
                  "series": []}
     if args.only != "references":
         for model in args.opponents.split(","):
-            bot = DipsolveBot(args.method, opponents=model.strip(), clock=args.clock,
-                              oracle=args.oracle, pick=args.pick)
+            if model.strip() == "clairvoyant":
+                bot = ClairvoyantSeat(args.method, clock=args.clock)
+            else:
+                bot = DipsolveBot(args.method, opponents=model.strip(), clock=args.clock,
+                                  oracle=args.oracle, pick=args.pick)
             try:
                 bot.check()
             except BotUnavailable as e:

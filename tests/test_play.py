@@ -127,6 +127,45 @@ def test_a_bot_is_prepared_once_before_the_game():
     assert bot.prepared == 1 and record.phases
 
 
+class _Foreseeing:
+    """A seat shown the others' orders before its own (a benchmark's bound): it keeps what
+    it was shown, and plays DumbBot."""
+
+    name = "foreseeing"
+    foresees = True
+
+    def __init__(self) -> None:
+        self.shown: dict[str, dict] = {}
+
+    def foresee(self, position, orders):
+        self.shown[position.phase.short] = orders
+
+    def orders(self, position, power, deadline_s, rng):
+        assert position.phase.short in self.shown       # shown first, every phase it orders
+        return DUMB.orders(position, power, deadline_s, rng)
+
+
+def test_a_foreseeing_seat_orders_last_and_is_shown_the_others_orders_first():
+    seer = _Foreseeing()
+    seats = _mixed()
+    seats["France"] = seer
+    record = play_game(seats, seed=5, until=1902)
+    ordered = 0
+    for ph in record.phases:
+        if ph.phase not in seer.shown:
+            continue
+        ordered += 1
+        shown = {p: tuple(str(o) for o in os) for p, os in seer.shown[ph.phase].items()}
+        # exactly the others' orders of the phase, which the record keeps
+        assert shown == {p: os for p, os in ph.orders.items() if p != "France"}
+        assert list(ph.seconds)[-1] == "France"          # asked last
+    assert ordered >= 4
+    # every seat draws from its own stream, so asking France last changes nobody's play:
+    # the game is the one a DumbBot in France plays
+    seats["France"] = DUMB
+    assert play_game(seats, seed=5, until=1902).phases == record.phases
+
+
 def test_a_dipsolve_seat_takes_what_was_loaded_before_the_game_out_of_the_collectors_reach():
     # a full collection scanning the loaded modules took 70-90 ms of a phase's time
     import gc

@@ -113,6 +113,14 @@ def seat_rng(seed: int, power: str) -> random.Random:
     return random.Random(f"dipsolve-play:{seed}:{power}")
 
 
+def _foresees(bot: Bot) -> bool:
+    """Whether a seat foresees (a ``foresee(position, orders)`` method and ``foresees``
+    true): it orders after the other seats and is shown their orders of the phase first.
+    No player can; `benchmarks/play.py`'s ``clairvoyant`` seat uses it to measure what
+    knowing the others' orders is worth to the search, the bound of every opponent model."""
+    return bool(getattr(bot, "foresees", False)) and callable(getattr(bot, "foresee", None))
+
+
 def _finished(position: Position, until: int, variant: Variant) -> bool:
     phase = position.phase
     if phase.year > until or (phase.year == until and phase.season == "Winter"):
@@ -137,7 +145,8 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
     """Play one game: ``seats`` maps every power to its bot.
 
     Each phase, every power with something to order (units to move, units to retreat,
-    builds or removals owed) is asked for its orders with ``time_limit`` seconds; the
+    builds or removals owed) is asked for its orders with ``time_limit`` seconds (a seat
+    that foresees, `_foresees`, last, shown the others' orders first); the
     phase is adjudicated (a bot with an ``observe(position, orders)`` method is shown
     every power's orders) and the next begins.  A bot with a ``prepare()`` method is
     prepared once before the game, outside its clock (a dipsolve seat loads its method's
@@ -175,10 +184,14 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
             on_phase(position)
         orders: dict[str, list[Order]] = {}
         spent_by: dict[str, float] = {}
-        for power in powers:
+        for power in sorted(powers, key=lambda p: _foresees(seats[p])):
             if not _to_order(position, power):
                 continue
             t0 = tick()
+            if _foresees(seats[power]):
+                # a benchmark's bound, never a fair seat: shown this phase's orders of the
+                # seats before it (every seat that does not foresee)
+                getattr(seats[power], "foresee")(position, {p: tuple(os) for p, os in orders.items()})
             given = seats[power].orders(position, power, time_limit, rngs[power])
             spent = spent_by[power] = tick() - t0
             thinking[power] += spent
