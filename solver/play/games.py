@@ -191,7 +191,8 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
             if _foresees(seats[power]):
                 # a benchmark's bound, never a fair seat: shown this phase's orders of the
                 # seats before it (every seat that does not foresee)
-                getattr(seats[power], "foresee")(position, {p: tuple(os) for p, os in orders.items()})
+                getattr(seats[power], "foresee")(position, {p: tuple(os) for p, os in orders.items()
+                                                            if not _foresees(seats[p])})
             given = seats[power].orders(position, power, time_limit, rngs[power])
             spent = spent_by[power] = tick() - t0
             thinking[power] += spent
