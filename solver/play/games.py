@@ -172,6 +172,9 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
         if prepare is not None:
             prepare()
     rngs = {p: seat_rng(seed, p) for p in powers}
+    # the seats that foresee order last (`_foresees`), the others in the order of play
+    seers = {p for p in powers if _foresees(seats[p])}
+    order = sorted(powers, key=lambda p: p in seers)
     thinking = {p: 0.0 for p in powers}
     longest = {p: 0.0 for p in powers}
     refused = {p: 0 for p in powers}
@@ -184,15 +187,15 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
             on_phase(position)
         orders: dict[str, list[Order]] = {}
         spent_by: dict[str, float] = {}
-        for power in sorted(powers, key=lambda p: _foresees(seats[p])):
+        for power in order:
             if not _to_order(position, power):
                 continue
             t0 = tick()
-            if _foresees(seats[power]):
+            if power in seers:
                 # a benchmark's bound, never a fair seat: shown this phase's orders of the
                 # seats before it (every seat that does not foresee)
                 getattr(seats[power], "foresee")(position, {p: tuple(os) for p, os in orders.items()
-                                                            if not _foresees(seats[p])})
+                                                            if p not in seers})
             given = seats[power].orders(position, power, time_limit, rngs[power])
             spent = spent_by[power] = tick() - t0
             thinking[power] += spent

@@ -127,9 +127,10 @@ class AgendaSearch:
             if u is not None:
                 self.defaults[u] = o
         self.seeds = [tuple(s) for s in seeds]
-        # the test as given (None: the plain value); never the bound `_plain_test` kept on
-        # self, a cycle that leaves the whole agenda to the cyclic collector (a full
-        # collection of tens of thousands of nodes, 0.1 s inside some later phase's time)
+        # the test as given (None: the plain value, `run` takes `_plain_test`); never the
+        # bound `_plain_test` kept on self, a cycle that leaves the whole agenda to the cyclic
+        # collector (a full collection of tens of thousands of nodes, 0.1 s inside some
+        # later phase's time)
         self.test = test
         self.beam_width = beam_width
         self.deadline = deadline if deadline is not None else Deadline(math.inf)
@@ -322,10 +323,13 @@ class AgendaSearch:
         best: Tested | None = None
         timed_out = False
 
+        # a local, not an attribute: the bound `_plain_test` kept on self is a cycle
+        test = self.test or self._plain_test
+
         def run_test(node: _Node) -> None:
             nonlocal best
             orders = self.full(node.orders)
-            v = self.test(orders) if self.test is not None else self._plain_test(orders)
+            v = test(orders)
             if v is None:
                 return
             t = Tested(orders, v, node.value)
