@@ -434,6 +434,71 @@ def test_sampled_best_response_beats_holding_against_the_policy():
     assert s.objective >= judge.joint(own, "expected") - 1e-9
 
 
+def test_polish_improves_a_set_one_order_at_a_time_against_every_draw():
+    # from everybody holding, the polish finds better sets; what it returns is what the
+    # test says of it, every order is legal, and a support backs what its unit of ours does
+    import random
+    from dipsolve.algorithms import dumbbot
+    from dipsolve.search.methods import _polish
+    from dipsolve.search.opponents import sample_model
+    for seed, power in ((21, "Italy"), (5, "Germany")):
+        position = random_position(seed, n_units=26)
+        model = sample_model(position, power, dumbbot.orders, samples=4, seed=seed)
+        judge = Judge(position, power, influence, model)
+        test = judge.test("expected")
+        hold = tuple(Hold(u.kind, u.location) for u in position.units_of(power))
+        orders, value, changed = _polish(position, power, hold, 0.0, test, soon(), random.Random(seed))
+        assert changed >= 1 and value > test(hold)
+        assert value == pytest.approx(test(orders))
+        assert {(o.kind, o.location) for o in orders} == {(o.kind, o.location) for o in hold}
+        for o in orders:
+            assert o in legal_orders(position, next(u for u in position.units_of(power)
+                                                    if u.location == o.location))
+        given = {o.location: o for o in orders}
+        for o in orders:
+            if isinstance(o, SupportMove):
+                backed = given[o.supported_location]
+                assert isinstance(backed, Move) and backed.target == o.target
+            elif isinstance(o, SupportHold):
+                assert not isinstance(given[o.supported_location], Move)
+        # a polished set cannot be polished further: no single order of it gains
+        again, v2, more = _polish(position, power, orders, value, test, soon(), random.Random(0))
+        assert more == 0 and again == orders and v2 == value
+
+
+def test_polish_stops_at_the_deadline_with_the_set_it_was_given():
+    import random
+    from dipsolve.algorithms import dumbbot
+    from dipsolve.search.methods import _polish
+    from dipsolve.search.opponents import sample_model
+    position = random_position(21, n_units=26)
+    model = sample_model(position, "Italy", dumbbot.orders, samples=4, seed=1)
+    judge = Judge(position, "Italy", influence, model)
+    hold = tuple(Hold(u.kind, u.location) for u in position.units_of("Italy"))
+    spent = Deadline(0.5, clock=ticking())            # expired at the first look
+    assert _polish(position, "Italy", hold, 123.0, judge.test("expected"), spent,
+                   random.Random(0)) == (hold, pytest.approx(judge.joint(hold)), 0)
+
+
+def test_a_sampled_answer_is_polished_and_says_so():
+    # the agenda's best (its partial sets valued against the first draw), then polished
+    # against all of them: the trace says what the polish changed, the answer keeps the
+    # honest mean over the draws, and a polished answer is never called optimal
+    from dipsolve.algorithms import dumbbot
+    from dipsolve.search.opponents import sample_model
+    position = random_position(5, n_units=26)
+    s = solve(position, "England", settings(2.0, seed=1, opponents="sampled", samples=4, trace=True),
+              deadline=Deadline(2.0, clock=ticking(0.0002)))
+    polished = [line for line in s.trace if line.startswith("polished:")]
+    assert len(polished) == 1 and s.status != "optimal"
+    before, after = (float(x) for x in polished[0].split(", ")[1].split(" -> "))
+    judge = Judge(position, "England", influence,
+                  sample_model(position, "England", dumbbot.orders, samples=4, seed=1))
+    assert s.objective == pytest.approx(judge.joint(tuple(s.orders)))
+    assert s.objective == pytest.approx(after, abs=0.01)
+    assert after > before
+
+
 @pytest.mark.parametrize("method", ["minimax", "expectimax"])
 def test_every_method_takes_the_sampled_model(method):
     position = random_position(8, n_units=22)

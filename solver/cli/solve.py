@@ -52,7 +52,8 @@ With another --opponents, movement phases by --method:
               powers are likely to give or that would hurt most, and judged by its worst
               outcome (--opponents worst; expected: by the mean; sampled: by the mean over
               draws of DumbBot's policy for every other power, a best response to
-              it; hold: nobody else moves)
+              it, the best set then polished one unit's order at a time against every
+              draw; hold: nobody else moves)
   minimax     Victorybot's paranoid search: candidates scored against each opponent
               alone (factorized pruning), the best five against every combination
   expectimax  the same, with equally likely opponent order sets and the mean
