@@ -421,7 +421,8 @@ def run_agenda(task: Task) -> Solution:
         orders, value, changed = _polish(task.position, task.power, orders, value, judge.test(task.how),
                                          task.deadline, random.Random(task.settings.limits.seed))
         if changed:
-            status = Status.TIMED_OUT if status == Status.TIMED_OUT else Status.FEASIBLE
+            if status == Status.OPTIMAL:
+                status = Status.FEASIBLE
             if task.settings.trace:
                 lines.append(f"polished: {changed} unit order(s) changed, {r.best.value:g} -> {value:g}")
     return task.finish(orders, value, status, r.evaluations + judge.evaluations, lines, model)
@@ -448,17 +449,17 @@ def _polish(position: Position, power: str, orders: tuple[Order, ...], value: fl
     changed = 0
     po = position.map.province_of
     units = {u.location: u for u in position.units_of(power)}
+    # each unit's legal orders, once (the rounds try them again)
+    options = {i: legal_orders(position, units[loc]) for i, loc in
+               enumerate(getattr(o, "location", "") for o in best) if loc in units}
     improved = True
     while improved:
         improved = False
-        turn = list(range(len(best)))
+        turn = list(options)
         rng.shuffle(turn)
         for i in turn:
-            unit = units.get(getattr(best[i], "location", ""))
-            if unit is None:
-                continue
             given = {getattr(o, "location", ""): o for o in best}
-            for o in legal_orders(position, unit):
+            for o in options[i]:
                 if o == best[i] or not _fits(o, given, po):
                     continue
                 if deadline.expired():
@@ -477,7 +478,9 @@ def _polish(position: Position, power: str, orders: tuple[Order, ...], value: fl
 
 def _fits(order: Order, given: Mapping[str, Order], province_of: Mapping[str, str]) -> bool:
     """Whether ``order`` is worth a test beside the set's ``given`` orders: a hold or a
-    move, or a support of what the supported unit of ours does (no convoys)."""
+    move, or a support of what the supported unit of ours does (no convoys).  Of this
+    order alone: `dipsolve.core.legal.useless` judges a whole set, and would also turn
+    down a change that voids another unit's support of the order it replaces."""
     if isinstance(order, (Hold, Move)):
         return True
     if isinstance(order, (SupportHold, SupportMove)):
