@@ -144,7 +144,12 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--games, --every and --draws take at least 1, --time-limit a positive number")
     if not 1901 <= args.until <= 2100:
         p.error(f"--until takes a year from 1901, found {args.until}")
-    out = run(seats, args.games, args.seed, args.until, args.every, args.time_limit, args.draws, args.quiet)
+    try:
+        out = run(seats, args.games, args.seed, args.until, args.every, args.time_limit, args.draws,
+                  args.quiet)
+    except KeyboardInterrupt:
+        print("fresh_draws.py: interrupted; nothing reported", file=sys.stderr)
+        return 130
     if args.json:
         print(json.dumps(out, indent=1))
         return 0
