@@ -63,7 +63,7 @@ from threadpoolctl import ThreadpoolController
 
 from ..core.errors import DipsolveSyntaxError
 from ..core.graph import reachable_provinces, steps
-from ..core.legal import legal_orders
+from ..core.legal import backs, legal_orders
 from ..core.map import Map
 from ..core.orders import Hold, Move, Order, SupportHold, SupportMove
 from ..core.position import Position, Unit
@@ -262,11 +262,7 @@ class _Board:
         if isinstance(order, (SupportHold, SupportMove)):
             other = others.get(order.supported_location)
             if other is not None:
-                if isinstance(order, SupportHold):
-                    fits = not isinstance(other, Move)
-                else:
-                    fits = isinstance(other, Move) and po[other.target] == po[order.target]
-                if fits:
+                if backs(order, other, po):
                     given = 1.0
                 else:
                     void = 1.0

@@ -44,7 +44,7 @@ from .orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, Support
                      SupportMove, UnitOrder, Waive)
 from .position import Position, Unit
 
-__all__ = ["build_orders", "legal_orders", "orders_by_unit", "useful_orders", "useless"]
+__all__ = ["backs", "build_orders", "legal_orders", "orders_by_unit", "useful_orders", "useless"]
 
 
 # -- the per-position tables ----------------------------------------------------------------
@@ -200,6 +200,15 @@ def useful_orders(position: Position, power: str, *, foreign: bool = False) -> d
     return out
 
 
+def backs(order: SupportHold | SupportMove | Convoy, given: Order, province_of: Mapping[str, str]) -> bool:
+    """Whether ``given``, the order of the unit that ``order`` supports or convoys, is the
+    order it supports or convoys: a support to hold backs any order but a move; a support
+    of a move, or a convoy, backs a move into the province of its target."""
+    if isinstance(order, SupportHold):
+        return type(given) is not Move
+    return type(given) is Move and province_of[given.target] == province_of[order.target]
+
+
 def useless(position: Position, orders: Iterable[Order], *, complete: bool = True) -> str | None:
     """Why this order set of one power breaks a maxim of footnote 5, or None.
 
@@ -241,14 +250,12 @@ def useless(position: Position, orders: Iterable[Order], *, complete: bool = Tru
                 continue
             given = by_prov.get(sprov)
             if type(o) is SupportHold:
-                if given is not None and type(given) is Move:
+                if given is not None and not backs(o, given, po):
                     return f"{o} supports a unit that moves ({given})"
             elif given is None and not complete:
                 continue
-            elif type(o) is SupportMove or type(o) is Convoy:
-                dest = po[o.target]
-                if type(given) is not Move or po[given.target] != dest:
-                    return f"{o} supports or convoys a move that was not ordered"
+            elif given is None or not backs(o, given, po):
+                return f"{o} supports or convoys a move that was not ordered"
     return None
 
 

@@ -65,7 +65,7 @@ from ..core.orders import Build, Disband, Hold, Move, Order, SupportHold, Suppor
 from ..core.position import Position
 from ..core.results import Deadline, Limits, Result, Status
 from .agenda import AgendaSearch
-from ..core.legal import build_orders, legal_orders, useful_orders
+from ..core.legal import backs, build_orders, legal_orders, useful_orders
 from . import phase_game
 from .opponents import (MAX_SCENARIOS, Judge, OpponentModel, Opponents, SampledModel, build_model,
                         sample_model)
@@ -478,17 +478,14 @@ def _polish(position: Position, power: str, orders: tuple[Order, ...], value: fl
 
 def _fits(order: Order, given: Mapping[str, Order], province_of: Mapping[str, str]) -> bool:
     """Whether ``order`` is worth a test beside the set's ``given`` orders: a hold or a
-    move, or a support of what the supported unit of ours does (no convoys).  Of this
-    order alone: `dipsolve.core.legal.useless` judges a whole set, and would also turn
-    down a change that voids another unit's support of the order it replaces."""
+    move, or a support of what the supported unit of ours does (`dipsolve.core.legal.backs`;
+    no convoys).  Of this order alone: `dipsolve.core.legal.useless` judges a whole set, and
+    would also turn down a change that voids another unit's support of the order it replaces."""
     if isinstance(order, (Hold, Move)):
         return True
     if isinstance(order, (SupportHold, SupportMove)):
         other = given.get(order.supported_location)
-        if isinstance(order, SupportHold):
-            return other is not None and not isinstance(other, Move)
-        return (isinstance(other, Move)
-                and province_of[other.target] == province_of[order.target])
+        return other is not None and backs(order, other, province_of)
     return False
 
 
