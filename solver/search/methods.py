@@ -458,6 +458,8 @@ def _polish(position: Position, power: str, orders: tuple[Order, ...], value: fl
         turn = list(options)
         rng.shuffle(turn)
         for i in turn:
+            # the others' orders as they stand at this unit's turn (its own change does not
+            # alter which of its supports fit: a unit never supports itself)
             given = {getattr(o, "location", ""): o for o in best}
             for o in options[i]:
                 if o == best[i] or not _fits(o, given, po):
@@ -472,7 +474,6 @@ def _polish(position: Position, power: str, orders: tuple[Order, ...], value: fl
                 if v > value + 1e-9:
                     best, value, improved = trial, v, True
                     changed += 1
-                    given = {getattr(x, "location", ""): x for x in best}
     return tuple(best), value, changed
 
 
