@@ -43,17 +43,17 @@ import statistics
 import sys
 import time
 
+from play import mean_interval        # the interval play.py prints, beside this file
 from prediction import dumbbot_game
 
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 SEATS = ("learned", "prior", "sampled", "expected", "worst", "hold", "equilibrium")
 
 
-def paired(diffs: list[float], z: float = 1.96) -> dict:
-    """Mean of paired differences, its normal interval, and the phases ahead and behind."""
-    m = statistics.fmean(diffs)
-    h = z * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
-    return {"mean": m, "low": m - h, "high": m + h,
+def paired(diffs: list[float]) -> dict:
+    """Mean of paired differences, its normal 95% interval, and the phases ahead and behind."""
+    m, low, high = mean_interval(diffs)
+    return {"mean": m, "low": low, "high": high,
             "ahead": sum(d > 0.05 for d in diffs), "behind": sum(d < -0.05 for d in diffs)}
 
 
