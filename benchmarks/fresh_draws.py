@@ -5,7 +5,8 @@ This asks a sharper, narrower question in minutes: in the same movement phases, 
 seat's answer does better against what the table will actually do?  The table is seven
 DumbBots (`dipsolve.algorithms.dumbbot`), each game seeded; the seat takes one power of
 each game in turn (game ``g`` the ``g % 7``-th), and in every ``--every``-th movement phase
-from the second on, each seat of ``--seats`` answers the position as a dipsolve seat would,
+from the ``--start``-th on (by default the second, the first after the seat has seen the
+table play), each seat of ``--seats`` answers the position as a dipsolve seat would,
 ``--time-limit`` CPU seconds each:
 
 * ``learned`` (the default seat): a best response to the order policy fitted, from the
@@ -73,7 +74,7 @@ def answer(seat: str, position, power: str, policy, time_limit: float, seed: int
 
 
 def run(seats: list[str], games: int, seed: int, until: int, every: int, time_limit: float,
-        draws: int, quiet: bool) -> dict:
+        draws: int, quiet: bool, start: int = 1) -> dict:
     from dipsolve.algorithms import dumbbot
     from dipsolve.algorithms.evaluation import evaluator
     from dipsolve.algorithms.order_policy import PolicyLearner, default_prior
@@ -87,7 +88,7 @@ def run(seats: list[str], games: int, seed: int, until: int, every: int, time_li
         phases = dumbbot_game(g, until)
         learner = PolicyLearner(prior=default_prior())
         mine = [k for k, (pos, _) in enumerate(phases) if pos.units_of(power)]
-        judged = set(mine[1::every])
+        judged = set(mine[start::every])
         for k, (pos, orders) in enumerate(phases):
             if "learned" in seats and k in mine and learner.observed:
                 learner.fit()        # as a seat refits before each of its movement phases
@@ -109,7 +110,7 @@ def run(seats: list[str], games: int, seed: int, until: int, every: int, time_li
                     shown = ", ".join(f"{s} {v:.1f}" for s, v in row["values"].items())
                     print(f"  game {g} {power} {row['phase']}: {shown}", file=sys.stderr, flush=True)
             learner.observe(pos, orders, [p for p in POWERS if p != power])
-    out = {"games": games, "seed": seed, "until": until, "every": every, "time_limit": time_limit,
+    out = {"games": games, "seed": seed, "until": until, "every": every, "start": start, "time_limit": time_limit,
            "draws": draws, "positions": len(rows), "longest_solve_seconds": longest,
            "seats": {s: statistics.fmean(r["values"][s] for r in rows) for s in seats} if rows else {},
            "paired": {}, "per_position": rows}
@@ -130,7 +131,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     p.add_argument("--until", type=int, default=1915, help="last year of each game (default 1915)")
     p.add_argument("--every", type=int, default=3,
-                   help="judge every k-th of the seat's movement phases, from its second (default 3)")
+                   help="judge every k-th of the seat's movement phases, from the --start-th (default 3)")
+    p.add_argument("--start", type=int, default=1,
+                   help="the first of the seat's movement phases judged, counted from 0 (Spring 1901; default 1, "
+                        "the first with a phase of the table to learn from)")
     p.add_argument("--time-limit", type=float, default=0.75, help="CPU seconds a seat's answer (default 0.75)")
     p.add_argument("--draws", type=int, default=48, help="fresh draws of the table per phase (default 48)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -140,13 +144,13 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [s for s in seats if s not in SEATS]
     if not seats or unknown or len(set(seats)) != len(seats):
         p.error(f"--seats takes distinct names of {', '.join(SEATS)}; found {args.seats!r}")
-    if args.games < 1 or args.every < 1 or args.draws < 1 or not 0 < args.time_limit < math.inf:
-        p.error("--games, --every and --draws take at least 1, --time-limit a positive number")
+    if args.games < 1 or args.every < 1 or args.draws < 1 or args.start < 0 or not 0 < args.time_limit < math.inf:
+        p.error("--games, --every and --draws take at least 1, --start at least 0, --time-limit a positive number")
     if not 1901 <= args.until <= 2100:
         p.error(f"--until takes a year from 1901, found {args.until}")
     try:
         out = run(seats, args.games, args.seed, args.until, args.every, args.time_limit, args.draws,
-                  args.quiet)
+                  args.quiet, args.start)
     except KeyboardInterrupt:
         print("fresh_draws.py: interrupted; nothing reported", file=sys.stderr)
         return 130
