@@ -1,18 +1,27 @@
 """Build ``policy_prior.tsv``, the policy a learned seat starts from before it has seen a table.
 
+    python solver/data/build_policy_prior.py --records DIR --source TEXT
     python solver/data/build_policy_prior.py --games 8 --until 1906 --time-limit 0.2 --jobs 2
 
-Seven of dipsolve's own learned seats (`dipsolve.play.bots.DipsolveBot`, started from no
-prior: every legal order alike) play each other from the 1901 start, ``--time-limit``
-seconds of CPU a phase; every power's orders in every movement phase are kept, and one
-conditional logit (`dipsolve.algorithms.order_policy.PolicyLearner`, 300 iterations) is
-fitted to all of them.  No other bot's games are read: the prior is how a searching
-player of this kind plays, not how DumbBot or any opponent does.  The seats think
-against the clock, so two runs give slightly different games and weights.
+The prior is fitted to games people played: every power's orders in every movement phase of
+the saved games in ``--records`` (a folder of them, or files; any format
+`dipsolve.io.records.load_records` reads), one conditional logit
+(`dipsolve.algorithms.order_policy.PolicyLearner`, 300 iterations) fitted to all of them.
+``--source`` names where the games came from and under which licence, for the file's
+header.  The package's file was fitted to the 40 games Meta published of its Cicero agent
+playing people on webDiplomacy (github.com/facebookresearch/diplomacy_cicero at commit
+e85afeddb34f5b7c1ea0827203b425a0f7e68ead, ``data/cicero_redacted_games/``, MIT): how people
+play, not how DumbBot or any opponent of dipsolve's benchmarks does.
 
-The output (committed; the data are dipsolve's own, under the project's licence) is the
-weights file of `dipsolve.algorithms.order_policy.read_policy`, with how it was made in
-its header.  `benchmarks/prediction.py --early` measures what it is worth.
+``--games N`` adds (or, without ``--records``, is all of) the orders of N games of seven of
+dipsolve's own learned seats (`dipsolve.play.bots.DipsolveBot`, started from no prior: every
+legal order alike) playing each other from the 1901 start, ``--time-limit`` seconds of CPU a
+phase.  That was the package's prior before the people's games; `benchmarks/fresh_draws.py`
+and `benchmarks/prediction.py --early` measure what each is worth (BENCHMARKS.md, issue 24).
+
+The output (committed) is the weights file of
+`dipsolve.algorithms.order_policy.read_policy`, with how it was made in its header.  The
+weights are a model fitted to the games, not the games, and carry the project's licence.
 """
 
 from __future__ import annotations
@@ -38,38 +47,67 @@ def self_play(games: int, seed: int, until: int, time_limit: float, jobs: int) -
              if ph.position.phase.kind == "movement" and ph.orders] for r in records]
 
 
+def recorded(paths: list[str]) -> list[list]:
+    """The movement phases (position, every power's orders) of every game saved in
+    ``paths`` (files, or folders whose files are read in name order)."""
+    from dipsolve.io.game import Game
+    from dipsolve.io.records import load_records
+
+    files = []
+    for path in paths:
+        files += sorted(os.path.join(path, f) for f in os.listdir(path)) if os.path.isdir(path) else [path]
+    return [[(ph.position, dict(ph.orders)) for ph in Game.from_record(record).phases
+             if ph.position.phase.kind == "movement" and ph.orders]
+            for f in files for record in load_records(f)]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--games", type=int, default=8, help="self-play games (default 8)")
-    p.add_argument("--until", type=int, default=1906, help="last year of each game (default 1906)")
+    p.add_argument("--records", nargs="*", default=[], metavar="PATH",
+                   help="saved games people played (files, or folders of them)")
+    p.add_argument("--source", default="", help="where the --records came from and their licence (for the header)")
+    p.add_argument("--games", type=int, default=0, help="self-play games of dipsolve's seats (default 0)")
+    p.add_argument("--until", type=int, default=1906, help="last year of each self-play game (default 1906)")
     p.add_argument("--time-limit", type=float, default=0.2, help="CPU seconds a seat's phase (default 0.2)")
-    p.add_argument("--jobs", type=int, default=1, help="games played at once (default 1)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="self-play games played at once (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first self-play game (default 0)")
     p.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "policy_prior.tsv"),
                    help="the file written (default: policy_prior.tsv beside this script)")
     args = p.parse_args(argv)
-    if args.games < 1 or args.jobs < 1 or not args.time_limit > 0:
-        p.error("--games and --jobs take at least 1, --time-limit more than 0")
+    if args.games < 0 or args.jobs < 1 or not args.time_limit > 0:
+        p.error("--games takes at least 0, --jobs at least 1, --time-limit more than 0")
+    if not args.records and not args.games:
+        p.error("nothing to fit: give --records, --games or both")
+    if args.records and not args.source:
+        p.error("--records needs --source: where the games came from and their licence")
     from dipsolve.algorithms.order_policy import PolicyLearner, write_policy
     from dipsolve.core.files import write_atomic
 
-    games = self_play(args.games, args.seed, args.until, args.time_limit, args.jobs)
+    people = recorded(args.records)
+    own = self_play(args.games, args.seed, args.until, args.time_limit, args.jobs) if args.games else []
     learner = PolicyLearner()
-    for game in games:
+    for game in people + own:
         for position, orders in game:
             learner.observe(position, orders, position.powers())
     policy = learner.fit(iterations=300)
+    made = []
+    if people:
+        made.append(f"the {sum(len(g) for g in people)} movement phases of {len(people)} games people played:\n"
+                    f"{args.source}")
+    if own:
+        made.append(f"the {sum(len(g) for g in own)} movement phases of {len(own)} games of seven dipsolve "
+                    f"learned seats (no prior) playing each other\n(--games {args.games} --until {args.until} "
+                    f"--time-limit {args.time_limit} --seed {args.seed})")
     header = (f"The prior of the learned seat's order policy (dipsolve.algorithms.order_policy.default_prior).\n"
-              f"Made by solver/data/build_policy_prior.py --games {args.games} --until {args.until} "
-              f"--time-limit {args.time_limit} --seed {args.seed}\n"
-              f"on {datetime.now(timezone.utc):%Y-%m-%d}: seven dipsolve learned seats (no prior) playing each other,\n"
-              f"{learner.observed} unit orders of {sum(len(g) for g in games)} movement phases; "
-              f"mean log-probability of the order played {learner.log_likelihood():.3f}.\n"
-              f"dipsolve's own data, under the project's licence.\n\n"
+              f"Made by solver/data/build_policy_prior.py on {datetime.now(timezone.utc):%Y-%m-%d}, fitted to\n"
+              + ";\nand ".join(made) + ".\n"
+              f"{learner.observed} unit orders; mean log-probability of the order played {learner.log_likelihood():.3f}.\n"
+              f"A model fitted to those games (not the games), under the project's licence.\n\n"
               f"feature\tweight")
     text = write_policy(policy, header)
     write_atomic(args.out, text)
-    print(f"{args.out}: {learner.observed} unit orders, {len(games)} games", file=sys.stderr)
+    print(f"{args.out}: {learner.observed} unit orders, {len(people)} recorded and {len(own)} self-play games",
+          file=sys.stderr)
     return 0
 
 

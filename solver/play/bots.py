@@ -144,8 +144,8 @@ class DipsolveBot:
     evaluator: str = "influence"
     #: the opponent model: "learned" (`SEAT_DEFAULT`) is a best response to draws of a
     #: policy fitted to the orders the others have given in this game
-    #: (`dipsolve.algorithms.order_policy`), from a prior fitted to dipsolve's own
-    #: self-play (`prior`; the prior alone in the first phase); the others are
+    #: (`dipsolve.algorithms.order_policy`), from a prior fitted to games people played
+    #: (`prior`; the prior alone in the first phase); the others are
     #: ``solve``'s ``opponents``: "equilibrium" plays each movement phase as a game among
     #: the powers that interact, knowing nobody's policy;
     #: "sampled" is a best response to draws of DumbBot's policy for every other power;
