@@ -36,8 +36,9 @@ knowing their program:
     the next phase badly.  A `PolicyLearner` may start from a prior policy instead and
     be pulled toward it (`PRIOR_L2`): the package's `default_prior`, fitted to games people
     played (the 40 games Meta published of its Cicero agent playing six people each on
-    webDiplomacy, every power's orders; `data/build_policy_prior.py`), none of DumbBot's.  Watching DumbBot games as a seat does
-    (`benchmarks/prediction.py --early --test 8 --until 1906`), it lifts the mean
+    webDiplomacy, every power's orders; `data/build_policy_prior.py`), none of DumbBot's.
+    Watching DumbBot games as a seat does (`benchmarks/prediction.py --early --test 8
+    --until 1906`), it lifts the mean
     log-probability of the next phase's orders in Fall 1901 from −2.34 to −0.91, in 1902
     from −1.53 and −1.85 to −1.28 and −1.24, and over the whole games from −1.14 to −0.95
     (the prior fitted to dipsolve's own self-play, before it: −1.23, −1.31, −1.28, −0.98);

@@ -159,9 +159,11 @@ class DipsolveBot:
     #: with "learned": start from the package's prior policy and pull the fit toward it
     #: (`dipsolve.algorithms.order_policy.default_prior`), or (False) from every legal
     #: order alike, playing the phase game until a movement phase has been seen.  The
-    #: prior predicts a table's first phases better; in play it is level with the seat
-    #: without it (+0.29 centers a game, 95% −0.92 to +1.50, 70 paired games against six
-    #: DumbBots at 2 s to 1910: BENCHMARKS.md, "The issue's run with the prior")
+    #: prior predicts a table's first phases better; in play the first prior (of dipsolve's
+    #: self-play) was level with the seat without it (+0.29 centers a game, 95% −0.92 to
+    #: +1.50, 70 paired games against six DumbBots at 2 s to 1910: BENCHMARKS.md, "The
+    #: issue's run with the prior"), and the people's prior is level with that one (−0.06,
+    #: −0.95 to +0.83, 140 games at 1 s: "A prior fitted to games people played")
     prior: bool = True
     #: with "learned": this game's movement phases seen (position, orders), and per power
     #: we play, its learner and how many of them it has read (reset by `prepare`)
