@@ -24,7 +24,7 @@ so this is the cost a fresh position has: a look-ahead's, or a learner reading a
 ``--early`` measures the policy as a seat has it during a game: fitted after each movement
 phase to that game's phases so far (as `DipsolveBot` refits it), and judged on the next
 one, phase by phase; started from no prior (every legal order alike, ``L2``) and from the
-package's prior (`default_prior`, fitted to games people played, ``PRIOR_L2``).
+package's prior (`default_prior`, fitted to dipsolve's own self-play, ``PRIOR_L2``).
 
 ``--draws K`` judges what a seat's search is actually given: not each unit's order given its
 power's real others (the pseudo-likelihood above), but ``K`` whole draws of each power's

@@ -34,16 +34,16 @@ knowing their program:
     a seat that has seen one phase knows little, and weights fitted to a score of orders
     from nothing (the penalty pulling them toward zero: every legal order alike) predict
     the next phase badly.  A `PolicyLearner` may start from a prior policy instead and
-    be pulled toward it (`PRIOR_L2`): the package's `default_prior`, fitted to games people
-    played (the 40 games Meta published of its Cicero agent playing six people each on
-    webDiplomacy, every power's orders; `data/build_policy_prior.py`), none of DumbBot's.
-    Watching DumbBot games as a seat does (`benchmarks/prediction.py --early --test 8
-    --until 1906`), it lifts the mean
-    log-probability of the next phase's orders in Fall 1901 from −2.34 to −0.91, in 1902
-    from −1.53 and −1.85 to −1.28 and −1.24, and over the whole games from −1.14 to −0.95
-    (the prior fitted to dipsolve's own self-play, before it: −1.23, −1.31, −1.28, −0.98);
-    from 1903 on a fit with the prior and one without are level, the game's own orders
-    having taken over.
+    be pulled toward it (`PRIOR_L2`): the package's `default_prior`, fitted to dipsolve's
+    own learned seats playing each other (no other bot's games).  Watching DumbBot games
+    as a seat does (`benchmarks/prediction.py --early`, 8 games to 1906), it lifts the
+    mean log-probability of the next phase's orders in Fall 1901 from −2.34 to −1.23, in
+    1902 from −1.53 and −1.85 to −1.31 and −1.28, and over the whole games from −1.14 to
+    −0.98; from 1903 on the two are level, the game's own orders having taken over.
+    A prior fitted to games people played instead (`data/build_policy_prior.py
+    --records`: Meta's 40 published Cicero games) predicts Fall 1901 better still
+    (−0.91) but plays level against DumbBot and leaves self-play less balanced, so it is
+    not the package's (BENCHMARKS.md, "A prior fitted to games people played").
 *drawing*
     the units in a random order, each given the orders drawn so far, then one Gibbs
     sweep (each unit again, given all the others).
@@ -431,9 +431,9 @@ def write_policy(policy: OrderPolicy, header: str = "") -> str:
 @cache
 def default_prior() -> OrderPolicy:
     """The policy a learned seat starts from and is pulled toward (`PolicyLearner`'s
-    ``prior``): the package's ``data/policy_prior.tsv``, fitted to the orders of games
-    people played (how it was made, from which games under which licence, is written at
-    the head of the file and in ``data/build_policy_prior.py``)."""
+    ``prior``): the package's ``data/policy_prior.tsv``, fitted to the orders of
+    dipsolve's own learned seats playing each other (no other bot's games; how it was
+    made is written at the head of the file and in ``data/build_policy_prior.py``)."""
     data = resources.files("dipsolve") / "data" / "policy_prior.tsv"
     return read_policy(data.read_text(encoding="utf-8"), "policy_prior.tsv")
 

@@ -1,23 +1,27 @@
 """Build ``policy_prior.tsv``, the policy a learned seat starts from before it has seen a table.
 
-    python solver/data/build_policy_prior.py --records DIR --source TEXT
     python solver/data/build_policy_prior.py --games 8 --until 1906 --time-limit 0.2 --jobs 2
+    python solver/data/build_policy_prior.py --records DIR --source TEXT --out FILE
 
-The prior is fitted to games people played: every power's orders in every movement phase of
-the saved games in ``--records`` (a folder of them, or files; any format
+With ``--records`` the prior is fitted to games people played: every power's orders in
+every movement phase of the saved games there (a folder of them, or files; any format
 `dipsolve.io.records.load_records` reads), one conditional logit
 (`dipsolve.algorithms.order_policy.PolicyLearner`, 300 iterations) fitted to all of them.
 ``--source`` names where the games came from and under which licence, for the file's
-header.  The package's file was fitted to the 40 games Meta published of its Cicero agent
-playing people on webDiplomacy (github.com/facebookresearch/diplomacy_cicero at commit
-e85afeddb34f5b7c1ea0827203b425a0f7e68ead, ``data/cicero_redacted_games/``, MIT): how people
-play, not how DumbBot or any opponent of dipsolve's benchmarks does.
+header.  Fitted to the 40 games Meta published of its Cicero agent playing six people each
+on webDiplomacy (github.com/facebookresearch/diplomacy_cicero at commit
+e85afeddb34f5b7c1ea0827203b425a0f7e68ead, ``data/cicero_redacted_games/``, MIT), the prior
+predicts a DumbBot table's first phases better than the package's, but a seat playing from
+it is level against DumbBot and seven of them in self-play are less balanced (BENCHMARKS.md,
+issue 24, "A prior fitted to games people played"), so the package's file stays the
+self-play one below.
 
 ``--games N`` adds (or, without ``--records``, is all of) the orders of N games of seven of
 dipsolve's own learned seats (`dipsolve.play.bots.DipsolveBot`, started from no prior: every
 legal order alike) playing each other from the 1901 start, ``--time-limit`` seconds of CPU a
-phase.  That was the package's prior before the people's games; `benchmarks/fresh_draws.py`
-and `benchmarks/prediction.py --early` measure what each is worth (BENCHMARKS.md, issue 24).
+phase.  The package's file is made so (``--games 8 --until 1906 --time-limit 0.2 --seed 0``);
+`benchmarks/fresh_draws.py` and `benchmarks/prediction.py --early` measure what a prior is
+worth.
 
 The output (committed) is the weights file of
 `dipsolve.algorithms.order_policy.read_policy`, with how it was made in its header.  The

@@ -144,8 +144,8 @@ class DipsolveBot:
     evaluator: str = "influence"
     #: the opponent model: "learned" (`SEAT_DEFAULT`) is a best response to draws of a
     #: policy fitted to the orders the others have given in this game
-    #: (`dipsolve.algorithms.order_policy`), from a prior fitted to games people played
-    #: (`prior`; the prior alone in the first phase); the others are
+    #: (`dipsolve.algorithms.order_policy`), from a prior fitted to dipsolve's own
+    #: self-play (`prior`; the prior alone in the first phase); the others are
     #: ``solve``'s ``opponents``: "equilibrium" plays each movement phase as a game among
     #: the powers that interact, knowing nobody's policy;
     #: "sampled" is a best response to draws of DumbBot's policy for every other power;
@@ -159,11 +159,9 @@ class DipsolveBot:
     #: with "learned": start from the package's prior policy and pull the fit toward it
     #: (`dipsolve.algorithms.order_policy.default_prior`), or (False) from every legal
     #: order alike, playing the phase game until a movement phase has been seen.  The
-    #: prior predicts a table's first phases better; in play the first prior (of dipsolve's
-    #: self-play) was level with the seat without it (+0.29 centers a game, 95% −0.92 to
-    #: +1.50, 70 paired games against six DumbBots at 2 s to 1910: BENCHMARKS.md, "The
-    #: issue's run with the prior"), and the people's prior is level with that one (−0.06,
-    #: −0.95 to +0.83, 140 games at 1 s: "A prior fitted to games people played")
+    #: prior predicts a table's first phases better; in play it is level with the seat
+    #: without it (+0.29 centers a game, 95% −0.92 to +1.50, 70 paired games against six
+    #: DumbBots at 2 s to 1910: BENCHMARKS.md, "The issue's run with the prior")
     prior: bool = True
     #: with "learned": this game's movement phases seen (position, orders), and per power
     #: we play, its learner and how many of them it has read (reset by `prepare`)
