@@ -109,7 +109,8 @@ def run(seats: list[str], games: int, seed: int, until: int, every: int, time_li
                 if not quiet:
                     shown = ", ".join(f"{s} {v:.1f}" for s, v in row["values"].items())
                     print(f"  game {g} {power} {row['phase']}: {shown}", file=sys.stderr, flush=True)
-            learner.observe(pos, orders, [p for p in POWERS if p != power])
+            if "learned" in seats:
+                learner.observe(pos, orders, [p for p in POWERS if p != power])
     out = {"games": games, "seed": seed, "until": until, "every": every, "start": start, "time_limit": time_limit,
            "draws": draws, "positions": len(rows), "longest_solve_seconds": longest,
            "seats": {s: statistics.fmean(r["values"][s] for r in rows) for s in seats} if rows else {},

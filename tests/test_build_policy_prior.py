@@ -44,6 +44,7 @@ def test_a_prior_fitted_to_recorded_games_names_them_and_predicts_a_table(tmp_pa
     ([], "nothing to fit"),
     (["--records", "x.json"], "--records needs --source"),
     (["--games", "-1"], "--games takes at least 0"),
+    (["--records", "no-such-record.json", "--source", "x"], "no-such-record.json: cannot read the record"),
 ])
 def test_the_builder_refuses_what_it_cannot_make(argv, said, tmp_path, capsys):
     out = tmp_path / "prior.tsv"

@@ -47,8 +47,13 @@ def self_play(games: int, seed: int, until: int, time_limit: float, jobs: int) -
     seat = DipsolveBot(clock="cpu", prior=False)
     records = play_series([seat] * 7, games, seed=seed, until=until, time_limit=time_limit,
                           jobs=jobs, clock="cpu")
-    return [[(ph.position, dict(ph.orders)) for ph in Game.from_play(r).phases
-             if ph.position.phase.kind == "movement" and ph.orders] for r in records]
+    return [_movement_phases(Game.from_play(r)) for r in records]
+
+
+def _movement_phases(game) -> list:
+    """A game's movement phases with orders, as (position, every power's orders)."""
+    return [(ph.position, dict(ph.orders)) for ph in game.phases
+            if ph.position.phase.kind == "movement" and ph.orders]
 
 
 def recorded(paths: list[str]) -> list[list]:
@@ -60,9 +65,7 @@ def recorded(paths: list[str]) -> list[list]:
     files = []
     for path in paths:
         files += sorted(os.path.join(path, f) for f in os.listdir(path)) if os.path.isdir(path) else [path]
-    return [[(ph.position, dict(ph.orders)) for ph in Game.from_record(record).phases
-             if ph.position.phase.kind == "movement" and ph.orders]
-            for f in files for record in load_records(f)]
+    return [_movement_phases(Game.from_record(record)) for f in files for record in load_records(f)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,9 +88,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.records and not args.source:
         p.error("--records needs --source: where the games came from and their licence")
     from dipsolve.algorithms.order_policy import PolicyLearner, write_policy
+    from dipsolve.core.errors import DipsolveError
     from dipsolve.core.files import write_atomic
 
-    people = recorded(args.records)
+    try:
+        people = recorded(args.records)
+    except (DipsolveError, OSError) as e:      # a record that is missing or does not read
+        p.error(str(e))
     own = self_play(args.games, args.seed, args.until, args.time_limit, args.jobs) if args.games else []
     learner = PolicyLearner()
     for game in people + own:
