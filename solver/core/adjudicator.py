@@ -35,6 +35,7 @@ this path's, computed when first asked.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Callable, Iterable, Mapping, Sequence
 
@@ -45,7 +46,9 @@ from .position import UNITS, Dislodged, Phase, Position, Unit, unit
 from .rules import REFUSED, T_CONVOY as _CONVOY, T_HOLD as _HOLD, T_MOVE as _MOVE
 from .rules import T_SUPPORT_HOLD as _SUPH, T_SUPPORT_MOVE as _SUPM
 from .rules import (Matching, OrderResult, Reason, match_adjustments, match_movement,
-                    match_retreats, movement_table)
+                    match_retreats, movement_results, movement_table)
+from . import kernel as k
+from .board import Board, run_movement
 
 __all__ = ["REFUSED", "OrderResult", "Outcome", "Reason", "adjudicate"]
 
@@ -237,8 +240,9 @@ def _fast_movement() -> Callable | None:
 
 
 def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
-    """A movement phase: by the compiled kernel when it is loaded (the same answers; the
-    per-order results from the reference, when first asked), else `_reference_movement`."""
+    """A movement phase, by the engine (`dipsolve.core.kernel`)."""
+    if not os.environ.get("DIPSOLVE_REFERENCE"):
+        return _engine_movement(position, orders)
     fast = _fast[0] if _fast else _fast_movement()
     if fast is not None:
         got = fast(position, orders)
@@ -247,6 +251,59 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outc
             return Outcome(position, None, next_position(position, new_units, dislodged, standoffs, fall),
                            destroyed, lambda: _reference_movement(position, given).results)
     return _reference_movement(position, orders)
+
+
+def _engine_movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
+    """A movement phase through the engine: the next position at once, the per-order
+    results from the same answer when first asked."""
+    out, given, board = run_movement(position, orders)
+    return movement_outcome(position, out, given, board, board_after(position, out, board))
+
+
+def board_after(position: Position, out: list[int], board: Board) -> tuple[list[int], dict[int, int], list[Unit]]:
+    """What the engine's answer ``out`` does to the board: the units that moved (their
+    indices, in board order), the units dislodged (index -> the index of the unit that
+    dislodged it), and the units on the board after movement, dislodged ones left out, in
+    canonical order."""
+    units = position.units
+    locations = board.locations
+    AF, A_BY, A_DLOC, A_RESULT, X_MOVED = k.AF, k.A_BY, k.A_DLOC, k.A_RESULT, k.X_MOVED
+    new_units: list[Unit] = []
+    dislodged_by: dict[int, int] = {}
+    movers: list[int] = []
+    for i, u in enumerate(units):
+        a = i * AF
+        by = out[a + A_BY]
+        if by >= 0:
+            dislodged_by[i] = by
+        elif out[a + A_RESULT] == X_MOVED:
+            key = (u.power, u.kind, locations[out[a + A_DLOC]])
+            nu = UNITS.get(key)
+            new_units.append(nu if nu is not None else unit(*key))
+            movers.append(i)
+        else:
+            new_units.append(u)
+    if movers:
+        new_units.sort()
+    return movers, dislodged_by, new_units
+
+
+def movement_outcome(position: Position, out: list[int], given: list[tuple[str, Order]], board: Board,
+                     after: tuple[list[int], dict[int, int], list[Unit]]) -> Outcome:
+    """The `Outcome` of the engine's answer ``out`` (``after``: `board_after` of it)."""
+    _, dislodged_by, new_units = after
+    if dislodged_by:
+        units = position.units
+        po = position.map.province_of
+        c = len(units) * k.AF + len(given)
+        standoffs = {board.provinces[d] for d in out[c + 1:c + 1 + out[c]]}
+        origins = {i: None if out[by * k.AF + k.A_VIA] else po[units[by].location]
+                   for i, by in dislodged_by.items()}
+        nxt, destroyed = after_movement(position, new_units, dislodged_by, origins, standoffs)
+    else:
+        nxt, destroyed = next_position(position, new_units, (), ()), ()
+    return Outcome(position, None, nxt, destroyed,
+                   lambda: movement_results(position, out, given, board))
 
 
 def _reference_movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:

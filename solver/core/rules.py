@@ -737,3 +737,151 @@ def read_order(position: Position, unit: Unit, order: Order) -> Reading:
     finally:
         st.otype[i], st.via[i], st.why[i] = _HOLD, False, None
         st.dest[i] = st.dest_loc[i] = st.sup_prov[i] = st.sup_dest[i] = ""
+
+
+# -- the engine's answer in words ------------------------------------------------------------------
+
+def _why(code: int, o: UnitOrder, unit: Unit, position: Position) -> tuple[str, str]:
+    """The rule (a key of `RULES`) and the words for the engine's refusal ``code``
+    (`dipsolve.core.kernel`'s ``W_*``) of order ``o`` given to ``unit``."""
+    from . import kernel as k
+    m = position.map
+    po = m.province_of
+    prov = po[unit.location]
+    if code == k.W_PHASE:
+        return "phase", _not_for_phase("movement", o)
+    if code == k.W_SELF_SUPPORT:
+        return "support", "a unit cannot support itself"
+    if code == k.W_SUPPORTED_LOC:
+        return "location", f"unknown location {o.supported_location}"  # type: ignore[attr-defined]
+    if code == k.W_CONVOY_FLEET:
+        return "convoy", "only a fleet at sea can convoy"
+    if code == k.W_CONVOY_LOC:
+        return "location", "unknown location in convoy order"
+    if code == k.W_CONVOY_ARMY:
+        return "convoy", "only an army can be convoyed"
+    if code == k.W_MOVE_OWN_PROVINCE:
+        return "adjacency", "a unit cannot move to its own province"
+    if code == k.W_SUPPORT_OWN_PROVINCE:
+        return "support", "a unit cannot support a move into its own province"
+    target = getattr(o, "target", "")
+    tprov = po.get(target, "")
+    sprov = po.get(getattr(o, "supported_location", getattr(o, "convoyed_location", "")), "")
+    if code == k.W_DEST_LOC:
+        return "location", f"unknown destination {target}"
+    if code == k.W_SUPPORT_HOLD_REACH:
+        return "support", f"{unit} cannot reach {sprov}, so cannot support a unit there"
+    if code == k.W_NOTHING_TO_SUPPORT:
+        return "support", f"no unit in {sprov} to support"
+    if code == k.W_SUPPORT_MOVE_REACH:
+        return "support", f"{unit} cannot reach {tprov}, so cannot support a move there"
+    if code == k.W_SUPPORTED_CANNOT:
+        return "support", f"{position.unit_in[sprov]} cannot move to {tprov}"
+    if code == k.W_ROUTE:
+        return "convoy route", route_problem(m, unit.kind, prov, tprov, o.route) or ""  # type: ignore[attr-defined]
+    if code == k.W_ARMY_SEA:
+        return "terrain", f"an army cannot enter {m.provinces[tprov].name} (a sea)"
+    if code == k.W_ARMY_ADJACENT:
+        return "adjacency", f"{prov} is not adjacent to {tprov} and no convoy route is possible"
+    if code == k.W_NO_ROUTE:
+        return "convoy route", f"no convoy route from {prov} to {tprov} is possible"
+    if code == k.W_FLEET_LAND:
+        return "terrain", f"a fleet cannot enter {m.provinces[tprov].name} (inland)"
+    if code == k.W_FLEET_ADJACENT:
+        return "adjacency", f"{unit.location} is not adjacent to {tprov}"
+    if code == k.W_COAST_NEEDED:
+        reach = coasts_in_reach(m, tprov, m.fleet_moves[unit.location])
+        return "coast", f"the coast of {tprov} must be given ({' or '.join(reach)})"
+    if code == k.W_WRONG_COAST:
+        return "coast", f"{unit.location} cannot reach {target} (wrong coast)"
+    if code == k.W_FLEET_ADJACENT_LOC:
+        return "adjacency", f"{unit.location} is not adjacent to {target}"
+    if code == k.W_NOTHING_TO_CONVOY:
+        return "convoy", f"no unit in {sprov} to convoy"
+    if code == k.W_CONVOY_IMPOSSIBLE:
+        return "convoy", f"no convoy from {sprov} to {tprov} is possible"
+    if code == k.W_CONVOY_OFF_ROUTE:
+        return "convoy", f"{prov} is on no convoy route from {sprov} to {tprov}"
+    raise AssertionError(f"no words for the engine's refusal {code}")
+
+
+def movement_results(position: Position, out: list[int], given: list[tuple[str, Order]],
+                     board: object) -> list[OrderResult]:
+    """The results of a movement phase from the engine's answer (`dipsolve.core.kernel.movement`):
+    one per unit in board order (its order, or a hold when it had none), then the orders
+    set aside (no such unit, not your unit, not for this phase) in the order given, then
+    the second orders of units ordered twice."""
+    from . import kernel as k
+    units = position.units
+    n, AF = len(units), k.AF
+    provinces = board.provinces          # type: ignore[attr-defined]
+    po = position.map.province_of
+    set_aside: list[OrderResult] = []
+    extra: dict[int, list[tuple[str, Order]]] = {}
+    index = {u: i for i, u in enumerate(units)}
+    for r, (power, o) in enumerate(given):
+        status = out[n * AF + r]
+        if status == k.S_MATCHED or status == k.S_REPEATED:
+            continue
+        if status == k.S_TWICE:
+            more = extra.setdefault(index[position.unit_in[po[o.location]]], [])  # type: ignore[attr-defined]
+            if all(e != o for _, e in more):
+                more.append((power, o))
+        elif status == k.S_PHASE:
+            set_aside.append(OrderResult(power, o, False, Reason.ILLEGAL, _not_for_phase("movement", o), "phase"))
+        else:
+            _find_unit(position, position.unit_in, power, o, set_aside)   # type: ignore[arg-type]
+    results: list[OrderResult] = []
+    for i, u in enumerate(units):
+        a = i * AF
+        g = out[a + k.A_GIVEN]
+        order: Order = given[g][1] if g >= 0 else Hold(u.kind, u.location)
+        power = u.power
+        by = out[a + k.A_BY]
+        why = out[a + k.A_WHY]
+        if why != k.W_NONE:
+            if why == k.W_TWICE:
+                reason, rule = Reason.DUPLICATE, "one order"
+                detail = "two different orders: " + "; ".join(map(str, [order, *(e for _, e in extra[i])]))
+            else:
+                reason = Reason.ILLEGAL
+                rule, detail = _why(why, order, u, position)            # type: ignore[arg-type]
+            if by >= 0:
+                detail = f"{detail}; dislodged by {units[by]}"
+            results.append(OrderResult(power, order, False, reason, detail, rule))
+            continue
+        if by >= 0:
+            results.append(OrderResult(power, order, False, Reason.DISLODGED, f"by {units[by]}"))
+            continue
+        x = out[a + k.A_RESULT]
+        if x == k.X_HELD:
+            results.append(OrderResult(power, order, True, Reason.HELD, "" if g >= 0 else "no order"))
+        elif x == k.X_MOVED:
+            results.append(OrderResult(power, order, True, Reason.MOVED))
+        elif x == k.X_NO_CONVOY:
+            results.append(OrderResult(power, order, False, Reason.NO_CONVOY))
+        elif x == k.X_BOUNCED:
+            results.append(OrderResult(power, order, False, Reason.BOUNCED))
+        elif x == k.X_VOID:
+            j = position.unit_in[provinces[out[a + k.A_SPROV]]]
+            t = out[a + k.A_TYPE]
+            sdest = provinces[out[a + k.A_SDEST]] if out[a + k.A_SDEST] >= 0 else ""
+            if t == k.SUPPORT_HOLD:
+                detail = f"{j} moved instead of holding"
+            elif t == k.SUPPORT_MOVE:
+                detail = f"{j} was not ordered to {sdest}"
+            else:
+                detail = f"{j} was not ordered to {sdest} by convoy"
+            results.append(OrderResult(power, order, False, Reason.VOID, detail))
+        elif x == k.X_SUPPORTED:
+            results.append(OrderResult(power, order, True, Reason.SUPPORTED))
+        elif x == k.X_CUT:
+            results.append(OrderResult(power, order, False, Reason.CUT))
+        elif x == k.X_DISRUPTED:
+            results.append(OrderResult(power, order, False, Reason.DISRUPTED))
+        else:
+            results.append(OrderResult(power, order, True, Reason.CONVOYED))
+    for i, more in extra.items():
+        for power, e in more:
+            set_aside.append(OrderResult(power, e, False, Reason.DUPLICATE, "the unit holds", "one order"))
+    return results + set_aside

@@ -1,0 +1,258 @@
+"""The integer board: a map's ids and tables, and the one boundary between named values and the engine.
+
+The rules engine (`dipsolve.core.kernel`) knows no names: provinces, locations, powers and
+unit kinds are numbers, the map is a flat table of ints, units and orders are rows of ints.
+This module is the one place where the named values of the API (`Position`, `Unit`,
+`Order`) become those numbers and the engine's answer becomes named values again, as
+Meta's dipcc keeps names to its input and output (``loc.h``).  There is one bit layout,
+the engine's rows (`dipsolve.core.kernel`'s ``R_*`` and ``A_*`` fields); no order or unit
+carries a number of its own.
+
+A `Board` is made once per map and kept in its memo (`board_of`):
+
+- provinces are numbered in the order of their names, ``0 .. P-1``; a location is its
+  province's number, or for a coast (``STP/NC``) a number from ``P`` up, in the order of
+  the coasts' names;
+- powers are numbered in the map's order of play; a power the map does not know (a
+  position built by hand may name one) gets the next number when first seen;
+- ``tables`` is the engine's map: the province of each location, each province's terrain
+  and number of coasts, the moves of an army and of a fleet (location to location), the
+  provinces each location reaches, the coast a fleet's move to a province of two coasts
+  fills in, the adjacency of provinces and where a fleet may stand.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Iterable, Mapping
+
+from . import kernel as k
+from .map import Map
+from .orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
+from .position import Position
+
+__all__ = ["Board", "board_of", "order_rows", "unit_rows"]
+
+_TERRAIN = {"land": k.LAND, "coast": k.COAST, "sea": k.SEA}
+_KIND = {"A": 0, "F": 1}
+_TYPE = {Hold: k.HOLD, Move: k.MOVE, SupportHold: k.SUPPORT_HOLD, SupportMove: k.SUPPORT_MOVE,
+         Convoy: k.CONVOY, Retreat: k.RETREAT, Disband: k.DISBAND, Build: k.BUILD}
+
+
+class Board:
+    """A map's numbers and the engine's tables of it (see the module notes)."""
+
+    def __init__(self, m: Map) -> None:
+        self.map = m
+        provinces = sorted(m.provinces)
+        coasts = sorted(loc for loc in m.province_of if loc not in m.provinces)
+        #: by number: the provinces, then every location (the provinces first)
+        self.provinces: list[str] = provinces
+        self.locations: list[str] = provinces + coasts
+        self.location_id: dict[str, int] = {loc: i for i, loc in enumerate(self.locations)}
+        #: power -> its number (the map's powers, then others as first seen)
+        self.power_id: dict[str, int] = {p: i for i, p in enumerate(m.powers)}
+        self.powers: list[str] = list(m.powers)
+        self._lock = threading.Lock()
+        #: order -> its row without the power (made once per distinct order)
+        self.rows: dict[Order, tuple[int, ...]] = {}
+        self.tables: list[int] = self._tables()
+        self._compiled_tables: Any = None
+
+    def _tables(self) -> list[int]:
+        m = self.map
+        P, L = len(self.provinces), len(self.locations)
+        pid, lid = {p: i for i, p in enumerate(self.provinces)}, self.location_id
+        sizes = [L, P, P, L * L, L * L, L * P, L * P, L * P, P * P, L]
+        bt = [0] * k.HEADER
+        bt[k.H_P], bt[k.H_L] = P, L
+        at = k.HEADER
+        for field, size in zip(range(k.O_LPROV, k.O_FSTAND + 1), sizes):
+            bt[field] = at
+            at += size
+        bt += [0] * (at - k.HEADER)
+        for loc, i in lid.items():
+            bt[bt[k.O_LPROV] + i] = pid[m.province_of[loc]]
+        for p, i in pid.items():
+            bt[bt[k.O_TERR] + i] = _TERRAIN[m.terrain[p]]
+            bt[bt[k.O_NCOAST] + i] = len(m.provinces[p].coasts)
+        for field, reach_field, moves in ((k.O_AMOVE, k.O_AREACH, m.army_moves),
+                                          (k.O_FMOVE, k.O_FREACH, m.fleet_moves)):
+            for src, dsts in moves.items():
+                s = lid[src]
+                for d in dsts:
+                    bt[bt[field] + s * L + lid[d]] = 1
+                    bt[bt[reach_field] + s * P + pid[m.province_of[d]]] = 1
+        fill = bt[k.O_FILL]
+        for i in range(L * P):
+            bt[fill + i] = -1
+        for src, dsts in m.fleet_moves.items():
+            s = lid[src]
+            bt[bt[k.O_FSTAND] + s] = 1
+            for p in pid:
+                if m.provinces[p].coasts:
+                    here = [d for d in m.fleet_locations[p] if d in dsts]
+                    bt[fill + s * P + pid[p]] = lid[here[0]] if len(here) == 1 else -1 if not here else -2
+        for p, qs in m.neighbours.items():
+            for q in qs:
+                bt[bt[k.O_NB] + pid[p] * P + pid[q]] = 1
+        return bt
+
+    def __getstate__(self) -> dict:
+        """What a worker process receives: the numbers and tables, not the lock or the caches."""
+        state = dict(self.__dict__)
+        del state["_lock"]
+        state["rows"], state["_compiled_tables"] = {}, None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    def engine_tables(self) -> Any:
+        """``tables`` as the engine takes them: an array when it is compiled, else the list."""
+        if not k.compiled():
+            return self.tables
+        if self._compiled_tables is None:
+            import numpy as np
+            self._compiled_tables = np.array(self.tables, np.int64)
+        return self._compiled_tables
+
+    def power(self, name: str) -> int:
+        """The number of a power (numbered when first seen)."""
+        i = self.power_id.get(name)
+        if i is None:
+            with self._lock:
+                i = self.power_id.get(name)
+                if i is None:
+                    i = self.power_id[name] = len(self.powers)
+                    self.powers.append(name)
+        return i
+
+    def order_row(self, o: Order) -> tuple[int, ...]:
+        """An order's row for the engine, but its power (`dipsolve.core.kernel`'s ``R_TYPE``
+        to ``R_ID``)."""
+        row = self.rows.get(o)
+        if row is None:
+            row = self._row(o)
+            if len(self.rows) > 100_000:       # bounded: a stream of distinct orders
+                self.rows.clear()
+            self.rows[o] = row
+        return row
+
+    def _row(self, o: Order) -> tuple[int, ...]:
+        lid = self.location_id
+        t = _TYPE.get(type(o))
+        if t is None:
+            t = next((v for cls, v in _TYPE.items() if isinstance(o, cls)), k.OTHER)
+        if t == k.OTHER:
+            return (k.OTHER, -1, -1, -1, -1, -1, 0, 0)
+        names = [o.location]
+        kind = _KIND.get(o.kind, -1) if type(o.kind) is str else -1
+        target = other = -1
+        okind, flags = -1, 0
+        if t in (k.MOVE, k.SUPPORT_MOVE, k.CONVOY, k.RETREAT):
+            names.append(o.target)                             # type: ignore[attr-defined]
+            target = lid.get(o.target, -2) if type(o.target) is str else -2  # type: ignore[attr-defined]
+        if t in (k.SUPPORT_HOLD, k.SUPPORT_MOVE):
+            names.append(o.supported_location)                 # type: ignore[attr-defined]
+            other = lid.get(o.supported_location, -2) if type(o.supported_location) is str else -2  # type: ignore[attr-defined]
+            okind = _KIND.get(o.supported_kind, -1) if type(o.supported_kind) is str else -1  # type: ignore[attr-defined]
+        elif t == k.CONVOY:
+            names.append(o.convoyed_location)                  # type: ignore[attr-defined]
+            other = lid.get(o.convoyed_location, -2) if type(o.convoyed_location) is str else -2  # type: ignore[attr-defined]
+            okind = _KIND.get(o.convoyed_kind, -1) if type(o.convoyed_kind) is str else -1  # type: ignore[attr-defined]
+        loc = lid.get(o.location, -2) if type(o.location) is str else -2
+        if t == k.MOVE:
+            route = o.route                                    # type: ignore[attr-defined]
+            if o.via_convoy:                                   # type: ignore[attr-defined]
+                flags |= k.F_VIA
+            if route:
+                from .rules import route_problem
+                m = self.map
+                po = m.province_of
+                src, dst = po.get(o.location), po.get(o.target)  # type: ignore[attr-defined]
+                if (src is not None and dst is not None and src != dst
+                        and route_problem(m, o.kind, src, dst, tuple(route)) is not None):
+                    flags |= k.F_BAD_ROUTE
+        # an id that tells apart orders equal in every number: names not on the map, a
+        # route named, a kind that is neither A nor F
+        odd = -2 in (loc, target, other) or kind < 0 or (t == k.MOVE and bool(o.route))  # type: ignore[attr-defined]
+        uid = (hash(o) & 0x3FFFFFFF) + 1 if odd else 0
+        return (t, kind, loc, target, okind, other, flags, uid)
+
+
+_BOARDS_LOCK = threading.Lock()
+
+
+def board_of(m: Map) -> Board:
+    """The map's `Board`, made on first use and kept in its memo."""
+    b = m.memo.get("board")
+    if b is None:
+        with _BOARDS_LOCK:
+            b = m.memo.get("board")
+            if b is None:
+                b = m.memo["board"] = Board(m)
+    return b
+
+
+def unit_rows(board: Board, position: Position) -> list[int]:
+    """The position's units as the engine's rows (power, kind, location), kept in its memo."""
+    rows = position.memo.get("board.units")
+    if rows is None:
+        lid, power = board.location_id, board.power
+        rows = []
+        for u in position.units:
+            rows += (power(u.power), _KIND[u.kind], lid[u.location])
+        position.memo["board.units"] = rows
+    return rows
+
+
+def order_rows(board: Board, orders: Mapping[str, Iterable[Order]]) -> tuple[list[int], list[tuple[str, Order]]]:
+    """The orders given as the engine's rows, and ``(power, order)`` of each, in order."""
+    rows: list[int] = []
+    given: list[tuple[str, Order]] = []
+    row, power = board.order_row, board.power
+    for p, os in orders.items():
+        pid = power(p) if type(p) is str else -1
+        for o in os:
+            rows.append(pid)
+            rows += row(o)
+            given.append((p, o))
+    return rows, given
+
+
+def as_engine_rows(rows: list[int]) -> Any:
+    """Rows of ints as the engine takes them: an array when it is compiled, else the list."""
+    if k.compiled():
+        import numpy as np
+        return np.array(rows, np.int64)
+    return rows
+
+
+def engine_units(board: Board, position: Position) -> Any:
+    """`unit_rows` as the engine takes them, kept in the position's memo."""
+    if not k.compiled():
+        return unit_rows(board, position)
+    arr = position.memo.get("board.units.array")
+    if arr is None:
+        arr = position.memo["board.units.array"] = as_engine_rows(unit_rows(board, position))
+    return arr
+
+
+def engine_movement(board: Board, units: Any, rows: Any) -> list[int]:
+    """The engine's movement phase on rows already as it takes them (`engine_units`,
+    `as_engine_rows`): its answer as a list of ints."""
+    out = k.movement(board.engine_tables(), units, rows)
+    return out if type(out) is list else out.tolist()
+
+
+def run_movement(position: Position, orders: Mapping[str, Iterable[Order]]
+                 ) -> tuple[list[int], list[tuple[str, Order]], Board]:
+    """One movement phase through the engine: its answer (a list of ints, see
+    `dipsolve.core.kernel.movement`), the orders given in order, and the board."""
+    if not k.loaded():
+        k.load()
+    board = board_of(position.map)
+    rows, given = order_rows(board, orders)
+    return engine_movement(board, engine_units(board, position), as_engine_rows(rows)), given, board
