@@ -18,12 +18,12 @@ from hypothesis import HealthCheck, settings
 
 
 def pytest_sessionstart(session) -> None:
-    """The compiled resolver (numba, when installed) is compiled or loaded from its cache
-    before any test runs: on a fresh clone compiling takes 10 to 25 s, which must not
+    """The rules engine is compiled (numba, when installed) or loaded from its cache
+    before any test runs: on a fresh clone compiling takes 15 to 30 s, which must not
     fall inside a test that checks a solver's time limit."""
-    from dipsolve.core import fast_kernel
+    from dipsolve.core import kernel
 
-    fast_kernel.warm()
+    kernel.load()
 
 #: examples a fuzz test tries under ``--hypothesis-profile=long`` (``DIPSOLVE_LONG_EXAMPLES``
 #: sets another count, for a shorter deep run on a busy machine: record it with the run)

@@ -1,100 +1,82 @@
-"""The compiled resolver's kernel is loaded before any clock starts: `fast_kernel.warm`
-(its one line when it must compile first), called by a dipsolve seat's ``prepare()``
-(before every game, in every process, and before the DAIDE seat connects), by ``dipsolve
-play`` and ``daide`` before they check a dipsolve seat, and by a ``batch`` that searches;
-a game without a dipsolve seat loads no numba."""
+"""The rules engine is loaded before any clock starts (`dipsolve.core.kernel.load`): by a
+`Deadline` made fresh (so by every solver's time limit), by a dipsolve seat's
+``prepare()``, by ``dipsolve play``, ``batch`` and ``daide``; a command says so in one
+line when it must compile first; the same functions answer as plain Python."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from dipsolve.cli import main
-from dipsolve.cli.play import seating
-from dipsolve.core import fast_kernel
-from dipsolve.core.map import POWERS
-from dipsolve.play.bots import DipsolveBot
-from dipsolve.play.daide import seat
-from dipsolve.play.games import play_game
+from dipsolve.core import kernel
+from dipsolve.core.results import Deadline
 from dipsolve.play.registry import make_bot
-from dipsolve.play.daide.wire import DaideConnectionError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 @pytest.fixture
-def calls(monkeypatch) -> list[str]:
-    """What happened, in order: each `fast_kernel.warm` call is "warm" (and still loads)."""
+def fresh(monkeypatch) -> list[str]:
+    """The engine as in a new process (not loaded); each `load` call is recorded."""
     events: list[str] = []
-    real = fast_kernel.warm
+    real = kernel.load
 
-    def warm(note=None) -> float:
-        events.append("warm")
+    def load(note=None) -> float:
+        events.append("load")
         return real(note)
-    monkeypatch.setattr(fast_kernel, "warm", warm)
+    monkeypatch.setattr(kernel, "_state", [])
+    monkeypatch.setattr(kernel, "load", load)
     return events
 
 
-@pytest.mark.skipif(not fast_kernel.numba_installed(), reason="numba is not installed")
-def test_warm_says_it_compiles_only_when_numba_has_no_kernel_cached(monkeypatch):
+@pytest.mark.skipif(not kernel.numba_wanted(), reason="numba is not installed")
+def test_load_says_it_compiles_only_when_numba_has_no_engine_cached(monkeypatch, fresh):
     notes: list[str] = []
-    monkeypatch.setattr(fast_kernel, "_ready", [])          # as in a new process
-    monkeypatch.setattr(fast_kernel, "_cached", lambda: False)
-    fast_kernel.warm(notes.append)
-    assert len(notes) == 1 and "compiling" in notes[0] and fast_kernel.ready()
-    assert fast_kernel.warm(notes.append) == 0.0 and len(notes) == 1    # loaded: nothing to do
-    monkeypatch.setattr(fast_kernel, "_ready", [])
-    monkeypatch.setattr(fast_kernel, "_cached", lambda: True)
-    fast_kernel.warm(notes.append)
-    assert len(notes) == 1 and fast_kernel.ready()
+    monkeypatch.setattr(kernel, "_cached", lambda: False)
+    kernel.load(notes.append)
+    assert len(notes) == 1 and "compiling" in notes[0] and kernel.compiled()
+    assert kernel.load(notes.append) == 0.0 and len(notes) == 1     # loaded: nothing to do
+    monkeypatch.setattr(kernel, "_state", [])
+    monkeypatch.setattr(kernel, "_cached", lambda: True)
+    kernel.load(notes.append)
+    assert len(notes) == 1 and kernel.compiled()
 
 
-@pytest.mark.skipif(not fast_kernel.numba_installed(), reason="numba is not installed")
-def test_once_warm_the_kernel_is_in_numbas_cache_where_numba_looks():
-    fast_kernel.warm()
-    assert fast_kernel._cached()
+@pytest.mark.skipif(not kernel.numba_wanted(), reason="numba is not installed")
+def test_once_loaded_the_engine_is_in_numbas_cache_where_numba_looks():
+    kernel.load()
+    assert kernel._cached()
 
 
-def test_a_dipsolve_seat_loads_the_kernel_when_prepared_and_other_bots_do_not(calls):
+def test_a_fresh_deadline_loads_the_engine_before_its_clock_starts(fresh):
+    ticks: list[str] = []
+
+    def clock() -> float:
+        ticks.append("tick")
+        return 0.0
+    Deadline(1.0, clock=clock)
+    assert fresh == ["load"] and ticks == ["tick"] and kernel.loaded()
+
+
+def test_a_dipsolve_seat_loads_the_engine_when_prepared(fresh):
     make_bot("dipsolve").prepare()      # play_game prepares every bot before the game
-    assert calls == ["warm"]
-    for name in ("dumbbot", "random", "greedy"):
-        bot = make_bot(name)
-        getattr(bot, "prepare", lambda: None)()
-    assert calls == ["warm"]
-    play_game({p: make_bot("dumbbot") for p in POWERS}, until=1901)
-    assert calls == ["warm"]
+    assert fresh[:1] == ["load"] and kernel.loaded()
 
 
-def test_dipsolve_play_and_daide_load_the_kernel_before_a_dipsolve_seat_is_checked(monkeypatch,
-                                                                                   calls):
-    checked: list[list[str]] = []
-    monkeypatch.setattr(DipsolveBot, "check", lambda self: checked.append(list(calls)))
-    seating("dipsolve,dumbbot", [])      # the seats of `dipsolve play` and `dipsolve daide`
-    assert checked == [["warm"]]
-    seating("dumbbot,random", [])
-    assert calls == ["warm"]
-
-
-@pytest.mark.parametrize("task, loads", [("solve", True), ("adjudicate", False)])
-def test_a_batch_that_searches_loads_the_kernel_first(tmp_path, capsys, calls, task, loads):
-    out = tmp_path / "r.jsonl"
-    code = main(["batch", str(EXAMPLES / "s1902m.dip"), "-o", str(out), "--task", task,
-                 "--power", "FRA", "--time-limit", "0.2", "--jobs", "1", "--json"])
-    capsys.readouterr()
-    assert code == 0
-    assert (calls[:1] == ["warm"]) == loads and ("warm" in calls) == loads
-
-
-@pytest.mark.parametrize("bot, loads", [("dipsolve", True), ("random", False)])
-def test_the_daide_seat_prepares_its_bot_before_it_connects(monkeypatch, calls, bot, loads):
-    class NoServer:
-        @staticmethod
-        def open(*args, **kwargs):
-            calls.append("connect")
-            raise DaideConnectionError("no server here")
-    monkeypatch.setattr(seat, "Connection", NoServer)
-    with pytest.raises(DaideConnectionError):
-        seat.play_daide("127.0.0.1", 1, bot)
-    assert calls == (["warm", "connect"] if loads else ["connect"])
+def test_a_command_announces_a_compile_in_one_line_on_stderr(tmp_path):
+    """A process whose numba cache is empty (a fresh install) compiles the engine at its
+    first adjudication and says so once, on stderr; its output is the usual one."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    run = subprocess.run([sys.executable, "-m", "dipsolve.cli", "adjudicate", str(EXAMPLES / "start.dip")],
+                         capture_output=True, text=True, env=env, timeout=600)
+    assert run.returncode == 0, run.stderr
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    if kernel.numba_wanted():
+        assert len(lines) == 1 and "compiling the rules engine" in lines[0]
+    else:
+        assert lines == []
+    assert "Spring 1901" in run.stdout

@@ -219,9 +219,8 @@ def run_job(job: tuple[dict[str, Any], Any]) -> dict[str, Any]:
     """One input's result line (without its id): ``{"status": "ok", "result": ...}``, or
     ``{"status": "error", "error": {...}}`` for a bad input.  Runs in a worker."""
     settings, item = job
-    if settings["task"] != "adjudicate":
-        from ..core import fast_kernel
-        fast_kernel.warm()      # once a worker process, before its first search's clock
+    from ..core import kernel
+    kernel.load()               # once a worker process, before its first search's clock
     try:
         return {"status": "ok", "result": _answer(settings, item)}
     except DipsolveError as e:

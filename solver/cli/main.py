@@ -28,6 +28,7 @@ import os
 import sys
 from typing import Any, NoReturn, Sequence
 
+from ..core import kernel
 from ..core.errors import DipsolveError
 from . import interrupt, options, progress
 from .options import EXIT_USAGE, UsageError
@@ -144,6 +145,7 @@ def _run(argv: list[str]) -> int:
         parser.print_help()
         return EXIT_USAGE
     progress.SILENT = bool(getattr(args, "json", False))     # no progress under --json
+    kernel.announce(lambda line: print(f"dipsolve: {line}", file=sys.stderr, flush=True))
     try:
         options.check(args)
         status = int(args.func(args))

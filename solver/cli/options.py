@@ -421,8 +421,8 @@ def load_orders(path: str, position: "Position") -> dict[str, list["Order"]]:
 
 
 def load_kernel() -> None:
-    """Load the compiled resolver's kernel (`dipsolve.core.fast_kernel.warm`, where numba
-    is installed) before a command's first search, so that no bot or solver pays for it
-    inside its time limit; one line on stderr when it must compile first."""
-    from ..core import fast_kernel
-    fast_kernel.warm(note=lambda line: print(f"dipsolve: {line}", file=sys.stderr, flush=True))
+    """Load the rules engine (`dipsolve.core.kernel.load`: compiled where numba is
+    installed) before a command's first adjudication or search, so that no bot or solver
+    pays for it inside its time limit; one line on stderr when it must compile first."""
+    from ..core import kernel
+    kernel.load(note=lambda line: print(f"dipsolve: {line}", file=sys.stderr, flush=True))

@@ -3,18 +3,14 @@
 A pipeline you can read top to bottom, one function a phase kind:
 
 movement
-    1. match each order to its unit (`dipsolve.core.rules.match_movement`): an order for a
-       missing unit, another power's unit, or a unit ordered twice is set aside (DATC
-       4.C, 4.D.3), an illegal order becomes a hold with its reason (DATC 4.E.1);
-    2. decide which army moves go by convoy (DATC 3.0, 4.A.3: ``via convoy`` or a
-       convoy order from a fleet of the army's own power; no fallback to land);
-    3. resolve every move with Kruijswijk's guess algorithm ("The Math of
-       Adjudication", DATC section 5): decisions are resolved recursively and cached;
-       a cycle is tried both ways and, if it has two solutions or none, the backup rule
-       applies: circular movement succeeds, and a convoy paradox is settled by the
-       Szykman rule (the convoys in the cycle fail);
-    4. execute: moves, dislodgements, retreat options (attacker origin, standoffs),
-       destruction of units that cannot retreat, the next phase.
+    the rules engine (`dipsolve.core.kernel.movement`, on the integer board of
+    `dipsolve.core.board`): 1. each order matched to its unit and checked (DATC 4.C,
+    4.D.3, 4.E.1: set aside, ordered twice, illegal and held); 2. convoy intent (DATC 3.0,
+    4.A.3); 3. every decision resolved to a fixpoint, a stalled cycle settled by
+    Kruijswijk's guesses and the backup rules (circular movement succeeds, a convoy
+    paradox fails its convoys: Szykman); 4. who moved, who was dislodged, the standoffs.
+    Here: the retreat options (attacker origin, standoffs), the units destroyed for want
+    of one, the next phase; the per-order results, in words, from the same answer.
 retreat
     the orders matched (`dipsolve.core.rules.match_retreats`); retreats to the same place all
     fail; unordered units disband.
@@ -24,31 +20,22 @@ adjustment
     the power's nearest owned center (any unit over land and sea) goes first, fleets
     before armies, then in alphabetical order of the province's English name.
 
-Everything works on province strings and small int-indexed lists built once per call;
-nothing is parsed and nothing deep-copied.  This is the reference, the definition: once
-the compiled kernel is loaded in the process (`dipsolve.core.fast_kernel.warm`), a
-movement phase is matched, resolved and executed by it (`dipsolve.core.fast_phase`, the
-same answers, tested against this path), steps 1 to 4 but the retreat options and the
-next position, which are made here from its answer; the per-order results are then
-this path's, computed when first asked.
+The retreat and adjustment phases are matched and executed here, on names (they are not
+on a search's path); the movement phase, on every path, is the engine's alone.
 """
 
 from __future__ import annotations
 
-import os
-import sys
 from typing import Callable, Iterable, Mapping, Sequence
 
-from .graph import sea_route, steps
-from .map import Map
-from .orders import Disband, Hold, Order
-from .position import UNITS, Dislodged, Phase, Position, Unit, unit
-from .rules import REFUSED, T_CONVOY as _CONVOY, T_HOLD as _HOLD, T_MOVE as _MOVE
-from .rules import T_SUPPORT_HOLD as _SUPH, T_SUPPORT_MOVE as _SUPM
-from .rules import (Matching, OrderResult, Reason, match_adjustments, match_movement,
-                    match_retreats, movement_results, movement_table)
 from . import kernel as k
 from .board import Board, run_movement
+from .graph import steps
+from .map import Map
+from .orders import Disband, Order
+from .position import UNITS, Dislodged, Phase, Position, Unit, unit
+from .rules import (REFUSED, OrderResult, Reason, match_adjustments, match_retreats,
+                    movement_results)
 
 __all__ = ["REFUSED", "OrderResult", "Outcome", "Reason", "adjudicate"]
 
@@ -192,70 +179,9 @@ def _after_fall(position: Position, units: tuple[Unit, ...], year: int,
 
 # -- movement -----------------------------------------------------------------------------
 
-_UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
-
-
-class _Movement(Matching):
-    """The state of one movement adjudication: the orders matched (`Matching`), then the
-    moves indexed and every decision resolved, on int-indexed lists over the units."""
-
-    __slots__ = ("movers_to", "hold_sups", "move_sups", "convoyers", "res", "state", "deps",
-                 "h2h", "occ")
-    #: destination province -> the units moving there
-    movers_to: dict[str, list[int]]
-    #: by unit: the supports of its hold, of its move, the fleets convoying it (() for none)
-    hold_sups: list
-    move_sups: list
-    convoyers: list
-    #: by unit: the unit its move meets head to head, the unit standing in its destination
-    h2h: list[int]
-    occ: list[int]
-    #: the decisions (0..n-1: the move of unit i; n..2n-1: the convoy path of unit i), their
-    #: state (unresolved, guessing, resolved) and the guesses they depend on
-    res: list[bool]
-    state: list[int]
-    deps: list[int]
-
-
-#: the compiled path's `dipsolve.core.fast_phase.movement`, once its kernel is loaded in
-#: the process (`dipsolve.core.fast_kernel.warm`); until then every phase takes the
-#: reference path, which never waits for numba
-_fast: list = []
-
-
-def _fast_movement() -> Callable | None:
-    """`dipsolve.core.fast_phase.movement` when the kernel is loaded in this process (it
-    checks, each phase, that the compiled path is still switched on), else None.  The
-    kernel's module is looked for among those imported, so that a process without numba
-    never imports numpy or numba here."""
-    if _fast:
-        return _fast[0]
-    if "dipsolve.core.fast_kernel" not in sys.modules:
-        return None
-    from . import fast_kernel, fast_phase
-    if not fast_kernel.ready():
-        return None
-    _fast.append(fast_phase.movement)
-    return _fast[0]
-
-
 def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
-    """A movement phase, by the engine (`dipsolve.core.kernel`)."""
-    if not os.environ.get("DIPSOLVE_REFERENCE"):
-        return _engine_movement(position, orders)
-    fast = _fast[0] if _fast else _fast_movement()
-    if fast is not None:
-        got = fast(position, orders)
-        if got is not None:
-            new_units, dislodged, destroyed, standoffs, fall, given = got
-            return Outcome(position, None, next_position(position, new_units, dislodged, standoffs, fall),
-                           destroyed, lambda: _reference_movement(position, given).results)
-    return _reference_movement(position, orders)
-
-
-def _engine_movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
-    """A movement phase through the engine: the next position at once, the per-order
-    results from the same answer when first asked."""
+    """A movement phase through the engine (`dipsolve.core.kernel`): the next position at
+    once, the per-order results from the same answer when first asked."""
     out, given, board = run_movement(position, orders)
     return movement_outcome(position, out, given, board, board_after(position, out, board))
 
@@ -306,306 +232,13 @@ def movement_outcome(position: Position, out: list[int], given: list[tuple[str, 
                    lambda: movement_results(position, out, given, board))
 
 
-def _reference_movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
-    """A movement phase, steps 1 to 4 of the module's pipeline."""
-    st = _Movement(position, movement_table(position))
-    # 1. match orders to units and check them (DATC 4.C, 4.D.3, 4.E.1)
-    results = match_movement(st, position, orders)
-    settle(st)
-    # 4. execute: moves, dislodgements, retreat options, the next phase
-    return execute_movement(position, st, results)
-
-
-def settle(st: _Movement) -> None:
-    """Steps 2 and 3 of a movement phase whose orders are matched (``st``): convoy
-    intent, supports and convoys indexed by the unit they are for, every move resolved.
-    `dipsolve.core.resolver` calls it too, on orders matched a part at a time."""
-    n = st.n
-    st.res = [False] * (2 * n)
-    st.state = [_UNRESOLVED] * (2 * n)
-    st.deps = []
-    prov_of_unit, unit_power, _, at, _, _, _, _ = st.static
-    otype, dest, dest_loc, via = st.otype, st.dest, st.dest_loc, st.via
-    sup_prov, sup_dest = st.sup_prov, st.sup_dest
-    moving, others = st.moving, st.others
-    # 2. convoy intent for adjacent army moves (DATC 3.0 4.A.3): a fleet of the army's
-    #    own power ordered to convoy it; then index supports and convoys by their unit
-    for i in others:
-        if otype[i] == _CONVOY:
-            a = at[sup_prov[i]]
-            if otype[a] == _MOVE and dest[a] == sup_dest[i] and unit_power[a] == unit_power[i]:
-                via[a] = True
-    movers_to: dict[str, list[int]] = {}
-    h2h = [-1] * n     # the unit a move meets head to head
-    occ = [-1] * n     # the unit standing in a move's destination
-    for i in moving:
-        d = dest[i]
-        lst = movers_to.get(d)
-        if lst is None:
-            movers_to[d] = [i]
-        else:
-            lst.append(i)
-        j = at.get(d)
-        if j is not None:
-            occ[i] = j
-            if otype[j] == _MOVE and dest[j] == prov_of_unit[i] and not via[i] and not via[j]:
-                h2h[i] = j
-    # supports and convoys by the unit they are for (an empty tuple when there are none)
-    hold_sups: list = [()] * n
-    move_sups: list = [()] * n
-    convoyers: list = [()] * n
-    for i in others:
-        t = otype[i]
-        j = at[sup_prov[i]]
-        if t == _SUPH:
-            if otype[j] != _MOVE:
-                if hold_sups[j]:
-                    hold_sups[j].append(i)
-                else:
-                    hold_sups[j] = [i]
-        elif t == _SUPM:
-            if otype[j] == _MOVE and dest[j] == sup_dest[i]:
-                # a support that names a coast must name the coast moved to (DATC 4.B.4)
-                want = dest_loc[i]
-                if not want or want == dest_loc[j]:
-                    if move_sups[j]:
-                        move_sups[j].append(i)
-                    else:
-                        move_sups[j] = [i]
-        elif otype[j] == _MOVE and via[j] and dest[j] == sup_dest[i]:
-            if convoyers[j]:
-                convoyers[j].append(i)
-            else:
-                convoyers[j] = [i]
-    st.movers_to, st.hold_sups, st.move_sups, st.convoyers, st.h2h, st.occ = (
-        movers_to, hold_sups, move_sups, convoyers, h2h, occ)
-
-    # 3. resolve every move; one alone into an empty province, not by convoy, succeeds
-    res, state = st.res, st.state
-    for i in moving:
-        if occ[i] < 0 and not via[i] and len(movers_to[dest[i]]) == 1:
-            res[i] = True
-            state[i] = _RESOLVED
-    for i in moving:
-        if state[i] != _RESOLVED:
-            _resolve(st, i)
-
-
-# -- the resolver (Kruijswijk's guess algorithm) ----------------------------------------
-
-def _resolve(st: _Movement, d: int) -> bool:
-    state = st.state
-    s = state[d]
-    if s == _RESOLVED:
-        return st.res[d]
-    deps = st.deps
-    if s == _GUESSING:
-        if d not in deps:
-            deps.append(d)
-        return st.res[d]
-    old = len(deps)
-    st.res[d] = False
-    state[d] = _GUESSING
-    first = _decide_path(st, d - st.n) if d >= st.n else _decide_move(st, d)
-    if len(deps) == old:
-        if state[d] != _RESOLVED:
-            st.res[d] = first
-            state[d] = _RESOLVED
-        return first
-    if deps[old] != d:
-        deps.append(d)
-        st.res[d] = first
-        return first
-    # the result depends on our own guess: try the other one
-    for x in deps[old:]:
-        state[x] = _UNRESOLVED
-    del deps[old:]
-    st.res[d] = True
-    state[d] = _GUESSING
-    second = _decide_path(st, d - st.n) if d >= st.n else _decide_move(st, d)
-    if first == second:
-        for x in deps[old:]:
-            state[x] = _UNRESOLVED
-        del deps[old:]
-        st.res[d] = first
-        state[d] = _RESOLVED
-        return first
-    # two solutions or none: the backup rule settles the cycle
-    cycle = deps[old:]
-    if d not in cycle:
-        cycle.append(d)
-    _backup_rule(st, cycle)
-    del deps[old:]
-    return _resolve(st, d)
-
-
-def _backup_rule(st: _Movement, cycle: list[int]) -> None:
-    n = st.n
-    paths = [x for x in cycle if x >= n]
-    for x in cycle:
-        st.state[x] = _UNRESOLVED
-    if paths:
-        # Szykman: the convoys in a paradox fail; their armies do not move
-        for x in paths:
-            st.res[x] = False
-            st.state[x] = _RESOLVED
-    else:
-        # circular movement: every move in the cycle succeeds
-        for x in cycle:
-            st.res[x] = True
-            st.state[x] = _RESOLVED
-
-
-def _decide_path(st: _Movement, i: int) -> bool:
-    """Whether army ``i`` has a convoy route of fleets that are not dislodged."""
-    fleets = [f for f in st.convoyers[i] if not _dislodged(st, f)]
-    if not fleets:
-        return False
-    return sea_route(st.m, st.prov[i], st.dest[i], {st.prov[f] for f in fleets})
-
-
-def _path_ok(st: _Movement, i: int) -> bool:
-    return not st.via[i] or _resolve(st, st.n + i)
-
-
-def _given(st: _Movement, sups) -> int:
-    """How many of these supports are given (not cut, not dislodged)."""
-    c = 0
-    for s in sups:
-        if _support_holds(st, s):
-            c += 1
-    return c
-
-
-def _support_holds(st: _Movement, s: int) -> bool:
-    """Whether support ``s`` is given: not cut by an attack, not dislodged."""
-    attackers = st.movers_to.get(st.prov[s])
-    if attackers is None:
-        return True
-    power = st.power[s]
-    against = st.sup_dest[s]  # a support-move is not cut from the province it attacks
-    for mv in attackers:
-        if st.power[mv] != power and st.prov[mv] != against and _path_ok(st, mv):
-            return False
-    return not _dislodged(st, s)
-
-
-def _dislodged(st: _Movement, u: int) -> bool:
-    for mv in st.movers_to.get(st.prov[u], ()):
-        if _resolve(st, mv):
-            return not (st.otype[u] == _MOVE and _resolve(st, u))
-    return False
-
-
-def _decide_move(st: _Movement, i: int) -> bool:
-    """Whether move ``i`` succeeds (DATC section 5: attack strength against hold,
-    defend and prevent strengths)."""
-    if st.via[i] and not _resolve(st, st.n + i):
-        return False
-    j = st.occ[i]
-    sups = st.move_sups[i]
-    # attack strength
-    if j < 0 or (st.otype[j] == _MOVE and st.h2h[i] != j and _resolve(st, j)):
-        att = 1 + _given(st, sups) if sups else 1
-    else:
-        pj = st.power[j]
-        if pj == st.power[i]:
-            return False     # no unit dislodges one of its own power
-        att = 1
-        for s in sups:
-            if st.power[s] != pj and _support_holds(st, s):
-                att += 1
-    h = st.h2h[i]
-    if h >= 0:
-        # defend strength of the unit met head to head
-        hs = st.move_sups[h]
-        if att <= (1 + _given(st, hs) if hs else 1):
-            return False
-    elif j >= 0:
-        # hold strength
-        if st.otype[j] == _MOVE:
-            hold = 0 if _resolve(st, j) else 1
-        else:
-            hs = st.hold_sups[j]
-            hold = 1 + _given(st, hs) if hs else 1
-        if att <= hold:
-            return False
-    movers = st.movers_to[st.dest[i]]
-    if len(movers) > 1:
-        # prevent strength of every other move to the same place
-        for k in movers:
-            if k == i or (st.via[k] and not _resolve(st, st.n + k)):
-                continue
-            h = st.h2h[k]
-            if h >= 0 and _resolve(st, h):
-                continue     # beaten head to head: it prevents nothing
-            ks = st.move_sups[k]
-            if att <= (1 + _given(st, ks) if ks else 1):
-                return False
-    return True
-
-
-# -- execution ------------------------------------------------------------------------------
-
-def after_moves(st: _Movement) -> tuple[list[bool], dict[int, int], list[Unit]]:
-    """What the resolved moves of ``st`` do to the board: by unit, whether it moved; the
-    units dislodged (unit -> the move that dislodged it); the units on the board after
-    movement, dislodged ones left out, in canonical order."""
-    units, res, at, dest = st.units, st.res, st.at, st.dest
-    moved = [False] * st.n
-    moved_units = [i for i in st.moving if res[i]]
-    for i in moved_units:
-        moved[i] = True
-    dislodged_by: dict[int, int] = {}
-    for mv in moved_units:
-        j = at.get(dest[mv])
-        if j is not None and not moved[j]:
-            dislodged_by[j] = mv
-    new_units = list(units)
-    dest_loc = st.dest_loc
-    for i in moved_units:
-        u = units[i]
-        key = (u.power, u.kind, dest_loc[i])
-        nu = UNITS.get(key)
-        new_units[i] = nu if nu is not None else unit(*key)
-    if dislodged_by:
-        new_units = [u for i, u in enumerate(new_units) if i not in dislodged_by]
-    if moved_units:
-        new_units.sort()
-    return moved, dislodged_by, new_units
-
-
-def execute_movement(position: Position, st: _Movement, results: list[OrderResult],
-                     after: tuple[list[bool], dict[int, int], list[Unit]] | None = None) -> Outcome:
-    """Step 4 of a movement phase: the `Outcome` of the resolved ``st`` (``after``:
-    `after_moves` of it, when already known)."""
-    moved, dislodged_by, new_units = after if after is not None else after_moves(st)
-    standoffs: set[str] = set()
-    if dislodged_by:
-        # DATC 4.A.5: no retreat to a province left empty by a standoff
-        po = st.m.province_of
-        occupied = {po[u.location] for u in new_units}
-        for d, movers in st.movers_to.items():
-            if d in occupied:
-                continue
-            for k in movers:
-                if not moved[k] and _path_ok(st, k) and not (st.h2h[k] >= 0 and moved[st.h2h[k]]):
-                    standoffs.add(d)
-                    break
-    origins = {i: None if st.via[mv] else st.prov[mv] for i, mv in dislodged_by.items()}
-    nxt, destroyed = after_movement(position, new_units, dislodged_by, origins, standoffs)
-    return Outcome(position, None, nxt, destroyed,
-                   lambda: _movement_results(st, results, moved, dislodged_by))
-
-
 def after_movement(position: Position, new_units: Sequence[Unit], dislodged_by: Mapping[int, int],
                    origins: Mapping[int, str | None], standoffs: set[str]
                    ) -> tuple[Position, tuple[Unit, ...]]:
     """The position after a movement phase of ``position``: ``new_units`` on the board,
     the units of ``dislodged_by`` (index -> the unit that dislodged it) dislodged, each
     attacked from ``origins`` (None: by convoy), and the provinces of ``standoffs`` left
-    empty by a bounce; with the units destroyed for want of a retreat.  The reference
-    path and the compiled one (`dipsolve.core.fast_resolver`) both end here."""
+    empty by a bounce; with the units destroyed for want of a retreat."""
     m, units = position.map, position.units
     dislodged: list[Dislodged] = []
     destroyed: list[Unit] = []
@@ -640,61 +273,6 @@ def next_position(position: Position, new_units: Sequence[Unit], dislodged: tupl
         return Position._canonical(_phase("Fall", phase.year, "movement"), tuple(new_units),
                                    position.centers, (), (), m)
     return _after_fall(position, tuple(new_units), phase.year, fall)
-
-
-def _movement_results(st: _Movement, results: list[OrderResult], moved: list[bool],
-                      dislodged_by: dict[int, int]) -> list[OrderResult]:
-    units, n = st.units, st.n
-    out: list[OrderResult] = []
-    for i in range(n):
-        power, given = st.power[i], st.orders[i]
-        order = given if given is not None else Hold(units[i].kind, units[i].location)
-        t = st.otype[i]
-        why = st.why[i]
-        if why is not None:
-            reason, detail, rule = why
-            if i in dislodged_by:
-                detail = f"{detail}; dislodged by {units[dislodged_by[i]]}"
-            out.append(OrderResult(power, order, False, reason, detail, rule))
-            continue
-        if i in dislodged_by:
-            out.append(OrderResult(power, order, False, Reason.DISLODGED,
-                                   f"by {units[dislodged_by[i]]}"))
-            continue
-        if t == _HOLD:
-            out.append(OrderResult(power, order, True, Reason.HELD,
-                                   "" if given is not None else "no order"))
-        elif t == _MOVE:
-            if moved[i]:
-                out.append(OrderResult(power, order, True, Reason.MOVED))
-            elif st.via[i] and not st.res[n + i]:
-                out.append(OrderResult(power, order, False, Reason.NO_CONVOY))
-            else:
-                out.append(OrderResult(power, order, False, Reason.BOUNCED))
-        elif t in (_SUPH, _SUPM):
-            j = st.at[st.sup_prov[i]]
-            valid = i in (st.hold_sups[j] if t == _SUPH else st.move_sups[j])
-            if not valid:
-                if t == _SUPH:
-                    detail = f"{units[j]} moved instead of holding"
-                else:
-                    detail = f"{units[j]} was not ordered to {st.sup_dest[i]}"
-                out.append(OrderResult(power, order, False, Reason.VOID, detail))
-            elif _support_holds(st, i):
-                out.append(OrderResult(power, order, True, Reason.SUPPORTED))
-            else:
-                out.append(OrderResult(power, order, False, Reason.CUT))
-        else:  # convoy
-            j = st.at[st.sup_prov[i]]
-            if i not in st.convoyers[j]:
-                out.append(OrderResult(power, order, False, Reason.VOID,
-                                       f"{units[j]} was not ordered to {st.sup_dest[i]} by convoy"))
-            elif i in dislodged_by or not st.res[n + j]:
-                out.append(OrderResult(power, order, False, Reason.DISRUPTED))
-            else:
-                out.append(OrderResult(power, order, True, Reason.CONVOYED))
-    return out + results
-
 
 
 # -- retreats -------------------------------------------------------------------------------

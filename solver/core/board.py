@@ -27,6 +27,7 @@ import threading
 from typing import Any, Iterable, Mapping
 
 from . import kernel as k
+from .graph import route_problem
 from .map import Map
 from .orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
 from .position import Position
@@ -168,7 +169,6 @@ class Board:
             if o.via_convoy:                                   # type: ignore[attr-defined]
                 flags |= k.F_VIA
             if route:
-                from .rules import route_problem
                 m = self.map
                 po = m.province_of
                 src, dst = po.get(o.location), po.get(o.target)  # type: ignore[attr-defined]
@@ -256,3 +256,15 @@ def run_movement(position: Position, orders: Mapping[str, Iterable[Order]]
     board = board_of(position.map)
     rows, given = order_rows(board, orders)
     return engine_movement(board, engine_units(board, position), as_engine_rows(rows)), given, board
+
+
+def run_read(position: Position, orders: Mapping[str, Iterable[Order]]
+             ) -> tuple[list[int], list[tuple[str, Order]], Board]:
+    """Step 1 of a movement phase through the engine (`dipsolve.core.kernel.read`): the
+    orders matched to their units and read, nothing resolved."""
+    if not k.loaded():
+        k.load()
+    board = board_of(position.map)
+    rows, given = order_rows(board, orders)
+    out = k.read(board.engine_tables(), engine_units(board, position), as_engine_rows(rows))
+    return (out if type(out) is list else out.tolist()), given, board

@@ -36,7 +36,7 @@ from .map import Map
 from .position import Position, Unit
 
 __all__ = ["coasts_in_reach", "convoy_routes", "distances", "fill_coast", "on_route", "reachable", "reachable_provinces", "rings",
-           "sea_chains", "sea_component", "sea_route", "steps"]
+           "route_problem", "sea_chains", "sea_component", "sea_route", "steps"]
 
 #: `steps` keeps at most this many tables per map (one per set of provinces asked about)
 _STEPS_KEPT = 4096
@@ -317,3 +317,22 @@ def convoy_routes(position: Position, army: Unit, fleets: Iterable[Unit]) -> dic
               if f.kind == "F" and m.is_sea(m.province_of[f.location])}
     return {chain[-1]: [at_sea[s] for s in chain[:-1]]
             for chain in sea_chains(m, start, set(at_sea))}
+
+
+def route_problem(m: Map, kind: str, src: str, dst: str, route: tuple[str, ...]) -> str | None:
+    """What is wrong with a convoy route a move names (``A SMY - AEG - GRE``): only an
+    army is convoyed, through seas, each next to the one before, from ``src`` to
+    ``dst``; None when nothing is.  Whether fleets stand there is the adjudicator's
+    question (the rules do not bind a convoy to the route named)."""
+    if kind != "A":
+        return "only an army is convoyed: a fleet's move names no route"
+    before = src
+    for sea in route:
+        if sea not in m.provinces or not m.is_sea(sea):
+            return f"{sea} is not a sea: a convoy route crosses seas"
+        if sea not in m.neighbours.get(before, ()):
+            return f"the route goes from {before} to {sea}, which are not adjacent"
+        before = sea
+    if dst not in m.neighbours.get(before, ()):
+        return f"the route goes from {before} to {dst}, which are not adjacent"
+    return None

@@ -656,10 +656,11 @@ def _stalled(pending, count, n, state, g, bt, held):
 
 # -- the whole phase ---------------------------------------------------------------------------
 
-def movement(bt, units, orders):
-    """One movement phase: the units (`UF` ints each) and the orders given (`OF` ints
-    each) on the map of ``bt``; the answer (see the module notes): `AF` ints per unit,
-    one per order, then the number of standoff provinces and those provinces."""
+def _match(bt, units, orders):
+    """Step 1 of a movement phase: each order matched to its unit and read (see the
+    module notes); by unit, its province, power, the order read (type, destination
+    province and location, by convoy, other province, other destination), why it was
+    refused, the order given; by order, how it was matched; the seas fleets hold."""
     P = bt[H_P]
     n = len(units) // UF
     m = len(orders) // OF
@@ -676,7 +677,6 @@ def movement(bt, units, orders):
         at[p] = i
         if units[i * UF + U_KIND] == 1 and bt[terr + p] == SEA:
             held[p] = 1
-    # 1. match each order to its unit and read it
     otype = _ints(n, HOLD)
     dest = _ints(n, -1)
     dloc = _ints(n, -1)
@@ -721,6 +721,43 @@ def movement(bt, units, orders):
             dest[i] = dloc[i] = sprov[i] = sdest[i] = -1
             via[i] = 0
             why[i] = W_TWICE
+    return prov, power, at, held, otype, dest, dloc, via, sprov, sdest, why, given, status
+
+
+def read(bt, units, orders):
+    """Step 1 alone (`_match`): the answer's rows of `movement` with the order read and
+    why it was refused (``A_TYPE`` to ``A_GIVEN``; the rest -1), one per unit, then one
+    per order; so a model of the rules reads an order as the adjudicator does."""
+    (prov, power, at, held, otype, dest, dloc, via, sprov, sdest, why, given,
+     status) = _match(bt, units, orders)
+    n = len(units) // UF
+    m = len(orders) // OF
+    out = _ints(n * AF + m, -1)
+    for i in range(n):
+        a = i * AF
+        out[a + A_TYPE] = otype[i]
+        out[a + A_DEST] = dest[i]
+        out[a + A_DLOC] = dloc[i]
+        out[a + A_VIA] = via[i]
+        out[a + A_SPROV] = sprov[i]
+        out[a + A_SDEST] = sdest[i]
+        out[a + A_WHY] = why[i]
+        out[a + A_GIVEN] = given[i]
+    for r in range(m):
+        out[n * AF + r] = status[r]
+    return out
+
+
+def movement(bt, units, orders):
+    """One movement phase: the units (`UF` ints each) and the orders given (`OF` ints
+    each) on the map of ``bt``; the answer (see the module notes): `AF` ints per unit,
+    one per order, then the number of standoff provinces and those provinces."""
+    P = bt[H_P]
+    n = len(units) // UF
+    m = len(orders) // OF
+    # 1. match each order to its unit and read it
+    (prov, power, at, held, otype, dest, dloc, via, sprov, sdest, why, given,
+     status) = _match(bt, units, orders)
     # 2. convoy intent (DATC 3.0, 4.A.3): a fleet of the army's power ordered to convoy it
     for i in range(n):
         if otype[i] == CONVOY:
@@ -870,13 +907,23 @@ def movement(bt, units, orders):
 
 #: the functions numba compiles, in this module (each calls the others by their names,
 #: which `load` replaces with their compiled selves)
-_COMPILED = ("sea_route", "on_route", "_classify", "_same_order", "_count", "_move_verdict",
-             "_decide", "_propagate", "_dependencies", "_first_cycle", "_guess", "_stalled",
-             "movement")
-#: whether `load` has run: None not yet, else whether the functions are compiled
+_COMPILED = ("sea_route", "on_route", "_classify", "_same_order", "_match", "read", "_count",
+             "_move_verdict", "_decide", "_propagate", "_dependencies", "_first_cycle", "_guess",
+             "_stalled", "movement")
+#: whether `load` has run: empty not yet, else whether the functions are compiled
 _state: list = []
+#: the functions as written (plain Python), kept whatever `load` does to the module's names
+_PLAIN: dict = {name: globals()[name] for name in _COMPILED + ("_ints",)}
 #: why the engine runs as plain Python ("" when compiled, or not loaded yet)
 why_plain = ""
+#: told one line when `load` must compile (`announce`): a command sets it, the library never prints
+_announce: list = []
+
+
+def announce(note: Callable[[str], None] | None) -> None:
+    """Where `load` tells that it compiles, when its caller gives no ``note`` (a command
+    sets it once, so that the first use of the engine anywhere in it is announced)."""
+    _announce[:] = [note] if note is not None else []
 
 
 def numba_wanted() -> bool:
@@ -911,6 +958,8 @@ def load(note: Callable[[str], None] | None = None) -> float:
     global why_plain
     if _state:
         return 0.0
+    if note is None and _announce:
+        note = _announce[0]
     t0 = time.perf_counter()
     if not numba_wanted():
         why_plain = ("numba is turned off (DIPSOLVE_NO_NUMBA)" if os.environ.get("DIPSOLVE_NO_NUMBA")
@@ -918,7 +967,7 @@ def load(note: Callable[[str], None] | None = None) -> float:
         _state.append(False)
         return time.perf_counter() - t0
     names = globals()
-    plain = {name: names[name] for name in _COMPILED + ("_ints",)}
+    plain = _PLAIN
     try:
         import numpy as np
         from numba import njit
@@ -955,6 +1004,7 @@ def _warm_up(np: Any) -> None:
     units = np.array([0, 0, 0], np.int64)
     orders = np.array([0, MOVE, 0, 0, 0, -1, -1, F_VIA, 0], np.int64)
     movement(bt, units, orders)
+    read(bt, units, orders)
 
 
 def _cached() -> bool:

@@ -39,6 +39,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, TypeVar
 
+from . import kernel
 from .bounds import check_float, check_int
 from .errors import DipsolveSyntaxError
 
@@ -246,6 +247,8 @@ class Deadline:
     def __init__(self, seconds: float, *, clock: Callable[[], float] = time.perf_counter,
                  start: float | None = None) -> None:
         global first_start
+        if start is None and not kernel.loaded():
+            kernel.load()           # the engine compiles or loads before any clock starts
         self.clock = clock
         self.start = clock() if start is None else start
         self.end = self.start + seconds

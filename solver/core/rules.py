@@ -9,8 +9,9 @@ An order can be wrong in two ways, and dipsolve keeps them apart as python-chess
   position (``F ENG - PAR: a fleet cannot enter Paris (inland)``): a `Problem` here,
   naming the rule broken.
 
-Each phase's orders are matched to their units here, once, by the functions the
-adjudicator itself runs first (`match_movement`, `match_retreats`, `match_adjustments`):
+Each phase's orders are matched to their units once, by the functions the adjudicator
+itself runs first (the engine's matching, `dipsolve.core.kernel`, for a movement phase;
+`match_retreats` and `match_adjustments` here for the others):
 an order for a missing unit, another power's unit, or a unit ordered twice is set aside
 (DATC 4.C, 4.D.3), an illegal order is refused with its reason (DATC 4.E.1), and what
 each legal order asks for is recorded for the resolution.  `validate_orders` asks the
@@ -24,19 +25,17 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from enum import Enum
-from itertools import compress
 from typing import Iterable, Mapping, NamedTuple
 
 from .errors import DipsolveRuleError
-from .graph import coasts_in_reach, fill_coast, on_route, sea_route
+from .graph import coasts_in_reach, fill_coast, route_problem
 from .map import Map
-from .orders import (MOVEMENT_ORDERS, RETREAT_ORDERS, Build, Convoy, Disband, Hold, Move, Order,
-                     Retreat, SupportHold, SupportMove, UnitOrder, Waive)
+from .orders import RETREAT_ORDERS, Build, Disband, Hold, Move, Order, Retreat, UnitOrder, Waive
 from .position import Dislodged, Position, Unit
 
-__all__ = ["CONVOY", "HOLD", "MOVE", "REFUSED", "RULES", "SUPPORT_HOLD", "SUPPORT_MOVE", "Matching",
-           "OrderResult", "Problem", "Reading", "Reason", "match_adjustments", "match_movement",
-           "match_retreats", "movement_table", "order_problem", "order_problems", "read_order",
+__all__ = ["CONVOY", "HOLD", "MOVE", "REFUSED", "RULES", "SUPPORT_HOLD", "SUPPORT_MOVE",
+           "OrderResult", "Problem", "Reading", "Reason", "match_adjustments", "match_retreats",
+           "movement_results", "order_problem", "order_problems", "read_order", "unit_orders",
            "validate_orders"]
 
 #: every rule an order can break, by name, with what it asks
@@ -198,316 +197,32 @@ def _verdicts(position: Position, orders: Mapping[str, list[Order]]) -> list[Ord
         return match_retreats(position, orders)[0]
     if kind == "adjustment":
         return [r for _, verdicts, _ in match_adjustments(position, orders)[0] for r in verdicts]
-    st = Matching(position, movement_table(position))
-    results = match_movement(st, position, orders)
-    for i, why in enumerate(st.why):
-        if why is not None:
-            reason, detail, rule = why
-            order = st.orders[i]
-            assert order is not None          # only given orders are set aside
-            results.append(OrderResult(st.power[i], order, False, reason, detail, rule))
-    return results
+    from .board import run_read
+    answer, given, board = run_read(position, orders)
+    return movement_results(position, answer, given, board, refused_only=True)
 
 
-# -- movement: the matching -----------------------------------------------------------------------
+# -- movement: the matching is the engine's (`dipsolve.core.kernel`) ----------------------------
 
-#: what a `Matching` records an order as (``Matching.otype``)
-T_HOLD, T_MOVE, T_SUPPORT_HOLD, T_SUPPORT_MOVE, T_CONVOY = range(5)
-_HOLD, _MOVE, _SUPH, _SUPM, _CONVOY = T_HOLD, T_MOVE, T_SUPPORT_HOLD, T_SUPPORT_MOVE, T_CONVOY
-
-#: `movement_table`: by unit index, each unit's province, power, kind; province -> index,
-#: location -> index; the seas fleets hold; by unit index, the locations each unit moves to
-#: and the provinces it reaches
-MovementTable = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], dict[str, int],
-                      dict[str, int], frozenset[str], tuple[frozenset[str], ...],
-                      tuple[frozenset[str], ...]]
-
-
-def movement_table(position: Position) -> MovementTable:
-    """What matching and resolving a movement phase need of the position alone, built
-    once per position (``Position.memo``): a search that tries many order sets in one
-    position pays for it once."""
-    static = position.memo.get("movement")
-    if static is None:
-        units = position.units
-        table = position.map.unit_table
-        army, fleet = table["A"], table["F"]
-        powers, kinds, locs = zip(*units) if units else ((), (), ())
-        info = [(army if k == "A" else fleet)[loc] for k, loc in zip(kinds, locs)]
-        prov, moveset, reach, at_sea = zip(*info) if info else ((), (), (), ())
-        n = len(units)
-        static = position.memo["movement"] = (
-            prov, powers, kinds, dict(zip(prov, range(n))), dict(zip(locs, range(n))),
-            frozenset(compress(prov, at_sea)), moveset, reach)
-    return static
-
-
-class Matching:
-    """One movement phase's orders matched to their units: int-indexed lists over the
-    position's units (the adjudicator resolves on the same lists).  Unset places are
-    ``""``."""
-
-    __slots__ = ("m", "n", "units", "static", "prov", "power", "kind", "reach", "otype", "dest",
-                 "dest_loc", "via", "sup_prov", "sup_dest", "orders", "why", "at", "seas",
-                 "moving", "others")
-    #: the units ordered to move, and those ordered to support or convoy (sorted), as
-    #: `match_movement` leaves them
-    moving: list[int]
-    others: list[int]
-
-    def __init__(self, position: Position, static: MovementTable):
-        self.m: Map = position.map
-        self.units: tuple[Unit, ...] = position.units
-        n = self.n = len(self.units)
-        self.static = static                   # `movement_table(position)`
-        self.prov, self.power, self.kind, self.at, _, self.seas, _, self.reach = static
-        self.otype = [_HOLD] * n
-        self.dest: list[str] = [""] * n        # move: destination province
-        self.dest_loc: list[str] = [""] * n    # move: destination location; support-move: the coast named
-        self.via = [False] * n                 # move goes by convoy
-        self.sup_prov: list[str] = [""] * n    # support/convoy: the supported unit's province
-        self.sup_dest: list[str] = [""] * n    # support-move/convoy: its destination
-        self.orders: list[UnitOrder | None] = [None] * n    # the order as given (None: unordered)
-        #: set aside: the reason, its detail and the rule broken (`RULES`)
-        self.why: list[tuple[Reason, str, str] | None] = [None] * n
-
-
-def match_movement(st: Matching, position: Position,
-                   orders: Mapping[str, Iterable[Order]]) -> list[OrderResult]:
-    """Step 1 of a movement phase: match each order to its unit and check it (DATC
-    4.E.1), into ``st`` (a fresh `Matching` of ``position``); returns the results of the
-    orders set aside without a unit of their own (no such unit, not your unit, not an
-    order for this phase, the second order of a unit).  Plain moves to an adjacent place
-    and plain supports take a fast path, the rest `_classify`."""
-    m = st.m
-    po = m.province_of
-    results: list[OrderResult] = []
-    prov_of_unit, unit_power, unit_kind, at, at_loc, seas, moveset, _ = st.static
-    given = st.orders
-    otype, dest, dest_loc, via = st.otype, st.dest, st.dest_loc, st.via
-    sup_prov, sup_dest, reach = st.sup_prov, st.sup_dest, st.reach
-    moving: list[int] = []
-    others: list[int] = []
-    extra: dict[int, list[UnitOrder]] | None = None
-    for power, os in orders.items():
-        for o in os:
-            if not isinstance(o, UnitOrder):
-                results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                           _not_for_phase("movement", o), "phase"))
-                continue
-            loc = o.location
-            i = at_loc.get(loc)
-            if i is None:
-                prov = po.get(loc)
-                i = at.get(prov) if prov is not None else None
-            if i is None or unit_kind[i] != o.kind or unit_power[i] != power:
-                if not isinstance(o, MOVEMENT_ORDERS):
-                    results.append(OrderResult(power, o, False, Reason.ILLEGAL,
-                                               _not_for_phase("movement", o), "phase"))
-                else:
-                    _find_unit(position, position.unit_in, power, o, results)
-                continue
-            g = given[i]
-            if g is not None:
-                # a repeated identical order is harmless; two different ones: see below
-                if g != o:
-                    if extra is None:
-                        extra = {}
-                    more = extra.setdefault(i, [])
-                    if o not in more:
-                        more.append(o)
-                continue
-            given[i] = o
-            if type(o) is Move:
-                target = o.target
-                if not o.via_convoy and target in moveset[i]:
-                    otype[i], dest[i], dest_loc[i] = _MOVE, po[target], target
-                    moving.append(i)
-                    continue
-            elif type(o) is Hold:
-                continue
-            elif type(o) is SupportHold:
-                sprov = po.get(o.supported_location)
-                if sprov in reach[i] and sprov in at:
-                    otype[i], sup_prov[i] = _SUPH, sprov
-                    others.append(i)
-                    continue
-            elif type(o) is SupportMove:
-                target = o.target
-                tprov = po.get(target)
-                if tprov in reach[i]:
-                    j = at.get(po.get(o.supported_location, ""))
-                    if j is not None and j != i and tprov in reach[j]:
-                        otype[i], sup_prov[i], sup_dest[i] = _SUPM, prov_of_unit[j], tprov
-                        dest_loc[i] = target if target != tprov and unit_kind[j] == "F" else ""
-                        others.append(i)
-                        continue
-            _classify(st, i, o, seas)
-            t = otype[i]
-            if t == _MOVE:
-                moving.append(i)
-            elif t != _HOLD:
-                others.append(i)
-    if extra is not None:
-        # two different orders for one unit: it holds (DATC 4.D.3)
-        for i, more in extra.items():
-            both = [given[i], *more]
-            otype[i], via[i] = _HOLD, False
-            dest[i] = dest_loc[i] = sup_prov[i] = sup_dest[i] = ""
-            st.why[i] = (Reason.DUPLICATE, "two different orders: " + "; ".join(map(str, both)),
-                         "one order")
-            for e in more:
-                results.append(OrderResult(unit_power[i], e, False, Reason.DUPLICATE,
-                                           "the unit holds", "one order"))
-        moving = [i for i in moving if i not in extra]
-        others = [i for i in others if i not in extra]
-    moving.sort()
-    others.sort()
-    st.moving, st.others = moving, others
-    return results
-
+from .kernel import CONVOY as _CONVOY, HOLD as _HOLD, MOVE as _MOVE  # noqa: E402
+from .kernel import SUPPORT_HOLD as _SUPH, SUPPORT_MOVE as _SUPM  # noqa: E402
 
 def unit_orders(position: Position, orders: Mapping[str, Iterable[Order]]) -> dict[Unit, UnitOrder]:
-    """Unit -> its order, matched by the adjudicator's own matching (`match_movement`), the
-    one order-to-unit matching of dipsolve: an order for a missing unit, a unit of another
-    kind or another power, or not for a movement phase is set aside (DATC 4.C); a unit
-    given two different orders holds (DATC 4.D.3).  Units without an order are left out
-    (they hold); an illegal order is kept as given (`read_order` says why it is a hold)."""
-    st = Matching(position, movement_table(position))
-    match_movement(st, position, orders)
+    """Unit -> its order, matched by the engine's own matching (`dipsolve.core.kernel`),
+    the one order-to-unit matching of dipsolve: an order for a missing unit, a unit of
+    another kind or another power, or not for a movement phase is set aside (DATC 4.C); a
+    unit given two different orders holds (DATC 4.D.3).  Units without an order are left
+    out (they hold); an illegal order is kept as given (`read_order` says why it is a hold)."""
+    from . import kernel as k
+    from .board import run_read
+    answer, given, _ = run_read(position, orders)
     out: dict[Unit, UnitOrder] = {}
-    for u, o, why in zip(st.units, st.orders, st.why):
-        if o is not None:
-            out[u] = Hold(u.kind, u.location) if why is not None and why[0] is Reason.DUPLICATE else o
+    for i, u in enumerate(position.units):
+        g = answer[i * k.AF + k.A_GIVEN]
+        if g >= 0:
+            twice = answer[i * k.AF + k.A_WHY] == k.W_TWICE
+            out[u] = Hold(u.kind, u.location) if twice else given[g][1]      # type: ignore[assignment]
     return out
-
-
-def _classify(st: Matching, i: int, o: UnitOrder, seas: frozenset[str]) -> None:
-    """Check one order's legality (DATC 4.E.1) and record what it asks for."""
-    m, unit, prov = st.m, st.units[i], st.prov[i]
-    po = m.province_of
-
-    def illegal(rule: str, why: str) -> None:
-        st.why[i] = (Reason.ILLEGAL, why, rule)
-
-    if type(o) is SupportHold or type(o) is SupportMove:
-        sprov = po.get(o.supported_location)
-        if sprov is None:
-            return illegal("location", f"unknown location {o.supported_location}")
-        if sprov == prov:
-            return illegal("support", "a unit cannot support itself")
-        supported = st.at.get(sprov)
-        if type(o) is SupportHold:
-            if sprov not in st.reach[i]:
-                return illegal("support",
-                               f"{unit} cannot reach {sprov}, so cannot support a unit there")
-            if supported is None:
-                return illegal("support", f"no unit in {sprov} to support")
-            st.otype[i], st.sup_prov[i] = _SUPH, sprov
-            return
-        assert type(o) is SupportMove
-        target = o.target
-        tprov = po.get(target)
-        if tprov is None:
-            return illegal("location", f"unknown destination {target}")
-        if tprov == prov:
-            return illegal("support", "a unit cannot support a move into its own province")
-        if tprov not in st.reach[i]:
-            return illegal("support", f"{unit} cannot reach {tprov}, so cannot support a move there")
-        if supported is None:
-            return illegal("support", f"no unit in {sprov} to support")
-        # the supported move must be one that could be ordered (DATC 6.D.31 and 4.E.1)
-        if tprov not in st.reach[supported] and not (
-                st.kind[supported] == "A" and not m.is_land(sprov) and not m.is_land(tprov)
-                and not m.is_sea(tprov) and sea_route(m, sprov, tprov, seas)):
-            return illegal("support", f"{st.units[supported]} cannot move to {tprov}")
-        coast = target if target != tprov and st.kind[supported] == "F" else ""
-        st.otype[i], st.sup_prov[i], st.sup_dest[i], st.dest_loc[i] = _SUPM, sprov, tprov, coast
-        return
-    if type(o) is Hold:
-        return
-    if type(o) is Retreat:
-        return illegal("phase", _not_for_phase("movement", o))
-    if type(o) is Move:
-        target = o.target
-        tprov = po.get(target)
-        if tprov is None:
-            return illegal("location", f"unknown destination {target}")
-        if tprov == prov:
-            return illegal("adjacency", "a unit cannot move to its own province")
-        if o.route:
-            bad = route_problem(m, unit.kind, prov, tprov, o.route)
-            if bad is not None:
-                return illegal("convoy route", bad)
-        if unit.kind == "A":
-            if m.is_sea(tprov):
-                return illegal("terrain", f"an army cannot enter {m.provinces[tprov].name} (a sea)")
-            adjacent = tprov in st.reach[i]
-            if o.via_convoy or not adjacent:
-                if not (not m.is_land(prov) and not m.is_land(tprov)
-                        and sea_route(m, prov, tprov, seas)):
-                    if not adjacent:
-                        return illegal("adjacency", f"{prov} is not adjacent to {tprov} "
-                                                    "and no convoy route is possible")
-                    return illegal("convoy route", f"no convoy route from {prov} to {tprov} is possible")
-                st.via[i] = True
-            st.otype[i], st.dest[i], st.dest_loc[i] = _MOVE, tprov, tprov
-            return
-        # fleet
-        if m.is_land(tprov):
-            return illegal("terrain", f"a fleet cannot enter {m.provinces[tprov].name} (inland)")
-        moves = m.fleet_moves[unit.location]
-        if target == tprov and m.provinces[tprov].coasts:
-            reach = coasts_in_reach(m, tprov, moves)
-            if len(reach) != 1:
-                if not reach:
-                    return illegal("adjacency", f"{unit.location} is not adjacent to {tprov}")
-                return illegal("coast", f"the coast of {tprov} must be given ({' or '.join(reach)})")
-            target = reach[0]
-        elif target not in moves:
-            if tprov in st.reach[i]:
-                return illegal("coast", f"{unit.location} cannot reach {target} (wrong coast)")
-            return illegal("adjacency", f"{unit.location} is not adjacent to {target}")
-        st.otype[i], st.dest[i], st.dest_loc[i] = _MOVE, tprov, target
-        return
-    if type(o) is Convoy:
-        if unit.kind != "F" or not m.is_sea(prov):
-            return illegal("convoy", "only a fleet at sea can convoy")
-        aprov, tprov = po.get(o.convoyed_location), po.get(o.target)
-        if aprov is None or tprov is None:
-            return illegal("location", "unknown location in convoy order")
-        a = st.at.get(aprov)
-        if a is None:
-            return illegal("convoy", f"no unit in {aprov} to convoy")
-        if st.kind[a] != "A" or o.convoyed_kind != "A":
-            return illegal("convoy", "only an army can be convoyed")
-        if m.is_land(aprov) or m.is_land(tprov) or m.is_sea(tprov) or aprov == tprov:
-            return illegal("convoy", f"no convoy from {aprov} to {tprov} is possible")
-        # the fleet must be on some possible route (DATC 4.E.1, 6.G.19)
-        if not on_route(m, aprov, tprov, prov, seas):
-            return illegal("convoy", f"{prov} is on no convoy route from {aprov} to {tprov}")
-        st.otype[i], st.sup_prov[i], st.sup_dest[i] = _CONVOY, aprov, tprov
-        return
-    illegal("phase", _not_for_phase("movement", o))
-
-
-def route_problem(m: Map, kind: str, src: str, dst: str, route: tuple[str, ...]) -> str | None:
-    """What is wrong with a convoy route a move names (``A SMY - AEG - GRE``): only an
-    army is convoyed, through seas, each next to the one before, from ``src`` to
-    ``dst``; None when nothing is.  Whether fleets stand there is the adjudicator's
-    question (the rules do not bind a convoy to the route named)."""
-    if kind != "A":
-        return "only an army is convoyed: a fleet's move names no route"
-    before = src
-    for sea in route:
-        if sea not in m.provinces or not m.is_sea(sea):
-            return f"{sea} is not a sea: a convoy route crosses seas"
-        if sea not in m.neighbours.get(before, ()):
-            return f"the route goes from {before} to {sea}, which are not adjacent"
-        before = sea
-    if dst not in m.neighbours.get(before, ()):
-        return f"the route goes from {before} to {dst}, which are not adjacent"
-    return None
 
 
 def _find_unit(position: Position, by_prov: Mapping[str, Unit], power: str, order: UnitOrder,
@@ -714,29 +429,27 @@ class Reading:
 
 def read_order(position: Position, unit: Unit, order: Order) -> Reading:
     """The adjudicator's reading of ``order`` given to ``unit`` (a unit of ``position``,
-    in a movement phase), by the very check the matching of a movement phase applies, so
+    in a movement phase), by the engine's own check (`dipsolve.core.kernel.read`), so
     that legality, coasts and convoy routes mean the same to a model of the rules as to
-    the adjudicator.  ``ValueError`` when the order is not for that unit."""
-    st = position.memo.get("rules.reader")
-    if st is None:
-        st = position.memo["rules.reader"] = Matching(position, movement_table(position))
+    the adjudicator.  `DipsolveRuleError` when the order is not for that unit."""
+    from . import kernel as k
+    from .board import run_read
     po = position.map.province_of
     if (not isinstance(order, UnitOrder) or order.kind != unit.kind
-            or po.get(order.location) != po[unit.location]):
+            or po.get(order.location) != po[unit.location] or unit not in position.units):
         raise DipsolveRuleError(f"{order} is not an order for {unit} ({unit.power})")
-    i = st.at[po[unit.location]]
-    try:
-        _classify(st, i, order, st.seas)
-        why = st.why[i]
-        t = st.otype[i]
-        return Reading(order, _KIND_NAMES[t], st.dest[i] or None,
-                       st.dest_loc[i] if t == _MOVE else None, st.via[i],
-                       st.sup_prov[i] or None, st.sup_dest[i] or None,
-                       (st.dest_loc[i] or None) if t == _SUPM else None,
-                       why[1] if why else None)
-    finally:
-        st.otype[i], st.via[i], st.why[i] = _HOLD, False, None
-        st.dest[i] = st.dest_loc[i] = st.sup_prov[i] = st.sup_dest[i] = ""
+    answer, _, board = run_read(position, {unit.power: [order]})
+    a = position.units.index(unit) * k.AF
+    t = answer[a + k.A_TYPE]
+    places = board.locations                 # a province's number is its location's
+    dest = places[answer[a + k.A_DEST]] if answer[a + k.A_DEST] >= 0 else None
+    dloc = places[answer[a + k.A_DLOC]] if answer[a + k.A_DLOC] >= 0 else None
+    sprov = places[answer[a + k.A_SPROV]] if answer[a + k.A_SPROV] >= 0 else None
+    sdest = places[answer[a + k.A_SDEST]] if answer[a + k.A_SDEST] >= 0 else None
+    why = answer[a + k.A_WHY]
+    return Reading(order, _KIND_NAMES[t], dest, dloc if t == _MOVE else None, bool(answer[a + k.A_VIA]),
+                   sprov, sdest, dloc if t == _SUPM else None,
+                   _why(why, order, unit, position)[1] if why != k.W_NONE else None)  # type: ignore[arg-type]
 
 
 # -- the engine's answer in words ------------------------------------------------------------------
@@ -806,11 +519,12 @@ def _why(code: int, o: UnitOrder, unit: Unit, position: Position) -> tuple[str, 
 
 
 def movement_results(position: Position, out: list[int], given: list[tuple[str, Order]],
-                     board: object) -> list[OrderResult]:
+                     board: object, refused_only: bool = False) -> list[OrderResult]:
     """The results of a movement phase from the engine's answer (`dipsolve.core.kernel.movement`):
     one per unit in board order (its order, or a hold when it had none), then the orders
     set aside (no such unit, not your unit, not for this phase) in the order given, then
-    the second orders of units ordered twice."""
+    the second orders of units ordered twice.  ``refused_only``: the orders refused
+    alone (``out`` then may be `dipsolve.core.kernel.read`'s, nothing resolved)."""
     from . import kernel as k
     units = position.units
     n, AF = len(units), k.AF
@@ -849,6 +563,8 @@ def movement_results(position: Position, out: list[int], given: list[tuple[str, 
             if by >= 0:
                 detail = f"{detail}; dislodged by {units[by]}"
             results.append(OrderResult(power, order, False, reason, detail, rule))
+            continue
+        if refused_only:
             continue
         if by >= 0:
             results.append(OrderResult(power, order, False, Reason.DISLODGED, f"by {units[by]}"))

@@ -30,7 +30,7 @@ from typing import Mapping, Protocol, Sequence
 from .. import api
 from ..algorithms import dumbbot, greedy
 from ..algorithms.order_policy import OrderPolicy, PolicyLearner, default_prior
-from ..core import fast_kernel
+from ..core import kernel
 from ..core.errors import DipsolveSyntaxError, DipsolveUnavailable
 from ..core.orders import Build, Disband, Order, Waive
 from ..core.position import Position
@@ -202,9 +202,9 @@ class DipsolveBot:
 
     def prepare(self) -> None:
         """Load the method's model before a game (OR-Tools for ``cpsat``: about a second,
-        which a phase's time limit would otherwise have to cover), and the compiled
-        resolver's kernel where numba is installed (`dipsolve.core.fast_kernel.warm`: 0.3
-        to 1.6 s from numba's cache; the searches' `Resolver` takes it once loaded).
+        which a phase's time limit would otherwise have to cover), and the rules engine,
+        compiled where numba is installed (`dipsolve.core.kernel.load`: about 1 s from
+        numba's cache).
 
         Then everything alive is moved out of the cyclic garbage collector's reach
         (`gc.freeze`): the modules just loaded (numba, OR-Tools, numpy) are most of the
@@ -212,7 +212,7 @@ class DipsolveBot:
         phase's time (at 1 s a move, 6 of 823 phases ran over the limit by more than 10%;
         with the freeze, none of 834).  Objects made later are collected as usual; an
         object alive at the freeze that later becomes garbage in a cycle is never freed."""
-        fast_kernel.warm()
+        kernel.load()
         api.check_method(self.method)
         if self.opponents in ("equilibrium", "learned") and self.oracle == "cpsat":
             api.check_method("cpsat")

@@ -1,0 +1,1 @@
+"""Test oracles: independent definitions the package is checked against, never imported by it."""
