@@ -1,0 +1,135 @@
+"""The rules engine's layout and its convoy-route search: the numbers every engine function shares.
+
+The engine (`dipsolve.core.kernel`, `dipsolve.core.resolution`) works on flat integer
+arrays: the map's tables ``bt`` (a header of sizes and offsets, then the tables, made by
+`dipsolve.core.board.Board`), the units and the orders given as rows of ints, the answer
+as rows of ints.  Their fields are named here, once; so are the order types, the reasons
+an order is refused, the results, the decisions' states, the one allocation helper
+(`ints`) and the one convoy-chain search over the map's adjacency (`sea_route`, and
+`on_route` for the convoys an order may give).
+"""
+
+from __future__ import annotations
+
+# -- the map's tables (`bt`): a header of sizes and offsets, then the tables -----------------
+
+#: header fields of ``bt``
+H_P, H_L = 0, 1
+(O_LPROV, O_TERR, O_NCOAST, O_AMOVE, O_FMOVE, O_AREACH, O_FREACH, O_FILL, O_NB, O_FSTAND) = range(2, 12)
+HEADER = 12
+#: terrains (``bt[O_TERR + p]``)
+LAND, COAST, SEA = 0, 1, 2
+
+# -- the rows of units and orders --------------------------------------------------------------
+
+#: a unit: its power, kind (0 army, 1 fleet) and location
+U_POWER, U_KIND, U_LOC = range(3)
+UF = 3
+#: an order: the power giving it, its type, its unit's kind and location, its target, the
+#: other unit's kind and location (supported, convoyed), flags (`F_VIA`, `F_BAD_ROUTE`)
+#: and an id telling apart orders whose other fields are equal (names not on the map)
+R_POWER, R_TYPE, R_KIND, R_LOC, R_TARGET, R_OKIND, R_OLOC, R_FLAGS, R_ID = range(9)
+OF = 9
+F_VIA, F_BAD_ROUTE = 1, 2
+#: order types
+HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY, RETREAT, DISBAND, BUILD, OTHER = range(9)
+
+# -- the answer (`movement`'s ``out``) -------------------------------------------------------
+
+#: per unit: the order read (type, destination province and location, by convoy, the
+#: other unit's province, the supported or convoyed destination), why it was refused
+#: (`W_*`), the index of the order given (-1: none), the result (`X_*`), the unit that
+#: dislodged it (-1: none)
+A_TYPE, A_DEST, A_DLOC, A_VIA, A_SPROV, A_SDEST, A_WHY, A_GIVEN, A_RESULT, A_BY = range(10)
+AF = 10
+#: per order: how it was matched (`S_*`)
+S_MATCHED, S_NO_UNIT, S_WRONG_KIND, S_NOT_YOURS, S_PHASE, S_REPEATED, S_TWICE = range(7)
+#: results
+(X_HELD, X_MOVED, X_NO_CONVOY, X_BOUNCED, X_VOID, X_SUPPORTED, X_CUT, X_CONVOYED,
+ X_DISRUPTED) = range(1, 10)
+#: why an order was refused (each names a rule of `dipsolve.core.rules.RULES`)
+(W_NONE, W_PHASE, W_SUPPORTED_LOC, W_SELF_SUPPORT, W_SUPPORT_HOLD_REACH, W_NOTHING_TO_SUPPORT,
+ W_DEST_LOC, W_SUPPORT_OWN_PROVINCE, W_SUPPORT_MOVE_REACH, W_SUPPORTED_CANNOT, W_MOVE_OWN_PROVINCE,
+ W_ROUTE, W_ARMY_SEA, W_ARMY_ADJACENT, W_NO_ROUTE, W_FLEET_LAND, W_FLEET_ADJACENT,
+ W_COAST_NEEDED, W_WRONG_COAST, W_FLEET_ADJACENT_LOC, W_CONVOY_FLEET, W_CONVOY_LOC,
+ W_NOTHING_TO_CONVOY, W_CONVOY_ARMY, W_CONVOY_IMPOSSIBLE, W_CONVOY_OFF_ROUTE, W_TWICE) = range(27)
+
+# decision states
+UNKNOWN, YES, NO = 0, 1, 2
+
+
+def ints(n, value):
+    """``n`` ints set to ``value``: a list as plain Python, an array when compiled
+    (`dipsolve.core.kernel.load`)."""
+    return [value] * n
+
+
+# -- convoy routes: one chain search ----------------------------------------------------------
+
+def sea_route(bt, src, dst, held):
+    """Whether an army in province ``src`` can be carried to ``dst`` through seas whose
+    ``held[p]`` is set, each next to the one before (breadth first over the map's
+    adjacency of provinces)."""
+    P = bt[H_P]
+    nb = bt[O_NB]
+    seen = ints(P, 0)
+    queue = ints(P, 0)
+    tail = 0
+    for s in range(P):
+        if held[s] != 0 and bt[nb + src * P + s] != 0:
+            seen[s] = 1
+            queue[tail] = s
+            tail += 1
+    head = 0
+    while head < tail:
+        s = queue[head]
+        head += 1
+        if bt[nb + s * P + dst] != 0:
+            return True
+        for t in range(P):
+            if held[t] != 0 and seen[t] == 0 and t != src and bt[nb + s * P + t] != 0:
+                seen[t] = 1
+                queue[tail] = t
+                tail += 1
+    return False
+
+
+def on_route(bt, src, dst, sea, held):
+    """Whether the fleet in ``sea`` is necessary for some convoy route from ``src`` to
+    ``dst`` through the seas ``held``: on a chain with no shortcut (no two places on it
+    adjacent but consecutive ones), each chain ending at the first sea next to ``dst``
+    (DATC 4.E.1, case 6.G.19).  Depth first, on an explicit path."""
+    P = bt[H_P]
+    nb = bt[O_NB]
+    path = ints(P + 1, 0)
+    cursor = ints(P + 1, 0)
+    depth = 0
+    path[0] = src
+    while depth >= 0:
+        last = path[depth]
+        if depth > 0 and bt[nb + last * P + dst] != 0:
+            for q in range(1, depth + 1):
+                if path[q] == sea:
+                    return True
+            depth -= 1
+            continue
+        found = -1
+        t = cursor[depth]
+        while t < P and found < 0:
+            if held[t] != 0 and bt[nb + last * P + t] != 0:
+                ok = True
+                for q in range(depth + 1):
+                    if path[q] == t or (q < depth and bt[nb + t * P + path[q]] != 0):
+                        ok = False
+                        break
+                if ok:
+                    found = t
+            t += 1
+        if found < 0:
+            depth -= 1
+        else:
+            cursor[depth] = found + 1
+            depth += 1
+            path[depth] = found
+            cursor[depth] = 0
+    return False
