@@ -74,7 +74,7 @@ from .core.results import Deadline, Limits, Result, Status
 # -- everything else, loaded on first use: name -> (module, attribute) ----------------
 # (even the core: `dipsolve --help` must not pay for the map and the adjudicator)
 _CORE = {
-    "dipsolve.core.adjudicator": ("OrderResult", "Outcome", "Reason", "adjudicate"),
+    "dipsolve.core.adjudicator": ("OrderResult", "Outcome", "Reason", "Rules", "adjudicate"),
     "dipsolve.core.map": ("POWERS", "Map", "standard_map"),
     "dipsolve.core.orders": ("Build", "Convoy", "Disband", "Hold", "Move", "Order", "Remove", "Retreat",
                         "SupportHold", "SupportMove", "UnitOrder", "Waive", "unit_key"),
@@ -150,7 +150,7 @@ _LAZY: dict[str, tuple[str, str]] = {
 __all__ = sorted([
     "Map", "standard_map", "POWERS", "Position", "Phase", "Unit", "Dislodged",
     "Order", "Hold", "Move", "SupportHold", "SupportMove", "Convoy", "Retreat", "Disband",
-    "Remove", "Build", "Waive", "UnitOrder", "unit_key", "adjudicate", "Outcome", "OrderResult", "Reason",
+    "Remove", "Build", "Waive", "UnitOrder", "unit_key", "adjudicate", "Rules", "Outcome", "OrderResult", "Reason",
     "Resolver", "Resolution", "DipsolveError", "DipsolveSyntaxError", "DipsolveLimitError", "DipsolveRuleError",
     "DipsolveUnavailable", "DipsolveInternalError", "DipsolveArgumentError", "DipsolveUnsupported",
     "DipsolveFileError", "DipsolveLostError", "quote", "Status", "Result", "Limits", "Deadline", "example", "__version__",
@@ -191,7 +191,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
-    from .core.adjudicator import OrderResult, Outcome, Reason, adjudicate
+    from .core.adjudicator import OrderResult, Outcome, Reason, Rules, adjudicate
     from .core.map import POWERS, Map, standard_map
     from .core.orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                          SupportMove, UnitOrder, Waive, unit_key)

@@ -29,13 +29,13 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping, Sequence
 
-from .core.adjudicator import Outcome, Reason, adjudicate
+from .core.adjudicator import Outcome, Reason, Rules, adjudicate
 from .core.orders import Convoy, Disband, Move, Order, SupportMove
 from .core.position import Dislodged, Position, Unit
 from .core.results import Limits
 from .io.records import COMPLETED, Record, RecordPhase, board_differences
 
-__all__ = ["Analysis", "PhaseCheck", "PowerMove", "QUIRKS", "CONVENTIONS", "EXPLANATIONS", "analyze", "check_phase", "board_differences"]
+__all__ = ["Analysis", "PhaseCheck", "PowerMove", "QUIRKS", "READINGS", "CONVENTIONS", "EXPLANATIONS", "analyze", "check_phase", "board_differences"]
 
 #: the peer's documented departures from the DATC (README, tests/test_peer_crosscheck.py)
 QUIRKS = {
@@ -50,6 +50,12 @@ QUIRKS = {
     "4.D.8": "4.D.8 civil disorder (the peer removes the units farthest from home centers)",
 }
 
+#: other engines' readings of the rules, where the DATC leaves a choice
+READINGS = {
+    "4.A.3": "4.A.3 a move to an adjacent province convoyed by its own power's fleet (Meta's "
+             "engine moves it over land unless ordered 'via convoy'; DATC 3.0 by the convoy)",
+}
+
 #: the ways a record is written that are no rule at all, and that a re-adjudication names
 #: rather than calls unexplained (each emulated as the quirks are, then compared)
 CONVENTIONS = {
@@ -61,11 +67,7 @@ CONVENTIONS = {
 }
 
 #: every name a difference can be explained by: the peer's quirks and the records' conventions
-EXPLANATIONS = {**QUIRKS, **CONVENTIONS}
-
-#: the stand-in power that carries a support the peer counts though the DATC does not
-_STAND_IN = "Stand-in"
-
+EXPLANATIONS = {**QUIRKS, **READINGS, **CONVENTIONS}
 
 # -- the adjudication check ------------------------------------------------------------------
 
@@ -88,18 +90,17 @@ class PhaseCheck:
 
 @dataclass
 class _Case:
-    """A phase as the recognisers see it: the board, the orders, the record's next board."""
+    """A phase as the recognisers see it: the board, the orders, the record's next board,
+    and the readings of the rules it is adjudicated by (`Rules`: DATC 3.0 to begin with)."""
 
     position: Position
     orders: dict[str, list[Order]]
     expected: Position
     compare_phase: bool
-    #: units handed to the stand-in power: location -> the power they belong to
-    stand_in: Mapping[str, str] | None = None
+    rules: Rules = Rules()
 
     def outcome(self) -> Outcome:
-        out = adjudicate(self.position, self.orders)
-        return _restore_stand_in(out, self.stand_in) if self.stand_in else out
+        return adjudicate(self.position, self.orders, self.rules)
 
     def diffs(self) -> list[str]:
         return board_differences(self.outcome().next, self.expected, self.compare_phase)
@@ -220,16 +221,12 @@ def _own_supports(case: _Case) -> Iterable[tuple[str, SupportMove, Move | None, 
 
 def _d12(case: _Case) -> _Case | None:
     """6.D.12/6.F.4: the peer counts a power's support of a *convoyed* attack on its own
-    unit (or on its convoying fleet): emulated by handing the supporting unit to a
-    stand-in power, whose support dipsolve counts."""
-    if case.position.phase.kind != "movement" or case.stand_in:
+    unit: the phase adjudicated again with that reading (`Rules.convoyed_own_support`)."""
+    if case.position.phase.kind != "movement" or case.rules.convoyed_own_support:
         return None
-    convoying = {o.location for os in case.orders.values() for o in os if isinstance(o, Convoy)}
-    chosen = [(p, s) for p, s, mv, d in _own_supports(case)
-              if (mv is not None and _convoyed(mv, case.orders, case.position)) or d.location in convoying]
-    if not chosen:
+    if not any(mv is not None for _, _, mv, _ in _own_supports(case)):
         return None
-    return _with_stand_in(case, chosen)
+    return replace(case, rules=replace(case.rules, convoyed_own_support=True))
 
 
 def _f4(case: _Case) -> _Case | None:
@@ -251,76 +248,44 @@ def _f4(case: _Case) -> _Case | None:
 
 def _e3(case: _Case) -> _Case | None:
     """6.E.3: the peer gives a power's support of an attack over land on its own unit no
-    effect at all (not even to the mover's defence in a head-to-head): emulated by
-    leaving the support out."""
-    if case.position.phase.kind != "movement":
+    effect at all (not even to the mover's defence in a head-to-head): the phase
+    adjudicated again with that reading (`Rules.land_own_support_void`)."""
+    if case.position.phase.kind != "movement" or case.rules.land_own_support_void:
         return None
-    drop = {s for _, s, mv, _ in _own_supports(case)
-            if mv is not None and not _convoyed(mv, case.orders, case.position)}
-    if not drop:
+    if not any(mv is not None and not _convoyed(mv, case.orders, case.position)
+               for _, _, mv, _ in _own_supports(case)):
         return None
-    return replace(case, orders={p: [o for o in os if o not in drop] for p, os in case.orders.items()})
-
-
-def _with_stand_in(case: _Case, chosen: list[tuple[str, SupportMove]]) -> _Case:
-    units = list(case.position.units)
-    owners: dict[str, str] = {}
-    orders = {p: list(os) for p, os in case.orders.items()}
-    for power, s in chosen:
-        u = case.position.unit_in[case.position.map.province_of[s.location]]
-        units[units.index(u)] = Unit(_STAND_IN, u.kind, u.location)
-        owners[u.location] = power
-        orders[power].remove(s)
-        orders.setdefault(_STAND_IN, []).append(s)
-    position = Position.build(case.position.phase, units, case.position.centers,
-                              case.position.dislodged, case.position.standoffs, case.position.map)
-    return replace(case, position=position, orders=orders, stand_in=owners)
-
-
-def _restore_stand_in(outcome: Outcome, owners: Mapping[str, str]) -> Outcome:
-    """The outcome with the stand-in's units (and centers) given back to their powers."""
-    nxt = outcome.next
-    fallback = next(iter(owners.values()))
-
-    def back(u: Unit) -> Unit:
-        if u.power != _STAND_IN:
-            return u
-        origin = [loc for loc in owners if nxt.map.province_of[loc] == nxt.map.province_of[u.location]]
-        return Unit(owners[origin[0]] if origin else fallback, u.kind, u.location)
-
-    centers = [(c, fallback if o == _STAND_IN else o) for c, o in nxt.centers]
-    dislodged = [Dislodged(back(d.unit), d.attacker_origin, d.retreats) for d in nxt.dislodged]
-    fixed = Position.build(nxt.phase, [back(u) for u in nxt.units], centers, dislodged, nxt.standoffs,
-                           nxt.map)
-    return Outcome(outcome.position, None, fixed, outcome.destroyed, make=lambda: outcome.results)
+    return replace(case, rules=replace(case.rules, land_own_support_void=True))
 
 
 def _g8(case: _Case) -> _Case | None:
     """6.G.8 (and DATC 4.A.3): an army that goes by convoy (ordered 'via convoy', or
     convoyed by a fleet of its own power) stays when its convoy fails, even if it could
-    go by land; the peer (DATC 2.x) moves it by land.  Emulated by ordering the land move
-    (and leaving out its own power's convoy orders for it)."""
-    if case.position.phase.kind != "movement":
+    go by land; the peer (DATC 2.x) moves it by land: the phase adjudicated again with
+    that reading (`Rules.land_fallback`)."""
+    if case.position.phase.kind != "movement" or case.rules.land_fallback:
         return None
     m = case.position.map
-    power_of = {o: p for p, os in case.orders.items() for o in os}
-    convoys = {(o.convoyed_location, o.target) for os in case.orders.values() for o in os
-               if isinstance(o, Convoy)}
-    # the convoy failed: no convoy route (or, for a unit dislodged, no fleet ordered to
-    # convoy it at all)
-    failed = {r.order for r in case.outcome().results
-              if isinstance(r.order, Move) and r.order.kind == "A" and m.can_move("A", r.order.location, r.order.target)
-              and _own_convoy(r.order, case.orders.get(r.power, ()))
-              and (r.reason == Reason.NO_CONVOY
-                   or r.reason == Reason.DISLODGED and (r.order.location, r.order.target) not in convoys)}
-    if not failed:
+    if not any(isinstance(r.order, Move) and r.order.kind == "A" and r.reason in (Reason.NO_CONVOY, Reason.DISLODGED)
+               and m.can_move("A", r.order.location, r.order.target)
+               and _own_convoy(r.order, case.orders.get(r.power, ()))
+               for r in case.outcome().results):
         return None
-    drop = {o for os in case.orders.values() for o in os
-            if isinstance(o, Convoy) and any(o.convoyed_location == mv.location and
-                                             power_of.get(o) == power_of.get(mv) for mv in failed)}
-    return replace(case, orders={p: [Move(o.kind, o.location, o.target) if o in failed and isinstance(o, Move)
-                                     else o for o in os if o not in drop]
-                                 for p, os in case.orders.items()})
+    return replace(case, rules=replace(case.rules, land_fallback=True))
+
+
+def _a3(case: _Case) -> _Case | None:
+    """4.A.3: Meta's engine moves an army to an adjacent province over land though a fleet
+    of its own power is ordered to convoy it (only 'via convoy' makes it go by convoy):
+    the phase adjudicated again with that reading (`Rules.convoy_intent`)."""
+    if case.position.phase.kind != "movement" or case.rules.convoy_intent == "via only":
+        return None
+    m = case.position.map
+    if not any(isinstance(o, Move) and o.kind == "A" and not o.via_convoy
+               and m.can_move("A", o.location, o.target) and _own_convoy(o, os)
+               for os in case.orders.values() for o in os):
+        return None
+    return replace(case, rules=replace(case.rules, convoy_intent="via only"))
 
 
 def _own_convoy(move: Move, own_orders: Iterable[Order]) -> bool:
@@ -382,6 +347,7 @@ def _hundred_years(case: _Case) -> _Case | None:
 
 _RECOGNISERS: tuple[tuple[str, Callable[[_Case], _Case | None]], ...] = (
     ("6.H.6", _h66), ("6.D.12", _d12), ("6.F.4", _f4), ("6.E.3", _e3), ("6.G.8", _g8), ("4.D.8", _d8),
+    ("4.A.3", _a3),
     ("disband-only retreat", _disband_only), ("100-year end", _hundred_years))
 
 

@@ -347,6 +347,11 @@ def _subject(value: Any, args: Args, what: str) -> Any:
     return _each(lambda: Outcome, "an Outcome (a plan's phases)")(value, args, what)
 
 
+def _rules_class() -> type:
+    from .core.rules import Rules
+    return Rules
+
+
 def _record_class() -> type:
     from .io.records import Record
     return Record
@@ -380,6 +385,7 @@ CHECKS: dict[str, Check] = {
     "path": _path,
     "game_map": _instance(Map, "a Map", optional=True),
     "limits": _instance(Limits, "a Limits", optional=True),
+    "rules": lambda v, a, w: _instance(_rules_class(), "a Rules (dipsolve.Rules)", optional=True)(v, a, w),
     "record": _record,
     "subject": _subject,
     "values": _values,

@@ -14,7 +14,7 @@ import dipsolve
 from dipsolve.analysis import QUIRKS, analyze, check_phase
 from dipsolve.cli import main
 from dipsolve.algorithms.evaluation import influence
-from dipsolve.core.orders import Convoy, Disband, Move, SupportMove
+from dipsolve.core.orders import Convoy, Disband, Hold, Move, SupportMove
 from dipsolve.core.position import Position, Unit
 from dipsolve.io.records import read_records
 from dipsolve.io.game import Game
@@ -216,3 +216,51 @@ def test_analyze_every_game_of_a_file(tmp_path, capsys):
                                     "0 not explained by any documented quirk")
     assert main(["analyze", str(both), "--adjudication-only", "--game", "peer-random-0", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["game"] == "peer-random-0"
+
+
+# issue 48: the peer's 6.D.12 reading where the stand-in power of old changed other orders
+# (reduced from two of 2,000 random phases): Turkey's own attack on the supporter may not cut
+# its support; Italy's own move against the supporter neither
+STAND_IN_CASES = {
+    "F1914": ("F1914M", "Austria A NWY, Austria F BAR, Turkey A MOS, Turkey A STP, Turkey A WAR",
+              {"Austria": [Move("A", "NWY", "STP", True), Convoy("BAR", "A", "NWY", "STP")],
+               "Turkey": [SupportMove("A", "MOS", "A", "NWY", "STP"), Hold("A", "STP"),
+                          Move("A", "WAR", "MOS")]},
+              {"STP": "Turkey", "MOS": "Turkey", "WAR": "Turkey"}),
+    "S1909": ("S1909M", "France A LON, France F MAO, Germany F ENG, Italy A TUN, Italy A NAF, Italy F TYS",
+              {"France": [Move("A", "LON", "NAF", True), Convoy("MAO", "A", "LON", "NAF")],
+               "Germany": [Convoy("ENG", "A", "LON", "NAF")],
+               "Italy": [SupportMove("A", "TUN", "A", "LON", "NAF"), Move("A", "NAF", "TUN"),
+                         SupportMove("F", "TYS", "A", "NAF", "TUN")]},
+              {"TUN": "Italy", "LON": "France"}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(STAND_IN_CASES))
+def test_the_peers_6d12_reading_is_named_by_adjudicating_under_it(case):
+    """Named by the engine's option (`Rules.convoyed_own_support`), not by handing the
+    support to a stand-in power, which also let the power's own attack cut it."""
+    record = _peer_record(*STAND_IN_CASES[case])
+    check = check_phase(record.phases[0], record.phases[1])
+    assert check.differences and check.explained
+    assert check.quirks[0] == "6.D.12"
+
+
+def test_metas_reading_without_convoy_intent_is_named():
+    """Meta's game 443777, F1907M (tests/data/records/README.md): Turkey's army goes over land
+    though its own fleet convoys it, and bounces with the fleet it would swap with; named
+    by adjudicating under `Rules(convoy_intent="via only")`."""
+    record = _peer_record("F1907M", "Turkey A CON, Turkey F AEG, Turkey F BUL/EC",
+                          {"Turkey": [Convoy("AEG", "A", "CON", "BUL"), Move("A", "CON", "BUL"),
+                                      Move("F", "BUL/EC", "CON")]},
+                          {"CON": "Turkey", "BUL": "Turkey", "ANK": "Turkey"})
+    saved = record.to_json()
+    saved["phases"][1]["state"]["units"]["TURKEY"] = ["A CON", "F AEG", "F BUL/EC"]   # Meta's board
+    meta = read_records(json.dumps(saved))[0]
+    check = check_phase(meta.phases[0], meta.phases[1])
+    assert check.differences and check.explained and check.quirks == ("4.A.3",)
+    swapped = dipsolve.adjudicate(meta.phases[0].position, meta.phases[0].orders_of())
+    assert swapped.next.unit_in["BUL"] == Unit("Turkey", "A", "BUL")                 # DATC 3.0
+    held = dipsolve.adjudicate(meta.phases[0].position, meta.phases[0].orders_of(),
+                               rules=dipsolve.Rules(convoy_intent="via only"))
+    assert held.next.unit_in["BUL"] == Unit("Turkey", "F", "BUL/EC")

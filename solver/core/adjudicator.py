@@ -34,10 +34,10 @@ from .graph import steps
 from .map import Map
 from .orders import Disband, Order
 from .position import UNITS, Dislodged, Phase, Position, Unit, unit
-from .rules import (REFUSED, OrderResult, Reason, match_adjustments, match_retreats,
+from .rules import (REFUSED, OrderResult, Reason, Rules, match_adjustments, match_retreats,
                     movement_results)
 
-__all__ = ["REFUSED", "OrderResult", "Outcome", "Reason", "adjudicate"]
+__all__ = ["REFUSED", "OrderResult", "Outcome", "Reason", "Rules", "adjudicate"]
 
 #: reasons for an order that was set aside without being tied to a unit's action
 _SET_ASIDE = {Reason.NOT_YOUR_UNIT, Reason.NO_UNIT}
@@ -94,8 +94,10 @@ class Outcome:
 
 # -- public entry point ---------------------------------------------------------------
 
-def adjudicate(position: Position, orders: Mapping[str, Iterable[Order]] | None = None) -> Outcome:
-    """Resolve one phase of ``position`` under ``orders`` (power -> orders).
+def adjudicate(position: Position, orders: Mapping[str, Iterable[Order]] | None = None,
+               rules: Rules | None = None) -> Outcome:
+    """Resolve one phase of ``position`` under ``orders`` (power -> orders), by the DATC
+    3.0 preferences or the readings of ``rules`` (`Rules`).
 
     Never raises for a bad order: illegal orders become holds (movement) or fail, each
     with its reason.  Units without orders hold (movement) or disband (retreat);
@@ -104,7 +106,7 @@ def adjudicate(position: Position, orders: Mapping[str, Iterable[Order]] | None 
     orders = orders or {}
     kind = position.phase.kind
     if kind == "movement":
-        return _movement(position, orders)
+        return _movement(position, orders, rules.flags if rules is not None else 0)
     if kind == "retreat":
         return _retreat(position, orders)
     return _adjustment(position, orders)
@@ -179,10 +181,10 @@ def _after_fall(position: Position, units: tuple[Unit, ...], year: int,
 
 # -- movement -----------------------------------------------------------------------------
 
-def _movement(position: Position, orders: Mapping[str, Iterable[Order]]) -> Outcome:
+def _movement(position: Position, orders: Mapping[str, Iterable[Order]], rules: int = 0) -> Outcome:
     """A movement phase through the engine (`dipsolve.core.kernel`): the next position at
     once, the per-order results from the same answer when first asked."""
-    out, given, board = run_movement(position, orders)
+    out, given, board = run_movement(position, orders, rules)
     return movement_outcome(position, out, given, board, board_after(position, out, board))
 
 

@@ -240,14 +240,15 @@ def engine_units(board: Board, position: Position) -> Any:
     return arr
 
 
-def engine_movement(board: Board, units: Any, rows: Any) -> list[int]:
+def engine_movement(board: Board, units: Any, rows: Any, rules: int = 0) -> list[int]:
     """The engine's movement phase on rows already as it takes them (`engine_units`,
-    `as_engine_rows`): its answer as a list of ints."""
-    out = k.movement(board.engine_tables(), units, rows)
+    `as_engine_rows`), under the engine's options ``rules`` (0: DATC 3.0's preferences):
+    its answer as a list of ints."""
+    out = k.movement(board.engine_tables(), units, rows, rules)
     return out if type(out) is list else out.tolist()
 
 
-def run_movement(position: Position, orders: Mapping[str, Iterable[Order]]
+def run_movement(position: Position, orders: Mapping[str, Iterable[Order]], rules: int = 0
                  ) -> tuple[list[int], list[tuple[str, Order]], Board]:
     """One movement phase through the engine: its answer (a list of ints, see
     `dipsolve.core.kernel.movement`), the orders given in order, and the board."""
@@ -255,7 +256,7 @@ def run_movement(position: Position, orders: Mapping[str, Iterable[Order]]
         k.load()
     board = board_of(position.map)
     rows, given = order_rows(board, orders)
-    return engine_movement(board, engine_units(board, position), as_engine_rows(rows)), given, board
+    return engine_movement(board, engine_units(board, position), as_engine_rows(rows), rules), given, board
 
 
 def run_read(position: Position, orders: Mapping[str, Iterable[Order]]

@@ -52,7 +52,7 @@ from .tables import (A_BY, A_DEST, A_DLOC, A_GIVEN, A_RESULT, A_SDEST, A_SPROV, 
                      A_WHY, AF, COAST, CONVOY, F_BAD_ROUTE, F_VIA, H_L, H_P, HEADER, HOLD, LAND,
                      MOVE, O_AREACH, O_FILL, O_FMOVE, O_FREACH, O_FSTAND, O_LPROV, O_NCOAST,
                      NO, O_TERR, OF, OTHER, R_FLAGS, R_KIND, R_LOC, R_OKIND, R_OLOC, R_POWER, R_TARGET,
-                     R_TYPE, S_MATCHED, S_NO_UNIT, S_NOT_YOURS, S_PHASE, S_REPEATED, S_TWICE,
+                     R_TYPE, RULE_LAND_FALLBACK, S_MATCHED, S_NO_UNIT, S_NOT_YOURS, S_PHASE, S_REPEATED, S_TWICE,
                      S_WRONG_KIND, SEA, SUPPORT_HOLD, SUPPORT_MOVE, U_KIND, U_LOC, U_POWER, UF,
                      W_ARMY_ADJACENT, W_ARMY_SEA, W_COAST_NEEDED, W_CONVOY_ARMY,
                      W_CONVOY_FLEET, W_CONVOY_IMPOSSIBLE, W_CONVOY_LOC, W_CONVOY_OFF_ROUTE,
@@ -271,9 +271,10 @@ def read(bt, units, orders):
     return out
 
 
-def movement(bt, units, orders):
+def movement(bt, units, orders, rules):
     """One movement phase: the units (`UF` ints each) and the orders given (`OF` ints
-    each) on the map of ``bt``; the answer (see the module notes): `AF` ints per unit,
+    each) on the map of ``bt``, under the engine's options ``rules`` (``RULE_*``, 0: the
+    DATC 3.0 preferences); the answer (see the module notes): `AF` ints per unit,
     one per order, then the number of standoff provinces and those provinces."""
     P = bt[H_P]
     n = len(units) // UF
@@ -282,7 +283,23 @@ def movement(bt, units, orders):
     (prov, power, at, held, otype, dest, dloc, via, sprov, sdest, why, given,
      status) = _match(bt, units, orders)
     # 2. and 3. convoy intent, every decision resolved
-    state, mhead, mnext, h2h, valid = settle(bt, prov, power, at, held, otype, dest, dloc, via, sprov, sdest)
+    land = ints(n, 0)
+    state, mhead, mnext, h2h, valid = settle(bt, prov, power, at, held, otype, dest, dloc, via,
+                                             sprov, sdest, rules, land)
+    if (rules & RULE_LAND_FALLBACK) != 0:
+        # an army whose convoy failed goes over land where it can (DATC 2.x, 6.G.8): the
+        # phase resolved again with those armies moving over land
+        again = False
+        reach = bt[O_AREACH]
+        for i in range(n):
+            if (otype[i] == MOVE and via[i] != 0 and state[n + i] == NO and units[i * UF + U_KIND] == 0
+                    and bt[reach + units[i * UF + U_LOC] * P + dest[i]] != 0):
+                via[i] = 0
+                land[i] = 1
+                again = True
+        if again:
+            state, mhead, mnext, h2h, valid = settle(bt, prov, power, at, held, otype, dest, dloc,
+                                                     via, sprov, sdest, rules, land)
     # 4. execute: who moved, who was dislodged and by whom, the standoffs
     out = ints(n * AF + m + 1 + P, -1)
     moved = ints(n, 0)
@@ -459,7 +476,7 @@ def _warm_up(np: Any) -> None:
     bt[bt[O_FILL]] = -1
     units = np.array([0, 0, 0], np.int64)
     orders = np.array([0, MOVE, 0, 0, 0, -1, -1, F_VIA, 0], np.int64)
-    movement(bt, units, orders)
+    movement(bt, units, orders, 0)
     read(bt, units, orders)
 
 

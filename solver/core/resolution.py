@@ -14,8 +14,8 @@ kernel calls it; steps 1, 2's matching and 4 are `dipsolve.core.kernel`'s.
 
 from __future__ import annotations
 
-from .tables import (CONVOY, H_P, MOVE, NO, SUPPORT_HOLD, SUPPORT_MOVE, UNKNOWN, YES, ints,
-                     sea_route)
+from .tables import (CONVOY, H_P, MOVE, NO, RULE_CONVOYED_OWN_SUPPORT, RULE_LAND_OWN_SUPPORT_VOID,
+                     RULE_VIA_ONLY, SUPPORT_HOLD, SUPPORT_MOVE, UNKNOWN, YES, ints, sea_route)
 
 #
 # The decisions, numbered so that one sweep takes the supports first, then the convoy
@@ -49,7 +49,7 @@ def _count(state, head, nxt, power, against):
 def _move_verdict(i, jstays, n, state, g):
     """Move ``i``'s verdict (YES, NO or UNKNOWN) with the unit in its destination
     staying (``jstays``) or leaving, from the bounds of the strengths (DATC section 5)."""
-    (otype, dest, sdest, prov, power, occ, h2h, mhead, mnext, hs, ms, snext) = g
+    (otype, dest, sdest, prov, power, occ, h2h, mhead, mnext, hs, ms, snext, via, rules) = g
     path = state[n + i]
     if path == NO:
         return NO
@@ -59,8 +59,9 @@ def _move_verdict(i, jstays, n, state, g):
     if j >= 0 and jstays:
         if power[j] == power[i]:
             return NO                    # no unit dislodges one of its own power
-        a_lo -= lo_j                      # nor is supported against its own unit
-        a_hi -= hi_j
+        if not ((rules[0] & RULE_CONVOYED_OWN_SUPPORT) != 0 and via[i] != 0):
+            a_lo -= lo_j                  # nor is supported against its own unit (6.D.12)
+            a_hi -= hi_j
     a_lo += 1
     a_hi += 1
     if path == UNKNOWN:
@@ -109,7 +110,7 @@ def _move_verdict(i, jstays, n, state, g):
 def _decide(x, n, state, g, bt, held):
     """Decision ``x``'s verdict from the state of the others (UNKNOWN when the bounds
     do not settle it)."""
-    (otype, dest, sdest, prov, power, occ, h2h, mhead, mnext, hs, ms, snext) = g
+    (otype, dest, sdest, prov, power, occ, h2h, mhead, mnext, hs, ms, snext, via, rules) = g
     if x < n:                             # support of unit x: cut or given
         s = x
         dis = state[3 * n + s]
@@ -210,7 +211,7 @@ def _propagate(pending, count, n, state, g, bt, held):
 
 def _dependencies(x, n, state, g, out):
     """The pending decisions ``x`` depends on, written to ``out``; their number."""
-    (otype, dest, sdest, prov, power, occ, h2h, mhead, mnext, hs, ms, snext) = g
+    (otype, dest, sdest, prov, power, occ, h2h, mhead, mnext, hs, ms, snext, via, rules) = g
     c = 0
     if x < n:
         s = x
@@ -401,20 +402,25 @@ def _stalled(pending, count, n, state, g, bt, held):
                 state[q] = YES           # circular movement: every move succeeds
 
 
-def settle(bt, prov, power, at, held, otype, dest, dloc, via, sprov, sdest):
+def settle(bt, prov, power, at, held, otype, dest, dloc, via, sprov, sdest, rules, land):
     """Steps 2 and 3 of a movement phase whose orders are matched (`dipsolve.core.kernel`'s
     ``_match``): convoy intent (``via`` is updated), the moves and supports indexed, every
     decision resolved.  Returns the decisions' ``state`` (see the numbering above), the
     moves into each province (``mhead``, linked by ``mnext``), the unit each move meets
-    head to head, and whether each support or convoy is of an order given (``valid``)."""
+    head to head, and whether each support or convoy is of an order given (``valid``).
+    ``rules``: the engine's options (`dipsolve.core.tables`' ``RULE_*``); ``land``: the
+    armies that go over land whatever convoy is ordered for them (``RULE_LAND_FALLBACK``)."""
     P = bt[H_P]
     n = len(prov)
     # 2. convoy intent (DATC 3.0, 4.A.3): a fleet of the army's power ordered to convoy it
-    for i in range(n):
-        if otype[i] == CONVOY:
-            a = at[sprov[i]]
-            if otype[a] == MOVE and dest[a] == sdest[i] and power[a] == power[i]:
-                via[a] = 1
+    #    (unless the rules take only 'via convoy' as intent)
+    if (rules & RULE_VIA_ONLY) == 0:
+        for i in range(n):
+            if otype[i] == CONVOY:
+                a = at[sprov[i]]
+                if (otype[a] == MOVE and dest[a] == sdest[i] and power[a] == power[i]
+                        and land[a] == 0):
+                    via[a] = 1
     # the moves into each province, the unit each move meets, head to head or standing
     mhead = ints(P, -1)
     mnext = ints(n, -1)
@@ -448,8 +454,11 @@ def settle(bt, prov, power, at, held, otype, dest, dloc, via, sprov, sdest):
                 snext[i] = hs[j]
                 hs[j] = i
         elif t == SUPPORT_MOVE:
-            # a support that names a coast must name the coast moved to (DATC 4.B.4)
-            if otype[j] == MOVE and dest[j] == sdest[i] and (dloc[i] < 0 or dloc[i] == dloc[j]):
+            # a support that names a coast must name the coast moved to (DATC 4.B.4); the
+            # rules may void a support of a move over land against one's own unit (6.E.3)
+            own = at[sdest[i]] >= 0 and power[at[sdest[i]]] == power[i] and via[j] == 0
+            if (otype[j] == MOVE and dest[j] == sdest[i] and (dloc[i] < 0 or dloc[i] == dloc[j])
+                    and not (own and (rules & RULE_LAND_OWN_SUPPORT_VOID) != 0)):
                 valid[i] = 1
                 snext[i] = ms[j]
                 ms[j] = i
@@ -485,7 +494,7 @@ def settle(bt, prov, power, at, held, otype, dest, dloc, via, sprov, sdest):
             state[3 * n + u] = UNKNOWN
             pending[count] = 3 * n + u
             count += 1
-    g = (otype, dest, sdest, prov, power, occ, h2h, mhead, mnext, hs, ms, snext)
+    g = (otype, dest, sdest, prov, power, occ, h2h, mhead, mnext, hs, ms, snext, via, ints(1, rules))
     count = _propagate(pending, count, n, state, g, bt, held)
     while count > 0:
         _stalled(pending, count, n, state, g, bt, held)

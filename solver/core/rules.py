@@ -33,7 +33,7 @@ from .map import Map
 from .orders import RETREAT_ORDERS, Build, Disband, Hold, Move, Order, Retreat, UnitOrder, Waive
 from .position import Dislodged, Position, Unit
 
-__all__ = ["CONVOY", "HOLD", "MOVE", "REFUSED", "RULES", "SUPPORT_HOLD", "SUPPORT_MOVE",
+__all__ = ["CONVOY", "HOLD", "MOVE", "REFUSED", "RULES", "SUPPORT_HOLD", "SUPPORT_MOVE", "Rules",
            "OrderResult", "Problem", "Reading", "Reason", "match_adjustments", "match_retreats",
            "movement_results", "order_problem", "order_problems", "read_order", "unit_orders",
            "validate_orders"]
@@ -120,6 +120,68 @@ class OrderResult(NamedTuple):
     def __str__(self) -> str:
         tail = f" ({self.detail})" if self.detail else ""
         return f"{self.power}: {self.order}: {self.reason.value}{tail}"
+
+
+# -- the readings an adjudication follows ---------------------------------------------------------
+
+#: `Rules.convoy_intent`'s values: which army moves go by convoy when a land route exists too
+CONVOY_INTENTS = ("own fleet", "via only")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The readings an adjudication follows where the rules leave a choice (the DATC's own,
+    its section 4) or where another engine departs from the DATC.  ``Rules()`` is the DATC
+    3.0 preferences, what `adjudicate` follows unless told otherwise; `analyze` names a
+    record's difference by re-adjudicating its phase under another reading.
+
+    ``convoy_intent`` (DATC 4.A.3)
+        ``"own fleet"`` (DATC 3.0): an army's move goes by convoy when ordered 'via convoy'
+        or when a fleet of its own power is ordered to convoy it; ``"via only"``: only
+        'via convoy' (Meta's engine, dipcc: a move to an adjacent province convoyed by the
+        army's own fleet goes over land).
+    ``land_fallback`` (6.G.8 as DATC 2.x and the `diplomacy` package have it)
+        an army whose convoy fails moves over land where it can.
+    ``convoyed_own_support`` (6.D.12, the `diplomacy` package)
+        a power's support of a convoyed attack on its own unit counts.
+    ``land_own_support_void`` (6.E.3, the `diplomacy` package)
+        a power's support of an attack over land on its own unit counts for nothing, not
+        even in a head-to-head battle.
+
+        >>> Rules.diplomacy_package()
+        Rules(convoy_intent='own fleet', land_fallback=True, convoyed_own_support=True, land_own_support_void=True)
+    """
+
+    convoy_intent: str = "own fleet"
+    land_fallback: bool = False
+    convoyed_own_support: bool = False
+    land_own_support_void: bool = False
+
+    def __post_init__(self) -> None:
+        if self.convoy_intent not in CONVOY_INTENTS:
+            from .errors import DipsolveSyntaxError
+            raise DipsolveSyntaxError(f"rules: unknown convoy intent {self.convoy_intent!r} "
+                                      f"(expected one of {', '.join(map(repr, CONVOY_INTENTS))})")
+        for name in ("land_fallback", "convoyed_own_support", "land_own_support_void"):
+            if type(getattr(self, name)) is not bool:
+                from .errors import DipsolveArgumentError
+                raise DipsolveArgumentError(f"rules: {name} must be True or False, not "
+                                            f"{getattr(self, name)!r}", expected="True or False")
+
+    @classmethod
+    def diplomacy_package(cls) -> "Rules":
+        """The readings of the `diplomacy` package (DATC 2.x where the DATC 3.0 differs, and
+        its documented departures: 6.G.8, 6.D.12, 6.E.3)."""
+        return cls(land_fallback=True, convoyed_own_support=True, land_own_support_void=True)
+
+    @property
+    def flags(self) -> int:
+        """The engine's options (`dipsolve.core.tables`' ``RULE_*``)."""
+        from . import tables as t
+        return ((t.RULE_VIA_ONLY if self.convoy_intent == "via only" else 0)
+                | (t.RULE_LAND_FALLBACK if self.land_fallback else 0)
+                | (t.RULE_CONVOYED_OWN_SUPPORT if self.convoyed_own_support else 0)
+                | (t.RULE_LAND_OWN_SUPPORT_VOID if self.land_own_support_void else 0))
 
 
 # -- legality -----------------------------------------------------------------------------------

@@ -54,6 +54,14 @@ S_MATCHED, S_NO_UNIT, S_WRONG_KIND, S_NOT_YOURS, S_PHASE, S_REPEATED, S_TWICE = 
  W_COAST_NEEDED, W_WRONG_COAST, W_FLEET_ADJACENT_LOC, W_CONVOY_FLEET, W_CONVOY_LOC,
  W_NOTHING_TO_CONVOY, W_CONVOY_ARMY, W_CONVOY_IMPOSSIBLE, W_CONVOY_OFF_ROUTE, W_TWICE) = range(27)
 
+#: the engine's options (`dipsolve.core.rules.Rules` sets them; 0 is DATC 3.0's preferences):
+#: only 'via convoy' makes a move go by convoy (DATC 4.A.3, as Meta's engine has it); an
+#: army whose convoy fails goes over land if it can (6.G.8 as DATC 2.x and the `diplomacy`
+#: package have it); a power's support of a convoyed attack on its own unit counts (6.D.12,
+#: the `diplomacy` package); a power's support of an attack over land on its own unit
+#: counts for nothing (6.E.3, the `diplomacy` package)
+RULE_VIA_ONLY, RULE_LAND_FALLBACK, RULE_CONVOYED_OWN_SUPPORT, RULE_LAND_OWN_SUPPORT_VOID = 1, 2, 4, 8
+
 # decision states
 UNKNOWN, YES, NO = 0, 1, 2
 
