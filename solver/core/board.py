@@ -141,44 +141,41 @@ class Board:
             self.rows[o] = row
         return row
 
-    def _row(self, o: Order) -> tuple[int, ...]:
-        lid = self.location_id
-        t = _TYPE.get(type(o))
+    def _row(self, order: Order) -> tuple[int, ...]:
+        t = _TYPE.get(type(order))
         if t is None:
-            t = next((v for cls, v in _TYPE.items() if isinstance(o, cls)), k.OTHER)
+            t = next((v for cls, v in _TYPE.items() if isinstance(order, cls)), k.OTHER)
         if t == k.OTHER:
             return (k.OTHER, -1, -1, -1, -1, -1, 0, 0)
-        names = [o.location]
-        kind = _KIND.get(o.kind, -1) if type(o.kind) is str else -1
-        target = other = -1
-        okind, flags = -1, 0
-        if t in (k.MOVE, k.SUPPORT_MOVE, k.CONVOY, k.RETREAT):
-            names.append(o.target)                             # type: ignore[attr-defined]
-            target = lid.get(o.target, -2) if type(o.target) is str else -2  # type: ignore[attr-defined]
+        o: Any = order                    # a unit's order: the fields its type has
+        lid = self.location_id
+
+        def place(name: Any) -> int:      # -2: not a place of this map
+            return lid.get(name, -2) if type(name) is str else -2
+
+        def kind_of(kind: Any) -> int:    # -1: neither an army nor a fleet
+            return _KIND.get(kind, -1) if type(kind) is str else -1
+
+        loc, kind = place(o.location), kind_of(o.kind)
+        target = place(o.target) if t in (k.MOVE, k.SUPPORT_MOVE, k.CONVOY, k.RETREAT) else -1
+        other, okind, flags = -1, -1, 0
         if t in (k.SUPPORT_HOLD, k.SUPPORT_MOVE):
-            names.append(o.supported_location)                 # type: ignore[attr-defined]
-            other = lid.get(o.supported_location, -2) if type(o.supported_location) is str else -2  # type: ignore[attr-defined]
-            okind = _KIND.get(o.supported_kind, -1) if type(o.supported_kind) is str else -1  # type: ignore[attr-defined]
+            other, okind = place(o.supported_location), kind_of(o.supported_kind)
         elif t == k.CONVOY:
-            names.append(o.convoyed_location)                  # type: ignore[attr-defined]
-            other = lid.get(o.convoyed_location, -2) if type(o.convoyed_location) is str else -2  # type: ignore[attr-defined]
-            okind = _KIND.get(o.convoyed_kind, -1) if type(o.convoyed_kind) is str else -1  # type: ignore[attr-defined]
-        loc = lid.get(o.location, -2) if type(o.location) is str else -2
-        if t == k.MOVE:
-            route = o.route                                    # type: ignore[attr-defined]
-            if o.via_convoy:                                   # type: ignore[attr-defined]
-                flags |= k.F_VIA
-            if route:
-                m = self.map
-                po = m.province_of
-                src, dst = po.get(o.location), po.get(o.target)  # type: ignore[attr-defined]
-                if (src is not None and dst is not None and src != dst
-                        and route_problem(m, o.kind, src, dst, tuple(route)) is not None):
-                    flags |= k.F_BAD_ROUTE
+            other, okind = place(o.convoyed_location), kind_of(o.convoyed_kind)
+        route = bool(o.route) if t == k.MOVE else False
+        if t == k.MOVE and o.via_convoy:
+            flags |= k.F_VIA
+        if route:
+            m = self.map
+            src, dst = m.province_of.get(o.location), m.province_of.get(o.target)
+            if (src is not None and dst is not None and src != dst
+                    and route_problem(m, o.kind, src, dst, tuple(o.route)) is not None):
+                flags |= k.F_BAD_ROUTE
         # an id that tells apart orders equal in every number: names not on the map, a
-        # route named, a kind that is neither A nor F
-        odd = -2 in (loc, target, other) or kind < 0 or (t == k.MOVE and bool(o.route))  # type: ignore[attr-defined]
-        uid = (hash(o) & 0x3FFFFFFF) + 1 if odd else 0
+        # kind neither A nor F, a route named
+        odd = -2 in (loc, target, other) or kind < 0 or route
+        uid = (hash(order) & 0x3FFFFFFF) + 1 if odd else 0
         return (t, kind, loc, target, okind, other, flags, uid)
 
 

@@ -489,7 +489,8 @@ def _cached() -> bool:
         fn = movement
         name = (f"kernel.{fn.__name__}-{fn.__code__.co_firstlineno}"
                 f".py{sys.version_info[0]}{sys.version_info[1]}.nbi")
-        for cls in CacheImpl._locator_classes:
+        locators: list = list(CacheImpl._locator_classes)
+        for cls in locators:
             locator = cls.from_function(fn, fn.__code__.co_filename)
             if locator is not None:
                 return os.path.exists(os.path.join(locator.get_cache_path(), name))

@@ -511,7 +511,7 @@ def read_order(position: Position, unit: Unit, order: Order) -> Reading:
     why = answer[a + k.A_WHY]
     return Reading(order, _KIND_NAMES[t], dest, dloc if t == _MOVE else None, bool(answer[a + k.A_VIA]),
                    sprov, sdest, dloc if t == _SUPM else None,
-                   _why(why, order, unit, position)[1] if why != k.W_NONE else None)  # type: ignore[arg-type]
+                   _why(why, order, unit, position)[1] if why != k.W_NONE else None)
 
 
 # -- the engine's answer in words ------------------------------------------------------------------
