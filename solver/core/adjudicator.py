@@ -26,9 +26,8 @@ on a search's path); the movement phase, on every path, is the engine's alone.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import kernel as k
 from .board import Board, run_movement
 from .graph import steps
 from .map import Map
@@ -184,54 +183,58 @@ def _after_fall(position: Position, units: tuple[Unit, ...], year: int,
 def _movement(position: Position, orders: Mapping[str, Iterable[Order]], rules: int = 0) -> Outcome:
     """A movement phase through the engine (`dipsolve.core.kernel`): the next position at
     once, the per-order results from the same answer when first asked."""
-    out, given, board = run_movement(position, orders, rules)
-    return movement_outcome(position, out, given, board, board_after(position, out, board))
+    summary, details, given, board = run_movement(position, orders, rules)
+    return movement_outcome(position, summary, details, given, board,
+                            board_after(position, summary, board))
 
 
-def board_after(position: Position, out: list[int], board: Board) -> tuple[list[int], dict[int, int], list[Unit]]:
-    """What the engine's answer ``out`` does to the board: the units that moved (their
-    indices, in board order), the units dislodged (index -> the index of the unit that
-    dislodged it), and the units on the board after movement, dislodged ones left out, in
-    canonical order."""
+def board_after(position: Position, summary: list[int], board: Board
+                ) -> tuple[list[int], dict[int, int], list[Unit]]:
+    """What the engine's answer (its ``summary``) does to the board: the units that moved
+    (their indices, in board order), the units dislodged (index -> the index of the unit
+    that dislodged it), and the units on the board after movement, dislodged ones left
+    out, in canonical order."""
     units = position.units
+    nm = summary[1]
+    movers = summary[2:2 + 2 * nm:2]
+    c = 2 + 2 * nm
+    nd = summary[c]
+    dislodged_by = dict(zip(summary[c + 1:c + 1 + 3 * nd:3], summary[c + 2:c + 2 + 3 * nd:3]))
+    if not nm:
+        return movers, dislodged_by, list(units)
+    new_units = list(units)
     locations = board.locations
-    AF, A_BY, A_DLOC, A_RESULT, X_MOVED = k.AF, k.A_BY, k.A_DLOC, k.A_RESULT, k.X_MOVED
-    new_units: list[Unit] = []
-    dislodged_by: dict[int, int] = {}
-    movers: list[int] = []
-    for i, u in enumerate(units):
-        a = i * AF
-        by = out[a + A_BY]
-        if by >= 0:
-            dislodged_by[i] = by
-        elif out[a + A_RESULT] == X_MOVED:
-            key = (u.power, u.kind, locations[out[a + A_DLOC]])
-            nu = UNITS.get(key)
-            new_units.append(nu if nu is not None else unit(*key))
-            movers.append(i)
-        else:
-            new_units.append(u)
-    if movers:
-        new_units.sort()
+    for q in range(2, 2 + 2 * nm, 2):
+        i = summary[q]
+        u = units[i]
+        key = (u.power, u.kind, locations[summary[q + 1]])
+        nu = UNITS.get(key)
+        new_units[i] = nu if nu is not None else unit(*key)
+    if dislodged_by:
+        new_units = [u for i, u in enumerate(new_units) if i not in dislodged_by]
+    new_units.sort()
     return movers, dislodged_by, new_units
 
 
-def movement_outcome(position: Position, out: list[int], given: list[tuple[str, Order]], board: Board,
+def movement_outcome(position: Position, summary: list[int], details: Any,
+                     given: list[tuple[str, Order]], board: Board,
                      after: tuple[list[int], dict[int, int], list[Unit]]) -> Outcome:
-    """The `Outcome` of the engine's answer ``out`` (``after``: `board_after` of it)."""
+    """The `Outcome` of the engine's answer (``summary``, ``details``; ``after``:
+    `board_after` of it)."""
     _, dislodged_by, new_units = after
     if dislodged_by:
-        units = position.units
-        po = position.map.province_of
-        c = len(units) * k.AF + len(given)
-        standoffs = {board.provinces[d] for d in out[c + 1:c + 1 + out[c]]}
-        origins = {i: None if out[by * k.AF + k.A_VIA] else po[units[by].location]
-                   for i, by in dislodged_by.items()}
+        nm = summary[1]
+        c = 2 + 2 * nm
+        nd = summary[c]
+        origins = {summary[q]: board.provinces[summary[q + 2]] if summary[q + 2] >= 0 else None
+                   for q in range(c + 1, c + 1 + 3 * nd, 3)}
+        s = c + 1 + 3 * nd
+        standoffs = {board.provinces[d] for d in summary[s + 1:s + 1 + summary[s]]}
         nxt, destroyed = after_movement(position, new_units, dislodged_by, origins, standoffs)
     else:
         nxt, destroyed = next_position(position, new_units, (), ()), ()
     return Outcome(position, None, nxt, destroyed,
-                   lambda: movement_results(position, out, given, board))
+                   lambda: movement_results(position, details, given, board))
 
 
 def after_movement(position: Position, new_units: Sequence[Unit], dislodged_by: Mapping[int, int],

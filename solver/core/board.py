@@ -24,6 +24,7 @@ A `Board` is made once per map and kept in its memo (`board_of`):
 from __future__ import annotations
 
 import threading
+from array import array
 from typing import Any, Iterable, Mapping
 
 from . import kernel as k
@@ -32,7 +33,8 @@ from .map import Map
 from .orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
 from .position import Position
 
-__all__ = ["Board", "board_of", "order_rows", "unit_rows"]
+__all__ = ["Board", "board_of", "engine_movement", "engine_units", "order_chunks", "order_rows", "packed",
+           "run_movement", "run_read"]
 
 _TERRAIN = {"land": k.LAND, "coast": k.COAST, "sea": k.SEA}
 _KIND = {"A": 0, "F": 1}
@@ -57,6 +59,10 @@ class Board:
         self._lock = threading.Lock()
         #: order -> its row without the power (made once per distinct order)
         self.rows: dict[Order, tuple[int, ...]] = {}
+        #: power -> the order's id -> (the order, its row as `order_rows` joins it)
+        self.order_cache: dict[int, dict[int, tuple[Order, Any]]] = {}
+        #: unit -> its row as `engine_units` joins it
+        self.unit_rows: dict[Any, Any] = {}
         self.tables: list[int] = self._tables()
         self._compiled_tables: Any = None
 
@@ -104,6 +110,7 @@ class Board:
         state = dict(self.__dict__)
         del state["_lock"]
         state["rows"], state["_compiled_tables"] = {}, None
+        state["order_cache"], state["unit_rows"] = {}, {}
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -193,67 +200,99 @@ def board_of(m: Map) -> Board:
     return b
 
 
-def unit_rows(board: Board, position: Position) -> list[int]:
-    """The position's units as the engine's rows (power, kind, location), kept in its memo."""
-    rows = position.memo.get("board.units")
-    if rows is None:
-        lid, power = board.location_id, board.power
+#: at most this many orders' rows are kept by a board (`order_rows`)
+_KEPT = 200_000
+
+
+def packed(rows: list) -> Any:
+    """Rows (each a tuple of ints, or its bytes when the engine is compiled) as one input of
+    the engine: a read-only int64 array made from their bytes in one go, or a flat list."""
+    if k.compiled():
+        import numpy as np
+        return np.frombuffer(b"".join(rows), np.int64)
+    return [x for row in rows for x in row]
+
+
+def _row_form(row: tuple[int, ...]) -> Any:
+    """A row as `_packed` joins it: its bytes when the engine is compiled, else the tuple."""
+    if k.compiled():
+        return array("q", row).tobytes()
+    return row
+
+
+def engine_units(board: Board, position: Position) -> Any:
+    """The position's units as the engine's input (power, kind, location each), kept in the
+    position's memo."""
+    key = "board.units.compiled" if k.compiled() else "board.units"
+    units = position.memo.get(key)
+    if units is None:
+        cache, lid, power = board.unit_rows, board.location_id, board.power
         rows = []
         for u in position.units:
-            rows += (power(u.power), _KIND[u.kind], lid[u.location])
-        position.memo["board.units"] = rows
-    return rows
+            row = cache.get(u)
+            if row is None:
+                row = _row_form((power(u.power), _KIND[u.kind], lid[u.location]))
+                if len(cache) > _KEPT:
+                    cache.clear()
+                cache[u] = row
+            rows.append(row)
+        units = position.memo[key] = packed(rows)
+    return units
 
 
-def order_rows(board: Board, orders: Mapping[str, Iterable[Order]]) -> tuple[list[int], list[tuple[str, Order]]]:
-    """The orders given as the engine's rows, and ``(power, order)`` of each, in order."""
-    rows: list[int] = []
+def order_chunks(board: Board, orders: Mapping[str, Iterable[Order]]) -> tuple[list, list[tuple[str, Order]]]:
+    """Each order given as its row (as `packed` joins it), and ``(power, order)`` of each,
+    in order.  Each order's row is made once per board and power (kept by the order's
+    identity, so that a search that judges the same order objects again looks nothing up
+    by value)."""
+    rows: list = []
     given: list[tuple[str, Order]] = []
-    row, power = board.order_row, board.power
+    caches, row, power = board.order_cache, board.order_row, board.power
     for p, os in orders.items():
         pid = power(p) if type(p) is str else -1
+        cache = caches.get(pid)
+        if cache is None:
+            cache = caches[pid] = {}
         for o in os:
-            rows.append(pid)
-            rows += row(o)
+            hit = cache.get(id(o))
+            if hit is None or hit[0] is not o:
+                if len(cache) > _KEPT:
+                    cache.clear()
+                hit = cache[id(o)] = (o, _row_form((pid, *row(o))))
+            rows.append(hit[1])
             given.append((p, o))
     return rows, given
 
 
-def as_engine_rows(rows: list[int]) -> Any:
-    """Rows of ints as the engine takes them: an array when it is compiled, else the list."""
-    if k.compiled():
-        import numpy as np
-        return np.array(rows, np.int64)
-    return rows
+def order_rows(board: Board, orders: Mapping[str, Iterable[Order]]) -> tuple[Any, list[tuple[str, Order]]]:
+    """The orders given as the engine's input (`order_chunks`, `packed`), and ``(power,
+    order)`` of each, in order."""
+    rows, given = order_chunks(board, orders)
+    return packed(rows), given
 
 
-def engine_units(board: Board, position: Position) -> Any:
-    """`unit_rows` as the engine takes them, kept in the position's memo."""
-    if not k.compiled():
-        return unit_rows(board, position)
-    arr = position.memo.get("board.units.array")
-    if arr is None:
-        arr = position.memo["board.units.array"] = as_engine_rows(unit_rows(board, position))
-    return arr
-
-
-def engine_movement(board: Board, units: Any, rows: Any, rules: int = 0) -> list[int]:
-    """The engine's movement phase on rows already as it takes them (`engine_units`,
-    `as_engine_rows`), under the engine's options ``rules`` (0: DATC 3.0's preferences):
-    its answer as a list of ints."""
+def engine_movement(board: Board, units: Any, rows: Any, rules: int = 0) -> tuple[list[int], Any]:
+    """The engine's movement phase on inputs as it takes them (`engine_units`,
+    `order_rows`), under the engine's options ``rules`` (0: DATC 3.0's preferences): its
+    answer's summary as a list of ints, and its details (an array or a list: see
+    `dipsolve.core.kernel.movement`)."""
     out = k.movement(board.engine_tables(), units, rows, rules)
-    return out if type(out) is list else out.tolist()
+    head = int(out[0])
+    if type(out) is list:
+        return out[:head], out[head:]
+    return out[:head].tolist(), out[head:]
 
 
 def run_movement(position: Position, orders: Mapping[str, Iterable[Order]], rules: int = 0
-                 ) -> tuple[list[int], list[tuple[str, Order]], Board]:
-    """One movement phase through the engine: its answer (a list of ints, see
+                 ) -> tuple[list[int], Any, list[tuple[str, Order]], Board]:
+    """One movement phase through the engine: its answer's summary and details (see
     `dipsolve.core.kernel.movement`), the orders given in order, and the board."""
     if not k.loaded():
         k.load()
     board = board_of(position.map)
     rows, given = order_rows(board, orders)
-    return engine_movement(board, engine_units(board, position), as_engine_rows(rows), rules), given, board
+    summary, details = engine_movement(board, engine_units(board, position), rows, rules)
+    return summary, details, given, board
 
 
 def run_read(position: Position, orders: Mapping[str, Iterable[Order]]
@@ -264,5 +303,5 @@ def run_read(position: Position, orders: Mapping[str, Iterable[Order]]
         k.load()
     board = board_of(position.map)
     rows, given = order_rows(board, orders)
-    out = k.read(board.engine_tables(), engine_units(board, position), as_engine_rows(rows))
+    out = k.read(board.engine_tables(), engine_units(board, position), rows)
     return (out if type(out) is list else out.tolist()), given, board

@@ -274,8 +274,12 @@ def read(bt, units, orders):
 def movement(bt, units, orders, rules):
     """One movement phase: the units (`UF` ints each) and the orders given (`OF` ints
     each) on the map of ``bt``, under the engine's options ``rules`` (``RULE_*``, 0: the
-    DATC 3.0 preferences); the answer (see the module notes): `AF` ints per unit,
-    one per order, then the number of standoff provinces and those provinces."""
+    DATC 3.0 preferences); the answer (see the module notes): a summary, what the next
+    position needs (its length; the number of units that moved and, for each, its index
+    and the location it moved to; the number dislodged and, for each, its index, the
+    index of the unit that dislodged it and that one's province, -1 when it came by
+    convoy; the number of standoff provinces and those), then the details, what the
+    per-order results need (`AF` ints per unit, one per order, as `read`'s)."""
     P = bt[H_P]
     n = len(units) // UF
     m = len(orders) // OF
@@ -301,13 +305,68 @@ def movement(bt, units, orders, rules):
             state, mhead, mnext, h2h, valid = settle(bt, prov, power, at, held, otype, dest, dloc,
                                                      via, sprov, sdest, rules, land)
     # 4. execute: who moved, who was dislodged and by whom, the standoffs
-    out = ints(n * AF + m + 1 + P, -1)
     moved = ints(n, 0)
+    by = ints(n, -1)
+    nm = 0
     for i in range(n):
         if otype[i] == MOVE and state[2 * n + i] == YES:
             moved[i] = 1
+            nm += 1
+    nd = 0
     for i in range(n):
-        a = i * AF
+        if moved[i] != 0:
+            j = at[dest[i]]
+            if j >= 0 and moved[j] == 0:
+                by[j] = i
+                nd += 1
+    # the standoffs (DATC 4.A.5: no retreat to a province left empty by a bounce), which
+    # matter only when a unit is dislodged
+    stand = ints(P, 0)
+    ns = 0
+    if nd > 0:
+        occupied = ints(P, 0)
+        for i in range(n):
+            if moved[i] != 0:
+                occupied[dest[i]] = 1
+            elif by[i] < 0:
+                occupied[prov[i]] = 1
+        for d in range(P):
+            if occupied[d] != 0:
+                continue
+            k = mhead[d]
+            while k >= 0:
+                h = h2h[k]
+                if moved[k] == 0 and state[n + k] == YES and not (h >= 0 and moved[h] != 0):
+                    stand[ns] = d
+                    ns += 1
+                    break
+                k = mnext[k]
+    # the summary: what the next position needs
+    head = 4 + 2 * nm + 3 * nd + ns
+    out = ints(head + n * AF + m, -1)
+    out[0] = head
+    out[1] = nm
+    c = 2
+    for i in range(n):
+        if moved[i] != 0:
+            out[c] = i
+            out[c + 1] = dloc[i]
+            c += 2
+    out[c] = nd
+    c += 1
+    for i in range(n):
+        if by[i] >= 0:
+            out[c] = i
+            out[c + 1] = by[i]
+            out[c + 2] = -1 if via[by[i]] != 0 else prov[by[i]]    # the attacker's origin
+            c += 3
+    out[c] = ns
+    c += 1
+    for q in range(ns):
+        out[c + q] = stand[q]
+    # the details: what the per-order results need
+    for i in range(n):
+        a = head + i * AF
         out[a + A_TYPE] = otype[i]
         out[a + A_DEST] = dest[i]
         out[a + A_DLOC] = dloc[i]
@@ -316,10 +375,7 @@ def movement(bt, units, orders, rules):
         out[a + A_SDEST] = sdest[i]
         out[a + A_WHY] = why[i]
         out[a + A_GIVEN] = given[i]
-        if moved[i] != 0:
-            j = at[dest[i]]
-            if j >= 0 and moved[j] == 0:
-                out[j * AF + A_BY] = i
+        out[a + A_BY] = by[i]
         t = otype[i]
         if t == HOLD:
             x = X_HELD
@@ -334,33 +390,7 @@ def movement(bt, units, orders, rules):
             x = X_SUPPORTED if state[i] == YES else X_CUT
         out[a + A_RESULT] = x
     for r in range(m):
-        out[n * AF + r] = status[r]
-    # the standoffs (DATC 4.A.5: no retreat to a province left empty by a bounce), which
-    # matter only when a unit is dislodged
-    c = n * AF + m
-    out[c] = 0
-    dislodged = False
-    for i in range(n):
-        if out[i * AF + A_BY] >= 0:
-            dislodged = True
-    if dislodged:
-        occupied = ints(P, 0)
-        for i in range(n):
-            if moved[i] != 0:
-                occupied[dest[i]] = 1
-            elif out[i * AF + A_BY] < 0:
-                occupied[prov[i]] = 1
-        for d in range(P):
-            if occupied[d] != 0:
-                continue
-            k = mhead[d]
-            while k >= 0:
-                h = h2h[k]
-                if moved[k] == 0 and state[n + k] == YES and not (h >= 0 and moved[h] != 0):
-                    out[c + 1 + out[c]] = d
-                    out[c] += 1
-                    break
-                k = mnext[k]
+        out[head + n * AF + r] = status[r]
     return out
 
 

@@ -36,7 +36,7 @@ from typing import Any, Iterable, Mapping
 
 from . import kernel as k
 from .adjudicator import Outcome, board_after, center_changes, movement_outcome
-from .board import as_engine_rows, board_of, engine_movement, engine_units, order_rows
+from .board import board_of, engine_movement, engine_units, order_chunks, packed
 from .errors import DipsolveRuleError
 from .orders import Order
 from .position import Position, Unit
@@ -48,13 +48,14 @@ class Resolution:
     """One order set resolved by a `Resolver`: what a search reads, and the full
     `Outcome` on request."""
 
-    __slots__ = ("position", "_out", "_given", "_resolver", "_after", "_outcome")
+    __slots__ = ("position", "_summary", "_details", "_given", "_resolver", "_after", "_outcome")
 
-    def __init__(self, resolver: "Resolver", out: list[int], given: list[tuple[str, Order]]) -> None:
+    def __init__(self, resolver: "Resolver", summary: list[int], details: Any,
+                 given: list[tuple[str, Order]]) -> None:
         self.position = resolver.position
         self._resolver = resolver
-        self._out, self._given = out, given
-        self._after = board_after(resolver.position, out, resolver.board)
+        self._summary, self._details, self._given = summary, details, given
+        self._after = board_after(resolver.position, summary, resolver.board)
         self._outcome: Outcome | None = None
 
     @property
@@ -88,8 +89,8 @@ class Resolution:
         """The full `Outcome` (per-order results, the next position), as `adjudicate`
         gives it; built on the first call."""
         if self._outcome is None:
-            self._outcome = movement_outcome(self.position, self._out, self._given,
-                                             self._resolver.board, self._after)
+            self._outcome = movement_outcome(self.position, self._summary, self._details,
+                                             self._given, self._resolver.board, self._after)
         return self._outcome
 
     @property
@@ -123,8 +124,7 @@ class Resolver:
         self.fixed: dict[str, tuple[Order, ...]] = {p: tuple(os) for p, os in (fixed or {}).items()}
         self.board = board_of(position.map)
         self._units = engine_units(self.board, position)
-        rows, self._fixed_given = order_rows(self.board, self.fixed)
-        self._fixed_rows: list[int] = rows
+        self._fixed_rows, self._fixed_given = order_chunks(self.board, self.fixed)
 
     def resolve(self, orders: Mapping[str, Iterable[Order]] | Packed) -> Resolution:
         """Resolve the fixed orders with ``orders`` (power -> orders, no fixed power; or
@@ -133,8 +133,8 @@ class Resolver:
             orders = self.pack(orders)
         elif orders.resolver is not self:
             raise DipsolveRuleError("an order set packed by another Resolver", rule="packed-orders")
-        out = engine_movement(self.board, self._units, orders.rows)
-        return Resolution(self, out, orders.given)
+        summary, details = engine_movement(self.board, self._units, orders.rows)
+        return Resolution(self, summary, details, orders.given)
 
     def pack(self, orders: Mapping[str, Iterable[Order]]) -> Packed:
         """``orders`` (power -> orders, no fixed power) made ready for `resolve`: the
@@ -145,8 +145,8 @@ class Resolver:
                 raise DipsolveRuleError(f"{power}'s orders are fixed in this Resolver",
                                         rule="fixed-orders")
         given = {p: tuple(os) for p, os in orders.items()}
-        rows, pairs = order_rows(self.board, given)
-        return Packed(self, given, as_engine_rows(self._fixed_rows + rows), self._fixed_given + pairs)
+        rows, pairs = order_chunks(self.board, given)
+        return Packed(self, given, packed(self._fixed_rows + rows), self._fixed_given + pairs)
 
     def adjudicate(self, orders: Mapping[str, Iterable[Order]]) -> Outcome:
         """The full `Outcome` of one order set: ``resolve(orders).outcome()``."""

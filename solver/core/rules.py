@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable, Mapping, NamedTuple
+from typing import Any, Iterable, Mapping, NamedTuple
 
 from .errors import DipsolveRuleError
 from .graph import coasts_in_reach, fill_coast, route_problem
@@ -580,7 +580,7 @@ def _why(code: int, o: UnitOrder, unit: Unit, position: Position) -> tuple[str, 
     raise AssertionError(f"no words for the engine's refusal {code}")
 
 
-def movement_results(position: Position, out: list[int], given: list[tuple[str, Order]],
+def movement_results(position: Position, out: Any, given: list[tuple[str, Order]],
                      board: object, refused_only: bool = False) -> list[OrderResult]:
     """The results of a movement phase from the engine's answer (`dipsolve.core.kernel.movement`):
     one per unit in board order (its order, or a hold when it had none), then the orders
@@ -588,6 +588,8 @@ def movement_results(position: Position, out: list[int], given: list[tuple[str, 
     the second orders of units ordered twice.  ``refused_only``: the orders refused
     alone (``out`` then may be `dipsolve.core.kernel.read`'s, nothing resolved)."""
     from . import kernel as k
+    if type(out) is not list:
+        out = out.tolist()
     units = position.units
     n, AF = len(units), k.AF
     provinces = board.provinces          # type: ignore[attr-defined]
