@@ -256,8 +256,16 @@ def read(bt, units, orders):
     n = len(units) // UF
     m = len(orders) // OF
     out = ints(n * AF + m, -1)
+    _readings(out, 0, otype, dest, dloc, via, sprov, sdest, why, given, status)
+    return out
+
+
+def _readings(out, at, otype, dest, dloc, via, sprov, sdest, why, given, status):
+    """Write each unit's order as read (``A_TYPE`` to ``A_GIVEN``, `AF` ints a unit) and
+    each order's matching into ``out``, from ``at`` on."""
+    n = len(otype)
     for i in range(n):
-        a = i * AF
+        a = at + i * AF
         out[a + A_TYPE] = otype[i]
         out[a + A_DEST] = dest[i]
         out[a + A_DLOC] = dloc[i]
@@ -266,9 +274,8 @@ def read(bt, units, orders):
         out[a + A_SDEST] = sdest[i]
         out[a + A_WHY] = why[i]
         out[a + A_GIVEN] = given[i]
-    for r in range(m):
-        out[n * AF + r] = status[r]
-    return out
+    for r in range(len(status)):
+        out[at + n * AF + r] = status[r]
 
 
 def movement(bt, units, orders, rules):
@@ -365,16 +372,9 @@ def movement(bt, units, orders, rules):
     for q in range(ns):
         out[c + q] = stand[q]
     # the details: what the per-order results need
+    _readings(out, head, otype, dest, dloc, via, sprov, sdest, why, given, status)
     for i in range(n):
         a = head + i * AF
-        out[a + A_TYPE] = otype[i]
-        out[a + A_DEST] = dest[i]
-        out[a + A_DLOC] = dloc[i]
-        out[a + A_VIA] = via[i]
-        out[a + A_SPROV] = sprov[i]
-        out[a + A_SDEST] = sdest[i]
-        out[a + A_WHY] = why[i]
-        out[a + A_GIVEN] = given[i]
         out[a + A_BY] = by[i]
         t = otype[i]
         if t == HOLD:
@@ -389,8 +389,6 @@ def movement(bt, units, orders, rules):
         else:
             x = X_SUPPORTED if state[i] == YES else X_CUT
         out[a + A_RESULT] = x
-    for r in range(m):
-        out[head + n * AF + r] = status[r]
     return out
 
 
@@ -402,8 +400,8 @@ _MODULES = {"tables": (tables, ("sea_route", "on_route")),
             "resolution": (resolution, ("_count", "_move_verdict", "_decide", "_propagate",
                                         "_dependencies", "_first_cycle", "_guess", "_stalled",
                                         "settle")),
-            "kernel": (sys.modules[__name__], ("_classify", "_same_order", "_match", "read",
-                                               "movement"))}
+            "kernel": (sys.modules[__name__], ("_classify", "_same_order", "_match", "_readings",
+                                               "read", "movement"))}
 #: whether `load` has run: empty not yet, else whether the functions are compiled
 _state: list = []
 #: the functions as written (plain Python), by name, kept whatever `load` does

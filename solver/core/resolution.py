@@ -309,42 +309,40 @@ def _first_cycle(pending, count, n, state, g, member):
         root = pending[q]
         if index[root] >= 0:
             continue
-        top = 0
-        call[0] = root
-        edge[0] = 0
-        index[root] = counter
-        low[root] = counter
-        counter += 1
-        stack[sp] = root
-        sp += 1
-        onstack[root] = 1
-        while top >= 0:
+        top = -1
+        w = root                          # the decision to visit next (-1: none)
+        while True:
+            if w >= 0:                    # visit w: number it, stack it, walk its edges
+                index[w] = counter
+                low[w] = counter
+                counter += 1
+                stack[sp] = w
+                sp += 1
+                onstack[w] = 1
+                top += 1
+                call[top] = w
+                edge[top] = 0
+                w = -1
+            if top < 0:
+                break
             v = call[top]
             if edge[top] < ndeps[v]:
-                w = deps[v * W + edge[top]]
+                t = deps[v * W + edge[top]]
                 edge[top] += 1
-                if index[w] < 0:
-                    index[w] = counter
-                    low[w] = counter
-                    counter += 1
-                    stack[sp] = w
-                    sp += 1
-                    onstack[w] = 1
-                    top += 1
-                    call[top] = w
-                    edge[top] = 0
-                elif onstack[w] != 0 and index[w] < low[v]:
-                    low[v] = index[w]
+                if index[t] < 0:
+                    w = t
+                elif onstack[t] != 0 and index[t] < low[v]:
+                    low[v] = index[t]
                 continue
-            if low[v] == index[v]:
+            if low[v] == index[v]:        # v roots a strongly connected set: the first
                 size = 0
                 while True:
                     sp -= 1
-                    w = stack[sp]
-                    onstack[w] = 0
-                    member[w] = 1
+                    t = stack[sp]
+                    onstack[t] = 0
+                    member[t] = 1
                     size += 1
-                    if w == v:
+                    if t == v:
                         break
                 return size
             top -= 1

@@ -580,6 +580,18 @@ def _why(code: int, o: UnitOrder, unit: Unit, position: Position) -> tuple[str, 
     raise AssertionError(f"no words for the engine's refusal {code}")
 
 
+def _results_table() -> dict[int, tuple[bool, Reason]]:
+    from . import tables as t
+    return {t.X_HELD: (True, Reason.HELD), t.X_MOVED: (True, Reason.MOVED),
+            t.X_NO_CONVOY: (False, Reason.NO_CONVOY), t.X_BOUNCED: (False, Reason.BOUNCED),
+            t.X_SUPPORTED: (True, Reason.SUPPORTED), t.X_CUT: (False, Reason.CUT),
+            t.X_DISRUPTED: (False, Reason.DISRUPTED), t.X_CONVOYED: (True, Reason.CONVOYED)}
+
+
+#: the engine's results (`dipsolve.core.tables`' ``X_*``, but void) as (success, reason)
+_RESULTS = _results_table()
+
+
 def movement_results(position: Position, out: Any, given: list[tuple[str, Order]],
                      board: object, refused_only: bool = False) -> list[OrderResult]:
     """The results of a movement phase from the engine's answer (`dipsolve.core.kernel.movement`):
@@ -634,15 +646,7 @@ def movement_results(position: Position, out: Any, given: list[tuple[str, Order]
             results.append(OrderResult(power, order, False, Reason.DISLODGED, f"by {units[by]}"))
             continue
         x = out[a + k.A_RESULT]
-        if x == k.X_HELD:
-            results.append(OrderResult(power, order, True, Reason.HELD, "" if g >= 0 else "no order"))
-        elif x == k.X_MOVED:
-            results.append(OrderResult(power, order, True, Reason.MOVED))
-        elif x == k.X_NO_CONVOY:
-            results.append(OrderResult(power, order, False, Reason.NO_CONVOY))
-        elif x == k.X_BOUNCED:
-            results.append(OrderResult(power, order, False, Reason.BOUNCED))
-        elif x == k.X_VOID:
+        if x == k.X_VOID:
             j = position.unit_in[provinces[out[a + k.A_SPROV]]]
             t = out[a + k.A_TYPE]
             sdest = provinces[out[a + k.A_SDEST]] if out[a + k.A_SDEST] >= 0 else ""
@@ -653,14 +657,10 @@ def movement_results(position: Position, out: Any, given: list[tuple[str, Order]
             else:
                 detail = f"{j} was not ordered to {sdest} by convoy"
             results.append(OrderResult(power, order, False, Reason.VOID, detail))
-        elif x == k.X_SUPPORTED:
-            results.append(OrderResult(power, order, True, Reason.SUPPORTED))
-        elif x == k.X_CUT:
-            results.append(OrderResult(power, order, False, Reason.CUT))
-        elif x == k.X_DISRUPTED:
-            results.append(OrderResult(power, order, False, Reason.DISRUPTED))
         else:
-            results.append(OrderResult(power, order, True, Reason.CONVOYED))
+            success, reason = _RESULTS[x]
+            detail = "no order" if x == k.X_HELD and g < 0 else ""
+            results.append(OrderResult(power, order, success, reason, detail))
     for i, more in extra.items():
         for power, e in more:
             set_aside.append(OrderResult(power, e, False, Reason.DUPLICATE, "the unit holds", "one order"))
