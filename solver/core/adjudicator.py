@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .board import Board, run_movement
+from .board import Board, given, run_movement
 from .graph import steps
 from .map import Map
 from .orders import Disband, Order
@@ -183,8 +183,8 @@ def _after_fall(position: Position, units: tuple[Unit, ...], year: int,
 def _movement(position: Position, orders: Mapping[str, Iterable[Order]], rules: int = 0) -> Outcome:
     """A movement phase through the engine (`dipsolve.core.kernel`): the next position at
     once, the per-order results from the same answer when first asked."""
-    summary, details, given, board = run_movement(position, orders, rules)
-    return movement_outcome(position, summary, details, given, board,
+    summary, details, by_power, board = run_movement(position, orders, rules)
+    return movement_outcome(position, summary, details, by_power, board,
                             board_after(position, summary, board))
 
 
@@ -217,10 +217,10 @@ def board_after(position: Position, summary: list[int], board: Board
 
 
 def movement_outcome(position: Position, summary: list[int], details: Any,
-                     given: list[tuple[str, Order]], board: Board,
+                     by_power: list[tuple[str, Sequence[Order]]], board: Board,
                      after: tuple[list[int], dict[int, int], list[Unit]]) -> Outcome:
     """The `Outcome` of the engine's answer (``summary``, ``details``; ``after``:
-    `board_after` of it)."""
+    `board_after` of it) to the orders of ``by_power`` (`dipsolve.core.board.order_chunks`)."""
     _, dislodged_by, new_units = after
     if dislodged_by:
         nm = summary[1]
@@ -234,7 +234,7 @@ def movement_outcome(position: Position, summary: list[int], details: Any,
     else:
         nxt, destroyed = next_position(position, new_units, (), ()), ()
     return Outcome(position, None, nxt, destroyed,
-                   lambda: movement_results(position, details, given, board))
+                   lambda: movement_results(position, details, given(by_power), board))
 
 
 def after_movement(position: Position, new_units: Sequence[Unit], dislodged_by: Mapping[int, int],

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import threading
 from array import array
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from . import kernel as k
 from .graph import route_problem
@@ -240,15 +240,19 @@ def engine_units(board: Board, position: Position) -> Any:
     return units
 
 
-def order_chunks(board: Board, orders: Mapping[str, Iterable[Order]]) -> tuple[list, list[tuple[str, Order]]]:
-    """Each order given as its row (as `packed` joins it), and ``(power, order)`` of each,
-    in order.  Each order's row is made once per board and power (kept by the order's
-    identity, so that a search that judges the same order objects again looks nothing up
-    by value)."""
+def order_chunks(board: Board, orders: Mapping[str, Iterable[Order]]) -> tuple[list, list[tuple[str, Sequence[Order]]]]:
+    """Each order given as its row (as `packed` joins it), and each power with its orders,
+    in order (`given` lists them one by one).  Each order's row is made once per board and
+    power (kept by the order's identity, so that a search that judges the same order
+    objects again looks nothing up by value)."""
     rows: list = []
-    given: list[tuple[str, Order]] = []
+    append = rows.append
+    by_power: list[tuple[str, Sequence[Order]]] = []
     caches, row, power = board.order_cache, board.order_row, board.power
     for p, os in orders.items():
+        if type(os) is not list and type(os) is not tuple:
+            os = list(os)
+        by_power.append((p, os))
         pid = power(p) if type(p) is str else -1
         cache = caches.get(pid)
         if cache is None:
@@ -259,16 +263,20 @@ def order_chunks(board: Board, orders: Mapping[str, Iterable[Order]]) -> tuple[l
                 if len(cache) > _KEPT:
                     cache.clear()
                 hit = cache[id(o)] = (o, _row_form((pid, *row(o))))
-            rows.append(hit[1])
-            given.append((p, o))
-    return rows, given
+            append(hit[1])
+    return rows, by_power
+
+
+def given(by_power: Iterable[tuple[str, Sequence[Order]]]) -> list[tuple[str, Order]]:
+    """``(power, order)`` of each order given, in the order of `order_chunks`."""
+    return [(p, o) for p, os in by_power for o in os]
 
 
 def order_rows(board: Board, orders: Mapping[str, Iterable[Order]]) -> tuple[Any, list[tuple[str, Order]]]:
     """The orders given as the engine's input (`order_chunks`, `packed`), and ``(power,
     order)`` of each, in order."""
-    rows, given = order_chunks(board, orders)
-    return packed(rows), given
+    rows, by_power = order_chunks(board, orders)
+    return packed(rows), by_power
 
 
 def engine_movement(board: Board, units: Any, rows: Any, rules: int = 0) -> tuple[list[int], Any]:
@@ -290,9 +298,9 @@ def run_movement(position: Position, orders: Mapping[str, Iterable[Order]], rule
     if not k.loaded():
         k.load()
     board = board_of(position.map)
-    rows, given = order_rows(board, orders)
+    rows, by_power = order_rows(board, orders)
     summary, details = engine_movement(board, engine_units(board, position), rows, rules)
-    return summary, details, given, board
+    return summary, details, by_power, board
 
 
 def run_read(position: Position, orders: Mapping[str, Iterable[Order]]
@@ -302,6 +310,6 @@ def run_read(position: Position, orders: Mapping[str, Iterable[Order]]
     if not k.loaded():
         k.load()
     board = board_of(position.map)
-    rows, given = order_rows(board, orders)
+    rows, by_power = order_rows(board, orders)
     out = k.read(board.engine_tables(), engine_units(board, position), rows)
-    return (out if type(out) is list else out.tolist()), given, board
+    return (out if type(out) is list else out.tolist()), given(by_power), board

@@ -15,7 +15,8 @@ kernel calls it; steps 1, 2's matching and 4 are `dipsolve.core.kernel`'s.
 from __future__ import annotations
 
 from .tables import (CONVOY, H_P, MOVE, NO, RULE_CONVOYED_OWN_SUPPORT, RULE_LAND_OWN_SUPPORT_VOID,
-                     RULE_VIA_ONLY, SUPPORT_HOLD, SUPPORT_MOVE, UNKNOWN, YES, ints, sea_route)
+                     RULE_VIA_ONLY, SUPPORT_HOLD, SUPPORT_MOVE, UNKNOWN, YES, ints, rows,
+                     sea_route)
 
 #
 # The decisions, numbered so that one sweep takes the supports first, then the convoy
@@ -421,9 +422,13 @@ def settle(bt, prov, power, at, held, otype, dest, dloc, via, sprov, sdest, rule
                     via[a] = 1
     # the moves into each province, the unit each move meets, head to head or standing
     mhead = ints(P, -1)
-    mnext = ints(n, -1)
-    occ = ints(n, -1)
-    h2h = ints(n, -1)
+    # the rows by unit, made in one go: the next move to the same province, the unit a move
+    # meets standing or head to head; the lists of supports (``hs``, ``ms``, ``snext``,
+    # below), whether a support or convoy is of an order given
+    ru = rows(7, n, -1)
+    mnext, occ, h2h, hs, ms, snext, valid = ru[0], ru[1], ru[2], ru[3], ru[4], ru[5], ru[6]
+    for i in range(n):
+        valid[i] = 0
     for i in range(n - 1, -1, -1):
         if otype[i] == MOVE:
             mnext[i] = mhead[dest[i]]
@@ -437,10 +442,6 @@ def settle(bt, prov, power, at, held, otype, dest, dloc, via, sprov, sdest, rule
     # the supports of each unit's hold (``hs``; for an army by convoy: the fleets convoying
     # it) and of its move (``ms``), linked by ``snext``; ``valid``: the support or convoy
     # is of an order given
-    hs = ints(n, -1)
-    ms = ints(n, -1)
-    snext = ints(n, -1)
-    valid = ints(n, 0)
     for i in range(n - 1, -1, -1):
         t = otype[i]
         if t != SUPPORT_HOLD and t != SUPPORT_MOVE and t != CONVOY:

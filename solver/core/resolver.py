@@ -32,7 +32,7 @@ they keep `adjudicate`.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from . import kernel as k
 from .adjudicator import Outcome, board_after, center_changes, movement_outcome
@@ -51,7 +51,7 @@ class Resolution:
     __slots__ = ("position", "_summary", "_details", "_given", "_resolver", "_after", "_outcome")
 
     def __init__(self, resolver: "Resolver", summary: list[int], details: Any,
-                 given: list[tuple[str, Order]]) -> None:
+                 given: list[tuple[str, Sequence[Order]]]) -> None:
         self.position = resolver.position
         self._resolver = resolver
         self._summary, self._details, self._given = summary, details, given
@@ -106,7 +106,7 @@ class Packed:
     __slots__ = ("resolver", "orders", "rows", "given")
 
     def __init__(self, resolver: "Resolver", orders: dict[str, tuple[Order, ...]], rows: Any,
-                 given: list[tuple[str, Order]]) -> None:
+                 given: list[tuple[str, Sequence[Order]]]) -> None:
         self.resolver, self.orders, self.rows, self.given = resolver, orders, rows, given
 
 

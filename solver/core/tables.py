@@ -66,6 +66,12 @@ RULE_VIA_ONLY, RULE_LAND_FALLBACK, RULE_CONVOYED_OWN_SUPPORT, RULE_LAND_OWN_SUPP
 UNKNOWN, YES, NO = 0, 1, 2
 
 
+def rows(count, n, value):
+    """``count`` rows of ``n`` ints set to ``value``, made in one go (``rows(...)[k]`` is a
+    row that writes through): lists as plain Python, a 2-d array when compiled."""
+    return [[value] * n for _ in range(count)]
+
+
 def ints(n, value):
     """``n`` ints set to ``value``: a list as plain Python, an array when compiled
     (`dipsolve.core.kernel.load`)."""
