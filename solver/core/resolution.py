@@ -18,15 +18,22 @@ from .tables import (CONVOY, H_P, MOVE, NO, RULE_CONVOYED_OWN_SUPPORT, RULE_LAND
                      RULE_VIA_ONLY, SUPPORT_HOLD, SUPPORT_MOVE, UNKNOWN, YES, ints, rows,
                      sea_route)
 
+#: the work array ``w`` of the resolution, one array so that a call passes one: rows of
+#: ``n`` ints (the units' orders as read, the moves and supports indexed: see `settle`), then
+#: the first move into each province (``P`` ints); a row's ``i``-th int is ``w[ROW * n + i]``
+(W_OTYPE, W_DEST, W_SDEST, W_PROV, W_POWER, W_OCC, W_H2H, W_MNEXT, W_HS, W_MS, W_SNEXT,
+ W_VIA) = range(12)
+W_ROWS = 12
+
 #
 # The decisions, numbered so that one sweep takes the supports first, then the convoy
 # paths, the moves and the dislodgements: node ``s`` the support of unit ``s`` is given,
 # ``n + i`` the convoy path of unit ``i``'s move holds, ``2n + i`` unit ``i``'s move
 # succeeds, ``3n + u`` unit ``u`` is dislodged.  Each is UNKNOWN, YES or NO in ``state``.
 
-def _count(state, head, nxt, power, against):
-    """The supports of the list starting at ``head`` (linked by ``nxt``): how many are
-    given and how many not cut, of every power and of the power ``against`` alone:
+def _count(state, head, w, n, against):
+    """The supports of the list starting at ``head`` (linked by row ``W_SNEXT``): how many
+    are given and how many not cut, of every power and of the power ``against`` alone:
     ``(given, not cut, given by against, not cut by against)``."""
     given = 0
     possible = 0
@@ -39,28 +46,27 @@ def _count(state, head, nxt, power, against):
             possible += 1
             if v == YES:
                 given += 1
-            if power[s] == against:
+            if w[W_POWER * n + s] == against:
                 possible_of += 1
                 if v == YES:
                     given_of += 1
-        s = nxt[s]
+        s = w[W_SNEXT * n + s]
     return given, possible, given_of, possible_of
 
 
-def _move_verdict(i, jstays, n, state, g):
+def _move_verdict(i, jstays, n, state, w, rules):
     """Move ``i``'s verdict (YES, NO or UNKNOWN) with the unit in its destination
     staying (``jstays``) or leaving, from the bounds of the strengths (DATC section 5)."""
-    (otype, dest, sdest, prov, power, occ, h2h, mhead, mnext, hs, ms, snext, via, rules) = g
     path = state[n + i]
     if path == NO:
         return NO
-    j = occ[i]
+    j = w[W_OCC * n + i]
     # attack strength
-    a_lo, a_hi, lo_j, hi_j = _count(state, ms[i], snext, power, power[j] if j >= 0 else power[i])
+    a_lo, a_hi, lo_j, hi_j = _count(state, w[W_MS * n + i], w, n, w[W_POWER * n + j] if j >= 0 else w[W_POWER * n + i])
     if j >= 0 and jstays:
-        if power[j] == power[i]:
+        if w[W_POWER * n + j] == w[W_POWER * n + i]:
             return NO                    # no unit dislodges one of its own power
-        if not ((rules[0] & RULE_CONVOYED_OWN_SUPPORT) != 0 and via[i] != 0):
+        if not ((rules & RULE_CONVOYED_OWN_SUPPORT) != 0 and w[W_VIA * n + i] != 0):
             a_lo -= lo_j                  # nor is supported against its own unit (6.D.12)
             a_hi -= hi_j
     a_lo += 1
@@ -68,34 +74,34 @@ def _move_verdict(i, jstays, n, state, g):
     if path == UNKNOWN:
         a_lo = 0
     win = path == YES
-    h = h2h[i]
+    h = w[W_H2H * n + i]
     if h >= 0:                            # the defend strength of the unit met head to head
-        d_lo, d_hi, _, _ = _count(state, ms[h], snext, power, power[i])
+        d_lo, d_hi, _, _ = _count(state, w[W_MS * n + h], w, n, w[W_POWER * n + i])
         if a_hi <= d_lo + 1:
             return NO
         if a_lo <= d_hi + 1:
             win = False
     elif j >= 0:                          # the hold strength of the province
-        if otype[j] == MOVE:
+        if w[W_OTYPE * n + j] == MOVE:
             hold = 1 if jstays else 0
             if a_hi <= hold:
                 return NO
             if a_lo <= hold:
                 win = False
         else:
-            d_lo, d_hi, _, _ = _count(state, hs[j], snext, power, power[i])
+            d_lo, d_hi, _, _ = _count(state, w[W_HS * n + j], w, n, w[W_POWER * n + i])
             if a_hi <= d_lo + 1:
                 return NO
             if a_lo <= d_hi + 1:
                 win = False
-    k = mhead[dest[i]]
+    k = w[W_ROWS * n + w[W_DEST * n + i]]
     while k >= 0:                         # the prevent strength of every other move there
         if k != i:
             pk = state[n + k]
-            hk = h2h[k]
+            hk = w[W_H2H * n + k]
             beaten = NO if hk < 0 else state[2 * n + hk]
             if pk != NO and beaten != YES:
-                p_lo, p_hi, _, _ = _count(state, ms[k], snext, power, power[i])
+                p_lo, p_hi, _, _ = _count(state, w[W_MS * n + k], w, n, w[W_POWER * n + i])
                 p_lo += 1
                 p_hi += 1
                 if pk == UNKNOWN or beaten == UNKNOWN:
@@ -104,30 +110,29 @@ def _move_verdict(i, jstays, n, state, g):
                     return NO
                 if a_lo <= p_hi:
                     win = False
-        k = mnext[k]
+        k = w[W_MNEXT * n + k]
     return YES if win else UNKNOWN
 
 
-def _decide(x, n, state, g, bt, held):
+def _decide(x, n, state, w, bt, held, rules):
     """Decision ``x``'s verdict from the state of the others (UNKNOWN when the bounds
     do not settle it)."""
-    (otype, dest, sdest, prov, power, occ, h2h, mhead, mnext, hs, ms, snext, via, rules) = g
     if x < n:                             # support of unit x: cut or given
         s = x
         dis = state[3 * n + s]
         if dis == YES:
             return NO
-        against = sdest[s] if otype[s] == SUPPORT_MOVE else -1
+        against = w[W_SDEST * n + s] if w[W_OTYPE * n + s] == SUPPORT_MOVE else -1
         unknown = dis == UNKNOWN
-        m = mhead[prov[s]]
+        m = w[W_ROWS * n + w[W_PROV * n + s]]
         while m >= 0:
-            if power[m] != power[s] and prov[m] != against:
+            if w[W_POWER * n + m] != w[W_POWER * n + s] and w[W_PROV * n + m] != against:
                 pm = state[n + m]
                 if pm == YES:
                     return NO
                 if pm == UNKNOWN:
                     unknown = True
-            m = mnext[m]
+            m = w[W_MNEXT * n + m]
         return UNKNOWN if unknown else YES
     if x < 2 * n:                         # convoy path of unit i
         i = x - n
@@ -135,46 +140,46 @@ def _decide(x, n, state, g, bt, held):
         for p in range(P):
             held[p] = 0
             held[P + p] = 0
-        f = hs[i]                         # the convoying fleets (see `movement`)
+        f = w[W_HS * n + i]                         # the convoying fleets (see `movement`)
         while f >= 0:
             d = state[3 * n + f]
             if d != YES:
-                held[prov[f]] = 1         # not dislodged, or may not be
+                held[w[W_PROV * n + f]] = 1         # not dislodged, or may not be
             if d == NO:
-                held[P + prov[f]] = 1     # surely not dislodged
-            f = snext[f]
-        if not sea_route(bt, prov[i], dest[i], held):
+                held[P + w[W_PROV * n + f]] = 1     # surely not dislodged
+            f = w[W_SNEXT * n + f]
+        if not sea_route(bt, w[W_PROV * n + i], w[W_DEST * n + i], held):
             return NO
         for p in range(P):
             held[p] = held[P + p]
-        if sea_route(bt, prov[i], dest[i], held):
+        if sea_route(bt, w[W_PROV * n + i], w[W_DEST * n + i], held):
             return YES
         return UNKNOWN
     if x < 3 * n:                         # move of unit i
         i = x - 2 * n
-        j = occ[i]
+        j = w[W_OCC * n + i]
         # the verdict with the unit in its destination staying or leaving; when that is
         # not known, both (the flags are run-time values, so numba compiles one version)
-        stays = j < 0 or otype[j] != MOVE or h2h[i] == j
+        stays = j < 0 or w[W_OTYPE * n + j] != MOVE or w[W_H2H * n + i] == j
         if stays:
-            return _move_verdict(i, stays, n, state, g)
+            return _move_verdict(i, stays, n, state, w, rules)
         mj = state[2 * n + j]
         if mj == YES:
-            return _move_verdict(i, stays, n, state, g)
+            return _move_verdict(i, stays, n, state, w, rules)
         if mj == NO:
-            return _move_verdict(i, not stays, n, state, g)
-        a = _move_verdict(i, stays, n, state, g)
-        b = _move_verdict(i, not stays, n, state, g)
+            return _move_verdict(i, not stays, n, state, w, rules)
+        a = _move_verdict(i, stays, n, state, w, rules)
+        b = _move_verdict(i, not stays, n, state, w, rules)
         return a if a == b else UNKNOWN
     u = x - 3 * n                         # unit u dislodged
-    if otype[u] == MOVE:
+    if w[W_OTYPE * n + u] == MOVE:
         mu = state[2 * n + u]
         if mu == YES:
             return NO
     else:
         mu = NO
     unknown = False
-    m = mhead[prov[u]]
+    m = w[W_ROWS * n + w[W_PROV * n + u]]
     while m >= 0:
         v = state[2 * n + m]
         if v == YES:
@@ -183,11 +188,11 @@ def _decide(x, n, state, g, bt, held):
             unknown = True
         elif v == UNKNOWN:
             unknown = True
-        m = mnext[m]
+        m = w[W_MNEXT * n + m]
     return UNKNOWN if unknown else NO
 
 
-def _propagate(pending, count, n, state, g, bt, held):
+def _propagate(pending, count, n, state, w, bt, held, rules):
     """Settle every pending decision the others' bounds settle, sweep after sweep until a
     sweep settles none; returns how many are left pending (compacted at the start of
     ``pending``; a decision settled already, a guess among them, is dropped)."""
@@ -199,7 +204,7 @@ def _propagate(pending, count, n, state, g, bt, held):
             x = pending[q]
             if state[x] != UNKNOWN:
                 continue
-            v = _decide(x, n, state, g, bt, held)
+            v = _decide(x, n, state, w, bt, held, rules)
             if v != UNKNOWN:
                 state[x] = v
                 changed = True
@@ -210,70 +215,69 @@ def _propagate(pending, count, n, state, g, bt, held):
     return count
 
 
-def _dependencies(x, n, state, g, out):
+def _dependencies(x, n, state, w, out):
     """The pending decisions ``x`` depends on, written to ``out``; their number."""
-    (otype, dest, sdest, prov, power, occ, h2h, mhead, mnext, hs, ms, snext, via, rules) = g
     c = 0
     if x < n:
         s = x
         out[c] = 3 * n + s
         c += 1
-        m = mhead[prov[s]]
+        m = w[W_ROWS * n + w[W_PROV * n + s]]
         while m >= 0:
             out[c] = n + m
             c += 1
-            m = mnext[m]
+            m = w[W_MNEXT * n + m]
     elif x < 2 * n:
-        f = hs[x - n]
+        f = w[W_HS * n + x - n]
         while f >= 0:
             out[c] = 3 * n + f
             c += 1
-            f = snext[f]
+            f = w[W_SNEXT * n + f]
     elif x < 3 * n:
         i = x - 2 * n
         out[c] = n + i
         c += 1
-        j = occ[i]
+        j = w[W_OCC * n + i]
         if j >= 0:
-            if otype[j] == MOVE:
+            if w[W_OTYPE * n + j] == MOVE:
                 out[c] = 2 * n + j
                 c += 1
             else:
-                s = hs[j]
+                s = w[W_HS * n + j]
                 while s >= 0:
                     out[c] = s
                     c += 1
-                    s = snext[s]
-        for unit in (i, h2h[i]):
+                    s = w[W_SNEXT * n + s]
+        for unit in (i, w[W_H2H * n + i]):
             if unit >= 0:
-                s = ms[unit]
+                s = w[W_MS * n + unit]
                 while s >= 0:
                     out[c] = s
                     c += 1
-                    s = snext[s]
-        k = mhead[dest[i]]
+                    s = w[W_SNEXT * n + s]
+        k = w[W_ROWS * n + w[W_DEST * n + i]]
         while k >= 0:
             if k != i:
                 out[c] = n + k
                 c += 1
-                if h2h[k] >= 0:
-                    out[c] = 2 * n + h2h[k]
+                if w[W_H2H * n + k] >= 0:
+                    out[c] = 2 * n + w[W_H2H * n + k]
                     c += 1
-                s = ms[k]
+                s = w[W_MS * n + k]
                 while s >= 0:
                     out[c] = s
                     c += 1
-                    s = snext[s]
-            k = mnext[k]
+                    s = w[W_SNEXT * n + s]
+            k = w[W_MNEXT * n + k]
     else:
         u = x - 3 * n
         out[c] = 2 * n + u
         c += 1
-        m = mhead[prov[u]]
+        m = w[W_ROWS * n + w[W_PROV * n + u]]
         while m >= 0:
             out[c] = 2 * n + m
             c += 1
-            m = mnext[m]
+            m = w[W_MNEXT * n + m]
     # only the pending ones count
     k = 0
     for q in range(c):
@@ -283,7 +287,7 @@ def _dependencies(x, n, state, g, out):
     return k
 
 
-def _first_cycle(pending, count, n, state, g, member):
+def _first_cycle(pending, count, n, state, w, member):
     """Mark in ``member`` the decisions of the first strongly connected set of pending
     decisions that depends on no other pending one (Tarjan's algorithm on an explicit
     stack: its first finished set is such a one); returns its size."""
@@ -300,7 +304,7 @@ def _first_cycle(pending, count, n, state, g, member):
     scratch = ints(4 * n + 8, 0)
     for q in range(count):
         x = pending[q]
-        k = _dependencies(x, n, state, g, scratch)
+        k = _dependencies(x, n, state, w, scratch)
         ndeps[x] = k
         for e in range(k):
             deps[x * W + e] = scratch[e]
@@ -352,7 +356,7 @@ def _first_cycle(pending, count, n, state, g, member):
     return 0
 
 
-def _guess(x, value, pending, count, n, state, g, bt, held):
+def _guess(x, value, pending, count, n, state, w, bt, held, rules):
     """The verdict of decision ``x`` when it is guessed ``value`` and everything else
     settled by that guess: YES, NO or UNKNOWN."""
     st = ints(4 * n, 0)
@@ -362,12 +366,12 @@ def _guess(x, value, pending, count, n, state, g, bt, held):
     for q in range(count):
         pend[q] = pending[q]
     st[x] = value                         # held at the guess: `_propagate` leaves it
-    _propagate(pend, count, n, st, g, bt, held)
+    _propagate(pend, count, n, st, w, bt, held, rules)
     st[x] = UNKNOWN
-    return _decide(x, n, st, g, bt, held)
+    return _decide(x, n, st, w, bt, held, rules)
 
 
-def _stalled(pending, count, n, state, g, bt, held):
+def _stalled(pending, count, n, state, w, bt, held, rules):
     """Settle one cycle of the pending decisions, where the fixpoint stalled: the first
     that depends on no other (`_first_cycle`).  One of its moves is guessed both ways
     (Kruijswijk's guess algorithm, "The Math of Adjudication"): one consistent answer is
@@ -375,7 +379,7 @@ def _stalled(pending, count, n, state, g, bt, held):
     convoys of a paradox fail (Szykman), else every move of the circular movement
     succeeds."""
     member = ints(4 * n, 0)
-    _first_cycle(pending, count, n, state, g, member)
+    _first_cycle(pending, count, n, state, w, member)
     x = -1
     paths = False
     for q in range(4 * n):
@@ -387,8 +391,8 @@ def _stalled(pending, count, n, state, g, bt, held):
     if x >= 0:
         guesses = ints(2, NO)             # the guesses as run-time values: one compiled _guess
         guesses[1] = YES
-        if_no = _guess(x, guesses[0], pending, count, n, state, g, bt, held)
-        if_yes = _guess(x, guesses[1], pending, count, n, state, g, bt, held)
+        if_no = _guess(x, guesses[0], pending, count, n, state, w, bt, held, rules)
+        if_yes = _guess(x, guesses[1], pending, count, n, state, w, bt, held, rules)
         if if_no == if_yes and if_no != UNKNOWN:
             state[x] = if_no              # the same verdict whatever the guess
             return
@@ -493,9 +497,25 @@ def settle(bt, prov, power, at, held, otype, dest, dloc, via, sprov, sdest, rule
             state[3 * n + u] = UNKNOWN
             pending[count] = 3 * n + u
             count += 1
-    g = (otype, dest, sdest, prov, power, occ, h2h, mhead, mnext, hs, ms, snext, via, ints(1, rules))
-    count = _propagate(pending, count, n, state, g, bt, held)
+    # the work array of the decisions (see `W_ROWS`)
+    w = ints(W_ROWS * n + P, -1)
+    for i in range(n):
+        w[W_OTYPE * n + i] = otype[i]
+        w[W_DEST * n + i] = dest[i]
+        w[W_SDEST * n + i] = sdest[i]
+        w[W_PROV * n + i] = prov[i]
+        w[W_POWER * n + i] = power[i]
+        w[W_OCC * n + i] = occ[i]
+        w[W_H2H * n + i] = h2h[i]
+        w[W_MNEXT * n + i] = mnext[i]
+        w[W_HS * n + i] = hs[i]
+        w[W_MS * n + i] = ms[i]
+        w[W_SNEXT * n + i] = snext[i]
+        w[W_VIA * n + i] = via[i]
+    for p in range(P):
+        w[W_ROWS * n + p] = mhead[p]
+    count = _propagate(pending, count, n, state, w, bt, held, rules)
     while count > 0:
-        _stalled(pending, count, n, state, g, bt, held)
-        count = _propagate(pending, count, n, state, g, bt, held)
+        _stalled(pending, count, n, state, w, bt, held, rules)
+        count = _propagate(pending, count, n, state, w, bt, held, rules)
     return state, mhead, mnext, h2h, valid
