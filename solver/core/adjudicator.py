@@ -28,11 +28,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .board import Board, given, run_movement
+from .board import Board, given, placed, run_movement
 from .graph import steps
 from .map import Map
 from .orders import Disband, Order
-from .position import UNITS, Dislodged, Phase, Position, Unit, unit
+from .position import Dislodged, Phase, Position, Unit
 from .rules import (REFUSED, OrderResult, Reason, Rules, match_adjustments, match_retreats,
                     movement_results)
 
@@ -194,26 +194,15 @@ def board_after(position: Position, summary: list[int], board: Board
     (their indices, in board order), the units dislodged (index -> the index of the unit
     that dislodged it), and the units on the board after movement, dislodged ones left
     out, in canonical order."""
-    units = position.units
     nm = summary[1]
-    movers = summary[2:2 + 2 * nm:2]
     c = 2 + 2 * nm
     nd = summary[c]
     dislodged_by = dict(zip(summary[c + 1:c + 1 + 3 * nd:3], summary[c + 2:c + 2 + 3 * nd:3]))
-    if not nm:
-        return movers, dislodged_by, list(units)
-    new_units = list(units)
-    locations = board.locations
-    for q in range(2, 2 + 2 * nm, 2):
-        i = summary[q]
-        u = units[i]
-        key = (u.power, u.kind, locations[summary[q + 1]])
-        nu = UNITS.get(key)
-        new_units[i] = nu if nu is not None else unit(*key)
-    if dislodged_by:
-        new_units = [u for i, u in enumerate(new_units) if i not in dislodged_by]
-    new_units.sort()
-    return movers, dislodged_by, new_units
+    s = c + 1 + 3 * nd
+    left = s + 1 + summary[s]
+    table = placed(board, position)
+    return (summary[2:c:2], dislodged_by,
+            [table[code] for code in summary[left + 1:left + 1 + summary[left]]])
 
 
 def movement_outcome(position: Position, summary: list[int], details: Any,

@@ -33,7 +33,7 @@ from .map import Map
 from .orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
 from .position import Position
 
-__all__ = ["Board", "board_of", "engine_movement", "engine_units", "order_chunks", "order_rows", "packed",
+__all__ = ["Board", "board_of", "engine_movement", "engine_units", "order_chunks", "order_rows", "packed", "placed",
            "run_movement", "run_read"]
 
 _TERRAIN = {"land": k.LAND, "coast": k.COAST, "sea": k.SEA}
@@ -61,8 +61,7 @@ class Board:
         self.rows: dict[Order, tuple[int, ...]] = {}
         #: power -> the order's id -> (the order, its row as `order_rows` joins it)
         self.order_cache: dict[int, dict[int, tuple[Order, Any]]] = {}
-        #: unit -> its row as `engine_units` joins it
-        self.unit_rows: dict[Any, Any] = {}
+
         self.tables: list[int] = self._tables()
         self._compiled_tables: Any = None
 
@@ -70,11 +69,11 @@ class Board:
         m = self.map
         P, L = len(self.provinces), len(self.locations)
         pid, lid = {p: i for i, p in enumerate(self.provinces)}, self.location_id
-        sizes = [L, P, P, L * L, L * L, L * P, L * P, L * P, P * P, L]
+        sizes = [L, P, P, L * L, L * L, L * P, L * P, L * P, P * P, L, L]
         bt = [0] * k.HEADER
         bt[k.H_P], bt[k.H_L] = P, L
         at = k.HEADER
-        for field, size in zip(range(k.O_LPROV, k.O_FSTAND + 1), sizes):
+        for field, size in zip(range(k.O_LPROV, k.O_LORDER + 1), sizes):
             bt[field] = at
             at += size
         bt += [0] * (at - k.HEADER)
@@ -100,6 +99,8 @@ class Board:
                 if m.provinces[p].coasts:
                     here = [d for d in m.fleet_locations[p] if d in dsts]
                     bt[fill + s * P + pid[p]] = lid[here[0]] if len(here) == 1 else -1 if not here else -2
+        for rank, loc in enumerate(sorted(self.locations)):
+            bt[bt[k.O_LORDER] + lid[loc]] = rank
         for p, qs in m.neighbours.items():
             for q in qs:
                 bt[bt[k.O_NB] + pid[p] * P + pid[q]] = 1
@@ -110,7 +111,7 @@ class Board:
         state = dict(self.__dict__)
         del state["_lock"]
         state["rows"], state["_compiled_tables"] = {}, None
-        state["order_cache"], state["unit_rows"] = {}, {}
+        state["order_cache"] = {}
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -221,23 +222,48 @@ def _row_form(row: tuple[int, ...]) -> Any:
 
 
 def engine_units(board: Board, position: Position) -> Any:
-    """The position's units as the engine's input (power, kind, location each), kept in the
-    position's memo."""
+    """The position's units as the engine's input (power, kind, location, rank in the
+    canonical order each), kept in the position's memo."""
     key = "board.units.compiled" if k.compiled() else "board.units"
     units = position.memo.get(key)
     if units is None:
-        cache, lid, power = board.unit_rows, board.location_id, board.power
-        rows = []
+        lid, power = board.location_id, board.power
+        # the rank of (power, kind): the canonical order sorts units by power's name
+        rank = {p: 2 * r for r, p in enumerate(sorted({u.power for u in position.units}))}
+        flat: list[int] = []
         for u in position.units:
-            row = cache.get(u)
-            if row is None:
-                row = _row_form((power(u.power), _KIND[u.kind], lid[u.location]))
-                if len(cache) > _KEPT:
-                    cache.clear()
-                cache[u] = row
-            rows.append(row)
-        units = position.memo[key] = packed(rows)
+            kind = _KIND[u.kind]
+            flat += (power(u.power), kind, lid[u.location], rank[u.power] + kind)
+        if k.compiled():
+            import numpy as np
+            units = np.frombuffer(array("q", flat).tobytes(), np.int64)
+        else:
+            units = flat
+        position.memo[key] = units
     return units
+
+
+def placed(board: Board, position: Position) -> dict[int, Any]:
+    """``index * L + location`` (the engine's code of a unit of ``position`` standing at a
+    location) -> the `Unit`, made on first asking and kept in the position's memo."""
+    table = position.memo.get("board.placed")
+    if table is None:
+        table = position.memo["board.placed"] = _Placed(position, board)
+    return table
+
+
+class _Placed(dict):
+    def __init__(self, position: Position, board: Board) -> None:
+        super().__init__()
+        self.units, self.locations = position.units, board.locations
+        self.L = len(board.locations)
+
+    def __missing__(self, code: int) -> Any:
+        from .position import unit
+        u = self.units[code // self.L]
+        loc = self.locations[code % self.L]
+        nu = self[code] = u if loc == u.location else unit(u.power, u.kind, loc)
+        return nu
 
 
 def order_chunks(board: Board, orders: Mapping[str, Iterable[Order]]) -> tuple[list, list[tuple[str, Sequence[Order]]]]:

@@ -50,10 +50,10 @@ from . import resolution, tables
 from .resolution import settle
 from .tables import (A_BY, A_DEST, A_DLOC, A_GIVEN, A_RESULT, A_SDEST, A_SPROV, A_TYPE, A_VIA,
                      A_WHY, AF, COAST, CONVOY, F_BAD_ROUTE, F_VIA, H_L, H_P, HEADER, HOLD, LAND,
-                     MOVE, O_AREACH, O_FILL, O_FMOVE, O_FREACH, O_FSTAND, O_LPROV, O_NCOAST,
+                     MOVE, O_AREACH, O_FILL, O_FMOVE, O_FREACH, O_LORDER, O_LPROV, O_NCOAST,
                      NO, O_TERR, OF, OTHER, R_FLAGS, R_KIND, R_LOC, R_OKIND, R_OLOC, R_POWER, R_TARGET,
                      R_TYPE, RULE_LAND_FALLBACK, S_MATCHED, S_NO_UNIT, S_NOT_YOURS, S_PHASE, S_REPEATED, S_TWICE,
-                     S_WRONG_KIND, SEA, SUPPORT_HOLD, SUPPORT_MOVE, U_KIND, U_LOC, U_POWER, UF,
+                     S_WRONG_KIND, SEA, SUPPORT_HOLD, SUPPORT_MOVE, U_KIND, U_LOC, U_POWER, U_RANK, UF,
                      W_ARMY_ADJACENT, W_ARMY_SEA, W_COAST_NEEDED, W_CONVOY_ARMY,
                      W_CONVOY_FLEET, W_CONVOY_IMPOSSIBLE, W_CONVOY_LOC, W_CONVOY_OFF_ROUTE,
                      W_DEST_LOC, W_FLEET_ADJACENT, W_FLEET_ADJACENT_LOC, W_FLEET_LAND,
@@ -285,7 +285,8 @@ def movement(bt, units, orders, rules):
     position needs (its length; the number of units that moved and, for each, its index
     and the location it moved to; the number dislodged and, for each, its index, the
     index of the unit that dislodged it and that one's province, -1 when it came by
-    convoy; the number of standoff provinces and those), then the details, what the
+    convoy; the number of standoff provinces and those; the number of units left on the
+    board and, for each in canonical order, ``index * L + location``), then the details, what the
     per-order results need (`AF` ints per unit, one per order, as `read`'s)."""
     P = bt[H_P]
     n = len(units) // UF
@@ -348,8 +349,28 @@ def movement(bt, units, orders, rules):
                     ns += 1
                     break
                 k = mnext[k]
+    # the units left on the board in canonical order (power's name, kind, location's name):
+    # the board's order is canonical and only the movers change places, so an insertion
+    # sort moves few
+    L = bt[H_L]
+    lorder = bt[O_LORDER]
+    left = ints(n, 0)
+    keys = ints(n, 0)
+    nl = 0
+    for i in range(n):
+        if by[i] >= 0:
+            continue
+        loc = dloc[i] if moved[i] != 0 else units[i * UF + U_LOC]
+        key = units[i * UF + U_RANK] * L + bt[lorder + loc]
+        keys[i] = key
+        q = nl
+        while q > 0 and keys[left[q - 1]] > key:
+            left[q] = left[q - 1]
+            q -= 1
+        left[q] = i
+        nl += 1
     # the summary: what the next position needs
-    head = 4 + 2 * nm + 3 * nd + ns
+    head = 5 + 2 * nm + 3 * nd + ns + nl
     out = ints(head + n * AF + m, -1)
     out[0] = head
     out[1] = nm
@@ -371,6 +392,12 @@ def movement(bt, units, orders, rules):
     c += 1
     for q in range(ns):
         out[c + q] = stand[q]
+    c += ns
+    out[c] = nl
+    c += 1
+    for q in range(nl):
+        i = left[q]
+        out[c + q] = i * L + (dloc[i] if moved[i] != 0 else units[i * UF + U_LOC])
     # the details: what the per-order results need
     _readings(out, head, otype, dest, dloc, via, sprov, sdest, why, given, status)
     for i in range(n):
@@ -504,10 +531,10 @@ def _warm_up(np: Any) -> None:
     bt = np.zeros(HEADER + 16, np.int64)
     bt[H_P] = 1
     bt[H_L] = 1
-    for k, field in enumerate(range(O_LPROV, O_FSTAND + 1)):
+    for k, field in enumerate(range(O_LPROV, O_LORDER + 1)):
         bt[field] = HEADER + k
     bt[bt[O_FILL]] = -1
-    units = np.frombuffer(np.array([0, 0, 0], np.int64).tobytes(), np.int64)
+    units = np.frombuffer(np.array([0, 0, 0, 0], np.int64).tobytes(), np.int64)
     orders = np.frombuffer(np.array([0, MOVE, 0, 0, 0, -1, -1, F_VIA, 0], np.int64).tobytes(),
                            np.int64)
     movement(bt, units, orders, 0)

@@ -13,18 +13,25 @@ from __future__ import annotations
 
 # -- the map's tables (`bt`): a header of sizes and offsets, then the tables -----------------
 
-#: header fields of ``bt``
+#: header fields of ``bt``: the numbers of provinces and locations, then where each table
+#: starts: each location's province, each province's terrain and number of coasts, the
+#: moves of an army and of a fleet (location by location), the provinces an army and a
+#: fleet reach from a location, the coast a fleet's move to a province fills in, the
+#: provinces' adjacency, where a fleet may stand, each location's place in name order
 H_P, H_L = 0, 1
-(O_LPROV, O_TERR, O_NCOAST, O_AMOVE, O_FMOVE, O_AREACH, O_FREACH, O_FILL, O_NB, O_FSTAND) = range(2, 12)
-HEADER = 12
+(O_LPROV, O_TERR, O_NCOAST, O_AMOVE, O_FMOVE, O_AREACH, O_FREACH, O_FILL, O_NB, O_FSTAND,
+ O_LORDER) = range(2, 13)
+HEADER = 13
 #: terrains (``bt[O_TERR + p]``)
 LAND, COAST, SEA = 0, 1, 2
 
 # -- the rows of units and orders --------------------------------------------------------------
 
-#: a unit: its power, kind (0 army, 1 fleet) and location
-U_POWER, U_KIND, U_LOC = range(3)
-UF = 3
+#: a unit: its power, kind (0 army, 1 fleet) and location, and its rank in the canonical
+#: order of units (`dipsolve.core.position.Unit`: by power's name, then kind; the location's
+#: name breaks ties, by the map's ``O_LORDER``)
+U_POWER, U_KIND, U_LOC, U_RANK = range(4)
+UF = 4
 #: an order: the power giving it, its type, its unit's kind and location, its target, the
 #: other unit's kind and location (supported, convoyed), flags (`F_VIA`, `F_BAD_ROUTE`)
 #: and an id telling apart orders whose other fields are equal (names not on the map)
