@@ -4,9 +4,11 @@ The rules engine (`dipsolve.core.kernel`) knows no names: provinces, locations, 
 unit kinds are numbers, the map is a flat table of ints, units and orders are rows of ints.
 This module is the one place where the named values of the API (`Position`, `Unit`,
 `Order`) become those numbers and the engine's answer becomes named values again, as
-Meta's dipcc keeps names to its input and output (``loc.h``).  There is one bit layout,
-the engine's rows (`dipsolve.core.kernel`'s ``R_*`` and ``A_*`` fields); no order or unit
-carries a number of its own.
+Meta's dipcc keeps names to its input and output (``loc.h``).  There is one layout, the
+engine's rows (`dipsolve.core.tables`' ``U_*``, ``R_*`` and ``A_*`` fields); no order or
+unit carries a number of its own: a board keeps each order's row, found again by the
+order's identity (`order_chunks`), and the engine's inputs are made from the rows' bytes
+in one go (a read-only array when it is compiled, a flat list as plain Python).
 
 A `Board` is made once per map and kept in its memo (`board_of`):
 
@@ -18,7 +20,8 @@ A `Board` is made once per map and kept in its memo (`board_of`):
 - ``tables`` is the engine's map: the province of each location, each province's terrain
   and number of coasts, the moves of an army and of a fleet (location to location), the
   provinces each location reaches, the coast a fleet's move to a province of two coasts
-  fills in, the adjacency of provinces and where a fleet may stand.
+  fills in, the adjacency of provinces, where a fleet may stand and each location's place
+  in the order of names (the canonical order of units).
 """
 
 from __future__ import annotations
@@ -201,8 +204,8 @@ def board_of(m: Map) -> Board:
     return b
 
 
-#: at most this many orders' rows are kept by a board (`order_rows`)
-_KEPT = 200_000
+#: at most this many orders' rows a board keeps for each power (`order_chunks`; about 350 bytes each)
+_KEPT = 20_000
 
 
 def packed(rows: list) -> Any:
@@ -298,9 +301,10 @@ def given(by_power: Iterable[tuple[str, Sequence[Order]]]) -> list[tuple[str, Or
     return [(p, o) for p, os in by_power for o in os]
 
 
-def order_rows(board: Board, orders: Mapping[str, Iterable[Order]]) -> tuple[Any, list[tuple[str, Order]]]:
-    """The orders given as the engine's input (`order_chunks`, `packed`), and ``(power,
-    order)`` of each, in order."""
+def order_rows(board: Board, orders: Mapping[str, Iterable[Order]]
+               ) -> tuple[Any, list[tuple[str, Sequence[Order]]]]:
+    """The orders given as the engine's input (`order_chunks`, `packed`), and each power
+    with its orders, in order."""
     rows, by_power = order_chunks(board, orders)
     return packed(rows), by_power
 
@@ -318,9 +322,10 @@ def engine_movement(board: Board, units: Any, rows: Any, rules: int = 0) -> tupl
 
 
 def run_movement(position: Position, orders: Mapping[str, Iterable[Order]], rules: int = 0
-                 ) -> tuple[list[int], Any, list[tuple[str, Order]], Board]:
+                 ) -> tuple[list[int], Any, list[tuple[str, Sequence[Order]]], Board]:
     """One movement phase through the engine: its answer's summary and details (see
-    `dipsolve.core.kernel.movement`), the orders given in order, and the board."""
+    `dipsolve.core.kernel.movement`), each power with its orders (`order_chunks`), and the
+    board."""
     if not k.loaded():
         k.load()
     board = board_of(position.map)
