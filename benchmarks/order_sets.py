@@ -1,6 +1,6 @@
-"""The search path: many order sets of one power over one position, `Resolver` (compiled and reference) against `adjudicate`, dipcc and the `diplomacy` package.
+"""The search path: many order sets of one power over one position, `Resolver` against `adjudicate`, dipcc and the `diplomacy` package.
 
-    python benchmarks/order_sets.py [--positions 8] [--sets 1000] [--seed 1] [--repeat 5] [--json]
+    python benchmarks/order_sets.py [--positions 8] [--sets 1000] [--seed 1] [--repeat 5] [--plain] [--json]
 
 Positions: the mid-game ones (22 units or more, movement) of
 `dipsolve.testing.benchmark_phases(seed, ...)`; in each, the power with the most units
@@ -9,20 +9,17 @@ varies its orders (``--sets`` random legal order sets of it,
 fixed.  Timed, CPU time of this process (``time.process_time``; the machine is shared),
 each way once per round, in turn, best of ``--repeat`` rounds; per order set:
 
-* ``adjudicate``: ``adjudicate(position, {**fixed, power: orders}).next`` (every order
-  matched, the whole next `Position` built);
+* ``adjudicate``: ``adjudicate(position, {**fixed, power: orders}).next`` (a fresh phase:
+  every order matched, the whole next `Position` built);
 * ``resolve``: ``resolver.resolve({power: orders}).units`` (who is where after the
-  phase), the resolver built once per position (its building is timed too, once), on
-  the compiled kernel (numba, `dipsolve.core.fast_resolver`) when it is installed;
+  phase), the resolver built once per position (its building is timed too, once);
 * ``resolve + next``: ``resolver.resolve({power: orders}).next``, the same next
   `Position` as `adjudicate`'s;
 * ``resolve packed``, ``resolve packed + next``: the same with each set packed
   beforehand by ``resolver.pack({power: orders})`` (as a search that resolves a candidate
-  set many times hands it over: no `Order` looked up a set); the resolvers and their
-  packed sets made once, before the rounds; ``pack``: the packing, per set, timed once
-  per round (a fresh resolver each round, so that no order's code is cached from before);
-* ``resolve (reference)``, ``resolve + next (reference)``: the same with
-  ``Resolver(..., compiled=False)``, the pure-Python path;
+  set many times hands it over); the resolvers and their packed sets made once, before
+  the rounds; ``pack``: the packing alone, per set, timed once per round (a fresh
+  resolver each round, its building included), stated apart;
 * ``dipcc``, Meta's C++ engine, where it is built (`benchmarks/peers/dipcc.py`; the run
   says so when it is not): the game at the position with the fixed powers' orders
   filed, made once; per set a copy of it (``Game(base)``), ``set_orders`` of the
@@ -30,6 +27,13 @@ each way once per round, in turn, best of ``--repeat`` rounds; per order set:
 * ``diplomacy``: the package's ``Game.process()`` alone, on a game set to the position
   with all orders filed beforehand (its set-up, far slower, not timed), for the first
   ``--peer-sets`` sets of each position only (it is slow); per set.
+
+Every figure runs on dipsolve's one rules engine (`dipsolve.core.kernel`), loaded before
+anything is timed (``kernel.load()``; the run says how long it took, and whether it runs
+compiled or as plain Python, and why).  ``--plain`` runs the same benchmark again in a
+process of its own with ``DIPSOLVE_NO_NUMBA=1`` (the engine as plain Python) and shows
+both; each ratio is dipcc's time over dipsolve's, in the same process (above 1: dipsolve
+faster).
 
 Speed is measured here, never asserted in tests.
 """
@@ -69,42 +73,33 @@ def cases(seed: int, positions: int, sets: int):
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--positions", type=int, default=8)
-    ap.add_argument("--sets", type=int, default=1000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--peer-sets", type=int, default=50,
-                    help="order sets a position the diplomacy package processes (default 50)")
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args(argv)
-
-    from dipsolve.core import fast_kernel, fast_resolver
+def measure(args) -> dict:
+    """One run in this process: the engine loaded, every way timed in turn."""
+    import engine
     from dipsolve.core.adjudicator import adjudicate
     from dipsolve.core.resolver import Resolver
     from peers import dipcc
 
-    fast_kernel.warm()                          # the compiled kernel loaded (or compiled) first
+    eng = engine.load()                         # the engine compiled (or loaded) first
     work = cases(args.seed, args.positions, args.sets)
     total = sum(len(v) for *_, v in work)
     pydipcc, where = dipcc.load()
 
     def current() -> None:
         for position, power, fixed, varied in work:
-            for os in varied:
-                adjudicate(position, {**fixed, power: os}).next
+            for given in varied:
+                adjudicate(position, {**fixed, power: given}).next
 
-    def resolved(full: bool, compiled: bool | None = None):
+    def resolved(full: bool):
         def run() -> None:
             for position, power, fixed, varied in work:
-                r = Resolver(position, fixed, compiled=compiled)
+                r = Resolver(position, fixed)
                 if full:
-                    for os in varied:
-                        r.resolve({power: os}).next
+                    for given in varied:
+                        r.resolve({power: given}).next
                 else:
-                    for os in varied:
-                        r.resolve({power: os}).units
+                    for given in varied:
+                        r.resolve({power: given}).units
         return run
 
     packed: list = []             # (resolver, its packed sets) a position, made by pack()
@@ -113,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         packed.clear()
         for position, power, fixed, varied in work:
             r = Resolver(position, fixed)
-            packed.append((r, [r.pack({power: os}) for os in varied]))
+            packed.append((r, [r.pack({power: given}) for given in varied]))
 
     def resolved_packed(full: bool):
         def run() -> None:
@@ -132,9 +127,9 @@ def main(argv: list[str] | None = None) -> int:
         from dipsolve.testing.peer import set_peer_orders, to_peer_game
         spent, count = 0.0, 0
         for position, power, fixed, varied in work:
-            for os in varied[:args.peer_sets]:
+            for given in varied[:args.peer_sets]:
                 game = to_peer_game(position)
-                set_peer_orders(game, {**fixed, power: os})
+                set_peer_orders(game, {**fixed, power: given})
                 game.error = []
                 t0 = time.process_time()
                 game.process()
@@ -146,8 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     if pydipcc is not None:
         for position, power, fixed, varied in work:
             base = dipcc.new_game(pydipcc, position, dipcc.order_strings(fixed))
-            games.append((base, power.upper(), [dipcc.order_strings({power: os})[power.upper()]
-                                                for os in varied]))
+            games.append((base, power.upper(), [dipcc.order_strings({power: given})[power.upper()]
+                                                for given in varied]))
 
     def on_dipcc() -> None:
         Game = pydipcc.Game
@@ -159,50 +154,90 @@ def main(argv: list[str] | None = None) -> int:
 
     runs = {"adjudicate": current, "resolve": resolved(False), "resolve + next": resolved(True),
             "pack": pack, "resolve packed": resolved_packed(False),
-            "resolve packed + next": resolved_packed(True),
-            "resolve (reference)": resolved(False, False),
-            "resolve + next (reference)": resolved(True, False)}
+            "resolve packed + next": resolved_packed(True)}
     if pydipcc is not None:
         runs["dipcc"] = on_dipcc
     for run in runs.values():
-        run()                                   # warm up (tables, caches, the kernel's load)
-    best = {name: float("inf") for name in runs}
-    best["diplomacy"] = float("inf")
+        run()                                   # warm up (tables, caches)
+    rounds: dict[str, list[float]] = {name: [] for name in runs}
+    rounds["diplomacy"] = []
+    load = [os.getloadavg()]
     for _ in range(args.repeat):
         for name, run in runs.items():
             gc.collect()
             t0 = time.process_time()
             run()
-            best[name] = min(best[name], time.process_time() - t0)
-        gc.collect()
-        best["diplomacy"] = min(best["diplomacy"], peer_process())
-    runs["diplomacy"] = peer_process
-    per = {name: best[name] / total * 1e6 for name in runs}
-    doc = {"positions": len(work), "order_sets": total,
+            rounds[name].append(time.process_time() - t0)
+        if not args.no_diplomacy:
+            gc.collect()
+            rounds["diplomacy"].append(peer_process())
+    load.append(os.getloadavg())
+    if not rounds["diplomacy"]:
+        del rounds["diplomacy"]
+    per = {name: min(ts) / total * 1e6 for name, ts in rounds.items()}
+    doc = {"positions": len(work), "order_sets": total, "repeat": args.repeat,
            "mean_units": round(sum(len(p.units) for p, *_ in work) / len(work), 1),
-           "us_per_set": {k: round(v, 1) for k, v in per.items()},
+           "us_per_set": {k: round(v, 2) for k, v in per.items()},
+           "us_per_set_rounds": {k: [round(t / total * 1e6, 2) for t in ts] for k, ts in rounds.items()},
            "speedup_resolve": round(per["adjudicate"] / per["resolve"], 2),
            "speedup_resolve_next": round(per["adjudicate"] / per["resolve + next"], 2),
-           "compiled": fast_resolver.ready(), "why_not_compiled": fast_resolver.why_not(),
+           "engine": eng, "kernel": engine.describe(eng),
+           "compiled": eng["compiled"], "why_plain": eng["why_plain"],
+           "load": [round(x, 2) for x in load[0]] + [round(x, 2) for x in load[1]],
            "dipcc": where,
            "machine": {"nproc": os.cpu_count(), "cpu": _cpu_model(),
                        "python": platform.python_version()}}
     if pydipcc is not None:
         doc["vs_dipcc"] = {k: round(per["dipcc"] / v, 2) for k, v in per.items()}
+    return doc
+
+
+def report(doc: dict, plain: dict | None) -> None:
+    print(f"{doc['positions']} positions ({doc['mean_units']} units on average), "
+          f"{doc['order_sets']:,} order sets, CPU time, best of {doc['repeat']} rounds, engines in turn; "
+          f"load {doc['load'][0]:.2f} before, {doc['load'][3]:.2f} after")
+    docs = [("compiled" if doc["compiled"] else "plain", doc)]
+    if plain is not None:
+        docs.append(("DIPSOLVE_NO_NUMBA=1", plain))
+    for title, d in docs:
+        print(f"  [{title}] {d['kernel']}")
+        if "vs_dipcc" not in d:
+            print(f"    dipcc: not measured: {d['dipcc']}")
+        per = d["us_per_set"]
+        for name, us in per.items():
+            line = f"    {name:24} {us:9.2f} us a set   {per['adjudicate'] / us:6.2f}x adjudicate"
+            if "vs_dipcc" in d:
+                line += f"   {d['vs_dipcc'][name]:6.2f}x dipcc"
+            print(line)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--positions", type=int, default=8)
+    ap.add_argument("--sets", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--peer-sets", type=int, default=50,
+                    help="order sets a position the diplomacy package processes (default 50)")
+    ap.add_argument("--no-diplomacy", action="store_true", help="leave the diplomacy package out")
+    ap.add_argument("--plain", action="store_true",
+                    help="run it again in a process with DIPSOLVE_NO_NUMBA=1 (the engine as "
+                         "plain Python) and show both")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    doc = measure(args)
+    plain = None
+    if args.plain:
+        import engine
+
+        child = ["--positions", str(args.positions), "--sets", str(args.sets), "--seed", str(args.seed),
+                 "--repeat", str(args.repeat), "--peer-sets", str(args.peer_sets)]
+        plain = engine.run_plain("order_sets.py", child + (["--no-diplomacy"] if args.no_diplomacy else []))
+        doc["plain"] = plain
     if args.json:
         print(json.dumps(doc, indent=2))
         return 0
-    print(f"{doc['positions']} positions ({doc['mean_units']} units on average), "
-          f"{total:,} order sets, CPU time, best of {args.repeat}, engines in turn")
-    print("  compiled resolver: " + ("in use (numba)" if fast_resolver.ready()
-                                     else "off: " + fast_resolver.why_not()))
-    if pydipcc is None:
-        print(f"  dipcc: not measured: {where}")
-    for name, us in per.items():
-        line = f"  {name:28} {us:8.1f} us a set   {per['adjudicate'] / us:5.2f}x adjudicate"
-        if pydipcc is not None:
-            line += f"   {per['dipcc'] / us:5.2f}x dipcc"
-        print(line)
+    report(doc, plain)
     return 0
 
 
