@@ -29,8 +29,11 @@ time; the run says how long it took, whether it runs compiled, and if not why:
 with ``DIPSOLVE_NO_NUMBA=1`` (the engine as plain Python, with ``--reference``) and prints
 both, each against dipcc in its own process.
 
-The engines take turns, each once a round (``--repeat`` rounds, best of each); every ratio
-is dipcc's time over dipsolve's (above 1: dipsolve faster).
+The engines take turns chunk by chunk (``--chunk`` phases each, every engine in turn on
+the same chunk, the order reversed from one chunk to the next), ``--repeat`` rounds of all
+the phases, the best round of each engine kept; every ratio is dipcc's time over
+dipsolve's (above 1: dipsolve faster), of the best rounds, and round by round in the JSON
+(``ratio_dipcc_rounds``).
 
     python benchmarks/adjudication.py --phases 2000 --seed 1
     python benchmarks/adjudication.py --plain --json
@@ -221,18 +224,18 @@ def measure(args) -> dict:
     phases = benchmark_phases(args.seed, args.phases)
     units = sum(len(p.units) for p, _ in phases) / len(phases)
     pydipcc, where = (None, "not asked (--no-peer)") if args.no_peer else dipcc.load()
-    runs = {"dipsolve": lambda: time_dipsolve(phases, False),
-            "dipsolve_results": lambda: time_dipsolve(phases, True),
-            "dipsolve_public": lambda: time_public(phases)}
+    runs = {"dipsolve": lambda ps: time_dipsolve(ps, False),
+            "dipsolve_results": lambda ps: time_dipsolve(ps, True),
+            "dipsolve_public": time_public}
     if not args.no_peer:
-        runs["dipsolve_text"] = lambda: time_dipsolve_text(phases)
+        runs["dipsolve_text"] = time_dipsolve_text
     if args.reference:
-        runs["reference"] = lambda: time_reference(phases)
+        runs["reference"] = time_reference
     if not args.no_peer:
-        runs["peer"] = lambda: time_peer(phases)
+        runs["peer"] = time_peer
     if pydipcc is not None:
-        runs["dipcc"] = lambda: time_dipcc(pydipcc, phases, False)
-        runs["dipcc_orders"] = lambda: time_dipcc(pydipcc, phases, True)
+        runs["dipcc"] = lambda ps: time_dipcc(pydipcc, ps, False)
+        runs["dipcc_orders"] = lambda ps: time_dipcc(pydipcc, ps, True)
     # warm up every engine (imports, map caches)
     warm = phases[:50]
     time_dipsolve(warm, True)
@@ -245,16 +248,25 @@ def measure(args) -> dict:
         time_peer(phases[:20])
     if pydipcc is not None:
         time_dipcc(pydipcc, phases[:20], True)
+    # the engines take turns chunk by chunk (``--chunk`` phases), forwards and backwards in
+    # turn, so that a change in the machine's other work falls on all of them alike
+    chunks = [phases[i:i + args.chunk] for i in range(0, len(phases), args.chunk)]
     rounds: dict[str, list[float]] = {name: [] for name in runs}
     load = [os.getloadavg()]
     for _ in range(args.repeat):
-        for name, run in runs.items():
-            rounds[name].append(run())
+        spent = dict.fromkeys(runs, 0.0)
+        order = list(runs)
+        for chunk in chunks:
+            for name in order:
+                spent[name] += runs[name](chunk)
+            order.reverse()
+        for name, t in spent.items():
+            rounds[name].append(t)
     load.append(os.getloadavg())
     best = {name: min(ts) for name, ts in rounds.items()}
     n = args.phases
     out = {
-        "phases": n, "seed": args.seed, "repeat": args.repeat, "clock": args.clock,
+        "phases": n, "seed": args.seed, "repeat": args.repeat, "chunk": args.chunk, "clock": args.clock,
         "mean_units": round(units, 1),
         "engine": eng, "kernel": engine.describe(eng),
         "load": [round(x, 2) for x in load[0]] + [round(x, 2) for x in load[1]],
@@ -278,6 +290,12 @@ def measure(args) -> dict:
     if args.reference:
         out["ratio_reference"] = round(best["reference"] / best["dipsolve"], 2)
     if pydipcc is not None:
+        # dipcc's time over dipsolve's in each round (the same chunks, the same minutes)
+        out["ratio_dipcc_rounds"] = {
+            name: [round(d / t, 2) for d, t in zip(rounds["dipcc_orders" if name == "dipsolve_text" else "dipcc"],
+                                                   rounds[name])]
+            for name in ("dipsolve", "dipsolve_results", "dipsolve_public", "dipsolve_text", "reference")
+            if name in rounds}
         out["dipcc_with_orders_phases_per_s"] = out["dipcc_orders_phases_per_s"]
         out["ratio_dipcc"] = round(best["dipcc"] / best["dipsolve"], 2)
         out["ratio_dipcc_with_results"] = round(best["dipcc"] / best["dipsolve_results"], 2)
@@ -300,12 +318,15 @@ def _ratios(doc: dict) -> dict[str, str]:
          "dipsolve_text": f"{doc['ratio_dipcc_from_text']:.2f}x dipcc set_orders + process()"}
     if "ratio_dipcc_reference" in doc:
         r["reference"] = f"{doc['ratio_dipcc_reference']:.2f}x dipcc process()"
+    for name, xs in doc.get("ratio_dipcc_rounds", {}).items():
+        if len(xs) > 1:
+            r[name] += f" (rounds {min(xs):.2f}-{max(xs):.2f})"
     return r
 
 
 def report(doc: dict, plain: dict | None) -> None:
     print(f"{doc['phases']} movement phases (seed {doc['seed']}, {doc['mean_units']:.1f} units on average), "
-          f"best of {doc['repeat']} rounds, engines in turn, {doc['clock']} time; "
+          f"best of {doc['repeat']} rounds, engines in turn every {doc['chunk']} phases, {doc['clock']} time; "
           f"load {doc['load'][0]:.2f} before, {doc['load'][3]:.2f} after")
     docs = [("compiled" if doc["engine"]["compiled"] else "plain", doc)]
     if plain is not None:
@@ -339,6 +360,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="seed of the random phases (default 1)")
     ap.add_argument("--repeat", type=int, default=3,
                     help="time each engine this many times and keep the best (default 3)")
+    ap.add_argument("--chunk", type=int, default=100,
+                    help="phases each engine times before the next takes its turn (default 100)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                     help="this process's CPU time (default) or wall time")
@@ -356,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
         import engine
 
         child = ["--phases", str(args.phases), "--seed", str(args.seed), "--repeat", str(args.repeat),
-                 "--clock", args.clock, "--reference"] + (["--no-peer"] if args.no_peer else [])
+                 "--chunk", str(args.chunk), "--clock", args.clock, "--reference"] + (["--no-peer"] if args.no_peer else [])
         plain = engine.run_plain("adjudication.py", child)
         doc["plain"] = plain
     if args.json:

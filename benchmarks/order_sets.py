@@ -7,7 +7,9 @@ Positions: the mid-game ones (22 units or more, movement) of
 varies its orders (``--sets`` random legal order sets of it,
 `dipsolve.testing.random_orders`), every other power's orders are the phase's own,
 fixed.  Timed, CPU time of this process (``time.process_time``; the machine is shared),
-each way once per round, in turn, best of ``--repeat`` rounds; per order set:
+each way in turn on one position, then all again on the next (the order reversed, the
+packing always before the packed sets' turns), ``--repeat`` rounds of all the positions,
+the best round of each way kept; per order set:
 
 * ``adjudicate``: ``adjudicate(position, {**fixed, power: orders}).next`` (a fresh phase:
   every order matched, the whole next `Position` built);
@@ -17,9 +19,9 @@ each way once per round, in turn, best of ``--repeat`` rounds; per order set:
   `Position` as `adjudicate`'s;
 * ``resolve packed``, ``resolve packed + next``: the same with each set packed
   beforehand by ``resolver.pack({power: orders})`` (as a search that resolves a candidate
-  set many times hands it over); the resolvers and their packed sets made once, before
-  the rounds; ``pack``: the packing alone, per set, timed once per round (a fresh
-  resolver each round, its building included), stated apart;
+  set many times hands it over), by the resolver that ``pack`` made in the same round;
+  ``pack``: the packing alone, per set (a fresh resolver each round, its building
+  included), stated apart;
 * ``dipcc``, Meta's C++ engine, where it is built (`benchmarks/peers/dipcc.py`; the run
   says so when it is not): the game at the position with the fixed powers' orders
   filed, made once; per set a copy of it (``Game(base)``), ``set_orders`` of the
@@ -85,57 +87,58 @@ def measure(args) -> dict:
     total = sum(len(v) for *_, v in work)
     pydipcc, where = dipcc.load()
 
-    def current() -> None:
-        for position, power, fixed, varied in work:
-            for given in varied:
-                adjudicate(position, {**fixed, power: given}).next
+    # every way takes one position at a time (``i``, an index into ``work``), so that the
+    # ways take turns position by position
+    def current(i: int) -> None:
+        position, power, fixed, varied = work[i]
+        for given in varied:
+            adjudicate(position, {**fixed, power: given}).next
 
     def resolved(full: bool):
-        def run() -> None:
-            for position, power, fixed, varied in work:
-                r = Resolver(position, fixed)
-                if full:
-                    for given in varied:
-                        r.resolve({power: given}).next
-                else:
-                    for given in varied:
-                        r.resolve({power: given}).units
+        def run(i: int) -> None:
+            position, power, fixed, varied = work[i]
+            r = Resolver(position, fixed)
+            if full:
+                for given in varied:
+                    r.resolve({power: given}).next
+            else:
+                for given in varied:
+                    r.resolve({power: given}).units
         return run
 
-    packed: list = []             # (resolver, its packed sets) a position, made by pack()
+    packed: list = [None] * len(work)     # (resolver, its packed sets) a position, made by pack()
 
-    def pack() -> None:
-        packed.clear()
-        for position, power, fixed, varied in work:
-            r = Resolver(position, fixed)
-            packed.append((r, [r.pack({power: given}) for given in varied]))
+    def pack(i: int) -> None:
+        position, power, fixed, varied = work[i]
+        r = Resolver(position, fixed)
+        packed[i] = (r, [r.pack({power: given}) for given in varied])
 
     def resolved_packed(full: bool):
-        def run() -> None:
+        def run(i: int) -> None:
+            r, ps = packed[i]
             if full:
-                for r, ps in packed:
-                    for p in ps:
-                        r.resolve(p).next
+                for p in ps:
+                    r.resolve(p).next
             else:
-                for r, ps in packed:
-                    for p in ps:
-                        r.resolve(p).units
+                for p in ps:
+                    r.resolve(p).units
         return run
 
-    def peer_process() -> float:
-        """CPU time of the diplomacy package's process() alone, per set."""
+    def peer_process(i: int) -> float:
+        """CPU time of the diplomacy package's process() alone on the first
+        ``--peer-sets`` sets of position ``i``, scaled to all its sets."""
         from dipsolve.testing.peer import set_peer_orders, to_peer_game
+        position, power, fixed, varied = work[i]
         spent, count = 0.0, 0
-        for position, power, fixed, varied in work:
-            for given in varied[:args.peer_sets]:
-                game = to_peer_game(position)
-                set_peer_orders(game, {**fixed, power: given})
-                game.error = []
-                t0 = time.process_time()
-                game.process()
-                spent += time.process_time() - t0
-                count += 1
-        return spent / count * total
+        for given in varied[:args.peer_sets]:
+            game = to_peer_game(position)
+            set_peer_orders(game, {**fixed, power: given})
+            game.error = []
+            t0 = time.process_time()
+            game.process()
+            spent += time.process_time() - t0
+            count += 1
+        return spent / count * len(varied)
 
     games = []
     if pydipcc is not None:
@@ -144,13 +147,13 @@ def measure(args) -> dict:
             games.append((base, power.upper(), [dipcc.order_strings({power: given})[power.upper()]
                                                 for given in varied]))
 
-    def on_dipcc() -> None:
+    def on_dipcc(i: int) -> None:
         Game = pydipcc.Game
-        for base, power, sets in games:
-            for strings in sets:
-                g = Game(base)
-                g.set_orders(power, strings)
-                g.process()
+        base, power, sets = games[i]
+        for strings in sets:
+            g = Game(base)
+            g.set_orders(power, strings)
+            g.process()
 
     runs = {"adjudicate": current, "resolve": resolved(False), "resolve + next": resolved(True),
             "pack": pack, "resolve packed": resolved_packed(False),
@@ -158,23 +161,34 @@ def measure(args) -> dict:
     if pydipcc is not None:
         runs["dipcc"] = on_dipcc
     for run in runs.values():
-        run()                                   # warm up (tables, caches)
+        run(0)                                  # warm up (tables, caches)
     rounds: dict[str, list[float]] = {name: [] for name in runs}
-    rounds["diplomacy"] = []
+    if not args.no_diplomacy:
+        rounds["diplomacy"] = []
     load = [os.getloadavg()]
     for _ in range(args.repeat):
-        for name, run in runs.items():
-            gc.collect()
-            t0 = time.process_time()
-            run()
-            rounds[name].append(time.process_time() - t0)
-        if not args.no_diplomacy:
-            gc.collect()
-            rounds["diplomacy"].append(peer_process())
+        spent = dict.fromkeys(rounds, 0.0)
+        order = list(runs)
+        for i in range(len(work)):
+            for name in order:
+                gc.collect()
+                t0 = time.process_time()
+                runs[name](i)
+                spent[name] += time.process_time() - t0
+            if not args.no_diplomacy:
+                gc.collect()
+                spent["diplomacy"] += peer_process(i)
+            # the ways swap ends from one position to the next; the packing stays before
+            # the packed sets' turns (they resolve what it made)
+            order.reverse()
+            order.remove("pack")
+            order.insert(min(order.index("resolve packed"), order.index("resolve packed + next")), "pack")
+        for name, t in spent.items():
+            rounds[name].append(t)
     load.append(os.getloadavg())
-    if not rounds["diplomacy"]:
-        del rounds["diplomacy"]
     per = {name: min(ts) / total * 1e6 for name, ts in rounds.items()}
+    if pydipcc is not None:
+        ratio_rounds = {k: [round(d / t, 2) for d, t in zip(rounds["dipcc"], ts)] for k, ts in rounds.items()}
     doc = {"positions": len(work), "order_sets": total, "repeat": args.repeat,
            "mean_units": round(sum(len(p.units) for p, *_ in work) / len(work), 1),
            "us_per_set": {k: round(v, 2) for k, v in per.items()},
@@ -189,6 +203,7 @@ def measure(args) -> dict:
                        "python": platform.python_version()}}
     if pydipcc is not None:
         doc["vs_dipcc"] = {k: round(per["dipcc"] / v, 2) for k, v in per.items()}
+        doc["vs_dipcc_rounds"] = ratio_rounds
     return doc
 
 
@@ -208,6 +223,9 @@ def report(doc: dict, plain: dict | None) -> None:
             line = f"    {name:24} {us:9.2f} us a set   {per['adjudicate'] / us:6.2f}x adjudicate"
             if "vs_dipcc" in d:
                 line += f"   {d['vs_dipcc'][name]:6.2f}x dipcc"
+                xs = d["vs_dipcc_rounds"][name]
+                if len(xs) > 1 and name != "dipcc":
+                    line += f" (rounds {min(xs):.2f}-{max(xs):.2f})"
             print(line)
 
 
