@@ -2,35 +2,47 @@
 
 The same random movement phases (a quarter openings of 22 units, the rest mid-game
 positions of 22 to 28 units, with realistic orders: `dipsolve.testing.benchmark_phases`)
-are adjudicated by both engines.  Only the adjudication is timed:
+are adjudicated by every engine.  Only the adjudication is timed:
 
-* dipsolve: ``adjudicate(position, orders)``, which returns the next position (the
-  per-order reports are built lazily; the second dipsolve figure includes them);
+* dipsolve: ``adjudicate(position, orders).next`` (`dipsolve.core.adjudicator`: a
+  `Position` and orders in, the next `Position` out); the second dipsolve figure reads
+  the per-order results too (``.results``, built from the same run of the engine when
+  first asked); the third is the public ``dipsolve.adjudicate``, whose arguments are
+  checked at the door (`dipsolve.public`) before the same call;
 * the peer: ``Game.process()`` alone, on a game already set to the position with the
   orders filed (building the game and filing the orders is not timed);
 * dipcc, Meta's C++ engine, where it is built (`benchmarks/peers/dipcc.py` says where it
   is looked for; the run says so when it is not): ``Game.process()`` alone, likewise,
   and ``set_orders`` + ``process()`` (its own order parsing counted);
 * from text, side by side: dipsolve reading every order string
-  (`dipsolve.grammar.orders.parse_order_line`, which makes each `Order` and so its code,
-  `dipsolve.core.orders.code`) and then ``adjudicate``, against dipcc's ``set_orders`` +
-  ``process()``, both given the same strings (dipcc's notation, which is dipsolve's short
-  one): the cost of orders that carry their code is counted here, not hidden.
+  (`dipsolve.grammar.orders.parse_order_line`) and then ``adjudicate(...).next``, against
+  dipcc's ``set_orders`` + ``process()``, both given the same strings (dipcc's notation,
+  which is dipsolve's short one);
+* with ``--reference`` (meant for the engine as plain Python, below): the pre-issue-48
+  reference adjudicator, ``adjudicate_movement(position, orders).next`` of
+  ``tests/oracle/reference.py``, kept there as a test oracle, never by the package.
 
-dipsolve's compiled kernel (numba, `dipsolve.core.fast_kernel`) is loaded before anything
-is timed (``fast_kernel.warm()``, as ``dipsolve play`` does before its first game; the run
-says so); ``adjudicate`` takes it for a movement phase once it is loaded, and the
-reference path without numba (``DIPSOLVE_NO_NUMBA=1``: then the run says that instead).
+dipsolve's one rules engine (`dipsolve.core.kernel`) is loaded before anything is timed
+(``kernel.load()``: compiled by numba where installed, from numba's cache after the first
+time; the run says how long it took, whether it runs compiled, and if not why:
+``kernel.why_plain``).  ``--plain`` runs the same benchmark again in a process of its own
+with ``DIPSOLVE_NO_NUMBA=1`` (the engine as plain Python, with ``--reference``) and prints
+both, each against dipcc in its own process.
 
-The engines take turns, each once a round (``--repeat`` rounds, best of each).
+The engines take turns chunk by chunk (``--chunk`` phases each, every engine in turn on
+the same chunk, the order reversed from one chunk to the next), ``--repeat`` rounds of all
+the phases, the best round of each engine kept; every ratio is dipcc's time over
+dipsolve's (above 1: dipsolve faster), of the best rounds, and round by round in the JSON
+(``ratio_dipcc_rounds``).
 
     python benchmarks/adjudication.py --phases 2000 --seed 1
-    python benchmarks/adjudication.py --json
-    python benchmarks/adjudication.py --clock cpu     # this process's CPU time, not the wall
-    python benchmarks/adjudication.py --clock cpu --no-peer --repeat 7   # dipsolve alone
+    python benchmarks/adjudication.py --plain --json
+    python benchmarks/adjudication.py --clock wall    # wall time, not this process's CPU time
+    python benchmarks/adjudication.py --no-peer --repeat 7   # dipsolve alone
 
-On a machine shared with other work, ``--clock cpu`` (``time.process_time``) counts only
-the time this process ran, which the other work's load does not inflate.
+The clock is this process's CPU time (``time.process_time``) unless ``--clock wall``: on a
+machine shared with other work it counts only the time this process ran, which the other
+work's load does not inflate.
 
 Speed is measured here, never asserted in tests.
 """
@@ -68,10 +80,13 @@ def _fresh(phases):
 
 #: the clock every figure is taken with (``--clock``)
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
-clock = time.perf_counter
+clock = time.process_time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def time_dipsolve(phases, with_results: bool) -> float:
+    """``adjudicate(position, orders).next`` (and ``.results`` with ``with_results``)."""
     from dipsolve.core.adjudicator import adjudicate
 
     phases = _fresh(phases)
@@ -79,10 +94,44 @@ def time_dipsolve(phases, with_results: bool) -> float:
     t0 = clock()
     if with_results:
         for pos, orders in phases:
-            adjudicate(pos, orders).results
+            out = adjudicate(pos, orders)
+            out.next
+            out.results
     else:
         for pos, orders in phases:
-            adjudicate(pos, orders)
+            adjudicate(pos, orders).next
+    return clock() - t0
+
+
+def time_public(phases) -> float:
+    """``dipsolve.adjudicate(position, orders).next``: the public API, its arguments
+    checked at the door (`dipsolve.public`) before the same call."""
+    import dipsolve
+
+    adjudicate = dipsolve.adjudicate
+    phases = _fresh(phases)
+    gc.collect()
+    t0 = clock()
+    for pos, orders in phases:
+        adjudicate(pos, orders).next
+    return clock() - t0
+
+
+def time_reference(phases) -> float:
+    """The pre-issue-48 reference: ``adjudicate_movement(position, orders).next``."""
+    # tests/oracle/reference.py: the recursive adjudicator that was the package's definition
+    # of a movement phase before issue 48, kept under tests/ as an oracle only; imported
+    # here for this one comparison row (``--reference``), never by the package
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+    try:
+        from oracle.reference import adjudicate_movement
+    finally:
+        sys.path.pop(0)
+    phases = _fresh(phases)
+    gc.collect()
+    t0 = clock()
+    for pos, orders in phases:
+        adjudicate_movement(pos, orders).next
     return clock() - t0
 
 
@@ -98,7 +147,7 @@ def time_dipsolve_text(phases) -> float:
     t0 = clock()
     for (pos, _), strings in zip(phases, texts):
         m = pos.map
-        adjudicate(pos, {p: [parse_order_line(s, m)[1] for s in os] for p, os in strings.items()})
+        adjudicate(pos, {p: [parse_order_line(s, m)[1] for s in os] for p, os in strings.items()}).next
     return clock() - t0
 
 
@@ -127,8 +176,8 @@ def time_dipcc(pydipcc, phases, with_orders: bool) -> float:
         gc.collect(0)
         t0 = clock()
         if with_orders:
-            for power, os in strings.items():
-                game.set_orders(power, os)
+            for power, given in strings.items():
+                game.set_orders(power, given)
         game.process()
         total += clock() - t0
     return total
@@ -148,108 +197,195 @@ def dipcc_agrees(pydipcc, phases) -> int:
     return same
 
 
+#: the figures, in the order the engines take turns; (JSON key, label)
+FIGURES = (("dipsolve", "dipsolve adjudicate().next"),
+           ("dipsolve_results", "dipsolve + .results"),
+           ("dipsolve_public", "dipsolve.adjudicate (checked)"),
+           ("dipsolve_text", "dipsolve from text (read + adj.)"),
+           ("reference", "reference (tests/oracle, pre-48)"),
+           ("peer", "diplomacy Game.process()"),
+           ("dipcc", "dipcc Game.process()"),
+           ("dipcc_orders", "dipcc set_orders() + process()"))
+
+
+def measure(args) -> dict:
+    """One run of the benchmark in this process: the engine loaded, every engine timed
+    in turn, best of ``--repeat`` rounds."""
+    global clock
+    clock = CLOCKS[args.clock]
+    sys.path.insert(0, HERE)
+    import engine
+    from peers import dipcc
+
+    eng = engine.load()
+
+    from dipsolve.testing import benchmark_phases
+
+    phases = benchmark_phases(args.seed, args.phases)
+    units = sum(len(p.units) for p, _ in phases) / len(phases)
+    pydipcc, where = (None, "not asked (--no-peer)") if args.no_peer else dipcc.load()
+    runs = {"dipsolve": lambda ps: time_dipsolve(ps, False),
+            "dipsolve_results": lambda ps: time_dipsolve(ps, True),
+            "dipsolve_public": time_public}
+    if not args.no_peer:
+        runs["dipsolve_text"] = time_dipsolve_text
+    if args.reference:
+        runs["reference"] = time_reference
+    if not args.no_peer:
+        runs["peer"] = time_peer
+    if pydipcc is not None:
+        runs["dipcc"] = lambda ps: time_dipcc(pydipcc, ps, False)
+        runs["dipcc_orders"] = lambda ps: time_dipcc(pydipcc, ps, True)
+    # warm up every engine (imports, map caches)
+    warm = phases[:50]
+    time_dipsolve(warm, True)
+    time_public(warm)
+    if "dipsolve_text" in runs:
+        time_dipsolve_text(warm)
+    if args.reference:
+        time_reference(warm)
+    if "peer" in runs:
+        time_peer(phases[:20])
+    if pydipcc is not None:
+        time_dipcc(pydipcc, phases[:20], True)
+    # the engines take turns chunk by chunk (``--chunk`` phases), forwards and backwards in
+    # turn, so that a change in the machine's other work falls on all of them alike
+    chunks = [phases[i:i + args.chunk] for i in range(0, len(phases), args.chunk)]
+    rounds: dict[str, list[float]] = {name: [] for name in runs}
+    load = [os.getloadavg()]
+    for _ in range(args.repeat):
+        spent = dict.fromkeys(runs, 0.0)
+        order = list(runs)
+        for chunk in chunks:
+            for name in order:
+                spent[name] += runs[name](chunk)
+            order.reverse()
+        for name, t in spent.items():
+            rounds[name].append(t)
+    load.append(os.getloadavg())
+    best = {name: min(ts) for name, ts in rounds.items()}
+    n = args.phases
+    out = {
+        "phases": n, "seed": args.seed, "repeat": args.repeat, "chunk": args.chunk, "clock": args.clock,
+        "mean_units": round(units, 1),
+        "engine": eng, "kernel": engine.describe(eng),
+        "load": [round(x, 2) for x in load[0]] + [round(x, 2) for x in load[1]],
+        "us_per_phase": {name: round(t / n * 1e6, 1) for name, t in best.items()},
+        "us_per_phase_rounds": {name: [round(t / n * 1e6, 1) for t in ts] for name, ts in rounds.items()},
+        "dipcc": where,
+        "machine": {"nproc": os.cpu_count(), "cpu": _cpu_model(), "python": platform.python_version()},
+    }
+    for name, t in best.items():
+        out[f"{name}_phases_per_s"] = round(n / t, 1)
+    # the names side_by_side.py and earlier runs read
+    out["dipsolve_with_results_phases_per_s"] = out["dipsolve_results_phases_per_s"]
+    if "dipsolve_text" in best:
+        out["dipsolve_from_text_phases_per_s"] = out["dipsolve_text_phases_per_s"]
+    if "peer" in best:
+        import diplomacy
+
+        out["machine"]["peer"] = f"diplomacy {getattr(diplomacy, '__version__', '1.1.2')}"
+        out["ratio"] = round(best["peer"] / best["dipsolve"], 2)
+        out["ratio_with_results"] = round(best["peer"] / best["dipsolve_results"], 2)
+    if args.reference:
+        out["ratio_reference"] = round(best["reference"] / best["dipsolve"], 2)
+    if pydipcc is not None:
+        # dipcc's time over dipsolve's in each round (the same chunks, the same minutes)
+        out["ratio_dipcc_rounds"] = {
+            name: [round(d / t, 2) for d, t in zip(rounds["dipcc_orders" if name == "dipsolve_text" else "dipcc"],
+                                                   rounds[name])]
+            for name in ("dipsolve", "dipsolve_results", "dipsolve_public", "dipsolve_text", "reference")
+            if name in rounds}
+        out["dipcc_with_orders_phases_per_s"] = out["dipcc_orders_phases_per_s"]
+        out["ratio_dipcc"] = round(best["dipcc"] / best["dipsolve"], 2)
+        out["ratio_dipcc_with_results"] = round(best["dipcc"] / best["dipsolve_results"], 2)
+        out["ratio_dipcc_public"] = round(best["dipcc"] / best["dipsolve_public"], 2)
+        out["ratio_dipcc_with_orders"] = round(best["dipcc_orders"] / best["dipsolve"], 2)
+        out["ratio_dipcc_from_text"] = round(best["dipcc_orders"] / best["dipsolve_text"], 2)
+        if args.reference:
+            out["ratio_dipcc_reference"] = round(best["dipcc"] / best["reference"], 2)
+        out["dipcc_agrees"] = dipcc_agrees(pydipcc, phases)
+    return out
+
+
+def _ratios(doc: dict) -> dict[str, str]:
+    """Each figure's ratio against dipcc (its time over dipsolve's), as text."""
+    if "ratio_dipcc" not in doc:
+        return {}
+    r = {"dipsolve": f"{doc['ratio_dipcc']:.2f}x dipcc process()",
+         "dipsolve_results": f"{doc['ratio_dipcc_with_results']:.2f}x dipcc process()",
+         "dipsolve_public": f"{doc['ratio_dipcc_public']:.2f}x dipcc process()",
+         "dipsolve_text": f"{doc['ratio_dipcc_from_text']:.2f}x dipcc set_orders + process()"}
+    if "ratio_dipcc_reference" in doc:
+        r["reference"] = f"{doc['ratio_dipcc_reference']:.2f}x dipcc process()"
+    for name, xs in doc.get("ratio_dipcc_rounds", {}).items():
+        if len(xs) > 1:
+            r[name] += f" (rounds {min(xs):.2f}-{max(xs):.2f})"
+    return r
+
+
+def report(doc: dict, plain: dict | None) -> None:
+    print(f"{doc['phases']} movement phases (seed {doc['seed']}, {doc['mean_units']:.1f} units on average), "
+          f"best of {doc['repeat']} rounds, engines in turn every {doc['chunk']} phases, {doc['clock']} time; "
+          f"load {doc['load'][0]:.2f} before, {doc['load'][3]:.2f} after")
+    docs = [("compiled" if doc["engine"]["compiled"] else "plain", doc)]
+    if plain is not None:
+        docs.append(("DIPSOLVE_NO_NUMBA=1", plain))
+    for title, d in docs:
+        print(f"  [{title}] {d['kernel']}")
+        ratios = _ratios(d)
+        for key, label in FIGURES:
+            if key not in d["us_per_phase"]:
+                continue
+            line = (f"    {label:34} {d[f'{key}_phases_per_s']:>9,.0f} phases/s "
+                    f"{d['us_per_phase'][key]:>8.1f} us a phase")
+            if key in ratios:
+                line += f"   {ratios[key]}"
+            print(line)
+        if "ratio" in d:
+            print(f"    ratio diplomacy / dipsolve         {d['ratio']:>9.1f}x "
+                  f"({d['ratio_with_results']:.1f}x with results)")
+        if "ratio_reference" in d:
+            print(f"    ratio reference / dipsolve         {d['ratio_reference']:>9.2f}x "
+                  "(the pre-issue-48 reference's time over the engine's)")
+        if "dipcc_agrees" in d:
+            print(f"    dipcc's units equal dipsolve's     {d['dipcc_agrees']:>9,} of {d['phases']} phases")
+        elif d["dipcc"] and "ratio_dipcc" not in d:
+            print(f"    dipcc: not measured: {d['dipcc']}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--phases", type=int, default=2000, help="movement phases (default 2000)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the random phases (default 1)")
     ap.add_argument("--repeat", type=int, default=3,
                     help="time each engine this many times and keep the best (default 3)")
+    ap.add_argument("--chunk", type=int, default=100,
+                    help="phases each engine times before the next takes its turn (default 100)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
-    ap.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
-                    help="wall time (default) or this process's CPU time")
+    ap.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                    help="this process's CPU time (default) or wall time")
     ap.add_argument("--no-peer", action="store_true",
-                    help="time dipsolve alone (two versions compared, not the peer)")
+                    help="time dipsolve alone (no diplomacy package, no dipcc, no reading of text)")
+    ap.add_argument("--reference", action="store_true",
+                    help="time the pre-issue-48 reference too (tests/oracle/reference.py)")
+    ap.add_argument("--plain", action="store_true",
+                    help="run it again in a process with DIPSOLVE_NO_NUMBA=1 (the engine as "
+                         "plain Python, with --reference) and show both")
     args = ap.parse_args(argv)
-    global clock
-    clock = CLOCKS[args.clock]
-    from dipsolve.core import fast_kernel, fast_resolver
+    doc = measure(args)
+    plain = None
+    if args.plain:
+        import engine
 
-    warmed = fast_kernel.warm()
-    kernel = ("compiled kernel loaded first (fast_kernel.warm(), "
-              f"{warmed:.1f} s, not timed)" if fast_resolver.ready()
-              else f"reference path only ({fast_resolver.why_not()})")
-
-    from dipsolve.testing import benchmark_phases
-
-    phases = benchmark_phases(args.seed, args.phases)
-    units = sum(len(p.units) for p, _ in phases) / len(phases)
-    if args.no_peer:
-        time_dipsolve(phases[:50], True)
-        ours = min(time_dipsolve(phases, False) for _ in range(args.repeat))
-        ours_full = min(time_dipsolve(phases, True) for _ in range(args.repeat))
-        print(f"{args.phases} movement phases (seed {args.seed}), best of {args.repeat}, {args.clock} time, "
-              f"{kernel}: adjudicate() {args.phases / ours:,.0f} phases/s, with results "
-              f"{args.phases / ours_full:,.0f}")
-        return 0
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from peers import dipcc
-
-    pydipcc, where = dipcc.load()
-    runs = {"dipsolve": lambda: time_dipsolve(phases, False),
-            "dipsolve_results": lambda: time_dipsolve(phases, True),
-            "dipsolve_text": lambda: time_dipsolve_text(phases),
-            "peer": lambda: time_peer(phases)}
-    if pydipcc is not None:
-        runs["dipcc"] = lambda: time_dipcc(pydipcc, phases, False)
-        runs["dipcc_orders"] = lambda: time_dipcc(pydipcc, phases, True)
-    # warm up every engine (imports, map caches)
-    time_dipsolve(phases[:50], True)
-    time_dipsolve_text(phases[:50])
-    time_peer(phases[:20])
-    if pydipcc is not None:
-        time_dipcc(pydipcc, phases[:20], True)
-    best = dict.fromkeys(runs, float("inf"))
-    for _ in range(args.repeat):
-        for name, run in runs.items():
-            best[name] = min(best[name], run())
-    ours, ours_full, peer = best["dipsolve"], best["dipsolve_results"], best["peer"]
-
-    import diplomacy
-
-    out = {
-        "phases": args.phases,
-        "seed": args.seed,
-        "mean_units": round(units, 1),
-        "dipsolve_phases_per_s": round(args.phases / ours, 1),
-        "dipsolve_with_results_phases_per_s": round(args.phases / ours_full, 1),
-        "dipsolve_from_text_phases_per_s": round(args.phases / best["dipsolve_text"], 1),
-        "kernel": kernel,
-        "peer_phases_per_s": round(args.phases / peer, 1),
-        "ratio": round(peer / ours, 2),
-        "ratio_with_results": round(peer / ours_full, 2),
-        "clock": args.clock,
-        "dipcc": where,
-        "machine": {"nproc": os.cpu_count(), "cpu": _cpu_model(),
-                    "python": platform.python_version(),
-                    "peer": f"diplomacy {getattr(diplomacy, '__version__', '1.1.2')}"},
-    }
-    if pydipcc is not None:
-        out["dipcc_phases_per_s"] = round(args.phases / best["dipcc"], 1)
-        out["dipcc_with_orders_phases_per_s"] = round(args.phases / best["dipcc_orders"], 1)
-        out["ratio_dipcc"] = round(best["dipcc"] / ours, 2)
-        out["ratio_dipcc_with_orders"] = round(best["dipcc_orders"] / ours, 2)
-        out["ratio_dipcc_from_text"] = round(best["dipcc_orders"] / best["dipsolve_text"], 2)
-        out["dipcc_agrees"] = dipcc_agrees(pydipcc, phases)
+        child = ["--phases", str(args.phases), "--seed", str(args.seed), "--repeat", str(args.repeat),
+                 "--chunk", str(args.chunk), "--clock", args.clock, "--reference"] + (["--no-peer"] if args.no_peer else [])
+        plain = engine.run_plain("adjudication.py", child)
+        doc["plain"] = plain
     if args.json:
-        print(json.dumps(out, indent=2))
+        print(json.dumps(doc, indent=2))
         return 0
-    print(f"{args.phases} movement phases (seed {args.seed}, {units:.1f} units on average), "
-          f"best of {args.repeat}, {args.clock} time; {kernel}")
-    print(f"  dipsolve adjudicate()            {out['dipsolve_phases_per_s']:>10,.0f} phases/s")
-    print(f"  dipsolve adjudicate() + results  {out['dipsolve_with_results_phases_per_s']:>10,.0f} phases/s")
-    print(f"  dipsolve from text (read + adj.) {out['dipsolve_from_text_phases_per_s']:>10,.0f} phases/s")
-    print(f"  diplomacy Game.process()         {out['peer_phases_per_s']:>10,.0f} phases/s")
-    print(f"  ratio dipsolve / peer            {out['ratio']:>10.1f}x  ({out['ratio_with_results']:.1f}x with results)")
-    if pydipcc is None:
-        print(f"  dipcc: not measured: {where}")
-        return 0
-    print(f"  dipcc Game.process()             {out['dipcc_phases_per_s']:>10,.0f} phases/s")
-    print(f"  dipcc set_orders() + process()   {out['dipcc_with_orders_phases_per_s']:>10,.0f} phases/s")
-    print(f"  ratio dipsolve / dipcc           {out['ratio_dipcc']:>10.2f}x  "
-          f"({out['ratio_dipcc_with_orders']:.2f}x counting dipcc's order parsing)")
-    print(f"  from text, both reading strings  {out['ratio_dipcc_from_text']:>10.2f}x  "
-          "(dipsolve parse + adjudicate against dipcc set_orders + process)")
-    print(f"  dipcc's units equal dipsolve's   {out['dipcc_agrees']:>10,} of {args.phases} phases")
+    report(doc, plain)
     return 0
 
 
