@@ -200,9 +200,14 @@ def board_after(position: Position, summary: list[int], board: Board
     dislodged_by = dict(zip(summary[c + 1:c + 1 + 3 * nd:3], summary[c + 2:c + 2 + 3 * nd:3]))
     s = c + 1 + 3 * nd
     left = s + 1 + summary[s]
-    table = placed(board, position)
-    return (summary[2:c:2], dislodged_by,
-            [table[code] for code in summary[left + 1:left + 1 + summary[left]]])
+    units, n = position.units, len(position.units)
+    if not nm:
+        left_units = [units[i] for i in summary[left + 1:left + 1 + summary[left]]]
+    else:
+        table = placed(board, position)
+        left_units = [units[code] if code < n else table[code - n]
+                      for code in summary[left + 1:left + 1 + summary[left]]]
+    return summary[2:c:2], dislodged_by, left_units
 
 
 def movement_outcome(position: Position, summary: list[int], details: Any,

@@ -27,7 +27,6 @@ A `Board` is made once per map and kept in its memo (`board_of`):
 from __future__ import annotations
 
 import threading
-from array import array
 from typing import Any, Iterable, Mapping, Sequence
 
 from . import kernel as k
@@ -56,12 +55,16 @@ class Board:
         self.provinces: list[str] = provinces
         self.locations: list[str] = provinces + coasts
         self.location_id: dict[str, int] = {loc: i for i, loc in enumerate(self.locations)}
+        if len(self.locations) > k.MAX_LOCATIONS:
+            from .errors import DipsolveUnsupported
+            raise DipsolveUnsupported(f"a map of {len(self.locations)} locations: the engine "
+                                      f"numbers at most {k.MAX_LOCATIONS}")
         #: power -> its number (the map's powers, then others as first seen)
         self.power_id: dict[str, int] = {p: i for i, p in enumerate(m.powers)}
         self.powers: list[str] = list(m.powers)
         self._lock = threading.Lock()
-        #: order -> its row without the power (made once per distinct order)
-        self.rows: dict[Order, tuple[int, ...]] = {}
+        #: unit -> its packed row, with the rank of its kind alone (`engine_units`)
+        self.unit_codes: dict[Any, int] = {}
         #: power -> the order's id -> (the order, its row as `order_rows` joins it)
         self.order_cache: dict[int, dict[int, tuple[Order, Any]]] = {}
 
@@ -113,8 +116,8 @@ class Board:
         """What a worker process receives: the numbers and tables, not the lock or the caches."""
         state = dict(self.__dict__)
         del state["_lock"]
-        state["rows"], state["_compiled_tables"] = {}, None
-        state["order_cache"] = {}
+        state["_compiled_tables"] = None
+        state["order_cache"], state["unit_codes"] = {}, {}
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -137,20 +140,39 @@ class Board:
             with self._lock:
                 i = self.power_id.get(name)
                 if i is None:
+                    if len(self.powers) >= k.MAX_POWERS:
+                        from .errors import DipsolveUnsupported
+                        raise DipsolveUnsupported(f"more than {k.MAX_POWERS} powers on one map: "
+                                                  f"the engine numbers at most that many")
                     i = self.power_id[name] = len(self.powers)
                     self.powers.append(name)
         return i
 
     def order_row(self, o: Order) -> tuple[int, ...]:
-        """An order's row for the engine, but its power (`dipsolve.core.kernel`'s ``R_TYPE``
-        to ``R_ID``)."""
-        row = self.rows.get(o)
-        if row is None:
-            row = self._row(o)
-            if len(self.rows) > 100_000:       # bounded: a stream of distinct orders
-                self.rows.clear()
-            self.rows[o] = row
-        return row
+        """An order's row for the engine, but its power (`dipsolve.core.tables`' ``R_TYPE``
+        to ``R_ID``): the common orders (names of this map, no route) read field by field,
+        any other by `_row`."""
+        cls, lid = type(o), self.location_id
+        a: Any = o
+        try:
+            if cls is Move:
+                if not a.route:
+                    return (k.MOVE, _KIND[a.kind], lid[a.location], lid[a.target], -1, -1,
+                            k.F_VIA if a.via_convoy else 0, 0)
+            elif cls is SupportMove:
+                return (k.SUPPORT_MOVE, _KIND[a.kind], lid[a.location], lid[a.target],
+                        _KIND[a.supported_kind], lid[a.supported_location], 0, 0)
+            elif cls is Hold:
+                return (k.HOLD, _KIND[a.kind], lid[a.location], -1, -1, -1, 0, 0)
+            elif cls is SupportHold:
+                return (k.SUPPORT_HOLD, _KIND[a.kind], lid[a.location], -1,
+                        _KIND[a.supported_kind], lid[a.supported_location], 0, 0)
+            elif cls is Convoy:
+                return (k.CONVOY, _KIND[a.kind], lid[a.location], lid[a.target],
+                        _KIND[a.convoyed_kind], lid[a.convoyed_location], 0, 0)
+        except (KeyError, TypeError):    # a name not of this map, a kind not A or F
+            pass
+        return self._row(o)
 
     def _row(self, order: Order) -> tuple[int, ...]:
         t = _TYPE.get(type(order))
@@ -208,41 +230,35 @@ def board_of(m: Map) -> Board:
 _KEPT = 20_000
 
 
-def packed(rows: list) -> Any:
-    """Rows (each a tuple of ints, or its bytes when the engine is compiled) as one input of
-    the engine: a read-only int64 array made from their bytes in one go, or a flat list."""
+def packed(ints_: list[int]) -> Any:
+    """Packed rows (`dipsolve.core.tables.pack_unit`, ``pack_order``) as one input of the
+    engine: an int64 array when it is compiled, else the list."""
     if k.compiled():
         import numpy as np
-        return np.frombuffer(b"".join(rows), np.int64)
-    return [x for row in rows for x in row]
-
-
-def _row_form(row: tuple[int, ...]) -> Any:
-    """A row as `_packed` joins it: its bytes when the engine is compiled, else the tuple."""
-    if k.compiled():
-        return array("q", row).tobytes()
-    return row
+        return np.fromiter(ints_, np.int64, len(ints_))
+    return ints_
 
 
 def engine_units(board: Board, position: Position) -> Any:
     """The position's units as the engine's input (power, kind, location, rank in the
-    canonical order each), kept in the position's memo."""
+    canonical order each, packed into one int), kept in the position's memo."""
     key = "board.units.compiled" if k.compiled() else "board.units"
     units = position.memo.get(key)
     if units is None:
-        lid, power = board.location_id, board.power
         # the rank of (power, kind): the canonical order sorts units by power's name
         rank = {p: 2 * r for r, p in enumerate(sorted({u.power for u in position.units}))}
-        flat: list[int] = []
+        codes, shift = board.unit_codes, k.RANK_SHIFT
+        rows = []
         for u in position.units:
-            kind = _KIND[u.kind]
-            flat += (power(u.power), kind, lid[u.location], rank[u.power] + kind)
-        if k.compiled():
-            import numpy as np
-            units = np.frombuffer(array("q", flat).tobytes(), np.int64)
-        else:
-            units = flat
-        position.memo[key] = units
+            code = codes.get(u)
+            if code is None:
+                kind = _KIND[u.kind]
+                code = k.pack_unit((board.power(u.power), kind, board.location_id[u.location], kind))
+                if len(codes) > _KEPT:
+                    codes.clear()
+                codes[u] = code
+            rows.append(code + (rank[u.power] << shift))     # the power's rank, kind included
+        units = position.memo[key] = packed(rows)
     return units
 
 
@@ -270,14 +286,15 @@ class _Placed(dict):
 
 
 def order_chunks(board: Board, orders: Mapping[str, Iterable[Order]]) -> tuple[list, list[tuple[str, Sequence[Order]]]]:
-    """Each order given as its row (as `packed` joins it), and each power with its orders,
+    """Each order given as its row packed into one int (`dipsolve.core.tables.pack_order`),
+    and each power with its orders,
     in order (`given` lists them one by one).  Each order's row is made once per board and
     power (kept by the order's identity, so that a search that judges the same order
     objects again looks nothing up by value)."""
     rows: list = []
     append = rows.append
     by_power: list[tuple[str, Sequence[Order]]] = []
-    caches, row, power = board.order_cache, board.order_row, board.power
+    caches, row, power, pack = board.order_cache, board.order_row, board.power, k.pack_order
     for p, os in orders.items():
         if type(os) is not list and type(os) is not tuple:
             os = list(os)
@@ -291,7 +308,7 @@ def order_chunks(board: Board, orders: Mapping[str, Iterable[Order]]) -> tuple[l
             if hit is None or hit[0] is not o:
                 if len(cache) > _KEPT:
                     cache.clear()
-                hit = cache[id(o)] = (o, _row_form((pid, *row(o))))
+                hit = cache[id(o)] = (o, pack((pid, *row(o))))
             append(hit[1])
     return rows, by_power
 

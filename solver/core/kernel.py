@@ -62,7 +62,9 @@ from .tables import (A_BY, A_DEST, A_DLOC, A_GIVEN, A_RESULT, A_SDEST, A_SPROV, 
                      W_SUPPORT_HOLD_REACH, W_SUPPORT_MOVE_REACH, W_SUPPORT_OWN_PROVINCE,
                      W_SUPPORTED_CANNOT, W_SUPPORTED_LOC, W_TWICE, W_WRONG_COAST, X_BOUNCED,
                      X_CONVOYED, X_CUT, X_DISRUPTED, X_HELD, X_MOVED, X_NO_CONVOY,
-                     X_SUPPORTED, X_VOID, YES, ints, on_route, rows, sea_route)
+                     X_SUPPORTED, X_VOID, YES, ints, on_route, pack_order, pack_unit, rows, sea_route,
+                     unpack_orders,
+                     unpack_units)
 from .tables import *  # noqa: F401,F403  (the layout's names, for the engine's callers)
 
 # -- 1. the matching: one order's legality ----------------------------------------------------
@@ -247,10 +249,12 @@ def _match(bt, units, orders):
     return prov, power, at, held, otype, dest, dloc, via, sprov, sdest, why, given, status
 
 
-def read(bt, units, orders):
+def read(bt, packed_units, packed_orders):
     """Step 1 alone (`_match`): the answer's rows of `movement` with the order read and
     why it was refused (``A_TYPE`` to ``A_GIVEN``; the rest -1), one per unit, then one
     per order; so a model of the rules reads an order as the adjudicator does."""
+    units = unpack_units(packed_units)
+    orders = unpack_orders(packed_orders)
     (prov, power, at, held, otype, dest, dloc, via, sprov, sdest, why, given,
      status) = _match(bt, units, orders)
     n = len(units) // UF
@@ -278,16 +282,19 @@ def _readings(out, at, otype, dest, dloc, via, sprov, sdest, why, given, status)
         out[at + n * AF + r] = status[r]
 
 
-def movement(bt, units, orders, rules):
-    """One movement phase: the units (`UF` ints each) and the orders given (`OF` ints
-    each) on the map of ``bt``, under the engine's options ``rules`` (``RULE_*``, 0: the
+def movement(bt, packed_units, packed_orders, rules):
+    """One movement phase: the units and the orders given, each packed into one int
+    (`dipsolve.core.tables.pack_unit`, ``pack_order``), on the map of ``bt``, under the engine's options ``rules`` (``RULE_*``, 0: the
     DATC 3.0 preferences); the answer (see the module notes): a summary, what the next
     position needs (its length; the number of units that moved and, for each, its index
     and the location it moved to; the number dislodged and, for each, its index, the
     index of the unit that dislodged it and that one's province, -1 when it came by
     convoy; the number of standoff provinces and those; the number of units left on the
-    board and, for each in canonical order, ``index * L + location``), then the details, what the
+    board and, for each in canonical order, its index if it stayed, else ``n + index * L +
+    location``), then the details, what the
     per-order results need (`AF` ints per unit, one per order, as `read`'s)."""
+    units = unpack_units(packed_units)
+    orders = unpack_orders(packed_orders)
     P = bt[H_P]
     n = len(units) // UF
     m = len(orders) // OF
@@ -397,7 +404,7 @@ def movement(bt, units, orders, rules):
     c += 1
     for q in range(nl):
         i = left[q]
-        out[c + q] = i * L + (dloc[i] if moved[i] != 0 else units[i * UF + U_LOC])
+        out[c + q] = n + i * L + dloc[i] if moved[i] != 0 else i
     # the details: what the per-order results need
     _readings(out, head, otype, dest, dloc, via, sprov, sdest, why, given, status)
     for i in range(n):
@@ -423,7 +430,7 @@ def movement(bt, units, orders, rules):
 
 #: the engine's modules and the functions numba compiles in each (each calls the others by
 #: their names, which `load` replaces, in every module, with their compiled selves)
-_MODULES = {"tables": (tables, ("sea_route", "on_route")),
+_MODULES = {"tables": (tables, ("sea_route", "on_route", "unpack_units", "unpack_orders")),
             "resolution": (resolution, ("_count", "_move_verdict", "_decide", "_propagate",
                                         "_dependencies", "_first_cycle", "_guess", "_stalled",
                                         "settle")),
@@ -526,17 +533,16 @@ def _bind(functions: dict) -> None:
 
 def _warm_up(np: Any) -> None:
     """One call of the compiled engine on a map of one province, so that every function
-    is compiled (or loaded) now, for the very types `dipsolve.core.board` gives it: the
-    map's tables writable, the units and orders read-only (made from bytes)."""
+    is compiled (or loaded) now, for the very types `dipsolve.core.board` gives it (the
+    units and orders packed, made by ``np.fromiter``)."""
     bt = np.zeros(HEADER + 16, np.int64)
     bt[H_P] = 1
     bt[H_L] = 1
     for k, field in enumerate(range(O_LPROV, O_LORDER + 1)):
         bt[field] = HEADER + k
     bt[bt[O_FILL]] = -1
-    units = np.frombuffer(np.array([0, 0, 0, 0], np.int64).tobytes(), np.int64)
-    orders = np.frombuffer(np.array([0, MOVE, 0, 0, 0, -1, -1, F_VIA, 0], np.int64).tobytes(),
-                           np.int64)
+    units = np.fromiter([pack_unit([0, 0, 0, 0])], np.int64, 1)
+    orders = np.fromiter([pack_order([0, MOVE, 0, 0, 0, -1, -1, F_VIA, 0])], np.int64, 1)
     movement(bt, units, orders, 0)
     read(bt, units, orders)
 
