@@ -498,7 +498,7 @@ def load(note: Callable[[str], None] | None = None) -> float:
         from numba import njit
 
         if note is not None and not _cached():
-            note("compiling the rules engine once with numba (about 15 s; later runs load it "
+            note("compiling the rules engine once with numba (about 30 s; later runs load it "
                  "from numba's cache)")
 
         def ints_compiled(n, value):
