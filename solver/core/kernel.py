@@ -63,8 +63,7 @@ from .tables import (A_BY, A_DEST, A_DLOC, A_GIVEN, A_RESULT, A_SDEST, A_SPROV, 
                      W_SUPPORTED_CANNOT, W_SUPPORTED_LOC, W_TWICE, W_WRONG_COAST, X_BOUNCED,
                      X_CONVOYED, X_CUT, X_DISRUPTED, X_HELD, X_MOVED, X_NO_CONVOY,
                      X_SUPPORTED, X_VOID, YES, ints, on_route, pack_order, pack_unit, rows, sea_route,
-                     unpack_orders,
-                     unpack_units)
+                     unpack, ORDER_BITS, UNIT_BITS)
 from .tables import *  # noqa: F401,F403  (the layout's names, for the engine's callers)
 
 # -- 1. the matching: one order's legality ----------------------------------------------------
@@ -253,8 +252,8 @@ def read(bt, packed_units, packed_orders):
     """Step 1 alone (`_match`): the answer's rows of `movement` with the order read and
     why it was refused (``A_TYPE`` to ``A_GIVEN``; the rest -1), one per unit, then one
     per order; so a model of the rules reads an order as the adjudicator does."""
-    units = unpack_units(packed_units)
-    orders = unpack_orders(packed_orders)
+    units = unpack(packed_units, UF, UNIT_BITS)
+    orders = unpack(packed_orders, OF, ORDER_BITS)
     (prov, power, at, held, otype, dest, dloc, via, sprov, sdest, why, given,
      status) = _match(bt, units, orders)
     n = len(units) // UF
@@ -293,8 +292,8 @@ def movement(bt, packed_units, packed_orders, rules):
     board and, for each in canonical order, its index if it stayed, else ``n + index * L +
     location``), then the details, what the
     per-order results need (`AF` ints per unit, one per order, as `read`'s)."""
-    units = unpack_units(packed_units)
-    orders = unpack_orders(packed_orders)
+    units = unpack(packed_units, UF, UNIT_BITS)
+    orders = unpack(packed_orders, OF, ORDER_BITS)
     P = bt[H_P]
     n = len(units) // UF
     m = len(orders) // OF
@@ -430,7 +429,7 @@ def movement(bt, packed_units, packed_orders, rules):
 
 #: the engine's modules and the functions numba compiles in each (each calls the others by
 #: their names, which `load` replaces, in every module, with their compiled selves)
-_MODULES = {"tables": (tables, ("sea_route", "on_route", "unpack_units", "unpack_orders")),
+_MODULES = {"tables": (tables, ("sea_route", "on_route", "unpack")),
             "resolution": (resolution, ("_count", "_move_verdict", "_decide", "_propagate",
                                         "_dependencies", "_first_cycle", "_guess", "_stalled",
                                         "settle")),

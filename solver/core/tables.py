@@ -40,12 +40,12 @@ OF = 9
 F_VIA, F_BAD_ROUTE = 1, 2
 #: the engine's inputs, one int64 for each unit and each order (a Python int made by
 #: `pack_unit` and `pack_order` at the boundary, `dipsolve.core.board`; unpacked into the
-#: rows above by `unpack_units` and `unpack_orders` in the engine): each field stored plus
+#: rows above by `unpack` in the engine): each field stored plus
 #: an offset so that it is never negative, in this many bits
-_UNIT_BITS = ((U_POWER, 0, 8, 0), (U_KIND, 8, 1, 0), (U_LOC, 9, 13, 0), (U_RANK, 22, 10, 0))
+UNIT_BITS = ((U_POWER, 0, 8, 0), (U_KIND, 8, 1, 0), (U_LOC, 9, 13, 0), (U_RANK, 22, 10, 0))
 #: where a unit's rank starts in its packed int
 RANK_SHIFT = 22
-_ORDER_BITS = ((R_TYPE, 0, 4, 0), (R_KIND, 4, 2, 1), (R_LOC, 6, 13, 2), (R_TARGET, 19, 13, 2),
+ORDER_BITS = ((R_TYPE, 0, 4, 0), (R_KIND, 4, 2, 1), (R_LOC, 6, 13, 2), (R_TARGET, 19, 13, 2),
                (R_OKIND, 32, 2, 1), (R_OLOC, 34, 13, 2), (R_FLAGS, 47, 2, 0),
                (R_POWER, 49, 8, 1), (R_ID, 57, 6, 0))
 #: at most this many powers and locations can be packed
@@ -53,18 +53,18 @@ MAX_POWERS, MAX_LOCATIONS = 254, 8189
 
 
 def pack_unit(row):
-    """A unit's row (`UF` ints) as one int (see `_UNIT_BITS`)."""
+    """A unit's row (`UF` ints) as one int (see `UNIT_BITS`)."""
     v = 0
-    for field, shift, bits, offset in _UNIT_BITS:
+    for field, shift, bits, offset in UNIT_BITS:
         v |= (row[field] + offset) << shift
     return v
 
 
 def pack_order(row):
-    """An order's row (`OF` ints) as one int (see `_ORDER_BITS`), its id folded into 6 bits
+    """An order's row (`OF` ints) as one int (see `ORDER_BITS`), its id folded into 6 bits
     (1 to 63; 0 for an order with none)."""
     v = 0
-    for field, shift, bits, offset in _ORDER_BITS:
+    for field, shift, bits, offset in ORDER_BITS:
         value = row[field] + offset
         if field == R_ID and value:
             value = value % 63 + 1
@@ -72,26 +72,16 @@ def pack_order(row):
     return v
 
 
-def unpack_units(packed):
-    """The units' rows (`UF` ints each) from their packed ints."""
+def unpack(packed, stride, layout):
+    """Rows of ``stride`` ints from their packed ints, by ``layout`` (`UNIT_BITS` for the
+    units, `ORDER_BITS` for the orders)."""
     n = len(packed)
-    units = ints(n * UF, 0)
+    out = ints(n * stride, 0)
     for i in range(n):
         v = packed[i]
-        for field, shift, bits, offset in _UNIT_BITS:
-            units[i * UF + field] = ((v >> shift) & ((1 << bits) - 1)) - offset
-    return units
-
-
-def unpack_orders(packed):
-    """The orders' rows (`OF` ints each) from their packed ints."""
-    m = len(packed)
-    orders = ints(m * OF, 0)
-    for r in range(m):
-        v = packed[r]
-        for field, shift, bits, offset in _ORDER_BITS:
-            orders[r * OF + field] = ((v >> shift) & ((1 << bits) - 1)) - offset
-    return orders
+        for field, shift, bits, offset in layout:
+            out[i * stride + field] = ((v >> shift) & ((1 << bits) - 1)) - offset
+    return out
 
 
 #: order types
