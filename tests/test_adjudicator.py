@@ -68,6 +68,32 @@ def test_two_different_orders_leave_the_unit_holding_and_supportable():
     assert result(out, "BUR").reason is Reason.BOUNCED
 
 
+def test_two_routes_named_for_one_army_are_two_orders_and_a_repeat_is_one():
+    # the engine tells apart orders equal but for a route by an id numbered in each
+    # phase: every pair of different routes is "ordered twice" (DATC 4.D.3), the same
+    # route twice is a harmless repeat
+    p = pos("S1901M", {"England": "A LON F NTH F ENG F IRI F MAO F NAO F NWG F BAR"})
+    seas = ["NTH", "ENG", "IRI", "MAO", "NAO", "NWG", "BAR"]
+    routes = [("NTH",), ("ENG",), ("NTH", "ENG"), ("ENG", "NTH")] + [(s,) for s in seas[2:]] * 12
+    convoys = [Convoy("NTH", "A", "LON", "NWY")]
+    for first in range(4):
+        for second in range(len(routes)):
+            a = Move("A", "LON", "NWY", via_convoy=True, route=routes[first])
+            b = Move("A", "LON", "NWY", via_convoy=True, route=routes[second])
+            out = adjudicate(p, {"England": [a, b, *convoys]})
+            if a == b:
+                assert result(out, "LON").reason is not Reason.DUPLICATE, (a, b)
+                if a.route == ("NTH",):
+                    assert Unit("England", "A", "NWY") in out.next.units
+            else:
+                assert result(out, "LON").reason is Reason.DUPLICATE, (a, b)
+                assert Unit("England", "A", "LON") in out.next.units
+    # many different routes for one army, in one phase: still ordered twice
+    many = [Move("A", "LON", "NWY", via_convoy=True, route=("NTH",) * n) for n in range(1, 90)]
+    out = adjudicate(p, {"England": [*many, *convoys]})
+    assert result(out, "LON").reason is Reason.DUPLICATE
+
+
 def test_cut_support_and_dislodgement_with_retreat_options():
     p = pos("S1901M", {"Germany": "A MUN A BER", "France": "A BUR A RUH", "Austria": "A BOH"})
     out = adjudicate(p, {

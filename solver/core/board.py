@@ -30,6 +30,7 @@ import threading
 from typing import Any, Iterable, Mapping, Sequence
 
 from . import kernel as k
+from . import tables
 from .graph import route_problem
 from .map import Map
 from .orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
@@ -205,11 +206,10 @@ class Board:
             if (src is not None and dst is not None and src != dst
                     and route_problem(m, o.kind, src, dst, tuple(o.route)) is not None):
                 flags |= k.F_BAD_ROUTE
-        # an id that tells apart orders equal in every number: names not on the map, a
-        # kind neither A nor F, a route named
+        # orders that may be equal in every number but differ (names not on the map, a
+        # kind neither A nor F, a route named) get an id in each phase (`order_chunks`)
         odd = -2 in (loc, target, other) or kind < 0 or route
-        uid = (hash(order) & 0x3FFFFFFF) + 1 if odd else 0
-        return (t, kind, loc, target, okind, other, flags, uid)
+        return (t, kind, loc, target, okind, other, flags, 1 if odd else 0)
 
 
 _BOARDS_LOCK = threading.Lock()
@@ -290,11 +290,14 @@ def order_chunks(board: Board, orders: Mapping[str, Iterable[Order]]) -> tuple[l
     and each power with its orders,
     in order (`given` lists them one by one).  Each order's row is made once per board and
     power (kept by the order's identity, so that a search that judges the same order
-    objects again looks nothing up by value)."""
+    objects again looks nothing up by value).  The orders that need an id (see
+    `dipsolve.core.tables.ID_MAX`) are numbered here, by value, for this phase."""
     rows: list = []
     append = rows.append
     by_power: list[tuple[str, Sequence[Order]]] = []
     caches, row, power, pack = board.order_cache, board.order_row, board.power, k.pack_order
+    odd: dict | None = None                   # packed row, id 0 -> {order: its id}
+    one, shift = 1 << _ID_SHIFT, _ID_SHIFT
     for p, os in orders.items():
         if type(os) is not list and type(os) is not tuple:
             os = list(os)
@@ -309,8 +312,33 @@ def order_chunks(board: Board, orders: Mapping[str, Iterable[Order]]) -> tuple[l
                 if len(cache) > _KEPT:
                     cache.clear()
                 hit = cache[id(o)] = (o, pack((pid, *row(o))))
-            append(hit[1])
+            v = hit[1]
+            if v & one:                       # an order that needs an id: its number
+                v ^= one
+                if odd is None:
+                    odd = {}
+                ids = odd.setdefault(v, {})
+                key = _value(o)
+                n = ids.get(key)
+                if n is None:
+                    n = ids[key] = min(len(ids) + 1, tables.ID_MAX)
+                v |= n << shift
+            append(v)
     return rows, by_power
+
+
+#: where an order's id starts in its packed int
+_ID_SHIFT = next(shift for field, shift, bits, offset in tables.ORDER_BITS
+                 if field == tables.R_ID)
+
+
+def _value(o: Order) -> Any:
+    """The order as a key by value (its text where a field cannot be hashed)."""
+    try:
+        hash(o)
+        return o
+    except TypeError:
+        return (type(o), repr(o))
 
 
 def given(by_power: Iterable[tuple[str, Sequence[Order]]]) -> list[tuple[str, Order]]:

@@ -34,7 +34,8 @@ U_POWER, U_KIND, U_LOC, U_RANK = range(4)
 UF = 4
 #: an order: the power giving it, its type, its unit's kind and location, its target, the
 #: other unit's kind and location (supported, convoyed), flags (`F_VIA`, `F_BAD_ROUTE`)
-#: and an id telling apart orders whose other fields are equal (names not on the map)
+#: and an id telling apart orders whose other fields are equal (names not on the map, a
+#: route named): 0 for an order with none, else numbered in each phase (`ID_MAX`)
 R_POWER, R_TYPE, R_KIND, R_LOC, R_TARGET, R_OKIND, R_OLOC, R_FLAGS, R_ID = range(9)
 OF = 9
 F_VIA, F_BAD_ROUTE = 1, 2
@@ -50,6 +51,12 @@ ORDER_BITS = ((R_TYPE, 0, 4, 0), (R_KIND, 4, 2, 1), (R_LOC, 6, 13, 2), (R_TARGET
                (R_POWER, 49, 8, 1), (R_ID, 57, 6, 0))
 #: at most this many powers and locations can be packed
 MAX_POWERS, MAX_LOCATIONS = 254, 8189
+#: the largest id (``R_ID``).  The boundary numbers a phase's orders that need one from 1,
+#: in order, among the orders of one power equal in every other field; ids past this one
+#: are all ``ID_MAX``.  That is exact: a unit's orders are only ever compared with the
+#: first one matched to it (a repeat or another order), and the first one of its kind has
+#: id 1.
+ID_MAX = 63
 
 
 def pack_unit(row):
@@ -61,14 +68,10 @@ def pack_unit(row):
 
 
 def pack_order(row):
-    """An order's row (`OF` ints) as one int (see `ORDER_BITS`), its id folded into 6 bits
-    (1 to 63; 0 for an order with none)."""
+    """An order's row (`OF` ints) as one int (see `ORDER_BITS`; its id at most `ID_MAX`)."""
     v = 0
     for field, shift, bits, offset in ORDER_BITS:
-        value = row[field] + offset
-        if field == R_ID and value:
-            value = value % 63 + 1
-        v |= value << shift
+        v |= (row[field] + offset) << shift
     return v
 
 
