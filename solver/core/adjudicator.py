@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .board import Board, given, placed, run_movement
+from .board import Board, given, run_movement
 from .graph import steps
 from .map import Map
 from .orders import Disband, Order
@@ -204,7 +204,7 @@ def board_after(position: Position, summary: list[int], board: Board
     if not nm:
         left_units = [units[i] for i in summary[left + 1:left + 1 + summary[left]]]
     else:
-        table = placed(board, position)
+        table = board.placed
         left_units = [units[code] if code < n else table[code - n]
                       for code in summary[left + 1:left + 1 + summary[left]]]
     return summary[2:c:2], dislodged_by, left_units

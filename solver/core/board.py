@@ -36,7 +36,7 @@ from .map import Map
 from .orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
 from .position import Position
 
-__all__ = ["Board", "board_of", "engine_movement", "engine_units", "order_chunks", "order_rows", "packed", "placed",
+__all__ = ["Board", "board_of", "engine_movement", "engine_units", "order_chunks", "order_rows", "packed",
            "run_movement", "run_read"]
 
 _TERRAIN = {"land": k.LAND, "coast": k.COAST, "sea": k.SEA}
@@ -63,11 +63,19 @@ class Board:
         #: power -> its number (the map's powers, then others as first seen)
         self.power_id: dict[str, int] = {p: i for i, p in enumerate(m.powers)}
         self.powers: list[str] = list(m.powers)
+        #: by power's number: its place among the powers numbered, by name
+        self.power_rank: list[int] = _ranks(self.powers)
         self._lock = threading.Lock()
-        #: unit -> its packed row, with the rank of its kind alone (`engine_units`)
+        #: unit -> its packed row (`engine_units`; its rank: the power's, then the kind)
         self.unit_codes: dict[Any, int] = {}
-        #: power -> the order's id -> (the order, its row as `order_rows` joins it)
-        self.order_cache: dict[int, dict[int, tuple[Order, Any]]] = {}
+        #: ``(power * 2 + kind) * L + location`` -> the `Unit` standing there (the engine's
+        #: code of a unit that moved, `dipsolve.core.kernel.movement`)
+        self.placed: _Placed = _Placed(self)
+        #: power's name -> the order's id -> its packed row (`order_chunks`), for the
+        #: orders that need no id of the phase; ``order_kept`` holds the orders themselves
+        #: (alive, so that no other object takes the id)
+        self.order_cache: dict[str, dict[int, int]] = {}
+        self.order_kept: dict[str, list[Order]] = {}
 
         self.tables: list[int] = self._tables()
         self._compiled_tables: Any = None
@@ -118,12 +126,14 @@ class Board:
         state = dict(self.__dict__)
         del state["_lock"]
         state["_compiled_tables"] = None
-        state["order_cache"], state["unit_codes"] = {}, {}
+        state["order_cache"], state["order_kept"] = {}, {}
+        state["unit_codes"], state["placed"] = {}, None
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._lock = threading.Lock()
+        self.placed = _Placed(self)
 
     def engine_tables(self) -> Any:
         """``tables`` as the engine takes them: an array when it is compiled, else the list."""
@@ -147,7 +157,23 @@ class Board:
                                                   f"the engine numbers at most that many")
                     i = self.power_id[name] = len(self.powers)
                     self.powers.append(name)
+                    # the ranks change: the units' codes made before are made again
+                    self.power_rank = _ranks(self.powers)
+                    self.unit_codes = {}
         return i
+
+    def unit_code(self, u: Any) -> int:
+        """A unit's packed row (`dipsolve.core.tables.pack_unit`): its power, kind,
+        location and rank in the canonical order (``power_rank * 2 + kind``: powers by
+        name, armies first), kept in ``unit_codes``."""
+        pid = self.power(u.power)
+        kind = _KIND[u.kind]
+        code = k.pack_unit((pid, kind, self.location_id[u.location], self.power_rank[pid] * 2 + kind))
+        codes = self.unit_codes
+        if len(codes) > _KEPT:
+            codes.clear()
+        codes[u] = code
+        return code
 
     def order_row(self, o: Order) -> tuple[int, ...]:
         """An order's row for the engine, but its power (`dipsolve.core.tables`' ``R_TYPE``
@@ -241,90 +267,108 @@ def packed(ints_: list[int]) -> Any:
 
 def engine_units(board: Board, position: Position) -> Any:
     """The position's units as the engine's input (power, kind, location, rank in the
-    canonical order each, packed into one int), kept in the position's memo."""
+    canonical order each, packed into one int: `Board.unit_code`), kept in the
+    position's memo."""
     key = "board.units.compiled" if k.compiled() else "board.units"
     units = position.memo.get(key)
     if units is None:
-        # the rank of (power, kind): the canonical order sorts units by power's name
-        rank = {p: 2 * r for r, p in enumerate(sorted({u.power for u in position.units}))}
-        codes, shift = board.unit_codes, k.RANK_SHIFT
-        rows = []
-        for u in position.units:
-            code = codes.get(u)
-            if code is None:
-                kind = _KIND[u.kind]
-                code = k.pack_unit((board.power(u.power), kind, board.location_id[u.location], kind))
-                if len(codes) > _KEPT:
-                    codes.clear()
-                codes[u] = code
-            rows.append(code + (rank[u.power] << shift))     # the power's rank, kind included
+        codes = board.unit_codes
+        try:
+            rows = [codes[u] for u in position.units]
+        except KeyError:
+            for u in position.units:      # every power numbered first: a new one re-ranks
+                board.power(u.power)
+            code = board.unit_code
+            rows = [code(u) for u in position.units]
         units = position.memo[key] = packed(rows)
     return units
 
 
-def placed(board: Board, position: Position) -> dict[int, Any]:
-    """``index * L + location`` (the engine's code of a unit of ``position`` standing at a
-    location) -> the `Unit`, made on first asking and kept in the position's memo."""
-    table = position.memo.get("board.placed")
-    if table is None:
-        table = position.memo["board.placed"] = _Placed(position, board)
-    return table
+def _ranks(powers: list[str]) -> list[int]:
+    """By power's number, its place among ``powers`` by name."""
+    rank = [0] * len(powers)
+    for r, i in enumerate(sorted(range(len(powers)), key=powers.__getitem__)):
+        rank[i] = r
+    return rank
 
 
 class _Placed(dict):
-    def __init__(self, position: Position, board: Board) -> None:
+    """``(power * 2 + kind) * L + location`` -> the shared `Unit` (made when first asked)."""
+
+    def __init__(self, board: Board) -> None:
         super().__init__()
-        self.units, self.locations = position.units, board.locations
+        self.board = board
         self.L = len(board.locations)
 
     def __missing__(self, code: int) -> Any:
         from .position import unit
-        u = self.units[code // self.L]
-        loc = self.locations[code % self.L]
-        nu = self[code] = u if loc == u.location else unit(u.power, u.kind, loc)
-        return nu
+        pk, loc = divmod(code, self.L)
+        pid, kind = divmod(pk, 2)
+        b = self.board
+        if len(self) > _KEPT:
+            self.clear()
+        u = self[code] = unit(b.powers[pid], "AF"[kind], b.locations[loc])
+        return u
 
 
 def order_chunks(board: Board, orders: Mapping[str, Iterable[Order]]) -> tuple[list, list[tuple[str, Sequence[Order]]]]:
     """Each order given as its row packed into one int (`dipsolve.core.tables.pack_order`),
-    and each power with its orders,
-    in order (`given` lists them one by one).  Each order's row is made once per board and
-    power (kept by the order's identity, so that a search that judges the same order
-    objects again looks nothing up by value).  The orders that need an id (see
-    `dipsolve.core.tables.ID_MAX`) are numbered here, by value, for this phase."""
+    and each power with its orders, in order (`given` lists them one by one).  Each
+    order's row is made once per board and power and kept by the order's identity (a
+    search that judges the same order objects again looks nothing up by value); the
+    orders that need an id (see `dipsolve.core.tables.ID_MAX`) are numbered here, by
+    value, for this phase."""
     rows: list = []
     append = rows.append
     by_power: list[tuple[str, Sequence[Order]]] = []
-    caches, row, power, pack = board.order_cache, board.order_row, board.power, k.pack_order
+    caches = board.order_cache
     odd: dict | None = None                   # packed row, id 0 -> {order: its id}
-    one, shift = 1 << _ID_SHIFT, _ID_SHIFT
     for p, os in orders.items():
         if type(os) is not list and type(os) is not tuple:
             os = list(os)
         by_power.append((p, os))
-        pid = power(p) if type(p) is str else -1
-        cache = caches.get(pid)
-        if cache is None:
-            cache = caches[pid] = {}
-        for o in os:
-            hit = cache.get(id(o))
-            if hit is None or hit[0] is not o:
-                if len(cache) > _KEPT:
-                    cache.clear()
-                hit = cache[id(o)] = (o, pack((pid, *row(o))))
-            v = hit[1]
-            if v & one:                       # an order that needs an id: its number
-                v ^= one
-                if odd is None:
-                    odd = {}
-                ids = odd.setdefault(v, {})
-                key = _value(o)
-                n = ids.get(key)
-                if n is None:
-                    n = ids[key] = min(len(ids) + 1, tables.ID_MAX)
-                v |= n << shift
-            append(v)
+        start = len(rows)
+        try:
+            cache = caches[p]                 # a power's name (KeyError, TypeError: not yet, not a name)
+            for o in os:
+                append(cache[id(o)])
+        except (KeyError, TypeError):
+            del rows[start:]
+            odd = _power_rows(board, p, os, rows, odd)
     return rows, by_power
+
+
+def _power_rows(board: Board, p: Any, os: Sequence[Order], rows: list, odd: dict | None) -> dict | None:
+    """`order_chunks` for one power's orders, one by one: each row made or found, kept
+    when it needs no id, numbered when it does."""
+    pid = board.power(p) if type(p) is str else -1
+    cache = board.order_cache.get(p) if type(p) is str else None
+    if cache is None or len(cache) > _KEPT:
+        cache = {}
+        if type(p) is str:
+            board.order_cache[p], board.order_kept[p] = cache, []
+    kept = board.order_kept.get(p) if type(p) is str else None
+    row, pack, one, shift = board.order_row, k.pack_order, 1 << _ID_SHIFT, _ID_SHIFT
+    for o in os:
+        v = cache.get(id(o))
+        if v is None:
+            v = pack((pid, *row(o)))
+            if not v & one:
+                cache[id(o)] = v
+                if kept is not None:
+                    kept.append(o)
+        if v & one:                           # an order that needs an id: its number
+            v ^= one
+            if odd is None:
+                odd = {}
+            ids = odd.setdefault(v, {})
+            key = _value(o)
+            n = ids.get(key)
+            if n is None:
+                n = ids[key] = min(len(ids) + 1, tables.ID_MAX)
+            v |= n << shift
+        rows.append(v)
+    return odd
 
 
 #: where an order's id starts in its packed int

@@ -289,8 +289,8 @@ def movement(bt, packed_units, packed_orders, rules):
     and the location it moved to; the number dislodged and, for each, its index, the
     index of the unit that dislodged it and that one's province, -1 when it came by
     convoy; the number of standoff provinces and those; the number of units left on the
-    board and, for each in canonical order, its index if it stayed, else ``n + index * L +
-    location``), then the details, what the
+    board and, for each in canonical order, its index if it stayed, else ``n + (power * 2 +
+    kind) * L + location``), then the details, what the
     per-order results need (`AF` ints per unit, one per order, as `read`'s)."""
     units = unpack(packed_units, UF, UNIT_BITS)
     orders = unpack(packed_orders, OF, ORDER_BITS)
@@ -403,7 +403,10 @@ def movement(bt, packed_units, packed_orders, rules):
     c += 1
     for q in range(nl):
         i = left[q]
-        out[c + q] = n + i * L + dloc[i] if moved[i] != 0 else i
+        if moved[i] != 0:
+            out[c + q] = n + (units[i * UF + U_POWER] * 2 + units[i * UF + U_KIND]) * L + dloc[i]
+        else:
+            out[c + q] = i
     # the details: what the per-order results need
     _readings(out, head, otype, dest, dloc, via, sprov, sdest, why, given, status)
     for i in range(n):
