@@ -195,19 +195,15 @@ def board_after(position: Position, summary: list[int], board: Board
     that dislodged it), and the units on the board after movement, dislodged ones left
     out, in canonical order."""
     nm = summary[1]
-    c = 2 + 2 * nm
-    nd = summary[c]
-    dislodged_by = dict(zip(summary[c + 1:c + 1 + 3 * nd:3], summary[c + 2:c + 2 + 3 * nd:3]))
-    s = c + 1 + 3 * nd
+    c = 2 + nm
+    dislodged_by = {}
+    for _ in range(summary[c]):
+        dislodged_by[summary[c + 1]] = summary[c + 2]
+        c += 4 + summary[c + 4]
+    s = c + 1
     left = s + 1 + summary[s]
-    units, n = position.units, len(position.units)
-    if not nm:
-        left_units = [units[i] for i in summary[left + 1:left + 1 + summary[left]]]
-    else:
-        table = board.placed
-        left_units = [units[code] if code < n else table[code - n]
-                      for code in summary[left + 1:left + 1 + summary[left]]]
-    return summary[2:c:2], dislodged_by, left_units
+    return (summary[2:2 + nm], dislodged_by,
+            list(map(board.placed.__getitem__, summary[left + 1:left + 1 + summary[left]])))
 
 
 def movement_outcome(position: Position, summary: list[int], details: Any,
@@ -215,48 +211,27 @@ def movement_outcome(position: Position, summary: list[int], details: Any,
                      after: tuple[list[int], dict[int, int], list[Unit]]) -> Outcome:
     """The `Outcome` of the engine's answer (``summary``, ``details``; ``after``:
     `board_after` of it) to the orders of ``by_power`` (`dipsolve.core.board.order_chunks`)."""
-    _, dislodged_by, new_units = after
-    if dislodged_by:
-        nm = summary[1]
-        c = 2 + 2 * nm
-        nd = summary[c]
-        origins = {summary[q]: board.provinces[summary[q + 2]] if summary[q + 2] >= 0 else None
-                   for q in range(c + 1, c + 1 + 3 * nd, 3)}
-        s = c + 1 + 3 * nd
-        standoffs = {board.provinces[d] for d in summary[s + 1:s + 1 + summary[s]]}
-        nxt, destroyed = after_movement(position, new_units, dislodged_by, origins, standoffs)
-    else:
-        nxt, destroyed = next_position(position, new_units, (), ()), ()
-    return Outcome(position, None, nxt, destroyed,
-                   lambda: movement_results(position, details, given(by_power), board))
-
-
-def after_movement(position: Position, new_units: Sequence[Unit], dislodged_by: Mapping[int, int],
-                   origins: Mapping[int, str | None], standoffs: set[str]
-                   ) -> tuple[Position, tuple[Unit, ...]]:
-    """The position after a movement phase of ``position``: ``new_units`` on the board,
-    the units of ``dislodged_by`` (index -> the unit that dislodged it) dislodged, each
-    attacked from ``origins`` (None: by convoy), and the provinces of ``standoffs`` left
-    empty by a bounce; with the units destroyed for want of a retreat."""
-    m, units = position.map, position.units
-    dislodged: list[Dislodged] = []
-    destroyed: list[Unit] = []
-    if dislodged_by:
-        # retreat options (DATC 4.A.5: not to a standoff province, not to the attacker's
-        # origin unless the attacker was convoyed)
-        po = m.province_of
-        occupied = {po[u.location] for u in new_units}
-        for i in sorted(dislodged_by):
-            u = units[i]
-            origin = origins[i]
-            moves = m.army_moves if u.kind == "A" else m.fleet_moves
-            opts = tuple(sorted(l for l in moves[u.location]
-                                if po[l] not in occupied and po[l] not in standoffs and po[l] != origin))
-            if opts:
-                dislodged.append(Dislodged(u, origin, opts))
+    new_units = after[2]
+    if after[1]:
+        units, provinces, locations = position.units, board.provinces, board.locations
+        dislodged: list[Dislodged] = []           # by index: in canonical order
+        destroyed: list[Unit] = []
+        c = 2 + summary[1]
+        for _ in range(summary[c]):
+            i, origin, no = summary[c + 1], summary[c + 3], summary[c + 4]
+            if no:
+                dislodged.append(Dislodged(units[i], provinces[origin] if origin >= 0 else None,
+                                           tuple([locations[x] for x in summary[c + 5:c + 5 + no]])))
             else:
-                destroyed.append(u)
-    return next_position(position, new_units, tuple(dislodged), tuple(sorted(standoffs))), tuple(destroyed)
+                destroyed.append(units[i])
+            c += 4 + no
+        standoffs = tuple(sorted(provinces[d] for d in summary[c + 2:c + 2 + summary[c + 1]]))
+        nxt = next_position(position, new_units, tuple(dislodged), standoffs)
+        gone = tuple(destroyed)
+    else:
+        nxt, gone = next_position(position, new_units, (), ()), ()
+    return Outcome(position, None, nxt, gone,
+                   lambda: movement_results(position, details, given(by_power), board))
 
 
 def next_position(position: Position, new_units: Sequence[Unit], dislodged: tuple[Dislodged, ...],

@@ -162,6 +162,20 @@ class Board:
                     self.unit_codes = {}
         return i
 
+    def retreat_options(self, unit: Any, attacker_origin: str | None, occupied: Iterable[str],
+                        standoffs: Iterable[str]) -> tuple[str, ...]:
+        """Where a dislodged ``unit`` may retreat, by the engine's rule
+        (`dipsolve.core.kernel.retreats`, as plain Python): the provinces ``occupied`` and
+        ``standoffs`` blocked, and ``attacker_origin`` (None: the attacker was convoyed)."""
+        pid = self.location_id               # a province's number is its location's
+        blocked = [0] * len(self.provinces)
+        for p in (*occupied, *standoffs):
+            blocked[pid[p]] = 1
+        out = [0] * len(self.locations)
+        count = k.plain("retreats")(self.tables, _KIND[unit.kind], self.location_id[unit.location],
+                                    pid[attacker_origin] if attacker_origin else -1, blocked, out, 0)
+        return tuple(self.locations[x] for x in out[:count])
+
     def unit_code(self, u: Any) -> int:
         """A unit's packed row (`dipsolve.core.tables.pack_unit`): its power, kind,
         location and rank in the canonical order (``power_rank * 2 + kind``: powers by

@@ -50,7 +50,7 @@ from . import resolution, tables
 from .resolution import settle
 from .tables import (A_BY, A_DEST, A_DLOC, A_GIVEN, A_RESULT, A_SDEST, A_SPROV, A_TYPE, A_VIA,
                      A_WHY, AF, COAST, CONVOY, F_BAD_ROUTE, F_VIA, H_L, H_P, HEADER, HOLD, LAND,
-                     MOVE, O_AREACH, O_FILL, O_FMOVE, O_FREACH, O_LORDER, O_LPROV, O_NCOAST,
+                     MOVE, O_AMOVE, O_AREACH, O_FILL, O_FMOVE, O_FREACH, O_LORDER, O_LPROV, O_NCOAST,
                      NO, O_TERR, OF, OTHER, R_FLAGS, R_KIND, R_LOC, R_OKIND, R_OLOC, R_POWER, R_TARGET,
                      R_TYPE, RULE_LAND_FALLBACK, S_MATCHED, S_NO_UNIT, S_NOT_YOURS, S_PHASE, S_REPEATED, S_TWICE,
                      S_WRONG_KIND, SEA, SUPPORT_HOLD, SUPPORT_MOVE, U_KIND, U_LOC, U_POWER, U_RANK, UF,
@@ -281,17 +281,42 @@ def _readings(out, at, otype, dest, dloc, via, sprov, sdest, why, given, status)
         out[at + n * AF + r] = status[r]
 
 
+def retreats(bt, kind, loc, origin, blocked, out, at):
+    """Where a dislodged unit (``kind`` 0 army, 1 fleet, at ``loc``) may retreat (DATC
+    4.A.5): a location its kind moves to, whose province is not ``blocked`` (occupied, or
+    left empty by a standoff) nor ``origin``, the province its attacker came from (-1:
+    it came by convoy).  Written to ``out`` from ``at``, by location name; their number."""
+    L = bt[H_L]
+    moves = bt[O_AMOVE] if kind == 0 else bt[O_FMOVE]
+    lprov = bt[O_LPROV]
+    lorder = bt[O_LORDER]
+    count = 0
+    for d in range(L):
+        if bt[moves + loc * L + d] == 0:
+            continue
+        p = bt[lprov + d]
+        if p == origin or blocked[p] != 0:
+            continue
+        q = at + count                    # insertion by the location's name
+        while q > at and bt[lorder + out[q - 1]] > bt[lorder + d]:
+            out[q] = out[q - 1]
+            q -= 1
+        out[q] = d
+        count += 1
+    return count
+
+
 def movement(bt, packed_units, packed_orders, rules):
     """One movement phase: the units and the orders given, each packed into one int
-    (`dipsolve.core.tables.pack_unit`, ``pack_order``), on the map of ``bt``, under the engine's options ``rules`` (``RULE_*``, 0: the
-    DATC 3.0 preferences); the answer (see the module notes): a summary, what the next
-    position needs (its length; the number of units that moved and, for each, its index
-    and the location it moved to; the number dislodged and, for each, its index, the
-    index of the unit that dislodged it and that one's province, -1 when it came by
-    convoy; the number of standoff provinces and those; the number of units left on the
-    board and, for each in canonical order, its index if it stayed, else ``n + (power * 2 +
-    kind) * L + location``), then the details, what the
-    per-order results need (`AF` ints per unit, one per order, as `read`'s)."""
+    (`dipsolve.core.tables.pack_unit`, ``pack_order``), on the map of ``bt``, under the
+    engine's options ``rules`` (``RULE_*``, 0: the DATC 3.0 preferences).  The answer
+    (see the module notes) is a summary, what the next position needs: its length; the
+    number of units that moved and the index of each; the number dislodged and, for each,
+    its index, the index of the unit that dislodged it, that one's province (-1: it came
+    by convoy), the number of places it may retreat to and those (`retreats`); the number
+    of standoff provinces and those; the number of units left on the board and, for each
+    in canonical order, ``(power * 2 + kind) * L + location``.  Then the details, what
+    the per-order results need (`AF` ints per unit, one per order, as `read`'s)."""
     units = unpack(packed_units, UF, UNIT_BITS)
     orders = unpack(packed_orders, OF, ORDER_BITS)
     P = bt[H_P]
@@ -334,9 +359,13 @@ def movement(bt, packed_units, packed_orders, rules):
                 by[j] = i
                 nd += 1
     # the standoffs (DATC 4.A.5: no retreat to a province left empty by a bounce), which
-    # matter only when a unit is dislodged
+    # matter only when a unit is dislodged, and where each dislodged unit may retreat
+    L = bt[H_L]
     stand = ints(P, 0)
     ns = 0
+    opts = ints(nd * L + 1, 0)
+    nopts = ints(n, 0)
+    no = 0
     if nd > 0:
         occupied = ints(P, 0)
         for i in range(n):
@@ -353,12 +382,18 @@ def movement(bt, packed_units, packed_orders, rules):
                 if moved[k] == 0 and state[n + k] == YES and not (h >= 0 and moved[h] != 0):
                     stand[ns] = d
                     ns += 1
+                    occupied[d] = 1           # no retreat there either
                     break
                 k = mnext[k]
+        for i in range(n):
+            if by[i] >= 0:
+                j = by[i]
+                nopts[i] = retreats(bt, units[i * UF + U_KIND], units[i * UF + U_LOC],
+                                    -1 if via[j] != 0 else prov[j], occupied, opts, no)
+                no += nopts[i]
     # the units left on the board in canonical order (power's name, kind, location's name):
     # the board's order is canonical and only the movers change places, so an insertion
     # sort moves few
-    L = bt[H_L]
     lorder = bt[O_LORDER]
     left = ints(n, 0)
     keys = ints(n, 0)
@@ -376,7 +411,7 @@ def movement(bt, packed_units, packed_orders, rules):
         left[q] = i
         nl += 1
     # the summary: what the next position needs
-    head = 5 + 2 * nm + 3 * nd + ns + nl
+    head = 5 + nm + 4 * nd + no + ns + nl
     out = ints(head + n * AF + m, -1)
     out[0] = head
     out[1] = nm
@@ -384,16 +419,21 @@ def movement(bt, packed_units, packed_orders, rules):
     for i in range(n):
         if moved[i] != 0:
             out[c] = i
-            out[c + 1] = dloc[i]
-            c += 2
+            c += 1
     out[c] = nd
     c += 1
+    no = 0
     for i in range(n):
         if by[i] >= 0:
             out[c] = i
             out[c + 1] = by[i]
             out[c + 2] = -1 if via[by[i]] != 0 else prov[by[i]]    # the attacker's origin
-            c += 3
+            out[c + 3] = nopts[i]
+            c += 4
+            for q in range(nopts[i]):
+                out[c + q] = opts[no + q]
+            c += nopts[i]
+            no += nopts[i]
     out[c] = ns
     c += 1
     for q in range(ns):
@@ -403,10 +443,8 @@ def movement(bt, packed_units, packed_orders, rules):
     c += 1
     for q in range(nl):
         i = left[q]
-        if moved[i] != 0:
-            out[c + q] = n + (units[i * UF + U_POWER] * 2 + units[i * UF + U_KIND]) * L + dloc[i]
-        else:
-            out[c + q] = i
+        out[c + q] = ((units[i * UF + U_POWER] * 2 + units[i * UF + U_KIND]) * L
+                      + (dloc[i] if moved[i] != 0 else units[i * UF + U_LOC]))
     # the details: what the per-order results need
     _readings(out, head, otype, dest, dloc, via, sprov, sdest, why, given, status)
     for i in range(n):
@@ -437,7 +475,7 @@ _MODULES = {"tables": (tables, ("sea_route", "on_route", "unpack")),
                                         "_dependencies", "_first_cycle", "_guess", "_stalled",
                                         "settle")),
             "kernel": (sys.modules[__name__], ("_classify", "_same_order", "_match", "_readings",
-                                               "read", "movement"))}
+                                               "read", "retreats", "movement"))}
 #: whether `load` has run: empty not yet, else whether the functions are compiled
 _state: list = []
 #: the functions as written (plain Python), by name, kept whatever `load` does
@@ -464,6 +502,12 @@ def numba_wanted() -> bool:
         return importlib.util.find_spec("numba") is not None
     except (ImportError, ValueError):      # a broken or blocked installation
         return False
+
+
+def plain(name: str) -> Callable:
+    """An engine function as written, plain Python on lists, whether or not `load`
+    compiled it (for a caller that asks one small question with Python lists)."""
+    return _PLAIN[name]
 
 
 def compiled() -> bool:

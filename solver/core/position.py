@@ -132,13 +132,10 @@ def written_retreats(game_map: Map, d: "Dislodged") -> tuple[str, ...]:
 def retreat_options(game_map: Map, unit: Unit, attacker_origin: str | None,
                     occupied: Iterable[str], standoffs: Iterable[str]) -> tuple[str, ...]:
     """Where a dislodged unit may retreat: adjacent for its kind, not occupied, not a
-    standoff province, not the province its attacker came from."""
-    moves = game_map.army_moves if unit.kind == "A" else game_map.fleet_moves
-    blocked = set(occupied) | set(standoffs)
-    if attacker_origin:
-        blocked.add(attacker_origin)
-    prov = game_map.province_of
-    return tuple(sorted(d for d in moves.get(unit.location, ()) if prov[d] not in blocked))
+    standoff province, not the province its attacker came from (the engine's reading,
+    `dipsolve.core.kernel.retreats`), sorted."""
+    from .board import board_of          # the board reads positions: asked here, not imported
+    return board_of(game_map).retreat_options(unit, attacker_origin, occupied, standoffs)
 
 
 @dataclass(frozen=True)

@@ -11,15 +11,15 @@ orders).  It is never imported by the package.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import compress
 
-from dipsolve.core.adjudicator import Outcome, after_movement
+from dipsolve.core.adjudicator import Outcome, next_position
 from dipsolve.core.graph import coasts_in_reach, on_route, sea_route
 from dipsolve.core.map import Map
 from dipsolve.core.orders import (MOVEMENT_ORDERS, Convoy, Hold, Move, Order, Retreat, SupportHold,
                                   SupportMove, UnitOrder)
-from dipsolve.core.position import UNITS, Position, Unit, unit
+from dipsolve.core.position import UNITS, Dislodged, Position, Unit, unit
 from dipsolve.core.rules import OrderResult, Reason, _find_unit, _not_for_phase, route_problem
 
 
@@ -664,4 +664,30 @@ def _movement_results(st: _Movement, results: list[OrderResult], moved: list[boo
     return out + results
 
 
-
+def after_movement(position: Position, new_units: Sequence[Unit], dislodged_by: Mapping[int, int],
+                   origins: Mapping[int, str | None], standoffs: set[str]
+                   ) -> tuple[Position, tuple[Unit, ...]]:
+    """The position after a movement phase of ``position`` (the oracle's own reading of
+    the retreats, DATC 4.A.5; the engine's is `dipsolve.core.kernel.retreats`): ``new_units`` on the board,
+    the units of ``dislodged_by`` (index -> the unit that dislodged it) dislodged, each
+    attacked from ``origins`` (None: by convoy), and the provinces of ``standoffs`` left
+    empty by a bounce; with the units destroyed for want of a retreat."""
+    m, units = position.map, position.units
+    dislodged: list[Dislodged] = []
+    destroyed: list[Unit] = []
+    if dislodged_by:
+        # retreat options (DATC 4.A.5: not to a standoff province, not to the attacker's
+        # origin unless the attacker was convoyed)
+        po = m.province_of
+        occupied = {po[u.location] for u in new_units}
+        for i in sorted(dislodged_by):
+            u = units[i]
+            origin = origins[i]
+            moves = m.army_moves if u.kind == "A" else m.fleet_moves
+            opts = tuple(sorted(l for l in moves[u.location]
+                                if po[l] not in occupied and po[l] not in standoffs and po[l] != origin))
+            if opts:
+                dislodged.append(Dislodged(u, origin, opts))
+            else:
+                destroyed.append(u)
+    return next_position(position, new_units, tuple(dislodged), tuple(sorted(standoffs))), tuple(destroyed)
