@@ -71,8 +71,19 @@ def test_a_command_announces_a_compile_in_one_line_on_stderr(tmp_path):
     """A process whose numba cache is empty (a fresh install) compiles the engine at its
     first adjudication and says so once, on stderr; its output is the usual one."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    run = subprocess.run([sys.executable, "-m", "dipsolve.cli", "adjudicate", str(EXAMPLES / "start.dip")],
-                         capture_output=True, text=True, env=env, timeout=600)
+    # the command, then how many types each engine function was compiled for
+    counts = tmp_path / "counts.txt"
+    script = ("import sys\n"
+              "from dipsolve.cli import main\n"
+              f"rc = main(['adjudicate', {str(EXAMPLES / 'start.dip')!r}])\n"
+              "from dipsolve.core import kernel\n"
+              f"with open({str(counts)!r}, 'w') as f:\n"
+              "    for module, names in kernel._MODULES.values():\n"
+              "        for name in names:\n"
+              "            fn = getattr(module, name)\n"
+              "            f.write(f'{name} {len(getattr(fn, \"signatures\", [None]))}\\n')\n"
+              "sys.exit(rc)\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=600)
     assert run.returncode == 0, run.stderr
     lines = [line for line in run.stderr.splitlines() if line.strip()]
     if kernel.numba_wanted():
@@ -80,3 +91,7 @@ def test_a_command_announces_a_compile_in_one_line_on_stderr(tmp_path):
     else:
         assert lines == []
     assert "Spring 1901" in run.stdout
+    # each function compiled once, for its annotations' types (a constant passed by a
+    # caller compiles nothing more); the unpacking once for each of its two layouts
+    compiled = dict(line.split() for line in counts.read_text().splitlines())
+    assert compiled == {name: "2" if name == "unpack" else "1" for name in compiled}

@@ -439,11 +439,11 @@ def run_movement(position: Position, orders: Mapping[str, Iterable[Order]], rule
 
 def run_read(position: Position, orders: Mapping[str, Iterable[Order]]
              ) -> tuple[list[int], list[tuple[str, Order]], Board]:
-    """Step 1 of a movement phase through the engine (`dipsolve.core.kernel.read`): the
+    """Step 1 of a movement phase through the engine (`dipsolve.core.kernel.movement` with ``READ_ONLY``): the
     orders matched to their units and read, nothing resolved."""
     if not k.loaded():
         k.load()
     board = board_of(position.map)
     rows, by_power = order_rows(board, orders)
-    out = k.read(board.engine_tables(), engine_units(board, position), rows)
-    return (out if type(out) is list else out.tolist()), given(by_power), board
+    out = k.movement(board.engine_tables(), engine_units(board, position), rows, k.READ_ONLY)
+    return (out[1:] if type(out) is list else out[1:].tolist()), given(by_power), board

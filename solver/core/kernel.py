@@ -49,10 +49,10 @@ from typing import Any, Callable
 from . import resolution, tables
 from .resolution import settle
 from .tables import (A_BY, A_DEST, A_DLOC, A_GIVEN, A_RESULT, A_SDEST, A_SPROV, A_TYPE, A_VIA,
-                     A_WHY, AF, COAST, CONVOY, F_BAD_ROUTE, F_VIA, H_L, H_P, HEADER, HOLD, LAND,
+                     A_WHY, AF, COAST, CONVOY, F_BAD_ROUTE, F_VIA, H_L, H_P, HEADER, HOLD, LAND, Ints,
                      MOVE, O_AMOVE, O_AREACH, O_FILL, O_FMOVE, O_FREACH, O_LORDER, O_LPROV, O_NCOAST,
                      NO, O_TERR, OF, OTHER, R_FLAGS, R_KIND, R_LOC, R_OKIND, R_OLOC, R_POWER, R_TARGET,
-                     R_TYPE, RULE_LAND_FALLBACK, S_MATCHED, S_NO_UNIT, S_NOT_YOURS, S_PHASE, S_REPEATED, S_TWICE,
+                     R_TYPE, READ_ONLY, RULE_LAND_FALLBACK, S_MATCHED, S_NO_UNIT, S_NOT_YOURS, S_PHASE, S_REPEATED, S_TWICE,
                      S_WRONG_KIND, SEA, SUPPORT_HOLD, SUPPORT_MOVE, U_KIND, U_LOC, U_POWER, U_RANK, UF,
                      W_ARMY_ADJACENT, W_ARMY_SEA, W_COAST_NEEDED, W_CONVOY_ARMY,
                      W_CONVOY_FLEET, W_CONVOY_IMPOSSIBLE, W_CONVOY_LOC, W_CONVOY_OFF_ROUTE,
@@ -68,7 +68,7 @@ from .tables import *  # noqa: F401,F403  (the layout's names, for the engine's 
 
 # -- 1. the matching: one order's legality ----------------------------------------------------
 
-def _classify(bt, units, orders, r, i, at, held):
+def _classify(bt: Ints, units: Ints, orders: Ints, r: int, i: int, at: Ints, held: Ints):
     """What order ``r``, matched to unit ``i``, asks for: ``(type, destination province,
     destination location, by convoy, other province, other destination, why refused)``;
     a refused order is a hold (DATC 4.E.1) and ``why`` the rule it breaks (`W_*`)."""
@@ -170,7 +170,7 @@ def _classify(bt, units, orders, r, i, at, held):
     return HOLD, -1, -1, 0, -1, -1, W_PHASE
 
 
-def _same_order(orders, r, g):
+def _same_order(orders: Ints, r: int, g: int):
     """Whether orders ``r`` and ``g`` are the same order (every field but the power)."""
     for f in range(R_TYPE, OF):
         if orders[r * OF + f] != orders[g * OF + f]:
@@ -180,7 +180,7 @@ def _same_order(orders, r, g):
 
 # -- the whole phase ---------------------------------------------------------------------------
 
-def _match(bt, units, orders):
+def _match(bt: Ints, units: Ints, orders: Ints):
     """Step 1 of a movement phase: each order matched to its unit and read (see the
     module notes); by unit, its province, power, the order read (type, destination
     province and location, by convoy, other province, other destination), why it was
@@ -248,22 +248,8 @@ def _match(bt, units, orders):
     return prov, power, at, held, otype, dest, dloc, via, sprov, sdest, why, given, status
 
 
-def read(bt, packed_units, packed_orders):
-    """Step 1 alone (`_match`): the answer's rows of `movement` with the order read and
-    why it was refused (``A_TYPE`` to ``A_GIVEN``; the rest -1), one per unit, then one
-    per order; so a model of the rules reads an order as the adjudicator does."""
-    units = unpack(packed_units, UF, UNIT_BITS)
-    orders = unpack(packed_orders, OF, ORDER_BITS)
-    (prov, power, at, held, otype, dest, dloc, via, sprov, sdest, why, given,
-     status) = _match(bt, units, orders)
-    n = len(units) // UF
-    m = len(orders) // OF
-    out = ints(n * AF + m, -1)
-    _readings(out, 0, otype, dest, dloc, via, sprov, sdest, why, given, status)
-    return out
-
-
-def _readings(out, at, otype, dest, dloc, via, sprov, sdest, why, given, status):
+def _readings(out: Ints, at: int, otype: Ints, dest: Ints, dloc: Ints, via: Ints, sprov: Ints,
+              sdest: Ints, why: Ints, given: Ints, status: Ints):
     """Write each unit's order as read (``A_TYPE`` to ``A_GIVEN``, `AF` ints a unit) and
     each order's matching into ``out``, from ``at`` on."""
     n = len(otype)
@@ -281,7 +267,7 @@ def _readings(out, at, otype, dest, dloc, via, sprov, sdest, why, given, status)
         out[at + n * AF + r] = status[r]
 
 
-def retreats(bt, kind, loc, origin, blocked, out, at):
+def retreats(bt: Ints, kind: int, loc: int, origin: int, blocked: Ints, out: Ints, at: int):
     """Where a dislodged unit (``kind`` 0 army, 1 fleet, at ``loc``) may retreat (DATC
     4.A.5): a location its kind moves to, whose province is not ``blocked`` (occupied, or
     left empty by a standoff) nor ``origin``, the province its attacker came from (-1:
@@ -306,10 +292,11 @@ def retreats(bt, kind, loc, origin, blocked, out, at):
     return count
 
 
-def movement(bt, packed_units, packed_orders, rules):
+def movement(bt: Ints, packed_units: Ints, packed_orders: Ints, rules: int):
     """One movement phase: the units and the orders given, each packed into one int
     (`dipsolve.core.tables.pack_unit`, ``pack_order``), on the map of ``bt``, under the
-    engine's options ``rules`` (``RULE_*``, 0: the DATC 3.0 preferences).  The answer
+    engine's options ``rules`` (``RULE_*``, 0: the DATC 3.0 preferences; with `READ_ONLY`,
+    only step 1: each order matched and read, nothing resolved).  The answer
     (see the module notes) is a summary, what the next position needs: its length; the
     number of units that moved and the index of each; the number dislodged and, for each,
     its index, the index of the unit that dislodged it, that one's province (-1: it came
@@ -325,6 +312,13 @@ def movement(bt, packed_units, packed_orders, rules):
     # 1. match each order to its unit and read it
     (prov, power, at, held, otype, dest, dloc, via, sprov, sdest, why, given,
      status) = _match(bt, units, orders)
+    if (rules & READ_ONLY) != 0:
+        # step 1 alone: the details' rows with the order read and why it was refused
+        # (``A_TYPE`` to ``A_GIVEN``, the rest -1), after a summary of one int
+        out = ints(1 + n * AF + m, -1)
+        out[0] = 1
+        _readings(out, 1, otype, dest, dloc, via, sprov, sdest, why, given, status)
+        return out
     # 2. and 3. convoy intent, every decision resolved
     land = ints(n, 0)
     state, mhead, mnext, h2h, valid = settle(bt, prov, power, at, held, otype, dest, dloc, via,
@@ -475,7 +469,9 @@ _MODULES = {"tables": (tables, ("sea_route", "on_route", "unpack")),
                                         "_dependencies", "_first_cycle", "_guess", "_stalled",
                                         "settle")),
             "kernel": (sys.modules[__name__], ("_classify", "_same_order", "_match", "_readings",
-                                               "read", "retreats", "movement"))}
+                                               "retreats", "movement"))}
+#: the functions called from Python (the others are called by these only)
+_ENTRIES = ("movement",)
 #: whether `load` has run: empty not yet, else whether the functions are compiled
 _state: list = []
 #: the functions as written (plain Python), by name, kept whatever `load` does
@@ -540,25 +536,32 @@ def load(note: Callable[[str], None] | None = None) -> float:
         _state.append(False)
         return time.perf_counter() - t0
     try:
+        if "numba" not in sys.modules:
+            # LLVM's level 1: the engine compiles in 3/4 of the time of level 3 (numba's
+            # default) and runs as fast (BENCHMARKS.md); a process whose numba was loaded
+            # already, or that sets NUMBA_OPT, keeps its own
+            os.environ.setdefault("NUMBA_OPT", "1")
         import numpy as np
         from numba import njit
 
         if note is not None and not _cached():
-            note("compiling the rules engine once with numba (about 30 s; later runs load it "
+            note("compiling the rules engine once with numba (about 20 s; later runs load it "
                  "from numba's cache)")
 
-        def ints_compiled(n, value):
+        def ints_compiled(n: int, value: int):
             return np.full(n, value, np.int64)
 
-        def rows_compiled(count, n, value):
+        def rows_compiled(count: int, n: int, value: int):
             return np.full((count, n), value, np.int64)
 
-        made = {"ints": njit(cache=True, inline="always")(ints_compiled),
-                "rows": njit(cache=True, inline="always")(rows_compiled)}
+        # only the entry points are called from Python: the others need no wrapper for it
+        inner: dict[str, Any] = dict(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+        made = {"ints": njit(**inner)(ints_compiled), "rows": njit(**inner)(rows_compiled)}
         for name in _PLAIN:
-            if name not in ("ints", "rows"):
-                made[name] = njit(cache=True)(_PLAIN[name])
+            if name not in made:
+                made[name] = njit(**({"cache": True} if name in _ENTRIES else inner))(_PLAIN[name])
         _bind(made)
+        _compile(made)
         _warm_up(np)
     except Exception as e:               # numba present but unusable: the plain functions
         _bind(_PLAIN)
@@ -567,6 +570,26 @@ def load(note: Callable[[str], None] | None = None) -> float:
         return time.perf_counter() - t0
     _state.append(True)
     return time.perf_counter() - t0
+
+
+def _compile(made: dict) -> None:
+    """Each function for the types its annotations give (`dipsolve.core.tables.Ints`: a
+    flat int64 array; ``int``), callees first, from numba's cache where it holds them; then
+    no other types.  So each is compiled once: a caller that passes a constant (``-1``)
+    finds the function compiled for int64, where numba would compile it again for that
+    constant.  A function with no annotations (`dipsolve.core.tables.unpack`, for its two
+    layouts) compiles as its callers call it."""
+    from numba import types
+
+    kinds = {"Ints": types.int64[::1], "int": types.int64}
+    for name in ("ints", "rows", *(n for _, names in _MODULES.values() for n in names)):
+        fn = made[name]
+        hints = fn.py_func.__annotations__
+        params = fn.py_func.__code__.co_varnames[:fn.py_func.__code__.co_argcount]
+        if not hints:
+            continue
+        fn.compile(tuple(kinds[hints[p]] for p in params))
+        fn.disable_compile()
 
 
 def _bind(functions: dict) -> None:
@@ -590,7 +613,6 @@ def _warm_up(np: Any) -> None:
     units = np.fromiter([pack_unit([0, 0, 0, 0])], np.int64, 1)
     orders = np.fromiter([pack_order([0, MOVE, 0, 0, 0, -1, -1, F_VIA, 0])], np.int64, 1)
     movement(bt, units, orders, 0)
-    read(bt, units, orders)
 
 
 def _cached() -> bool:

@@ -15,8 +15,8 @@ kernel calls it; steps 1, 2's matching and 4 are `dipsolve.core.kernel`'s.
 from __future__ import annotations
 
 from .tables import (CONVOY, H_P, MOVE, NO, RULE_CONVOYED_OWN_SUPPORT, RULE_LAND_OWN_SUPPORT_VOID,
-                     RULE_VIA_ONLY, SUPPORT_HOLD, SUPPORT_MOVE, UNKNOWN, YES, ints, rows,
-                     sea_route)
+                     Ints, RULE_VIA_ONLY, SUPPORT_HOLD, SUPPORT_MOVE, UNKNOWN, YES, ints,
+                     rows, sea_route)
 
 #: the work array ``w`` of the resolution, one array so that a call passes one: rows of
 #: ``n`` ints (the units' orders as read, the moves and supports indexed: see `settle`), then
@@ -31,7 +31,7 @@ W_ROWS = 12
 # ``n + i`` the convoy path of unit ``i``'s move holds, ``2n + i`` unit ``i``'s move
 # succeeds, ``3n + u`` unit ``u`` is dislodged.  Each is UNKNOWN, YES or NO in ``state``.
 
-def _count(state, head, w, n, against):
+def _count(state: Ints, head: int, w: Ints, n: int, against: int):
     """The supports of the list starting at ``head`` (linked by row ``W_SNEXT``): how many
     are given and how many not cut, of every power and of the power ``against`` alone:
     ``(given, not cut, given by against, not cut by against)``."""
@@ -54,7 +54,7 @@ def _count(state, head, w, n, against):
     return given, possible, given_of, possible_of
 
 
-def _move_verdict(i, jstays, n, state, w, rules):
+def _move_verdict(i: int, jstays: int, n: int, state: Ints, w: Ints, rules: int):
     """Move ``i``'s verdict (YES, NO or UNKNOWN) with the unit in its destination
     staying (``jstays``) or leaving, from the bounds of the strengths (DATC section 5)."""
     path = state[n + i]
@@ -114,7 +114,7 @@ def _move_verdict(i, jstays, n, state, w, rules):
     return YES if win else UNKNOWN
 
 
-def _decide(x, n, state, w, bt, held, rules):
+def _decide(x: int, n: int, state: Ints, w: Ints, bt: Ints, held: Ints, rules: int):
     """Decision ``x``'s verdict from the state of the others (UNKNOWN when the bounds
     do not settle it)."""
     if x < n:                             # support of unit x: cut or given
@@ -192,7 +192,8 @@ def _decide(x, n, state, w, bt, held, rules):
     return UNKNOWN if unknown else NO
 
 
-def _propagate(pending, count, n, state, w, bt, held, rules):
+def _propagate(pending: Ints, count: int, n: int, state: Ints, w: Ints, bt: Ints, held: Ints,
+               rules: int):
     """Settle every pending decision the others' bounds settle, sweep after sweep until a
     sweep settles none; returns how many are left pending (compacted at the start of
     ``pending``; a decision settled already, a guess among them, is dropped)."""
@@ -215,7 +216,7 @@ def _propagate(pending, count, n, state, w, bt, held, rules):
     return count
 
 
-def _dependencies(x, n, state, w, out):
+def _dependencies(x: int, n: int, state: Ints, w: Ints, out: Ints):
     """The pending decisions ``x`` depends on, written to ``out``; their number."""
     c = 0
     if x < n:
@@ -287,7 +288,7 @@ def _dependencies(x, n, state, w, out):
     return k
 
 
-def _first_cycle(pending, count, n, state, w, member):
+def _first_cycle(pending: Ints, count: int, n: int, state: Ints, w: Ints, member: Ints):
     """Mark in ``member`` the decisions of the first strongly connected set of pending
     decisions that depends on no other pending one (Tarjan's algorithm on an explicit
     stack: its first finished set is such a one); returns its size."""
@@ -356,7 +357,8 @@ def _first_cycle(pending, count, n, state, w, member):
     return 0
 
 
-def _guess(x, value, pending, count, n, state, w, bt, held, rules):
+def _guess(x: int, value: int, pending: Ints, count: int, n: int, state: Ints, w: Ints, bt: Ints,
+           held: Ints, rules: int):
     """The verdict of decision ``x`` when it is guessed ``value`` and everything else
     settled by that guess: YES, NO or UNKNOWN."""
     st = ints(4 * n, 0)
@@ -371,7 +373,8 @@ def _guess(x, value, pending, count, n, state, w, bt, held, rules):
     return _decide(x, n, st, w, bt, held, rules)
 
 
-def _stalled(pending, count, n, state, w, bt, held, rules):
+def _stalled(pending: Ints, count: int, n: int, state: Ints, w: Ints, bt: Ints, held: Ints,
+             rules: int):
     """Settle one cycle of the pending decisions, where the fixpoint stalled: the first
     that depends on no other (`_first_cycle`).  One of its moves is guessed both ways
     (Kruijswijk's guess algorithm, "The Math of Adjudication"): one consistent answer is
@@ -405,7 +408,8 @@ def _stalled(pending, count, n, state, w, bt, held, rules):
                 state[q] = YES           # circular movement: every move succeeds
 
 
-def settle(bt, prov, power, at, held, otype, dest, dloc, via, sprov, sdest, rules, land):
+def settle(bt: Ints, prov: Ints, power: Ints, at: Ints, held: Ints, otype: Ints, dest: Ints,
+           dloc: Ints, via: Ints, sprov: Ints, sdest: Ints, rules: int, land: Ints):
     """Steps 2 and 3 of a movement phase whose orders are matched (`dipsolve.core.kernel`'s
     ``_match``): convoy intent (``via`` is updated), the moves and supports indexed, every
     decision resolved.  Returns the decisions' ``state`` (see the numbering above), the

@@ -491,7 +491,7 @@ class Reading:
 
 def read_order(position: Position, unit: Unit, order: Order) -> Reading:
     """The adjudicator's reading of ``order`` given to ``unit`` (a unit of ``position``,
-    in a movement phase), by the engine's own check (`dipsolve.core.kernel.read`), so
+    in a movement phase), by the engine's own check (`dipsolve.core.kernel.movement`, ``READ_ONLY``), so
     that legality, coasts and convoy routes mean the same to a model of the rules as to
     the adjudicator.  `DipsolveRuleError` when the order is not for that unit."""
     from . import kernel as k
@@ -598,7 +598,7 @@ def movement_results(position: Position, out: Any, given: list[tuple[str, Order]
     one per unit in board order (its order, or a hold when it had none), then the orders
     set aside (no such unit, not your unit, not for this phase) in the order given, then
     the second orders of units ordered twice.  ``refused_only``: the orders refused
-    alone (``out`` then may be `dipsolve.core.kernel.read`'s, nothing resolved)."""
+    alone (``out`` then may be `dipsolve.core.kernel.movement`'s with ``READ_ONLY``, nothing resolved)."""
     from . import kernel as k
     if type(out) is not list:
         out = out.tolist()

@@ -11,6 +11,13 @@ an order is refused, the results, the decisions' states, the one allocation help
 
 from __future__ import annotations
 
+from typing import Any
+
+#: an engine array, as the engine functions' annotations name it: a flat array of int64
+#: (numba's ``int64[::1]``) when compiled, a list of ints as plain Python; `load` compiles
+#: each function for the types its annotations give (``Ints`` and ``int``), once
+Ints = Any
+
 # -- the map's tables (`bt`): a header of sizes and offsets, then the tables -----------------
 
 #: header fields of ``bt``: the numbers of provinces and locations, then where each table
@@ -117,18 +124,20 @@ S_MATCHED, S_NO_UNIT, S_WRONG_KIND, S_NOT_YOURS, S_PHASE, S_REPEATED, S_TWICE = 
 #: the `diplomacy` package); a power's support of an attack over land on its own unit
 #: counts for nothing (6.E.3, the `diplomacy` package)
 RULE_VIA_ONLY, RULE_LAND_FALLBACK, RULE_CONVOYED_OWN_SUPPORT, RULE_LAND_OWN_SUPPORT_VOID = 1, 2, 4, 8
+#: not a rule: `dipsolve.core.kernel.movement` stops after matching and reading the orders
+READ_ONLY = 16
 
 # decision states
 UNKNOWN, YES, NO = 0, 1, 2
 
 
-def rows(count, n, value):
+def rows(count: int, n: int, value: int):
     """``count`` rows of ``n`` ints set to ``value``, made in one go (``rows(...)[k]`` is a
     row that writes through): lists as plain Python, a 2-d array when compiled."""
     return [[value] * n for _ in range(count)]
 
 
-def ints(n, value):
+def ints(n: int, value: int):
     """``n`` ints set to ``value``: a list as plain Python, an array when compiled
     (`dipsolve.core.kernel.load`)."""
     return [value] * n
@@ -136,7 +145,7 @@ def ints(n, value):
 
 # -- convoy routes: one chain search ----------------------------------------------------------
 
-def sea_route(bt, src, dst, held):
+def sea_route(bt: Ints, src: int, dst: int, held: Ints):
     """Whether an army in province ``src`` can be carried to ``dst`` through seas whose
     ``held[p]`` is set, each next to the one before (breadth first over the map's
     adjacency of provinces)."""
@@ -164,7 +173,7 @@ def sea_route(bt, src, dst, held):
     return False
 
 
-def on_route(bt, src, dst, sea, held):
+def on_route(bt: Ints, src: int, dst: int, sea: int, held: Ints):
     """Whether the fleet in ``sea`` is necessary for some convoy route from ``src`` to
     ``dst`` through the seas ``held``: on a chain with no shortcut (no two places on it
     adjacent but consecutive ones), each chain ending at the first sea next to ``dst``
