@@ -608,28 +608,33 @@ def movement_results(position: Position, out: Any, given: list[tuple[str, Order]
     po = position.map.province_of
     set_aside: list[OrderResult] = []
     extra: dict[int, list[tuple[str, Order]]] = {}
-    index = {u: i for i, u in enumerate(units)}
-    for r, (power, o) in enumerate(given):
-        status = out[n * AF + r]
-        if status == k.S_MATCHED or status == k.S_REPEATED:
-            continue
-        if status == k.S_TWICE:
-            more = extra.setdefault(index[position.unit_in[po[o.location]]], [])  # type: ignore[attr-defined]
-            if all(e != o for _, e in more):
-                more.append((power, o))
-        elif status == k.S_PHASE:
-            set_aside.append(OrderResult(power, o, False, Reason.ILLEGAL, _not_for_phase("movement", o), "phase"))
-        else:
-            _find_unit(position, position.unit_in, power, o, set_aside)   # type: ignore[arg-type]
+    statuses = out[n * AF:n * AF + len(given)]
+    if any(s != k.S_MATCHED for s in statuses):
+        index = {u: i for i, u in enumerate(units)}
+        for r, (power, o) in enumerate(given):
+            status = statuses[r]
+            if status == k.S_MATCHED or status == k.S_REPEATED:
+                continue
+            if status == k.S_TWICE:
+                more = extra.setdefault(index[position.unit_in[po[o.location]]], [])  # type: ignore[attr-defined]
+                if all(e != o for _, e in more):
+                    more.append((power, o))
+            elif status == k.S_PHASE:
+                set_aside.append(OrderResult(power, o, False, Reason.ILLEGAL, _not_for_phase("movement", o), "phase"))
+            else:
+                _find_unit(position, position.unit_in, power, o, set_aside)   # type: ignore[arg-type]
     results: list[OrderResult] = []
+    append, new = results.append, tuple.__new__
+    A_GIVEN, A_BY, A_WHY, A_RESULT, W_NONE, X_VOID, X_HELD = (
+        k.A_GIVEN, k.A_BY, k.A_WHY, k.A_RESULT, k.W_NONE, k.X_VOID, k.X_HELD)
     for i, u in enumerate(units):
         a = i * AF
-        g = out[a + k.A_GIVEN]
+        g = out[a + A_GIVEN]
         order: Order = given[g][1] if g >= 0 else Hold(u.kind, u.location)
         power = u.power
-        by = out[a + k.A_BY]
-        why = out[a + k.A_WHY]
-        if why != k.W_NONE:
+        by = out[a + A_BY]
+        why = out[a + A_WHY]
+        if why != W_NONE:
             if why == k.W_TWICE:
                 reason, rule = Reason.DUPLICATE, "one order"
                 detail = "two different orders: " + "; ".join(map(str, [order, *(e for _, e in extra[i])]))
@@ -638,15 +643,15 @@ def movement_results(position: Position, out: Any, given: list[tuple[str, Order]
                 rule, detail = _why(why, order, u, position)            # type: ignore[arg-type]
             if by >= 0:
                 detail = f"{detail}; dislodged by {units[by]}"
-            results.append(OrderResult(power, order, False, reason, detail, rule))
+            append(OrderResult(power, order, False, reason, detail, rule))
             continue
         if refused_only:
             continue
         if by >= 0:
-            results.append(OrderResult(power, order, False, Reason.DISLODGED, f"by {units[by]}"))
+            append(OrderResult(power, order, False, Reason.DISLODGED, f"by {units[by]}"))
             continue
-        x = out[a + k.A_RESULT]
-        if x == k.X_VOID:
+        x = out[a + A_RESULT]
+        if x == X_VOID:
             j = position.unit_in[provinces[out[a + k.A_SPROV]]]
             t = out[a + k.A_TYPE]
             sdest = provinces[out[a + k.A_SDEST]] if out[a + k.A_SDEST] >= 0 else ""
@@ -656,11 +661,12 @@ def movement_results(position: Position, out: Any, given: list[tuple[str, Order]
                 detail = f"{j} was not ordered to {sdest}"
             else:
                 detail = f"{j} was not ordered to {sdest} by convoy"
-            results.append(OrderResult(power, order, False, Reason.VOID, detail))
+            append(OrderResult(power, order, False, Reason.VOID, detail))
         else:
             success, reason = _RESULTS[x]
-            detail = "no order" if x == k.X_HELD and g < 0 else ""
-            results.append(OrderResult(power, order, success, reason, detail))
+            # the named tuple made whole (its fields in order), as its constructor would
+            append(new(OrderResult, (power, order, success, reason,
+                                     "no order" if x == X_HELD and g < 0 else "", "")))
     for i, more in extra.items():
         for power, e in more:
             set_aside.append(OrderResult(power, e, False, Reason.DUPLICATE, "the unit holds", "one order"))
