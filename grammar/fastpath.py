@@ -66,8 +66,9 @@ def fast_order_line(text: str, game_map: Map | None = None,
     always None with a position: the position may change what an order reads as)."""
     if position is not None:
         return None
-    m = map_of(game_map, None)
-    match = _form(m).match(text)
+    m = game_map if game_map is not None else map_of(None, None)
+    form = m.memo.get("fastpath.form")
+    match = (form if form is not None else _form(m)).match(text)
     if match is None:
         return None
     order = _order(m, match.groups())

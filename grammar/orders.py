@@ -60,6 +60,7 @@ from .daide_order import parse_daide_order
 from .drafts import Board, Draft, PlaceAt, UnitAt, complete
 from .errors import (DipsolveError, DipsolveRuleError, DipsolveSyntaxError, Source, Span,
                      lark_errors, placed, placed_at)
+from .fastpath import fast_order_line
 from .loading import lalr_parser
 from .notation import NOTATIONS, FormatError, format_order
 
@@ -506,7 +507,6 @@ def parse_order_line(text: str, game_map: Map | None = None, *,
     """One order in any notation, and the power that gave it if the text says
     (``"France: A PAR - BUR"``, ``"( FRA AMY PAR ) MTO BUR"``), else None.  Given the
     ``position``, what the text left out (the unit type, its coast) is read from it."""
-    from .fastpath import fast_order_line
     fast = fast_order_line(text, game_map, position)
     if fast is not None:
         return fast

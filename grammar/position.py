@@ -34,7 +34,8 @@ from lark import Lark, Token, Transformer, v_args
 from dipsolve.core.bounds import read_text
 from dipsolve.core.map import Map
 from dipsolve.core.orders import Order
-from dipsolve.core.position import Dislodged, Phase, Position, Unit, map_of, retreat_options
+from dipsolve.core.board import retreat_options
+from dipsolve.core.position import Dislodged, Phase, Position, Unit, map_of
 
 from .board import board_errors
 from .daide import parse_daide

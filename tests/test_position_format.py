@@ -16,7 +16,8 @@ from dipsolve.grammar import (DipsolveRuleError, DipsolveSyntaxError, parse_daid
 from dipsolve.core.map import POWERS, standard_map
 from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold,
                              SupportMove, Waive)
-from dipsolve.core.position import Dislodged, Phase, Position, Unit, retreat_options
+from dipsolve.core.board import retreat_options
+from dipsolve.core.position import Dislodged, Phase, Position, Unit
 from dipsolve.testing import as_read
 
 ROOT = Path(__file__).resolve().parents[1]

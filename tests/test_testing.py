@@ -13,7 +13,8 @@ import pytest
 from dipsolve.core.map import POWERS, standard_map
 from dipsolve.core.orders import (Build, Convoy, Disband, Hold, Move, Retreat, SupportHold,
                              SupportMove, Waive)
-from dipsolve.core.position import Position, Unit, retreat_options
+from dipsolve.core.board import retreat_options
+from dipsolve.core.position import Position, Unit
 from dipsolve.core.graph import convoy_routes, reachable_provinces
 from dipsolve.testing import (benchmark_phases, opening_position, play_forward, random_orders,
                               random_position, shrink_case)

@@ -36,7 +36,7 @@ from .map import Map
 from .orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
 from .position import Position
 
-__all__ = ["Board", "board_of", "engine_movement", "engine_units", "order_chunks", "order_rows", "packed",
+__all__ = ["Board", "board_of", "engine_movement", "engine_units", "order_chunks", "order_rows", "packed", "retreat_options",
            "run_movement", "run_read"]
 
 _TERRAIN = {"land": k.LAND, "coast": k.COAST, "sea": k.SEA}
@@ -250,6 +250,15 @@ class Board:
         # kind neither A nor F, a route named) get an id in each phase (`order_chunks`)
         odd = -2 in (loc, target, other) or kind < 0 or route
         return (t, kind, loc, target, okind, other, flags, 1 if odd else 0)
+
+
+def retreat_options(game_map: Map, unit: Any, attacker_origin: str | None,
+                    occupied: Iterable[str], standoffs: Iterable[str]) -> tuple[str, ...]:
+    """Where a dislodged unit may retreat: adjacent for its kind, not occupied, not a
+    standoff province, not the province its attacker came from (None: it came by convoy),
+    sorted; the engine's rule (`dipsolve.core.kernel.retreats`), asked of a position
+    built by hand."""
+    return board_of(game_map).retreat_options(unit, attacker_origin, occupied, standoffs)
 
 
 _BOARDS_LOCK = threading.Lock()

@@ -129,15 +129,6 @@ def written_retreats(game_map: Map, d: "Dislodged") -> tuple[str, ...]:
     return tuple(dict.fromkeys(game_map.province_of.get(r, r) for r in d.retreats))
 
 
-def retreat_options(game_map: Map, unit: Unit, attacker_origin: str | None,
-                    occupied: Iterable[str], standoffs: Iterable[str]) -> tuple[str, ...]:
-    """Where a dislodged unit may retreat: adjacent for its kind, not occupied, not a
-    standoff province, not the province its attacker came from (the engine's reading,
-    `dipsolve.core.kernel.retreats`), sorted."""
-    from .board import board_of          # the board reads positions: asked here, not imported
-    return board_of(game_map).retreat_options(unit, attacker_origin, occupied, standoffs)
-
-
 @dataclass(frozen=True)
 class Position:
     phase: Phase

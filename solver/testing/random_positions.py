@@ -32,7 +32,8 @@ from ..core.graph import convoy_routes, reachable, reachable_provinces, steps
 from ..core.map import Map, standard_map
 from ..core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                       SupportMove, Waive)
-from ..core.position import Dislodged, Phase, Position, Unit, retreat_options
+from ..core.board import retreat_options
+from ..core.position import Dislodged, Phase, Position, Unit
 
 Orders = dict[str, list[Order]]
 T = TypeVar("T")

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dipsolve.core.map import POWERS
-from dipsolve.core.position import Unit, retreat_options
+from dipsolve.core.board import retreat_options
+from dipsolve.core.position import Unit
 
 from datc_case import (JSON_FILE, MAP, TEXT_FILE, Case, Order, arrival, civil_disorder, convoyed,
                        direct, kind_of, loc, prov)

@@ -12,7 +12,7 @@ Turkey turn on Russia, England walks into Scandinavia and Italy sails east.  The
 ``diplomacy`` package adjudicates; each phase is written before it is played, in the
 ``.dip`` format (``Position.to_text``), with the orders given in it.  Attacker origins
 and standoffs are read from the package's results; the retreat options it computes are
-checked against ``dipsolve.core.position.retreat_options``.
+checked against ``dipsolve.core.board.retreat_options``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from pathlib import Path
 from dipsolve.grammar import parse_order
 from dipsolve.core.map import standard_map
 from dipsolve.core.orders import Order
-from dipsolve.core.position import Dislodged, Phase, Position, Unit, retreat_options
+from dipsolve.core.board import retreat_options
+from dipsolve.core.position import Dislodged, Phase, Position, Unit
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
