@@ -131,7 +131,7 @@ def test_convoy_routes_and_the_fleet_a_convoy_needs():
 
 
 def test_the_one_convoy_search_and_its_modes():
-    from dipsolve.core.graph import sea_chains
+    from dipsolve.core.graph import on_route, sea_chains, sea_route
     seas = {"NTH", "NWG", "ENG", "IRI", "MAO"}
     # shortest: breadth-first, ties by name; to one place or to every coast
     assert next(sea_chains(M, "LON", seas, "CLY")) == ("NTH", "NWG", "CLY")
@@ -139,18 +139,17 @@ def test_the_one_convoy_search_and_its_modes():
     every = {c[-1]: c for c in sea_chains(M, "LON", seas)}
     assert every["BRE"] == ("ENG", "BRE") and every["LVP"] == ("ENG", "IRI", "LVP")
     assert "LON" not in every and all(M.terrain[c[-1]] == "coast" for c in every.values())
-    # exists: the same search, stopped at the first sea next to the place
-    assert list(sea_chains(M, "LON", seas, "CLY", "exists")) == [("CLY",)]
-    assert list(sea_chains(M, "LON", {"NTH"}, "CLY", "exists")) == []
-    # all: every chain without a shortcut (ENG-IRI-MAO would cut the corner ENG-MAO)
-    assert sorted(sea_chains(M, "LON", seas | {"NAO"}, "CLY", "all")) == [
-        ("ENG", "IRI", "NAO", "CLY"), ("ENG", "MAO", "NAO", "CLY"), ("NTH", "NWG", "CLY")]
+    # whether a route exists, whether a fleet is on one: the engine's questions, by name
+    # (LON-ENG-NTH-NWG would cut the corner LON-NTH: ENG is on no chain to CLY without a
+    # shortcut; ENG-IRI-NAO has none)
+    assert sea_route(M, "LON", "CLY", seas) and not sea_route(M, "LON", "CLY", {"NTH"})
+    assert on_route(M, "LON", "CLY", "IRI", frozenset({"ENG", "IRI", "NAO"}))
+    assert not on_route(M, "LON", "CLY", "ENG", frozenset({"NTH", "NWG", "ENG"}))
+    assert not sea_route(M, "LON", "XYZ", seas) and not on_route(M, "LON", "CLY", "XYZ", frozenset(seas))
     # seas: the seas reached through one another, each with its chain
     assert {c[-1]: c for c in sea_chains(M, "LON", seas | {"ADR"}, mode="seas")}["MAO"] == ("ENG", "MAO")
     assert "ADR" not in {c[-1] for c in sea_chains(M, "LON", seas | {"ADR"}, mode="seas")}
     # the fleets a question is about are its seas: none, no route
     assert list(sea_chains(M, "LON", set(), "NWY")) == []
-    with pytest.raises(ValueError, match="needs a destination"):
-        next(sea_chains(M, "LON", seas, mode="all"))
     with pytest.raises(ValueError, match="unknown mode"):
         next(sea_chains(M, "LON", seas, "CLY", mode="fastest"))

@@ -31,12 +31,11 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from . import kernel as k
 from . import tables
-from .graph import route_problem
 from .map import Map
 from .orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
 from .position import Position
 
-__all__ = ["Board", "board_of", "engine_movement", "engine_units", "order_chunks", "order_rows", "packed", "retreat_options",
+__all__ = ["Board", "board_of", "engine_movement", "engine_units", "order_chunks", "order_rows", "packed", "retreat_options", "route_problem",
            "run_movement", "run_read"]
 
 _TERRAIN = {"land": k.LAND, "coast": k.COAST, "sea": k.SEA}
@@ -259,6 +258,25 @@ def retreat_options(game_map: Map, unit: Any, attacker_origin: str | None,
     sorted; the engine's rule (`dipsolve.core.kernel.retreats`), asked of a position
     built by hand."""
     return board_of(game_map).retreat_options(unit, attacker_origin, occupied, standoffs)
+
+
+def route_problem(m: Map, kind: str, src: str, dst: str, route: tuple[str, ...]) -> str | None:
+    """What is wrong with a convoy route a move names (``A SMY - AEG - GRE``): only an
+    army is convoyed, through seas, each next to the one before, from ``src`` to
+    ``dst``; None when nothing is.  Whether fleets stand there is the adjudicator's
+    question (the rules do not bind a convoy to the route named)."""
+    if kind != "A":
+        return "only an army is convoyed: a fleet's move names no route"
+    before = src
+    for sea in route:
+        if sea not in m.provinces or not m.is_sea(sea):
+            return f"{sea} is not a sea: a convoy route crosses seas"
+        if sea not in m.neighbours.get(before, ()):
+            return f"the route goes from {before} to {sea}, which are not adjacent"
+        before = sea
+    if dst not in m.neighbours.get(before, ()):
+        return f"the route goes from {before} to {dst}, which are not adjacent"
+    return None
 
 
 _BOARDS_LOCK = threading.Lock()

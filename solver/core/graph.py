@@ -21,22 +21,24 @@ that fleets hold.
 Tables that depend on the map alone (`steps` from a set of provinces, `distances` and
 `rings` of a unit, `reachable` places) are kept in the map's own `Map.memo`, so they live
 exactly as long as the map and are shared by every position on it; they are shared
-objects: read them, never change them.  Searches that depend on where fleets stand are
-one search, `sea_chains`, with modes (a shortest chain to a place or to every coast, every
-chain without a shortcut, the seas reached); `sea_route`, `on_route`, `sea_component` and
-`convoy_routes` are its modes by name, computed each time.  No other module searches the
-map for a convoy route.
+objects: read them, never change them.  Whether a convoy route exists and whether a fleet is on one
+(`sea_route`, `on_route`) are the rules engine's questions (`dipsolve.core.tables`), asked
+here by name; the chains themselves, to show or to order (a shortest chain to a place or
+to every coast, the seas reached), are `sea_chains`, with `sea_component` and
+`convoy_routes` its modes by name, computed each time.
 """
 
 from __future__ import annotations
 
 from typing import Iterable, Iterator, Mapping
 
+from .board import Board, board_of
+from .kernel import plain
 from .map import Map
 from .position import Position, Unit
 
 __all__ = ["coasts_in_reach", "convoy_routes", "distances", "fill_coast", "on_route", "reachable", "reachable_provinces", "rings",
-           "route_problem", "sea_chains", "sea_component", "sea_route", "steps"]
+           "sea_chains", "sea_component", "sea_route", "steps"]
 
 #: `steps` keeps at most this many tables per map (one per set of provinces asked about)
 _STEPS_KEPT = 4096
@@ -173,7 +175,7 @@ def fill_coast(game_map: Map, target: str, reach: Iterable[str]) -> str:
 # -- convoy routes: one search, with modes ---------------------------------------------------------
 
 #: the modes of `sea_chains`
-CHAIN_MODES = ("shortest", "exists", "all", "seas")
+CHAIN_MODES = ("shortest", "seas")
 
 
 def _sorted_neighbours(game_map: Map) -> dict[str, tuple[str, ...]]:
@@ -191,19 +193,14 @@ def sea_chains(game_map: Map, src: str, seas: Iterable[str], dst: str | None = N
     """The convoy chains that carry an army from province ``src`` through fleets standing
     in the sea provinces ``seas`` (the seas of the fleets the question is about: all
     fleets at sea, one power's, or the fleets ordered to convoy), each chain the seas in
-    order and then the province reached.  The one convoy-route search of dipsolve; every
-    other convoy question is one of its modes:
+    order and then the province reached: the chain a route takes, to show or to order.
+    (Whether a route exists and whether a fleet is on one are the engine's questions,
+    `sea_route` and `on_route`.)  Two modes:
 
     ``"shortest"`` (breadth-first; ties by province names)
         with ``dst``: a shortest chain to ``dst`` if there is one; without: a shortest
         chain to each coastal province the army can be carried to, nearest first
         (`convoy_routes`).
-    ``"exists"``
-        the same search to ``dst``, stopped at the first sea next to it: ``(dst,)`` if a
-        route exists (`sea_route`, the adjudicator's question), without the chain.
-    ``"all"`` (depth-first)
-        every chain to ``dst`` without a shortcut (no two places on it adjacent but
-        consecutive ones): the routes a fleet can be necessary for (`on_route`, DATC 4.E.1).
     ``"seas"`` (breadth-first)
         a shortest chain to each sea of ``seas`` reachable from ``src`` through the
         others (`sea_component`), ending in that sea.
@@ -219,11 +216,6 @@ def sea_chains(game_map: Map, src: str, seas: Iterable[str], dst: str | None = N
     if src not in nb or (dst is not None and dst not in nb):
         return
     held = seas if isinstance(seas, (set, frozenset)) else set(seas)
-    if dst is None and mode in ("all", "exists"):
-        raise ValueError(f"sea_chains: mode {mode!r} needs a destination")
-    if mode == "all" and dst is not None:
-        yield from _chordless(nb, src, dst, held)
-        return
     if mode not in CHAIN_MODES:
         raise ValueError(f"sea_chains: unknown mode {mode!r} (expected one of {', '.join(CHAIN_MODES)})")
     before: dict[str, str | None] = {}
@@ -242,7 +234,7 @@ def sea_chains(game_map: Map, src: str, seas: Iterable[str], dst: str | None = N
             yield _chain(before, s, ())
         elif dst is not None:
             if dst in game_map.neighbours[s]:
-                yield (dst,) if mode == "exists" else _chain(before, s, (dst,))
+                yield _chain(before, s, (dst,))
                 return
         else:
             for q in nb[s]:
@@ -263,41 +255,44 @@ def _chain(before: Mapping[str, str | None], sea: str, tail: tuple[str, ...]) ->
     return tuple(reversed(chain)) + tail
 
 
-def _chordless(nb: Mapping[str, tuple[str, ...]], src: str, dst: str,
-               seas: set[str] | frozenset[str]) -> Iterator[tuple[str, ...]]:
-    """Every chain of ``seas`` from ``src`` to ``dst`` with no shortcut, depth-first; a
-    chain ends at the first sea next to ``dst``."""
-    path = [src]
-
-    def extend() -> Iterator[tuple[str, ...]]:
-        last = path[-1]
-        if len(path) > 1 and dst in nb[last]:
-            yield tuple(path[1:]) + (dst,)
-            return
-        for t in nb[last]:
-            if t not in seas or t in path:
-                continue
-            # no shortcut: t touches only its predecessor on the path
-            if any(t in nb[p] for p in path[:-1]):
-                continue
-            path.append(t)
-            yield from extend()
-            path.pop()
-
-    yield from extend()
-
-
 def sea_route(game_map: Map, src: str, dst: str, seas: set[str] | frozenset[str]) -> bool:
     """Whether an army in province ``src`` can be convoyed to ``dst`` through fleets
-    standing in the sea provinces ``seas`` (the adjudicator's test of a convoy route)."""
-    return bool(seas) and next(sea_chains(game_map, src, seas, dst, "exists"), None) is not None
+    standing in the sea provinces ``seas``: the engine's test of a convoy route
+    (`dipsolve.core.tables.sea_route`), asked by name."""
+    asked = _engine_question(game_map, (src, dst), seas)
+    if asked is None:
+        return False
+    board, (s, d), held = asked
+    return bool(plain("sea_route")(board.tables, s, d, held))
 
 
 def on_route(game_map: Map, src: str, dst: str, sea: str, seas: frozenset[str]) -> bool:
     """Whether the fleet in ``sea`` is necessary for some convoy route from ``src`` to ``dst``:
     on a chain without a shortcut, so that leaving the fleet out breaks it.  DATC 4.E.1
-    calls a convoy order illegal when its fleet is necessary for no route (test case 6.G.19)."""
-    return any(sea in chain for chain in sea_chains(game_map, src, seas, dst, "all"))
+    calls a convoy order illegal when its fleet is necessary for no route (test case
+    6.G.19).  The engine's test (`dipsolve.core.tables.on_route`), asked by name."""
+    asked = _engine_question(game_map, (src, dst, sea), seas)
+    if asked is None:
+        return False
+    board, (s, d, f), held = asked
+    return bool(plain("on_route")(board.tables, s, d, f, held))
+
+
+def _engine_question(game_map: Map, provinces: tuple[str, ...], seas: Iterable[str]
+                     ) -> tuple[Board, list[int], list[int]] | None:
+    """The board, the provinces' numbers and the seas held as the engine takes them;
+    None when a province is not on the map."""
+    board = board_of(game_map)
+    ids = board.location_id                  # a province's number is its location's
+    numbers = [ids.get(p, -1) for p in provinces]
+    if min(numbers) < 0 or any(n >= len(board.provinces) for n in numbers):
+        return None
+    held = [0] * len(board.provinces)
+    for sea in seas:
+        n = ids.get(sea, -1)
+        if 0 <= n < len(held):
+            held[n] = 1
+    return board, numbers, held
 
 
 def sea_component(game_map: Map, province: str, seas: set[str] | frozenset[str]) -> frozenset[str]:
@@ -317,22 +312,3 @@ def convoy_routes(position: Position, army: Unit, fleets: Iterable[Unit]) -> dic
               if f.kind == "F" and m.is_sea(m.province_of[f.location])}
     return {chain[-1]: [at_sea[s] for s in chain[:-1]]
             for chain in sea_chains(m, start, set(at_sea))}
-
-
-def route_problem(m: Map, kind: str, src: str, dst: str, route: tuple[str, ...]) -> str | None:
-    """What is wrong with a convoy route a move names (``A SMY - AEG - GRE``): only an
-    army is convoyed, through seas, each next to the one before, from ``src`` to
-    ``dst``; None when nothing is.  Whether fleets stand there is the adjudicator's
-    question (the rules do not bind a convoy to the route named)."""
-    if kind != "A":
-        return "only an army is convoyed: a fleet's move names no route"
-    before = src
-    for sea in route:
-        if sea not in m.provinces or not m.is_sea(sea):
-            return f"{sea} is not a sea: a convoy route crosses seas"
-        if sea not in m.neighbours.get(before, ()):
-            return f"the route goes from {before} to {sea}, which are not adjacent"
-        before = sea
-    if dst not in m.neighbours.get(before, ()):
-        return f"the route goes from {before} to {dst}, which are not adjacent"
-    return None

@@ -477,6 +477,8 @@ _state: list = []
 #: the functions as written (plain Python), by name, kept whatever `load` does
 _PLAIN: dict = {name: getattr(module, name) for module, names in _MODULES.values()
                 for name in names + ("ints", "rows")}
+#: the functions as written, each calling the others as written (`plain`), made when first asked
+_PLAIN_COPIES: dict = {}
 #: why the engine runs as plain Python ("" when compiled, or not loaded yet)
 why_plain = ""
 #: told one line when `load` must compile (`announce`): a command sets it, the library never prints
@@ -502,8 +504,20 @@ def numba_wanted() -> bool:
 
 def plain(name: str) -> Callable:
     """An engine function as written, plain Python on lists, whether or not `load`
-    compiled it (for a caller that asks one small question with Python lists)."""
-    return _PLAIN[name]
+    compiled it (for a caller that asks one small question with Python lists): a copy
+    whose calls go to the other functions as written too (`load` binds the modules'
+    names to the compiled ones, which Python may not call)."""
+    if not _PLAIN_COPIES:
+        import types
+        spaces = {module: dict(vars(module)) for module, _ in _MODULES.values()}
+        home = {name: module for module, names in _MODULES.values() for name in names}
+        home.update(ints=tables, rows=tables)
+        copies = {n: types.FunctionType(fn.__code__, spaces[home[n]], n, fn.__defaults__, fn.__closure__)
+                  for n, fn in _PLAIN.items()}
+        for space in spaces.values():
+            space.update({n: f for n, f in copies.items() if n in space})
+        _PLAIN_COPIES.update(copies)
+    return _PLAIN_COPIES[name]
 
 
 def compiled() -> bool:

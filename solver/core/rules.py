@@ -28,7 +28,8 @@ from enum import Enum
 from typing import Any, Iterable, Mapping, NamedTuple
 
 from .errors import DipsolveRuleError
-from .graph import coasts_in_reach, fill_coast, route_problem
+from .board import route_problem
+from .graph import coasts_in_reach, fill_coast
 from .map import Map
 from .orders import RETREAT_ORDERS, Build, Disband, Hold, Move, Order, Retreat, UnitOrder, Waive
 from .position import Dislodged, Position, Unit
