@@ -288,3 +288,18 @@ def test_orders_share_a_base_and_stay_frozen_hashable_values():
     assert Move("A", "PAR", "BUR") != Retreat("A", "PAR", "BUR")
     assert len({Move("A", "PAR", "BUR"), Move("A", "PAR", "BUR"), Retreat("A", "PAR", "BUR")}) == 2
     assert Convoy("NTH", "A", "LON", "NWY").kind == "F"
+
+
+def test_a_position_sent_to_a_worker_carries_no_caches_and_adjudicates_there():
+    # Ray's object store hands numpy arrays back read-only (out-of-band buffers, zero
+    # copy); a position's memo holds the engine's inputs, so it stays behind
+    import pickle
+    p = pos("S1901M", {"France": "A PAR F BRE", "Germany": "A MUN"})
+    orders = {"France": [Move("A", "PAR", "BUR")], "Germany": [Move("A", "MUN", "BUR")]}
+    here = adjudicate(p, orders)
+    assert p.memo                                    # the engine's inputs, cached
+    buffers: list = []
+    data = pickle.dumps(p, protocol=5, buffer_callback=buffers.append)
+    there = pickle.loads(data, buffers=[bytes(b.raw()) for b in buffers])
+    assert there == p and not there.memo and not buffers
+    assert adjudicate(there, orders).next == here.next

@@ -591,8 +591,9 @@ def _compile(made: dict) -> None:
     flat int64 array; ``int``), callees first, from numba's cache where it holds them; then
     no other types.  So each is compiled once: a caller that passes a constant (``-1``)
     finds the function compiled for int64, where numba would compile it again for that
-    constant.  A function with no annotations (`dipsolve.core.tables.unpack`, for its two
-    layouts) compiles as its callers call it."""
+    constant.  The entry point stays open to other argument types.  A function with no
+    annotations (`dipsolve.core.tables.unpack`, for its two layouts) compiles as its
+    callers call it."""
     from numba import types
 
     kinds = {"Ints": types.int64[::1], "int": types.int64}
@@ -603,7 +604,8 @@ def _compile(made: dict) -> None:
         if not hints:
             continue
         fn.compile(tuple(kinds[hints[p]] for p in params))
-        fn.disable_compile()
+        if name not in _ENTRIES:          # an entry point given other arrays (read-only ones,
+            fn.disable_compile()          # say) compiles for them rather than fail
 
 
 def _bind(functions: dict) -> None:

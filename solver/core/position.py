@@ -169,6 +169,12 @@ class Position:
                             standoffs=standoffs, map=game_map, _unit_in=None, _owner=None, _memo=None)
         return obj
 
+    def __getstate__(self) -> dict:
+        """What a pickle holds (a worker process's copy, Ray's object store): the
+        position, not the tables derived from it (`memo`: the engine's inputs among
+        them, which a zero-copy store would give back read-only), made again there."""
+        return {**self.__dict__, "_unit_in": None, "_owner": None, "_memo": None}
+
     @classmethod
     def initial(cls, variant: "Variant | None" = None) -> "Position":
         """The start of a variant (the standard game's: Spring 1901, the 22 units on their
