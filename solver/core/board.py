@@ -7,8 +7,11 @@ This module is the one place where the named values of the API (`Position`, `Uni
 Meta's dipcc keeps names to its input and output (``loc.h``).  There is one layout, the
 engine's rows (`dipsolve.core.tables`' ``U_*``, ``R_*`` and ``A_*`` fields); no order or
 unit carries a number of its own: a board keeps each order's row, found again by the
-order's identity (`order_chunks`), and the engine's inputs are made from the rows' bytes
-in one go (a read-only array when it is compiled, a flat list as plain Python).
+order's identity (`order_chunks`), and each unit's (`Board.unit_code`, by value); the
+engine's inputs are the rows packed into one int each (an int64 array when it is
+compiled, a list as plain Python).  The engine names the units after a phase by power,
+kind and location; the board's table of shared `Unit` objects (``Board.placed``) turns
+those numbers back into units.
 
 A `Board` is made once per map and kept in its memo (`board_of`):
 
@@ -16,7 +19,9 @@ A `Board` is made once per map and kept in its memo (`board_of`):
   province's number, or for a coast (``STP/NC``) a number from ``P`` up, in the order of
   the coasts' names;
 - powers are numbered in the map's order of play; a power the map does not know (a
-  position built by hand may name one) gets the next number when first seen;
+  position built by hand may name one) gets the next number when first seen; each has
+  a rank among the powers numbered, by name (the canonical order of units), which a
+  new power changes (the units' rows are then made again);
 - ``tables`` is the engine's map: the province of each location, each province's terrain
   and number of coasts, the moves of an army and of a fleet (location to location), the
   provinces each location reaches, the coast a fleet's move to a province of two coasts
