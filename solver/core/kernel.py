@@ -36,6 +36,10 @@ The answer (`movement`'s ``out``) says, for every unit, the order it was matched
 how it read it, why it was refused, what became of it; for every order given, whether it
 was matched; and the standoff provinces.  `dipsolve.core.board` turns it into an
 `Outcome`.
+
+Compiled, only `movement` is called from Python; the other functions are compiled
+without the wrapper that would let Python call them (a fifth of the cold compile), so
+Python code that asks one of them a small question takes it as written, `plain`.
 """
 
 from __future__ import annotations
@@ -547,6 +551,7 @@ def load(note: Callable[[str], None] | None = None) -> float:
     if not numba_wanted():
         why_plain = ("numba is turned off (DIPSOLVE_NO_NUMBA)" if os.environ.get("DIPSOLVE_NO_NUMBA")
                      else "numba is not installed")
+        _bind({**_PLAIN, "unpack": tables.unpack_lists})
         _state.append(False)
         return time.perf_counter() - t0
     try:
@@ -578,7 +583,7 @@ def load(note: Callable[[str], None] | None = None) -> float:
         _compile(made)
         _warm_up(np)
     except Exception as e:               # numba present but unusable: the plain functions
-        _bind(_PLAIN)
+        _bind({**_PLAIN, "unpack": tables.unpack_lists})
         why_plain = f"numba could not compile the engine ({type(e).__name__}: {e})"
         _state.append(False)
         return time.perf_counter() - t0

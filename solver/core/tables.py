@@ -94,6 +94,27 @@ def unpack(packed, stride, layout):
     return out
 
 
+def unpack_lists(packed, stride, layout):
+    """`unpack` as plain Python runs it (`dipsolve.core.kernel.load` binds it when the
+    engine is not compiled): the same rows, each packed int read by one expression made
+    for its layout, a third of the time of the loop over the fields."""
+    read = _READERS.get(layout)
+    if read is None:
+        fields = sorted(layout)
+        assert [f[0] for f in fields] == list(range(stride))
+        terms = ", ".join(f"((v >> {shift}) & {(1 << bits) - 1}) - {offset}"
+                          for _, shift, bits, offset in fields)
+        read = _READERS[layout] = eval(f"lambda v: ({terms},)")     # noqa: S307 (numbers only)
+    out: list[int] = []
+    for v in packed:
+        out += read(v)
+    return out
+
+
+#: `unpack_lists`' readers, by layout
+_READERS: dict = {}
+
+
 #: order types
 HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY, RETREAT, DISBAND, BUILD, OTHER = range(9)
 
