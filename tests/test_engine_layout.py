@@ -27,3 +27,20 @@ def test_rows_packed_read_back_the_same_by_both_readers(orders, units):
         flat = [x for r in rows for x in r]
         assert kernel.plain("unpack")(packed, stride, layout) == flat     # the loop, as written
         assert t.unpack_lists(packed, stride, layout) == flat
+
+
+def test_the_boundarys_sums_pack_every_order_as_the_layout_does():
+    # `Board.order_code` adds each field's term to its type's base (the packing is
+    # linear); `Board._row` reads any order field by field: the same int, every order
+    from dipsolve.core.board import board_of
+    from dipsolve.core.map import standard_map
+    from dipsolve.core.orders import Hold, Move, SupportMove
+    from dipsolve.testing import benchmark_phases
+
+    board = board_of(standard_map())
+    orders = [o for _, given in benchmark_phases(5, 200) for os in given.values() for o in os]
+    orders += [Move("F", "MAO", "SPA/NC", via_convoy=True), Hold("F", "STP/SC"),
+               SupportMove("F", "GOL", "F", "MAR", "SPA/SC"), Move("A", "XYZ", "PAR")]
+    assert len({type(o) for o in orders}) == 5
+    for o in orders:
+        assert board.order_code(o) == t.pack_order((0, *board._row(o))), o

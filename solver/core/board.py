@@ -193,31 +193,33 @@ class Board:
         codes[u] = code
         return code
 
-    def order_row(self, o: Order) -> tuple[int, ...]:
-        """An order's row for the engine, but its power (`dipsolve.core.tables`' ``R_TYPE``
-        to ``R_ID``): the common orders (names of this map, no route) read field by field,
-        any other by `_row`."""
+    def order_code(self, o: Order) -> int:
+        """An order's row for the engine packed into one int (`dipsolve.core.tables.
+        pack_order`), its power 0: the common orders (names of this map, no route) summed
+        from their fields' terms (the packing is linear: `_TERM`), any other by `_row`."""
         cls, lid = type(o), self.location_id
         a: Any = o
         try:
             if cls is Move:
                 if not a.route:
-                    return (k.MOVE, _KIND[a.kind], lid[a.location], lid[a.target], -1, -1,
-                            k.F_VIA if a.via_convoy else 0, 0)
+                    return (_BASE[k.MOVE] + _KIND_TERM[a.kind] + (lid[a.location] << _S_LOC)
+                            + (lid[a.target] << _S_TARGET) + (_VIA_TERM if a.via_convoy else 0))
             elif cls is SupportMove:
-                return (k.SUPPORT_MOVE, _KIND[a.kind], lid[a.location], lid[a.target],
-                        _KIND[a.supported_kind], lid[a.supported_location], 0, 0)
+                return (_BASE[k.SUPPORT_MOVE] + _KIND_TERM[a.kind] + (lid[a.location] << _S_LOC)
+                        + (lid[a.target] << _S_TARGET) + _OKIND_TERM[a.supported_kind]
+                        + (lid[a.supported_location] << _S_OLOC))
             elif cls is Hold:
-                return (k.HOLD, _KIND[a.kind], lid[a.location], -1, -1, -1, 0, 0)
+                return _BASE[k.HOLD] + _KIND_TERM[a.kind] + (lid[a.location] << _S_LOC)
             elif cls is SupportHold:
-                return (k.SUPPORT_HOLD, _KIND[a.kind], lid[a.location], -1,
-                        _KIND[a.supported_kind], lid[a.supported_location], 0, 0)
+                return (_BASE[k.SUPPORT_HOLD] + _KIND_TERM[a.kind] + (lid[a.location] << _S_LOC)
+                        + _OKIND_TERM[a.supported_kind] + (lid[a.supported_location] << _S_OLOC))
             elif cls is Convoy:
-                return (k.CONVOY, _KIND[a.kind], lid[a.location], lid[a.target],
-                        _KIND[a.convoyed_kind], lid[a.convoyed_location], 0, 0)
+                return (_BASE[k.CONVOY] + _KIND_TERM[a.kind] + (lid[a.location] << _S_LOC)
+                        + (lid[a.target] << _S_TARGET) + _OKIND_TERM[a.convoyed_kind]
+                        + (lid[a.convoyed_location] << _S_OLOC))
         except (KeyError, TypeError):    # a name not of this map, a kind not A or F
             pass
-        return self._row(o)
+        return k.pack_order((0, *self._row(o)))
 
     def _row(self, order: Order) -> tuple[int, ...]:
         t = _TYPE.get(type(order))
@@ -394,11 +396,11 @@ def _power_rows(board: Board, p: Any, os: Sequence[Order], rows: list, odd: dict
         if type(p) is str:
             board.order_cache[p], board.order_kept[p] = cache, []
     kept = board.order_kept.get(p) if type(p) is str else None
-    row, pack, one, shift = board.order_row, k.pack_order, 1 << _ID_SHIFT, _ID_SHIFT
+    code, power, one, shift = board.order_code, pid << _S_POWER, 1 << _ID_SHIFT, _ID_SHIFT
     for o in os:
         v = cache.get(id(o))
         if v is None:
-            v = pack((pid, *row(o)))
+            v = code(o) + power
             if not v & one:
                 cache[id(o)] = v
                 if kept is not None:
@@ -417,9 +419,20 @@ def _power_rows(board: Board, p: Any, os: Sequence[Order], rows: list, odd: dict
     return odd
 
 
-#: where an order's id starts in its packed int
-_ID_SHIFT = next(shift for field, shift, bits, offset in tables.ORDER_BITS
-                 if field == tables.R_ID)
+#: where each field of an order starts in its packed int (`dipsolve.core.tables.ORDER_BITS`)
+_SHIFTS = {field: shift for field, shift, bits, offset in tables.ORDER_BITS}
+_ID_SHIFT, _S_POWER, _S_LOC, _S_TARGET, _S_OLOC = (
+    _SHIFTS[tables.R_ID], _SHIFTS[tables.R_POWER], _SHIFTS[tables.R_LOC], _SHIFTS[tables.R_TARGET],
+    _SHIFTS[tables.R_OLOC])
+#: the packing is linear: a row's int is the int of the row of zeros (each field's offset
+#: in place) plus each field's value shifted to its place; so an order's int is its
+#: type's base (the fields it does not have at -1) plus its fields' terms
+_BASE = {t: k.pack_order((0, t, 0, 0, -1 if t in (k.HOLD, k.SUPPORT_HOLD) else 0,
+                          -1 if t in (k.HOLD, k.MOVE) else 0, -1 if t in (k.HOLD, k.MOVE) else 0, 0, 0))
+         for t in (k.HOLD, k.MOVE, k.SUPPORT_HOLD, k.SUPPORT_MOVE, k.CONVOY)}
+_KIND_TERM = {kind: v << _SHIFTS[tables.R_KIND] for kind, v in _KIND.items()}
+_OKIND_TERM = {kind: v << _SHIFTS[tables.R_OKIND] for kind, v in _KIND.items()}
+_VIA_TERM = k.F_VIA << _SHIFTS[tables.R_FLAGS]
 
 
 def _value(o: Order) -> Any:

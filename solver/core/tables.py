@@ -66,20 +66,19 @@ MAX_POWERS, MAX_LOCATIONS = 254, 8189
 ID_MAX = 63
 
 
-def pack_unit(row):
-    """A unit's row (`UF` ints) as one int (see `UNIT_BITS`)."""
-    v = 0
-    for field, shift, bits, offset in UNIT_BITS:
-        v |= (row[field] + offset) << shift
-    return v
+def _packer(layout, what):
+    """A row of ints as one int, by ``layout``: one expression made for it (the loop over
+    the fields cost 1.7 us an order; the boundary packs every order it has not seen)."""
+    terms = " | ".join(f"((row[{field}] + {offset}) << {shift})" for field, shift, bits, offset in layout)
+    fn = eval(f"lambda row: {terms}")     # noqa: S307 (the layout's numbers only)
+    fn.__doc__ = f"{what}'s row as one int (see the layout above)."
+    return fn
 
 
-def pack_order(row):
-    """An order's row (`OF` ints) as one int (see `ORDER_BITS`; its id at most `ID_MAX`)."""
-    v = 0
-    for field, shift, bits, offset in ORDER_BITS:
-        v |= (row[field] + offset) << shift
-    return v
+#: a unit's row (`UF` ints) as one int (`UNIT_BITS`)
+pack_unit = _packer(UNIT_BITS, "A unit")
+#: an order's row (`OF` ints) as one int (`ORDER_BITS`; its id at most `ID_MAX`)
+pack_order = _packer(ORDER_BITS, "An order")
 
 
 def unpack(packed, stride, layout):
