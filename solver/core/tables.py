@@ -104,7 +104,7 @@ def unpack_lists(packed, stride, layout):
         terms = ", ".join(f"((v >> {shift}) & {(1 << bits) - 1}) - {offset}"
                           for _, shift, bits, offset in fields)
         read = _READERS[layout] = eval(f"lambda v: ({terms},)")     # noqa: S307 (numbers only)
-    out: list[int] = []
+    out = []
     for v in packed:
         out += read(v)
     return out
