@@ -188,21 +188,27 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]], rules: 
                             board_after(position, summary, board))
 
 
+def _dislodged_at(summary: list[int]) -> tuple[list[int], int]:
+    """Where the engine's summary (`dipsolve.core.kernel.movement`) writes each unit
+    dislodged (its index, the unit that dislodged it, that one's province, the number of
+    places it may retreat to, then those), and where the standoffs' count follows."""
+    c = 2 + summary[1]
+    at: list[int] = []
+    for _ in range(summary[c]):
+        at.append(c + 1)
+        c += 4 + summary[c + 4]
+    return at, c + 1
+
+
 def board_after(position: Position, summary: list[int], board: Board
                 ) -> tuple[list[int], dict[int, int], list[Unit]]:
     """What the engine's answer (its ``summary``) does to the board: the units that moved
     (their indices, in board order), the units dislodged (index -> the index of the unit
     that dislodged it), and the units on the board after movement, dislodged ones left
     out, in canonical order."""
-    nm = summary[1]
-    c = 2 + nm
-    dislodged_by = {}
-    for _ in range(summary[c]):
-        dislodged_by[summary[c + 1]] = summary[c + 2]
-        c += 4 + summary[c + 4]
-    s = c + 1
+    at, s = _dislodged_at(summary)
     left = s + 1 + summary[s]
-    return (summary[2:2 + nm], dislodged_by,
+    return (summary[2:2 + summary[1]], {summary[c]: summary[c + 1] for c in at},
             list(map(board.placed.__getitem__, summary[left + 1:left + 1 + summary[left]])))
 
 
@@ -216,16 +222,15 @@ def movement_outcome(position: Position, summary: list[int], details: Any,
         units, provinces, locations = position.units, board.provinces, board.locations
         dislodged: list[Dislodged] = []           # by index: in canonical order
         destroyed: list[Unit] = []
-        c = 2 + summary[1]
-        for _ in range(summary[c]):
-            i, origin, no = summary[c + 1], summary[c + 3], summary[c + 4]
+        at, s = _dislodged_at(summary)
+        for c in at:
+            i, origin, no = summary[c], summary[c + 2], summary[c + 3]
             if no:
                 dislodged.append(Dislodged(units[i], provinces[origin] if origin >= 0 else None,
-                                           tuple([locations[x] for x in summary[c + 5:c + 5 + no]])))
+                                           tuple([locations[x] for x in summary[c + 4:c + 4 + no]])))
             else:
                 destroyed.append(units[i])
-            c += 4 + no
-        standoffs = tuple(sorted(provinces[d] for d in summary[c + 2:c + 2 + summary[c + 1]]))
+        standoffs = tuple(sorted(provinces[d] for d in summary[s + 1:s + 1 + summary[s]]))
         nxt = next_position(position, new_units, tuple(dislodged), standoffs)
         gone = tuple(destroyed)
     else:
