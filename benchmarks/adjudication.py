@@ -85,21 +85,29 @@ clock = time.process_time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def _time_next(adjudicate, phases) -> float:
+    """``adjudicate(position, orders).next`` on fresh positions, timed."""
+    phases = _fresh(phases)
+    gc.collect()
+    t0 = clock()
+    for pos, orders in phases:
+        adjudicate(pos, orders).next
+    return clock() - t0
+
+
 def time_dipsolve(phases, with_results: bool) -> float:
     """``adjudicate(position, orders).next`` (and ``.results`` with ``with_results``)."""
     from dipsolve.core.adjudicator import adjudicate
 
+    if not with_results:
+        return _time_next(adjudicate, phases)
     phases = _fresh(phases)
     gc.collect()
     t0 = clock()
-    if with_results:
-        for pos, orders in phases:
-            out = adjudicate(pos, orders)
-            out.next
-            out.results
-    else:
-        for pos, orders in phases:
-            adjudicate(pos, orders).next
+    for pos, orders in phases:
+        out = adjudicate(pos, orders)
+        out.next
+        out.results
     return clock() - t0
 
 
@@ -108,13 +116,7 @@ def time_public(phases) -> float:
     checked at the door (`dipsolve.public`) before the same call."""
     import dipsolve
 
-    adjudicate = dipsolve.adjudicate
-    phases = _fresh(phases)
-    gc.collect()
-    t0 = clock()
-    for pos, orders in phases:
-        adjudicate(pos, orders).next
-    return clock() - t0
+    return _time_next(dipsolve.adjudicate, phases)
 
 
 def time_reference(phases) -> float:
@@ -127,12 +129,7 @@ def time_reference(phases) -> float:
         from oracle.reference import adjudicate_movement
     finally:
         sys.path.pop(0)
-    phases = _fresh(phases)
-    gc.collect()
-    t0 = clock()
-    for pos, orders in phases:
-        adjudicate_movement(pos, orders).next
-    return clock() - t0
+    return _time_next(adjudicate_movement, phases)
 
 
 def time_dipsolve_text(phases) -> float:
