@@ -171,13 +171,13 @@ class Board:
         """Where a dislodged ``unit`` may retreat, by the engine's rule
         (`dipsolve.core.kernel.retreats`, as plain Python): the provinces ``occupied`` and
         ``standoffs`` blocked, and ``attacker_origin`` (None: the attacker was convoyed)."""
-        pid = self.location_id               # a province's number is its location's
+        ids = self.location_id               # a province's number is its location's
         blocked = [0] * len(self.provinces)
         for p in (*occupied, *standoffs):
-            blocked[pid[p]] = 1
+            blocked[ids[p]] = 1
         out = [0] * len(self.locations)
-        count = k.plain("retreats")(self.tables, _KIND[unit.kind], self.location_id[unit.location],
-                                    pid[attacker_origin] if attacker_origin else -1, blocked, out, 0)
+        count = k.plain("retreats")(self.tables, _KIND[unit.kind], ids[unit.location],
+                                    ids[attacker_origin] if attacker_origin else -1, blocked, out, 0)
         return tuple(self.locations[x] for x in out[:count])
 
     def unit_code(self, u: Any) -> int:
@@ -196,7 +196,7 @@ class Board:
     def order_code(self, o: Order) -> int:
         """An order's row for the engine packed into one int (`dipsolve.core.tables.
         pack_order`), its power 0: the common orders (names of this map, no route) summed
-        from their fields' terms (the packing is linear: `_TERM`), any other by `_row`."""
+        from their fields' terms (the packing is linear: `_BASE`), any other by `_row`."""
         cls, lid = type(o), self.location_id
         a: Any = o
         try:

@@ -307,7 +307,7 @@ def movement(bt: Ints, packed_units: Ints, packed_orders: Ints, rules: int):
     by convoy), the number of places it may retreat to and those (`retreats`); the number
     of standoff provinces and those; the number of units left on the board and, for each
     in canonical order, ``(power * 2 + kind) * L + location``.  Then the details, what
-    the per-order results need (`AF` ints per unit, one per order, as `read`'s)."""
+    the per-order results need (`AF` ints per unit, one per order, as with `READ_ONLY`)."""
     units = unpack(packed_units, UF, UNIT_BITS)
     orders = unpack(packed_orders, OF, ORDER_BITS)
     P = bt[H_P]

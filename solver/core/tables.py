@@ -51,8 +51,6 @@ F_VIA, F_BAD_ROUTE = 1, 2
 #: rows above by `unpack` in the engine): each field stored plus
 #: an offset so that it is never negative, in this many bits
 UNIT_BITS = ((U_POWER, 0, 8, 0), (U_KIND, 8, 1, 0), (U_LOC, 9, 13, 0), (U_RANK, 22, 10, 0))
-#: where a unit's rank starts in its packed int
-RANK_SHIFT = 22
 ORDER_BITS = ((R_TYPE, 0, 4, 0), (R_KIND, 4, 2, 1), (R_LOC, 6, 13, 2), (R_TARGET, 19, 13, 2),
                (R_OKIND, 32, 2, 1), (R_OLOC, 34, 13, 2), (R_FLAGS, 47, 2, 0),
                (R_POWER, 49, 8, 1), (R_ID, 57, 6, 0))
