@@ -185,14 +185,28 @@ def _movement(position: Position, orders: Mapping[str, Iterable[Order]], rules: 
     once, the per-order results from the same answer when first asked."""
     summary, details, by_power, board = run_movement(position, orders, rules)
     return movement_outcome(position, summary, details, by_power, board,
-                            board_after(position, summary, board))
+                            units_after(summary, board))
+
+
+def units_after(summary: list[int], board: Board) -> list[Unit]:
+    """The units on the board after movement (dislodged ones left out), in canonical
+    order, from the engine's summary (`dipsolve.core.kernel.movement`): its first part."""
+    return list(map(board.placed.__getitem__, summary[2:2 + summary[1]]))
+
+
+def moved_in(summary: list[int]) -> list[int]:
+    """The indices (in board order) of the units whose move succeeded, from the engine's
+    summary."""
+    c = 2 + summary[1]
+    return summary[c + 1:c + 1 + summary[c]]
 
 
 def _dislodged_at(summary: list[int]) -> tuple[list[int], int]:
-    """Where the engine's summary (`dipsolve.core.kernel.movement`) writes each unit
-    dislodged (its index, the unit that dislodged it, that one's province, the number of
-    places it may retreat to, then those), and where the standoffs' count follows."""
+    """Where the engine's summary writes each unit dislodged (its index, the unit that
+    dislodged it, that one's province, the number of places it may retreat to, then
+    those), and where the standoffs' count follows."""
     c = 2 + summary[1]
+    c += 1 + summary[c]
     at: list[int] = []
     for _ in range(summary[c]):
         at.append(c + 1)
@@ -200,29 +214,22 @@ def _dislodged_at(summary: list[int]) -> tuple[list[int], int]:
     return at, c + 1
 
 
-def board_after(position: Position, summary: list[int], board: Board
-                ) -> tuple[list[int], dict[int, int], list[Unit]]:
-    """What the engine's answer (its ``summary``) does to the board: the units that moved
-    (their indices, in board order), the units dislodged (index -> the index of the unit
-    that dislodged it), and the units on the board after movement, dislodged ones left
-    out, in canonical order."""
-    at, s = _dislodged_at(summary)
-    left = s + 1 + summary[s]
-    return (summary[2:2 + summary[1]], {summary[c]: summary[c + 1] for c in at},
-            list(map(board.placed.__getitem__, summary[left + 1:left + 1 + summary[left]])))
+def dislodged_by(summary: list[int]) -> dict[int, int]:
+    """The units dislodged (index -> the index of the unit that dislodged it), from the
+    engine's summary."""
+    return {summary[c]: summary[c + 1] for c in _dislodged_at(summary)[0]}
 
 
 def movement_outcome(position: Position, summary: list[int], details: Any,
                      by_power: list[tuple[str, Sequence[Order]]], board: Board,
-                     after: tuple[list[int], dict[int, int], list[Unit]]) -> Outcome:
-    """The `Outcome` of the engine's answer (``summary``, ``details``; ``after``:
-    `board_after` of it) to the orders of ``by_power`` (`dipsolve.core.board.order_chunks`)."""
-    new_units = after[2]
-    if after[1]:
+                     new_units: list[Unit]) -> Outcome:
+    """The `Outcome` of the engine's answer (``summary``, ``details``; ``new_units``:
+    `units_after` of it) to the orders of ``by_power`` (`dipsolve.core.board.order_chunks`)."""
+    at, s = _dislodged_at(summary)
+    if at:
         units, provinces, locations = position.units, board.provinces, board.locations
         dislodged: list[Dislodged] = []           # by index: in canonical order
         destroyed: list[Unit] = []
-        at, s = _dislodged_at(summary)
         for c in at:
             i, origin, no = summary[c], summary[c + 2], summary[c + 3]
             if no:

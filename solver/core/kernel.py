@@ -302,11 +302,12 @@ def movement(bt: Ints, packed_units: Ints, packed_orders: Ints, rules: int):
     engine's options ``rules`` (``RULE_*``, 0: the DATC 3.0 preferences; with `READ_ONLY`,
     only step 1: each order matched and read, nothing resolved).  The answer
     (see the module notes) is a summary, what the next position needs: its length; the
-    number of units that moved and the index of each; the number dislodged and, for each,
-    its index, the index of the unit that dislodged it, that one's province (-1: it came
-    by convoy), the number of places it may retreat to and those (`retreats`); the number
-    of standoff provinces and those; the number of units left on the board and, for each
-    in canonical order, ``(power * 2 + kind) * L + location``.  Then the details, what
+    number of units left on the board and, for each in canonical order,
+    ``(power * 2 + kind) * L + location`` (first: what a search reads most); the number of
+    units that moved and the index of each; the number dislodged and, for each, its
+    index, the index of the unit that dislodged it, that one's province (-1: it came by
+    convoy), the number of places it may retreat to and those (`retreats`); the number of
+    standoff provinces and those.  Then the details, what
     the per-order results need (`AF` ints per unit, one per order, as with `READ_ONLY`)."""
     units = unpack(packed_units, UF, UNIT_BITS)
     orders = unpack(packed_orders, OF, ORDER_BITS)
@@ -323,8 +324,11 @@ def movement(bt: Ints, packed_units: Ints, packed_orders: Ints, rules: int):
         out[0] = 1
         _readings(out, 1, otype, dest, dloc, via, sprov, sdest, why, given, status)
         return out
+    # the rows by unit of steps 2 to 4, made in one go: the armies sent over land (see
+    # below), who moved, who dislodged it, its retreats' count, the units left and their keys
+    ru = rows(6, n, 0)
+    land, moved, by, nopts, left, keys = ru[0], ru[1], ru[2], ru[3], ru[4], ru[5]
     # 2. and 3. convoy intent, every decision resolved
-    land = ints(n, 0)
     state, mhead, mnext, h2h, valid = settle(bt, prov, power, at, held, otype, dest, dloc, via,
                                              sprov, sdest, rules, land)
     if (rules & RULE_LAND_FALLBACK) != 0:
@@ -342,10 +346,9 @@ def movement(bt: Ints, packed_units: Ints, packed_orders: Ints, rules: int):
             state, mhead, mnext, h2h, valid = settle(bt, prov, power, at, held, otype, dest, dloc,
                                                      via, sprov, sdest, rules, land)
     # 4. execute: who moved, who was dislodged and by whom, the standoffs
-    moved = ints(n, 0)
-    by = ints(n, -1)
     nm = 0
     for i in range(n):
+        by[i] = -1
         if otype[i] == MOVE and state[2 * n + i] == YES:
             moved[i] = 1
             nm += 1
@@ -359,13 +362,12 @@ def movement(bt: Ints, packed_units: Ints, packed_orders: Ints, rules: int):
     # the standoffs (DATC 4.A.5: no retreat to a province left empty by a bounce), which
     # matter only when a unit is dislodged, and where each dislodged unit may retreat
     L = bt[H_L]
-    stand = ints(P, 0)
+    rp = rows(2, P, 0)
+    stand, occupied = rp[0], rp[1]
     ns = 0
     opts = ints(nd * L + 1, 0)
-    nopts = ints(n, 0)
     no = 0
     if nd > 0:
-        occupied = ints(P, 0)
         for i in range(n):
             if moved[i] != 0:
                 occupied[dest[i]] = 1
@@ -393,8 +395,6 @@ def movement(bt: Ints, packed_units: Ints, packed_orders: Ints, rules: int):
     # the board's order is canonical and only the movers change places, so an insertion
     # sort moves few
     lorder = bt[O_LORDER]
-    left = ints(n, 0)
-    keys = ints(n, 0)
     nl = 0
     for i in range(n):
         if by[i] >= 0:
@@ -412,8 +412,15 @@ def movement(bt: Ints, packed_units: Ints, packed_orders: Ints, rules: int):
     head = 5 + nm + 4 * nd + no + ns + nl
     out = ints(head + n * AF + m, -1)
     out[0] = head
-    out[1] = nm
+    out[1] = nl
     c = 2
+    for q in range(nl):
+        i = left[q]
+        out[c + q] = ((units[i * UF + U_POWER] * 2 + units[i * UF + U_KIND]) * L
+                      + (dloc[i] if moved[i] != 0 else units[i * UF + U_LOC]))
+    c += nl
+    out[c] = nm
+    c += 1
     for i in range(n):
         if moved[i] != 0:
             out[c] = i
@@ -436,13 +443,6 @@ def movement(bt: Ints, packed_units: Ints, packed_orders: Ints, rules: int):
     c += 1
     for q in range(ns):
         out[c + q] = stand[q]
-    c += ns
-    out[c] = nl
-    c += 1
-    for q in range(nl):
-        i = left[q]
-        out[c + q] = ((units[i * UF + U_POWER] * 2 + units[i * UF + U_KIND]) * L
-                      + (dloc[i] if moved[i] != 0 else units[i * UF + U_LOC]))
     # the details: what the per-order results need
     _readings(out, head, otype, dest, dloc, via, sprov, sdest, why, given, status)
     for i in range(n):

@@ -35,7 +35,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from . import kernel as k
-from .adjudicator import Outcome, board_after, center_changes, movement_outcome
+from .adjudicator import (Outcome, center_changes, dislodged_by, moved_in, movement_outcome,
+                          units_after)
 from .board import board_of, engine_movement, engine_units, order_chunks, packed
 from .errors import DipsolveRuleError
 from .orders import Order
@@ -48,33 +49,39 @@ class Resolution:
     """One order set resolved by a `Resolver`: what a search reads, and the full
     `Outcome` on request."""
 
-    __slots__ = ("position", "_summary", "_details", "_given", "_resolver", "_after", "_outcome")
+    __slots__ = ("position", "_summary", "_details", "_given", "_resolver", "_units", "_outcome")
 
     def __init__(self, resolver: "Resolver", summary: list[int], details: Any,
                  given: list[tuple[str, Sequence[Order]]]) -> None:
         self.position = resolver.position
         self._resolver = resolver
         self._summary, self._details, self._given = summary, details, given
-        self._after = board_after(resolver.position, summary, resolver.board)
+        self._units: list[Unit] | None = None
         self._outcome: Outcome | None = None
+
+    def _after(self) -> list[Unit]:
+        units = self._units
+        if units is None:
+            units = self._units = units_after(self._summary, self._resolver.board)
+        return units
 
     @property
     def units(self) -> tuple[Unit, ...]:
         """The units on the board after movement (dislodged ones left out), in
         canonical order: who is where."""
-        return tuple(self._after[2])
+        return tuple(self._after())
 
     @property
     def dislodged(self) -> tuple[Unit, ...]:
         """The units dislodged (where they stood), in board order."""
         units = self.position.units
-        return tuple(units[i] for i in sorted(self._after[1]))
+        return tuple(units[i] for i in sorted(dislodged_by(self._summary)))
 
     @property
     def moved(self) -> tuple[Unit, ...]:
         """The units whose move succeeded (where they stood), in board order."""
         units = self.position.units
-        return tuple(units[i] for i in self._after[0])
+        return tuple(units[i] for i in moved_in(self._summary))
 
     @property
     def center_changes(self) -> dict[str, str]:
@@ -83,14 +90,14 @@ class Resolution:
         it); in Spring, none."""
         if self.position.phase.season != "Fall":
             return {}
-        return center_changes(self.position, self._after[2])
+        return center_changes(self.position, self._after())
 
     def outcome(self) -> Outcome:
         """The full `Outcome` (per-order results, the next position), as `adjudicate`
         gives it; built on the first call."""
         if self._outcome is None:
             self._outcome = movement_outcome(self.position, self._summary, self._details,
-                                             self._given, self._resolver.board, self._after)
+                                             self._given, self._resolver.board, self._after())
         return self._outcome
 
     @property
