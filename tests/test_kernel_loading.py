@@ -36,12 +36,12 @@ def fresh(monkeypatch) -> list[str]:
 @pytest.mark.skipif(not kernel.numba_wanted(), reason="numba is not installed")
 def test_load_says_it_compiles_only_when_numba_has_no_engine_cached(monkeypatch, fresh):
     notes: list[str] = []
-    monkeypatch.setattr(kernel, "_cached", lambda: False)
+    monkeypatch.setattr(kernel, "_cached", lambda entry=None: False)
     kernel.load(notes.append)
     assert len(notes) == 1 and "compiling" in notes[0] and kernel.compiled()
     assert kernel.load(notes.append) == 0.0 and len(notes) == 1     # loaded: nothing to do
     monkeypatch.setattr(kernel, "_state", [])
-    monkeypatch.setattr(kernel, "_cached", lambda: True)
+    monkeypatch.setattr(kernel, "_cached", lambda entry=None: True)
     kernel.load(notes.append)
     assert len(notes) == 1 and kernel.compiled()
 
@@ -50,6 +50,26 @@ def test_load_says_it_compiles_only_when_numba_has_no_engine_cached(monkeypatch,
 def test_once_loaded_the_engine_is_in_numbas_cache_where_numba_looks():
     kernel.load()
     assert kernel._cached()
+
+
+@pytest.mark.skipif(not kernel.numba_wanted(), reason="numba is not installed")
+def test_the_cache_of_every_engine_function_goes_stale_when_any_engine_file_changes(monkeypatch):
+    """numba stamps a function's cache with its own file: the entry point, whose compiled
+    code holds every function it calls, would outlive a change to resolution.py.  Each
+    is stamped with all the engine's files, so a change to any one makes all stale."""
+    kernel.load()
+    stamp: list[float] = []
+    for module, _ in kernel._MODULES.values():
+        st = os.stat(module.__file__)
+        stamp += [st.st_mtime, st.st_size]
+    for module, names in kernel._MODULES.values():
+        for name in names:
+            assert getattr(module, name)._cache._cache_file._source_stamp == tuple(stamp), name
+    cache_file = kernel.movement._cache._cache_file
+    assert list(kernel._MODULES)[1] == "resolution"
+    longer = stamp[:3] + [stamp[3] + 1] + stamp[4:]
+    monkeypatch.setattr(cache_file, "_source_stamp", tuple(longer))
+    assert not kernel._cached()          # resolution.py one byte longer: compiled again
 
 
 def test_a_fresh_deadline_loads_the_engine_before_its_clock_starts(fresh):

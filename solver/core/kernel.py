@@ -563,10 +563,6 @@ def load(note: Callable[[str], None] | None = None) -> float:
         import numpy as np
         from numba import njit
 
-        if note is not None and not _cached():
-            note("compiling the rules engine once with numba (about 20 s; later runs load it "
-                 "from numba's cache)")
-
         def ints_compiled(n: int, value: int):
             return np.full(n, value, np.int64)
 
@@ -579,8 +575,13 @@ def load(note: Callable[[str], None] | None = None) -> float:
         for name in _PLAIN:
             if name not in made:
                 made[name] = njit(**({"cache": True} if name in _ENTRIES else inner))(_PLAIN[name])
+        stamped = _stamp(made)
+        cached = _cached(made["movement"])
+        if note is not None and not cached:
+            note("compiling the rules engine once with numba (about 20 s; later runs load it "
+                 "from numba's cache)")
         _bind(made)
-        _compile(made)
+        _compile(made, cached and stamped)
         _warm_up(np)
     except Exception as e:               # numba present but unusable: the plain functions
         _bind({**_PLAIN, "unpack": tables.unpack_lists})
@@ -591,18 +592,20 @@ def load(note: Callable[[str], None] | None = None) -> float:
     return time.perf_counter() - t0
 
 
-def _compile(made: dict) -> None:
+def _compile(made: dict, cached: bool) -> None:
     """Each function for the types its annotations give (`dipsolve.core.tables.Ints`: a
     flat int64 array; ``int``), callees first, from numba's cache where it holds them; then
     no other types.  So each is compiled once: a caller that passes a constant (``-1``)
     finds the function compiled for int64, where numba would compile it again for that
     constant.  The entry point stays open to other argument types.  A function with no
     annotations (`dipsolve.core.tables.unpack`, for its two layouts) compiles as its
-    callers call it."""
+    callers call it.  When the cache holds the entry point (``cached``) it alone is loaded:
+    its code holds its callees' (a third of the load)."""
     from numba import types
 
     kinds = {"Ints": types.int64[::1], "int": types.int64}
-    for name in ("ints", "rows", *(n for _, names in _MODULES.values() for n in names)):
+    for name in (_ENTRIES if cached else
+                 ("ints", "rows", *(n for _, names in _MODULES.values() for n in names))):
         fn = made[name]
         hints = fn.py_func.__annotations__
         params = fn.py_func.__code__.co_varnames[:fn.py_func.__code__.co_argcount]
@@ -636,20 +639,29 @@ def _warm_up(np: Any) -> None:
     movement(bt, units, orders, 0)
 
 
-def _cached() -> bool:
-    """Whether numba's cache holds the engine's entry point for this Python (where numba
-    looks first: its first cache locator that takes this module)."""
+def _stamp(made: dict) -> bool:
+    """Stamp every engine function's cache with all the engine's files (their times and
+    sizes), where numba stamps a function with its own file only: a `movement` cached
+    before resolution.py changed would keep the old resolution.  False if numba's
+    internals moved (`tests/test_kernel_loading.py` says so)."""
+    stamp = []
+    for module, _ in _MODULES.values():
+        st = os.stat(str(module.__file__))
+        stamp += [st.st_mtime, st.st_size]
     try:
-        from numba.core.caching import CacheImpl
+        for fn in made.values():
+            if fn._cache._cache_file._source_stamp is not None:
+                fn._cache._cache_file._source_stamp = tuple(stamp)
+    except AttributeError:
+        return False
+    return True
 
-        fn = movement
-        name = (f"kernel.{fn.__name__}-{fn.__code__.co_firstlineno}"
-                f".py{sys.version_info[0]}{sys.version_info[1]}.nbi")
-        locators: list = list(CacheImpl._locator_classes)
-        for cls in locators:
-            locator = cls.from_function(fn, fn.__code__.co_filename)
-            if locator is not None:
-                return os.path.exists(os.path.join(locator.get_cache_path(), name))
-    except (ImportError, AttributeError, OSError):     # numba's internals moved
-        pass
-    return False
+
+def _cached(entry: Any = None) -> bool:
+    """Whether numba's cache holds the engine's entry point (``entry``: its dispatcher,
+    stamped by `_stamp`; by default the loaded one), fresh, for this numba."""
+    fn: Any = movement if entry is None else entry
+    try:
+        return bool(fn._cache._cache_file._load_index())
+    except (AttributeError, OSError, EOFError, ValueError):   # numba's internals moved; a torn index
+        return False
