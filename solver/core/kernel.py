@@ -569,19 +569,25 @@ def load(note: Callable[[str], None] | None = None) -> float:
         def rows_compiled(count: int, n: int, value: int):
             return np.full((count, n), value, np.int64)
 
-        # only the entry points are called from Python: the others need no wrapper for it
-        inner: dict[str, Any] = dict(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+        # only the entry points are called from Python: the others need no wrapper for it,
+        # and no cache (the entry point's compiled code holds theirs; a cold load compiles
+        # them all)
+        inner: dict[str, Any] = dict(no_cpython_wrapper=True, no_cfunc_wrapper=True)
         made = {"ints": njit(**inner)(ints_compiled), "rows": njit(**inner)(rows_compiled)}
         for name in _PLAIN:
             if name not in made:
                 made[name] = njit(**({"cache": True} if name in _ENTRIES else inner))(_PLAIN[name])
-        stamped = _stamp(made)
+        if not _stamp(made):
+            # numba's cache would know the entry point's own file only: no cache at all
+            # rather than an engine older than its files
+            for name in _ENTRIES:
+                made[name] = njit(_PLAIN[name])
         cached = _cached(made["movement"])
         if note is not None and not cached:
             note("compiling the rules engine once with numba (about 20 s; later runs load it "
                  "from numba's cache)")
         _bind(made)
-        _compile(made, cached and stamped)
+        _compile(made, cached)
         _warm_up(np)
     except Exception as e:               # numba present but unusable: the plain functions
         _bind({**_PLAIN, "unpack": tables.unpack_lists})
@@ -594,13 +600,13 @@ def load(note: Callable[[str], None] | None = None) -> float:
 
 def _compile(made: dict, cached: bool) -> None:
     """Each function for the types its annotations give (`dipsolve.core.tables.Ints`: a
-    flat int64 array; ``int``), callees first, from numba's cache where it holds them; then
-    no other types.  So each is compiled once: a caller that passes a constant (``-1``)
+    flat int64 array; ``int``), callees first; then no other types.  So each is compiled once: a caller that passes a constant (``-1``)
     finds the function compiled for int64, where numba would compile it again for that
     constant.  The entry point stays open to other argument types.  A function with no
     annotations (`dipsolve.core.tables.unpack`, for its two layouts) compiles as its
-    callers call it.  When the cache holds the entry point (``cached``) it alone is loaded:
-    its code holds its callees' (a third of the load)."""
+    callers call it.  When numba's cache holds the entry point (``cached``) it alone is
+    loaded: its code holds its callees' (one cache load where there were nineteen; the
+    others are not cached, which took 2-3 s of the cold compile)."""
     from numba import types
 
     kinds = {"Ints": types.int64[::1], "int": types.int64}
@@ -640,21 +646,22 @@ def _warm_up(np: Any) -> None:
 
 
 def _stamp(made: dict) -> bool:
-    """Stamp every engine function's cache with all the engine's files (their times and
-    sizes), where numba stamps a function with its own file only: a `movement` cached
-    before resolution.py changed would keep the old resolution.  False if numba's
-    internals moved (`tests/test_kernel_loading.py` says so)."""
+    """Stamp the entry point's cache with all the engine's files (their times and sizes),
+    where numba stamps a function with its own file only: a `movement` cached before
+    resolution.py changed would keep the old resolution (its code holds its callees').
+    False if numba's internals moved (`tests/test_kernel_loading.py` says so)."""
     stamp = []
     for module, _ in _MODULES.values():
         st = os.stat(str(module.__file__))
         stamp += [st.st_mtime, st.st_size]
-    try:
-        for fn in made.values():
-            if fn._cache._cache_file._source_stamp is not None:
-                fn._cache._cache_file._source_stamp = tuple(stamp)
-    except AttributeError:
-        return False
-    return True
+    stamped = True
+    for name in _ENTRIES:
+        cache_file = getattr(getattr(made[name], "_cache", None), "_cache_file", None)
+        if cache_file is None or not hasattr(cache_file, "_source_stamp"):
+            stamped = False
+        else:
+            cache_file._source_stamp = tuple(stamp)
+    return stamped
 
 
 def _cached(entry: Any = None) -> bool:
