@@ -56,7 +56,7 @@ from .tables import (A_BY, A_DEST, A_DLOC, A_GIVEN, A_RESULT, A_SDEST, A_SPROV, 
                      A_WHY, AF, COAST, CONVOY, F_BAD_ROUTE, F_VIA, H_L, H_P, HEADER, HOLD, LAND, Ints,
                      MOVE, O_AMOVE, O_AREACH, O_FILL, O_FMOVE, O_FREACH, O_LORDER, O_LPROV, O_NCOAST,
                      NO, O_TERR, OF, OTHER, R_FLAGS, R_KIND, R_LOC, R_OKIND, R_OLOC, R_POWER, R_TARGET,
-                     R_TYPE, READ_ONLY, RULE_LAND_FALLBACK, S_MATCHED, S_NO_UNIT, S_NOT_YOURS, S_PHASE, S_REPEATED, S_TWICE,
+                     R_TYPE, READ_ONLY, Rows, RULE_LAND_FALLBACK, S_MATCHED, S_NO_UNIT, S_NOT_YOURS, S_PHASE, S_REPEATED, S_TWICE,
                      S_WRONG_KIND, SEA, SUPPORT_HOLD, SUPPORT_MOVE, U_KIND, U_LOC, U_POWER, U_RANK, UF,
                      W_ARMY_ADJACENT, W_ARMY_SEA, W_COAST_NEEDED, W_CONVOY_ARMY,
                      W_CONVOY_FLEET, W_CONVOY_IMPOSSIBLE, W_CONVOY_LOC, W_CONVOY_OFF_ROUTE,
@@ -72,10 +72,20 @@ from .tables import *  # noqa: F401,F403  (the layout's names, for the engine's 
 
 # -- 1. the matching: one order's legality ----------------------------------------------------
 
-def _classify(bt: Ints, units: Ints, orders: Ints, r: int, i: int, at: Ints, held: Ints):
-    """What order ``r``, matched to unit ``i``, asks for: ``(type, destination province,
-    destination location, by convoy, other province, other destination, why refused)``;
-    a refused order is a hold (DATC 4.E.1) and ``why`` the rule it breaks (`W_*`)."""
+#: `_match`'s rows by unit (each ``n`` ints): province, power, the order read (type,
+#: destination province and location, by convoy, other province, other destination), why
+#: it was refused, the order given, ordered twice
+(M_PROV, M_POWER, M_TYPE, M_DEST, M_DLOC, M_VIA, M_SPROV, M_SDEST, M_WHY, M_GIVEN,
+ M_TWICE) = range(11)
+M_ROWS = 11
+
+
+def _classify(bt: Ints, units: Ints, orders: Ints, r: int, i: int, at: Ints, held: Ints,
+              read: Rows):
+    """What order ``r``, matched to unit ``i``, asks for, written in unit ``i``'s place of
+    ``read``'s rows (`_match`'s: type, destination province and location, by convoy, other
+    province, other destination), which hold a hold; returns why it is refused (`W_*`,
+    `W_NONE`: it is not): a refused order is a hold (DATC 4.E.1)."""
     P = bt[H_P]
     L = bt[H_L]
     o = r * OF
@@ -90,27 +100,29 @@ def _classify(bt: Ints, units: Ints, orders: Ints, r: int, i: int, at: Ints, hel
     oprov = bt[bt[O_LPROV] + oloc] if oloc >= 0 else -1
     reach = bt[O_AREACH] if kind == 0 else bt[O_FREACH]
     if t == HOLD:
-        return HOLD, -1, -1, 0, -1, -1, W_NONE
+        return W_NONE
     if t == SUPPORT_HOLD or t == SUPPORT_MOVE:
         if oprov < 0:
-            return HOLD, -1, -1, 0, -1, -1, W_SUPPORTED_LOC
+            return W_SUPPORTED_LOC
         if oprov == prov:
-            return HOLD, -1, -1, 0, -1, -1, W_SELF_SUPPORT
+            return W_SELF_SUPPORT
         j = at[oprov]
         if t == SUPPORT_HOLD:
             if bt[reach + loc * P + oprov] == 0:
-                return HOLD, -1, -1, 0, -1, -1, W_SUPPORT_HOLD_REACH
+                return W_SUPPORT_HOLD_REACH
             if j < 0:
-                return HOLD, -1, -1, 0, -1, -1, W_NOTHING_TO_SUPPORT
-            return SUPPORT_HOLD, -1, -1, 0, oprov, -1, W_NONE
+                return W_NOTHING_TO_SUPPORT
+            read[M_TYPE][i] = SUPPORT_HOLD
+            read[M_SPROV][i] = oprov
+            return W_NONE
         if tprov < 0:
-            return HOLD, -1, -1, 0, -1, -1, W_DEST_LOC
+            return W_DEST_LOC
         if tprov == prov:
-            return HOLD, -1, -1, 0, -1, -1, W_SUPPORT_OWN_PROVINCE
+            return W_SUPPORT_OWN_PROVINCE
         if bt[reach + loc * P + tprov] == 0:
-            return HOLD, -1, -1, 0, -1, -1, W_SUPPORT_MOVE_REACH
+            return W_SUPPORT_MOVE_REACH
         if j < 0:
-            return HOLD, -1, -1, 0, -1, -1, W_NOTHING_TO_SUPPORT
+            return W_NOTHING_TO_SUPPORT
         # the supported move must be one that could be ordered (DATC 6.D.31 and 4.E.1)
         jkind = units[j * UF + U_KIND]
         jloc = units[j * UF + U_LOC]
@@ -118,60 +130,80 @@ def _classify(bt: Ints, units: Ints, orders: Ints, r: int, i: int, at: Ints, hel
         if bt[jreach + jloc * P + tprov] == 0 and not (
                 jkind == 0 and bt[terr + oprov] != LAND and bt[terr + tprov] == COAST
                 and sea_route(bt, oprov, tprov, held)):
-            return HOLD, -1, -1, 0, -1, -1, W_SUPPORTED_CANNOT
+            return W_SUPPORTED_CANNOT
         coast = target if target != tprov and jkind == 1 else -1
-        return SUPPORT_MOVE, -1, coast, 0, oprov, tprov, W_NONE
+        read[M_TYPE][i] = SUPPORT_MOVE
+        read[M_DLOC][i] = coast
+        read[M_SPROV][i] = oprov
+        read[M_SDEST][i] = tprov
+        return W_NONE
     if t == MOVE:
         if tprov < 0:
-            return HOLD, -1, -1, 0, -1, -1, W_DEST_LOC
+            return W_DEST_LOC
         if tprov == prov:
-            return HOLD, -1, -1, 0, -1, -1, W_MOVE_OWN_PROVINCE
+            return W_MOVE_OWN_PROVINCE
         if orders[o + R_FLAGS] & F_BAD_ROUTE:
-            return HOLD, -1, -1, 0, -1, -1, W_ROUTE
+            return W_ROUTE
         via = orders[o + R_FLAGS] & F_VIA
         if kind == 0:
             if bt[terr + tprov] == SEA:
-                return HOLD, -1, -1, 0, -1, -1, W_ARMY_SEA
+                return W_ARMY_SEA
             adjacent = bt[reach + loc * P + tprov] != 0
             if via != 0 or not adjacent:
                 if not (bt[terr + prov] != LAND and bt[terr + tprov] != LAND
                         and sea_route(bt, prov, tprov, held)):
                     if not adjacent:
-                        return HOLD, -1, -1, 0, -1, -1, W_ARMY_ADJACENT
-                    return HOLD, -1, -1, 0, -1, -1, W_NO_ROUTE
-                return MOVE, tprov, tprov, 1, -1, -1, W_NONE
-            return MOVE, tprov, tprov, 0, -1, -1, W_NONE
+                        return W_ARMY_ADJACENT
+                    return W_NO_ROUTE
+                read[M_TYPE][i] = MOVE
+                read[M_DEST][i] = tprov
+                read[M_DLOC][i] = tprov
+                read[M_VIA][i] = 1
+                return W_NONE
+            read[M_TYPE][i] = MOVE
+            read[M_DEST][i] = tprov
+            read[M_DLOC][i] = tprov
+            return W_NONE
         # a fleet
         if bt[terr + tprov] == LAND:
-            return HOLD, -1, -1, 0, -1, -1, W_FLEET_LAND
+            return W_FLEET_LAND
         if target == tprov and bt[bt[O_NCOAST] + tprov] != 0:
             coast = bt[bt[O_FILL] + loc * P + tprov]
             if coast < 0:
                 if coast == -1:
-                    return HOLD, -1, -1, 0, -1, -1, W_FLEET_ADJACENT
-                return HOLD, -1, -1, 0, -1, -1, W_COAST_NEEDED
-            return MOVE, tprov, coast, 0, -1, -1, W_NONE
+                    return W_FLEET_ADJACENT
+                return W_COAST_NEEDED
+            read[M_TYPE][i] = MOVE
+            read[M_DEST][i] = tprov
+            read[M_DLOC][i] = coast
+            return W_NONE
         if bt[bt[O_FMOVE] + loc * L + target] == 0:
             if bt[reach + loc * P + tprov] != 0:
-                return HOLD, -1, -1, 0, -1, -1, W_WRONG_COAST
-            return HOLD, -1, -1, 0, -1, -1, W_FLEET_ADJACENT_LOC
-        return MOVE, tprov, target, 0, -1, -1, W_NONE
+                return W_WRONG_COAST
+            return W_FLEET_ADJACENT_LOC
+        read[M_TYPE][i] = MOVE
+        read[M_DEST][i] = tprov
+        read[M_DLOC][i] = target
+        return W_NONE
     if t == CONVOY:
         if kind != 1 or bt[terr + prov] != SEA:
-            return HOLD, -1, -1, 0, -1, -1, W_CONVOY_FLEET
+            return W_CONVOY_FLEET
         if oprov < 0 or tprov < 0:
-            return HOLD, -1, -1, 0, -1, -1, W_CONVOY_LOC
+            return W_CONVOY_LOC
         a = at[oprov]
         if a < 0:
-            return HOLD, -1, -1, 0, -1, -1, W_NOTHING_TO_CONVOY
+            return W_NOTHING_TO_CONVOY
         if units[a * UF + U_KIND] != 0 or orders[o + R_OKIND] != 0:
-            return HOLD, -1, -1, 0, -1, -1, W_CONVOY_ARMY
+            return W_CONVOY_ARMY
         if bt[terr + oprov] == LAND or bt[terr + tprov] != COAST or oprov == tprov:
-            return HOLD, -1, -1, 0, -1, -1, W_CONVOY_IMPOSSIBLE
+            return W_CONVOY_IMPOSSIBLE
         if not on_route(bt, oprov, tprov, prov, held):
-            return HOLD, -1, -1, 0, -1, -1, W_CONVOY_OFF_ROUTE
-        return CONVOY, -1, -1, 0, oprov, tprov, W_NONE
-    return HOLD, -1, -1, 0, -1, -1, W_PHASE
+            return W_CONVOY_OFF_ROUTE
+        read[M_TYPE][i] = CONVOY
+        read[M_SPROV][i] = oprov
+        read[M_SDEST][i] = tprov
+        return W_NONE
+    return W_PHASE
 
 
 def _same_order(orders: Ints, r: int, g: int):
@@ -196,9 +228,10 @@ def _match(bt: Ints, units: Ints, orders: Ints):
     lprov = bt[O_LPROV]
     # the rows by unit, made in one go (an allocation costs more than filling a row):
     # province, power, the order read, why refused, the order given, ordered twice
-    ru = rows(11, n, 0)
-    prov, power, otype, dest, dloc, via = ru[0], ru[1], ru[2], ru[3], ru[4], ru[5]
-    sprov, sdest, why, given, twice = ru[6], ru[7], ru[8], ru[9], ru[10]
+    ru = rows(M_ROWS, n, 0)
+    prov, power, otype, dest, dloc, via = (ru[M_PROV], ru[M_POWER], ru[M_TYPE], ru[M_DEST],
+                                           ru[M_DLOC], ru[M_VIA])
+    sprov, sdest, why, given, twice = ru[M_SPROV], ru[M_SDEST], ru[M_WHY], ru[M_GIVEN], ru[M_TWICE]
     for i in range(n):
         dest[i] = dloc[i] = sprov[i] = sdest[i] = given[i] = -1
         otype[i] = HOLD
@@ -241,8 +274,7 @@ def _match(bt: Ints, units: Ints, orders: Ints):
                 twice[i] = 1
             continue
         given[i] = r
-        (otype[i], dest[i], dloc[i], via[i], sprov[i], sdest[i],
-         why[i]) = _classify(bt, units, orders, r, i, at, held)
+        why[i] = _classify(bt, units, orders, r, i, at, held, ru)
     for i in range(n):
         if twice[i] != 0:                 # two different orders: the unit holds (DATC 4.D.3)
             otype[i] = HOLD
@@ -600,7 +632,7 @@ def load(note: Callable[[str], None] | None = None) -> float:
 
 def _compile(made: dict, cached: bool) -> None:
     """Each function for the types its annotations give (`dipsolve.core.tables.Ints`: a
-    flat int64 array; ``int``), callees first; then no other types.  So each is compiled once: a caller that passes a constant (``-1``)
+    flat int64 array; ``Rows``: a 2-d one; ``int``), callees first; then no other types.  So each is compiled once: a caller that passes a constant (``-1``)
     finds the function compiled for int64, where numba would compile it again for that
     constant.  The entry point stays open to other argument types.  A function with no
     annotations (`dipsolve.core.tables.unpack`, for its two layouts) compiles as its
@@ -609,7 +641,7 @@ def _compile(made: dict, cached: bool) -> None:
     others are not cached, which took 2-3 s of the cold compile)."""
     from numba import types
 
-    kinds = {"Ints": types.int64[::1], "int": types.int64}
+    kinds = {"Ints": types.int64[::1], "Rows": types.int64[:, ::1], "int": types.int64}
     for name in (_ENTRIES if cached else
                  ("ints", "rows", *(n for _, names in _MODULES.values() for n in names))):
         fn = made[name]

@@ -17,6 +17,9 @@ from typing import Any
 #: (numba's ``int64[::1]``) when compiled, a list of ints as plain Python; `load` compiles
 #: each function for the types its annotations give (``Ints`` and ``int``), once
 Ints = Any
+#: rows of ints made by `rows` (a 2-d int64 array, ``int64[:, ::1]``, when compiled; a
+#: list of lists as plain Python)
+Rows = Any
 
 # -- the map's tables (`bt`): a header of sizes and offsets, then the tables -----------------
 
