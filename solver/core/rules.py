@@ -630,11 +630,13 @@ def movement_results(position: Position, out: Any, given: list[tuple[str, Order]
         k.A_GIVEN, k.A_BY, k.A_WHY, k.A_RESULT, k.W_NONE, k.X_VOID, k.X_HELD)
     for i, u in enumerate(units):
         a = i * AF
+        why = out[a + A_WHY]
+        if refused_only and why == W_NONE:
+            continue
         g = out[a + A_GIVEN]
         order: Order = given[g][1] if g >= 0 else Hold(u.kind, u.location)
         power = u.power
         by = out[a + A_BY]
-        why = out[a + A_WHY]
         if why != W_NONE:
             if why == k.W_TWICE:
                 reason, rule = Reason.DUPLICATE, "one order"
@@ -645,8 +647,6 @@ def movement_results(position: Position, out: Any, given: list[tuple[str, Order]
             if by >= 0:
                 detail = f"{detail}; dislodged by {units[by]}"
             append(OrderResult(power, order, False, reason, detail, rule))
-            continue
-        if refused_only:
             continue
         if by >= 0:
             append(OrderResult(power, order, False, Reason.DISLODGED, f"by {units[by]}"))
