@@ -616,7 +616,7 @@ def load(note: Callable[[str], None] | None = None) -> float:
                 made[name] = njit(_PLAIN[name])
         cached = _cached(made["movement"])
         if note is not None and not cached:
-            note("compiling the rules engine once with numba (about 20 s; later runs load it "
+            note("compiling the rules engine once with numba (about 15-20 s; later runs load it "
                  "from numba's cache)")
         _bind(made)
         _compile(made, cached)
