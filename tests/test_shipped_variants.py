@@ -6,13 +6,13 @@ package plays on its map of that name, and played and adjudicated at the command
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from dipsolve import Position
+from dipsolve.cli import main
 from dipsolve.core.variant import VARIANTS, variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,15 +48,30 @@ def test_the_small_and_the_large_variant_as_their_rules_say():
     assert start.phase.short == "S1M" and Position.from_text(start.to_text(), game_map=ancmed.map) == start
 
 
-def _dipsolve(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "dipsolve", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=600)
+class _Run(NamedTuple):
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def dipsolve(capsys, monkeypatch, tmp_path):
+    """``dipsolve ARGS`` run by the CLI's `main` in this process, in ``tmp_path``: its
+    exit status, stdout and stderr (a process of its own would spend most of its time
+    loading numba and the engine, which the tests of the kernel's loading check)."""
+    def run(*args: str) -> _Run:
+        monkeypatch.chdir(tmp_path)
+        capsys.readouterr()
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return _Run(code, out, err)
+    return run
 
 
 @pytest.mark.parametrize("name", SHIPPED)
-def test_three_games_of_a_shipped_variant_are_played(name, tmp_path):
-    proc = _dipsolve("play", "--variant", name, "--games", "3", "--bots", "dumbbot,random", "--json",
-                     "--save", "saved", cwd=tmp_path)
+def test_three_games_of_a_shipped_variant_are_played(name, tmp_path, dipsolve):
+    proc = dipsolve("play", "--variant", name, "--games", "3", "--bots", "dumbbot,random", "--json",
+                    "--save", "saved")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert len(out["games"]) == 3
@@ -71,9 +86,9 @@ def test_three_games_of_a_shipped_variant_are_played(name, tmp_path):
 
 
 @pytest.mark.parametrize("name", SHIPPED)
-def test_a_shipped_variants_example_is_adjudicated(name, tmp_path):
+def test_a_shipped_variants_example_is_adjudicated(name, dipsolve):
     example = ROOT / "examples" / "variants" / f"{name}.dip"
-    proc = _dipsolve("adjudicate", "--variant", name, str(example), "--json", cwd=tmp_path)
+    proc = dipsolve("adjudicate", "--variant", name, str(example), "--json")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["phase"] in ("S1901M", "S1M") and out["next"]["phase"] in ("F1901M", "F1M")
@@ -81,7 +96,7 @@ def test_a_shipped_variants_example_is_adjudicated(name, tmp_path):
     assert set(out["next"]["units"]) == set(variant(name).powers)
     # the same file on the standard board: refused (Ancient Mediterranean's powers are not
     # there), or another game (in Pure, Vienna touches Berlin; on the standard board not)
-    proc = _dipsolve("adjudicate", str(example), "--json", cwd=tmp_path)
+    proc = dipsolve("adjudicate", str(example), "--json")
     assert "Traceback" not in proc.stderr
     assert proc.returncode == 2 or json.loads(proc.stdout)["results"] != out["results"]
 
