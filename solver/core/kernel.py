@@ -155,35 +155,26 @@ def _classify(bt: Ints, units: Ints, orders: Ints, r: int, i: int, at: Ints, hel
                     if not adjacent:
                         return W_ARMY_ADJACENT
                     return W_NO_ROUTE
-                read[M_TYPE][i] = MOVE
-                read[M_DEST][i] = tprov
-                read[M_DLOC][i] = tprov
                 read[M_VIA][i] = 1
-                return W_NONE
-            read[M_TYPE][i] = MOVE
-            read[M_DEST][i] = tprov
-            read[M_DLOC][i] = tprov
-            return W_NONE
-        # a fleet
-        if bt[terr + tprov] == LAND:
-            return W_FLEET_LAND
-        if target == tprov and bt[bt[O_NCOAST] + tprov] != 0:
-            coast = bt[bt[O_FILL] + loc * P + tprov]
-            if coast < 0:
-                if coast == -1:
-                    return W_FLEET_ADJACENT
-                return W_COAST_NEEDED
-            read[M_TYPE][i] = MOVE
-            read[M_DEST][i] = tprov
-            read[M_DLOC][i] = coast
-            return W_NONE
-        if bt[bt[O_FMOVE] + loc * L + target] == 0:
-            if bt[reach + loc * P + tprov] != 0:
-                return W_WRONG_COAST
-            return W_FLEET_ADJACENT_LOC
+            dloc = tprov
+        else:                             # a fleet
+            if bt[terr + tprov] == LAND:
+                return W_FLEET_LAND
+            if target == tprov and bt[bt[O_NCOAST] + tprov] != 0:
+                dloc = bt[bt[O_FILL] + loc * P + tprov]
+                if dloc < 0:
+                    if dloc == -1:
+                        return W_FLEET_ADJACENT
+                    return W_COAST_NEEDED
+            else:
+                if bt[bt[O_FMOVE] + loc * L + target] == 0:
+                    if bt[reach + loc * P + tprov] != 0:
+                        return W_WRONG_COAST
+                    return W_FLEET_ADJACENT_LOC
+                dloc = target
         read[M_TYPE][i] = MOVE
         read[M_DEST][i] = tprov
-        read[M_DLOC][i] = target
+        read[M_DLOC][i] = dloc
         return W_NONE
     if t == CONVOY:
         if kind != 1 or bt[terr + prov] != SEA:
@@ -632,7 +623,8 @@ def load(note: Callable[[str], None] | None = None) -> float:
 
 def _compile(made: dict, cached: bool) -> None:
     """Each function for the types its annotations give (`dipsolve.core.tables.Ints`: a
-    flat int64 array; ``Rows``: a 2-d one; ``int``), callees first; then no other types.  So each is compiled once: a caller that passes a constant (``-1``)
+    flat int64 array; ``Rows``: a 2-d one; ``int``), callees first; then no other types.
+    So each is compiled once: a caller that passes a constant (``-1``)
     finds the function compiled for int64, where numba would compile it again for that
     constant.  The entry point stays open to other argument types.  A function with no
     annotations (`dipsolve.core.tables.unpack`, for its two layouts) compiles as its
