@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 
@@ -48,32 +47,23 @@ def test_the_small_and_the_large_variant_as_their_rules_say():
     assert start.phase.short == "S1M" and Position.from_text(start.to_text(), game_map=ancmed.map) == start
 
 
-class _Run(NamedTuple):
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-@pytest.fixture
-def dipsolve(capsys, monkeypatch, tmp_path):
-    """``dipsolve ARGS`` run by the CLI's `main` in this process, in ``tmp_path``: its
-    exit status, stdout and stderr (a process of its own would spend most of its time
-    loading numba and the engine, which the tests of the kernel's loading check)."""
-    def run(*args: str) -> _Run:
-        monkeypatch.chdir(tmp_path)
-        capsys.readouterr()
-        code = main(list(args))
-        out, err = capsys.readouterr()
-        return _Run(code, out, err)
-    return run
+def _dipsolve(capsys, *args: str) -> tuple[int, str, str]:
+    """``dipsolve ARGS`` run by the CLI's `main` in this process (a process of its own
+    would spend most of its time loading numba and the engine, which the tests of the
+    kernel's loading check): its exit status, stdout and stderr."""
+    capsys.readouterr()
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 @pytest.mark.parametrize("name", SHIPPED)
-def test_three_games_of_a_shipped_variant_are_played(name, tmp_path, dipsolve):
-    proc = dipsolve("play", "--variant", name, "--games", "3", "--bots", "dumbbot,random", "--json",
-                    "--save", "saved")
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
+def test_three_games_of_a_shipped_variant_are_played(name, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, stdout, stderr = _dipsolve(capsys, "play", "--variant", name, "--games", "3", "--bots",
+                                     "dumbbot,random", "--json", "--save", "saved")
+    assert code == 0, stderr
+    out = json.loads(stdout)
     assert len(out["games"]) == 3
     powers = set(variant(name).powers)
     for game in out["games"]:
@@ -86,19 +76,19 @@ def test_three_games_of_a_shipped_variant_are_played(name, tmp_path, dipsolve):
 
 
 @pytest.mark.parametrize("name", SHIPPED)
-def test_a_shipped_variants_example_is_adjudicated(name, dipsolve):
+def test_a_shipped_variants_example_is_adjudicated(name, capsys):
     example = ROOT / "examples" / "variants" / f"{name}.dip"
-    proc = dipsolve("adjudicate", "--variant", name, str(example), "--json")
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
+    code, stdout, stderr = _dipsolve(capsys, "adjudicate", "--variant", name, str(example), "--json")
+    assert code == 0, stderr
+    out = json.loads(stdout)
     assert out["phase"] in ("S1901M", "S1M") and out["next"]["phase"] in ("F1901M", "F1M")
     assert len(out["results"]) == len(variant(name).start_units) and all(r["reason"] for r in out["results"])
     assert set(out["next"]["units"]) == set(variant(name).powers)
     # the same file on the standard board: refused (Ancient Mediterranean's powers are not
     # there), or another game (in Pure, Vienna touches Berlin; on the standard board not)
-    proc = dipsolve("adjudicate", str(example), "--json")
-    assert "Traceback" not in proc.stderr
-    assert proc.returncode == 2 or json.loads(proc.stdout)["results"] != out["results"]
+    code, stdout, stderr = _dipsolve(capsys, "adjudicate", str(example), "--json")
+    assert "Traceback" not in stderr
+    assert code == 2 or json.loads(stdout)["results"] != out["results"]
 
 
 @pytest.mark.parametrize("name", SHIPPED)
