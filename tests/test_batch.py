@@ -195,6 +195,8 @@ def test_play_results_resume_and_the_table_counts_every_game(tmp_path, capsys):
     assert "written by another run" in json.loads(capsys.readouterr().out)["message"]
 
 
+@pytest.mark.slow  # a local Ray
+@pytest.mark.xdist_group("ray")  # with the other tests that start one (--dist loadgroup)
 def test_batch_on_a_local_ray_gives_the_lines_of_the_local_processes(folder, tmp_path, capsys):
     pytest.importorskip("ray") if not os.environ.get("CI") else None
     local, on_ray = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"

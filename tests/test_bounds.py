@@ -221,6 +221,7 @@ def test_province_values_from_the_api_are_checked_too():
         ProvinceValues({"CON": math.nan})
 
 
+@pytest.mark.slow  # a board of a million units
 def test_units_past_the_limit_are_refused_before_the_board_is_checked(tmp_path, capsys):
     f = tmp_path / "crowd.dip"
     f.write_text("phase: S1901M\n[France]\nunits: " + ", ".join(["A PAR"] * 100_000) + "\n")

@@ -29,6 +29,9 @@ from dipsolve.execution.journal import Journal
 from dipsolve.play.games import play_series
 from dipsolve.testing.jobs import die_once, square, square_or_fail
 
+#: local worker processes and a local Ray (one xdist worker runs every test that starts a Ray): slow (CI runs it: ``--all``)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 BOUND = 60.0        # seconds before a wait for processes to end is a hang

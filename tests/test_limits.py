@@ -53,6 +53,7 @@ def _path_plan(hash_seed: int) -> str:
     return text[text.index("plan, replayed"):]
 
 
+@pytest.mark.slow  # three path searches in processes
 def test_path_with_a_seed_prints_the_same_plan_three_times():
     """The issue's example: three runs, three processes, three hash seeds (the model was
     built in set order, which Python's hash seed changes from run to run); the plan is

@@ -53,6 +53,7 @@ MOVEMENT_CASES = [p for p in CASE_FILES if _case(p)[0].phase.kind == "movement"]
 
 # -- predict: the model as an adjudicator -------------------------------------------------------
 
+@pytest.mark.slow  # CP-SAT on many random phases
 def test_predict_agrees_with_the_adjudicator_on_random_phases() -> None:
     """2,000 random phases (openings and mid-game positions of 8 to 30 units, orders
     with supports, cuts, dislodgements, convoys, self-bounces): the same outcome."""

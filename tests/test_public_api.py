@@ -97,7 +97,13 @@ def _acceptable(e: BaseException) -> bool:
     return isinstance(e, dipsolve.DipsolveError) and not isinstance(e, dipsolve.DipsolveInternalError)
 
 
-@pytest.mark.parametrize("name", public_functions())
+#: the public functions whose hostile calls take long (an exhaustive search on what they
+#: are given): run by CI (``--all``)
+SLOW_FUNCTIONS = {"solve_worst_case"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_FUNCTIONS else n
+                                  for n in public_functions()])
 @settings(max_examples=EXAMPLES, deadline=timedelta(seconds=30),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data())

@@ -102,6 +102,7 @@ def _driver():
     return webdriver.Chrome(service=Service(driver), options=opts)
 
 
+@pytest.mark.slow  # a real browser
 def test_the_page_in_a_real_browser(tmp_path):
     record = long_game()
     page = tmp_path / "game.html"
