@@ -440,7 +440,8 @@ def _polish(position: Position, power: str, orders: tuple[Order, ...], value: fl
 
     Judged on 48 fresh draws of DumbBot's program in 122 positions of saved games, the
     polished answer was ahead in 34 and behind in 4 (a mean of +9.0 points, +-4.4); the
-    default seat with it, +0.97 centers a game over 70 games (BENCHMARKS.md, issue 24)."""
+    default seat with it, +0.97 centers a game over 70 games
+    (docs/history/2026-11-27-issue-24.md)."""
     first = test(orders)
     if first is None:
         return orders, value, 0
