@@ -560,14 +560,21 @@ def board_differences(ours: Position, theirs: Position, compare_phase: bool = Tr
     rb = {d.unit: tuple(sorted(d.retreats)) for d in theirs.dislodged}
     for u in sorted(set(ra) | set(rb)):
         if ra.get(u) != rb.get(u):
-            fa = " ".join(ra[u]) if u in ra else "(not dislodged)"
-            fb = " ".join(rb[u]) if u in rb else "(not dislodged)"
-            out.append(f"retreats of {u.power} {u}: {a_name} {fa}; {b_name} {fb}")
+            out.append(f"retreats of {u.power} {u}: {a_name} {_retreats_text(u, ours, ra)}; "
+                       f"{b_name} {_retreats_text(u, theirs, rb)}")
     ca, cb = ours.owner, theirs.owner
     for c in sorted(set(ca) | set(cb)):
         if ca.get(c) != cb.get(c):
             out.append(f"center {c}: {a_name} {ca.get(c)}, {b_name} {cb.get(c)}")
     return out
+
+
+def _retreats_text(unit: Unit, board: Position, retreats: Mapping[Unit, tuple[str, ...]]) -> str:
+    """What a board says of a unit's retreat, for `board_differences`: its options, or
+    that it is dislodged with none (it can only disband), not dislodged, or not there."""
+    if unit in retreats:
+        return " ".join(retreats[unit]) or "(dislodged, no retreat open: it can only disband)"
+    return "(not dislodged)" if unit in board.units else "(not on the board)"
 
 
 # -- writing --------------------------------------------------------------------------------
