@@ -6,7 +6,7 @@ results file as they finish; resumable, on local processes or on Ray.
                    [--opponents O] [--jobs N] [--ray [ADDRESS]] [--json]
 
 An INPUT is a position file (``.dip``, DAIDE ``NOW``/``SCO``), a folder (its position
-and ``.json``/``.jsonl`` files), a glob (``'games/*.json'``), a file of JSON lines of
+and ``.json``/``.jsonl`` files, gzipped too), a glob (``'games/*.json'``), a file of JSON lines of
 positions (``{"id": ..., "position": "<.dip text>"}``), or game records (the
 ``diplomacy`` package's saved-game JSON): every phase of every game is one input of
 ``solve`` and ``adjudicate``, every game one input of ``analyze``.
@@ -57,7 +57,7 @@ _DESCRIPTION = __doc__.split("\n\n", 2)[2].replace("``", "") if __doc__ else ""
 #: the tasks of a batch
 TASKS = ("solve", "adjudicate", "analyze")
 #: the files a folder given as INPUT contributes
-SUFFIXES = (".dip", ".daide", ".json", ".jsonl")
+SUFFIXES = (".dip", ".daide", ".json", ".jsonl", ".json.gz", ".jsonl.gz")
 #: how a results file (`dipsolve.execution.journal`) starts
 RESULTS_HEAD = '{"dipsolve": "results"'
 

@@ -30,8 +30,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from ..core.bounds import (LIMITS, check_float, check_int, decode_text, help_range, limit_error,
-                           read_bytes)
+from ..core.bounds import (LIMITS, check_float, check_int, decode_text, gunzip, help_range,
+                           limit_error, read_bytes)
 from ..core.errors import DipsolveSyntaxError
 from .errors import FileError, UsageError, UserError
 
@@ -333,8 +333,8 @@ def source_name(path: str) -> str:
 def read_text(path: str) -> str:
     """The text of the file at ``path``, or of standard input for ``-``: UTF-8 with or
     without a byte-order mark, any line ends (LF, CRLF, CR: read as LF), at most
-    ``max_file_bytes`` of it (`dipsolve.core.bounds`); a `FileError` that names it when it
-    cannot be read."""
+    ``max_file_bytes`` of it (`dipsolve.core.bounds`), gzip data decompressed (within
+    the same bound); a `FileError` that names it when it cannot be read."""
     if path == "-":
         if _STDIN_READ:
             raise FileError("standard input can be read once: give '-' for one input only",
@@ -346,7 +346,7 @@ def read_text(path: str) -> str:
         if len(data) > limit:
             raise limit_error("max_file_bytes", f"more than {limit:,} bytes", filename="<stdin>")
         try:
-            return decode_text(data)
+            return decode_text(gunzip(data, "<stdin>"))
         except UnicodeDecodeError as e:
             raise FileError(f"not a text file (byte {e.start} is not UTF-8)",
                             filename="<stdin>") from None
