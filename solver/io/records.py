@@ -457,8 +457,8 @@ def _parse_order(text: str, m: Map) -> Order:
         read = m.memo["records.orders"] = {}
     order = read.get(text)
     if order is None:
-        from ..grammar import parse_order
-        order = parse_order(text, m)
+        from ..grammar import parse_order_line
+        order = parse_order_line(text, m)[1]     # under its power's key: a "Power:" prefix adds nothing
         if len(read) < 4096:
             read[text] = order
     return order
