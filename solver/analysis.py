@@ -442,7 +442,7 @@ class Analysis:
 
     def to_json(self) -> dict:
         r = self.record
-        return {"game": r.id, "phases": r.names, "seconds": round(self.seconds, 3),
+        return {"game": r.id, "phases": r.names, "warnings": list(r.warnings), "seconds": round(self.seconds, 3),
                 "status": "interrupted" if self.interrupted else "complete",
                 "adjudication": {"checked": len(self.checks), "differences": len(self.differences),
                                  "unexplained": len(self.unexplained),

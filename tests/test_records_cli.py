@@ -196,3 +196,31 @@ def test_corrupt_gzip_is_one_line_and_exit_2(damage, said, tmp_path, capsys):
             "found": "corrupt gzip data", "expected": "a whole gzip file"}
     assert not (tmp_path / "x.html").exists()
 
+
+def test_a_record_with_press_in_another_shape_is_read_with_a_warning(tmp_path, capsys):
+    """Messages kept as one string (language-model players' games): every command reads
+    the boards and orders, says on stderr what it skipped (file, game, phases) and, under
+    --json, lists it in ``warnings``."""
+    game = json.loads(RECORD.read_text())
+    for ph in game["phases"][:2]:
+        ph["messages"] = "FRANCE -> ENGLAND: shall we?"
+    path = tmp_path / "llm.json"
+    path.write_text(json.dumps(game))
+    said = ("the messages of phases S1901M F1901M skipped: expected a JSON list, found a string")
+    line = f"dipsolve: {path}: game dipsolve-7: warning: {said} (the boards and orders are read)\n"
+    code, out, err = run(capsys, "analyze", str(path), "--adjudication-only")
+    assert code == 0 and err == line and "dipsolve gives the record's next board in every one" in out
+    code, out, err = run(capsys, "analyze", str(path), "--adjudication-only", "--json")
+    assert code == 0 and json.loads(out)["warnings"] == [said] and err == line
+    code, out, err = run(capsys, "view", str(path), "-o", str(tmp_path / "g.html"), "--json")
+    assert code == 0 and json.loads(out)["warnings"] == [said] and err == line
+    code, out, err = run(capsys, "show", str(path), "--phase", "F1901M")
+    assert code == 0 and "phase: Fall 1901 Movement" in out and err == line
+    code, out, err = run(capsys, "batch", str(path), "-o", str(tmp_path / "r.jsonl"), "--task", "analyze",
+                         "--adjudication-only", "--json")
+    assert code == 0 and err == line
+    (result,) = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()[1:]]
+    assert result["result"]["warnings"] == [said]
+    code, out, err = run(capsys, "analyze", str(RECORD), "--adjudication-only", "--json")
+    assert code == 0 and json.loads(out)["warnings"] == [] and err == ""
+

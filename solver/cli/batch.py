@@ -47,7 +47,7 @@ from ..core.results import Limits
 from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_power,
                       add_ray, add_seed, add_time_limit, add_variant, integer, is_record, load_kernel,
-                      range_help, read_text, source_name)
+                      range_help, read_text, source_name, warn_skipped)
 
 if TYPE_CHECKING:
     from ..execution import Done
@@ -191,7 +191,9 @@ def inputs(args: argparse.Namespace) -> list[tuple[str, Any]]:
                 out += list(lines)
                 continue
             from ..io.records import read_records
-            for record in read_records(text, name):
+            records = read_records(text, name)
+            warn_skipped(records, name)
+            for record in records:
                 if args.task == "analyze":
                     out.append((f"{name}#{record.id}", ("record", record)))
                     continue

@@ -367,6 +367,15 @@ def read_input(path: str) -> tuple[str, str]:
     return read_text(path), source_name(path)
 
 
+def warn_skipped(records: Iterable[Any], name: str) -> None:
+    """Say on stderr what reading each game record skipped (`Record.warnings`: press in a
+    shape the reader cannot take), naming the file, the game and the phases."""
+    for record in records:
+        for warning in record.warnings:
+            print(f"dipsolve: {name}: game {record.id}: warning: {warning} (the boards and orders "
+                  f"are read)", file=sys.stderr, flush=True)
+
+
 def is_record(text: str) -> bool:
     """Whether a file's text is a game record (JSON) rather than a position file: a
     position file starts with a word (``phase:``, ``NOW``) or a comment, never ``{``/``[``."""
@@ -390,6 +399,7 @@ def load(path: str, select: argparse.Namespace | None = None
         return parse_position_text(text, name, game_map=variant_of(select).map)
     from ..io.records import describe_names, pick, read_records
     record = pick(read_records(text, name), game, name)
+    warn_skipped([record], name)
     if phase is None:
         raise UserError(f"a game record: say which phase with --phase (it has "
                         f"{describe_names(record.names)})", filename=name)
