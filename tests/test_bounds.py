@@ -237,6 +237,29 @@ def test_a_file_past_the_size_limit(tmp_path, capsys, monkeypatch):
     assert refused(capsys, "show", "-").startswith("<stdin>: more than 16,777,216 bytes")
 
 
+def test_a_gzip_bomb_stops_at_the_file_size_limit(tmp_path, capsys):
+    """Gzip is decompressed within ``max_file_bytes``: 17 MB of zeros in 17 kB refused as
+    it grows past the bound (as a plain file of that size is), from the command line and
+    the library; every member of a multi-member gzip file is read."""
+    import gzip
+    import dipsolve
+    bomb = tmp_path / "bomb.json.gz"
+    bomb.write_bytes(gzip.compress(b" " * 17_000_000))
+    assert bomb.stat().st_size < 40_000
+    said = (f"{bomb}: gzip data of more than 16,777,216 bytes decompressed: past the limit "
+            "max_file_bytes")
+    assert refused(capsys, "analyze", str(bomb)).startswith(said)
+    with pytest.raises(DipsolveLimitError, match="gzip data of more than 16,777,216 bytes"):
+        dipsolve.load_record(str(bomb))
+    start = Path(__file__).resolve().parent.parent / "examples" / "start.dip"
+    text = start.read_bytes()
+    two = tmp_path / "two.dip"
+    two.write_bytes(gzip.compress(text[:100]) + gzip.compress(text[100:]))
+    code, out, _ = run(capsys, "show", str(two), "--json")
+    assert code == 0 and json.loads(out) == {**json.loads(run(capsys, "show", str(start), "--json")[1]),
+                                             "file": str(two)}
+
+
 # -- the options -----------------------------------------------------------------------------
 
 _TIME = "past the limit max_seconds (a time limit is more than 0, at most 10,000,000 seconds)"

@@ -203,6 +203,25 @@ def test_the_parts_fit():
     assert {o.location for o in dipsolve.legal_orders(START, "England")} == {"LON", "EDI", "LVP"}
 
 
+def test_an_order_text_that_names_its_power_is_given_by_it():
+    """An order's text with its power (``"Germany: A MUN - BUR"``, DAIDE) gives the order
+    to that power in a list, and is refused among another power's orders (issue 49: the
+    power was dropped, and the order went to whoever the position said)."""
+    want = dipsolve.adjudicate(START, {"France": ["A PAR - BUR"], "Germany": ["A MUN - BUR"]}).next
+    assert dipsolve.adjudicate(START, ["France: A PAR - BUR", "( GER AMY MUN ) MTO BUR"]).next == want
+    assert dipsolve.adjudicate(START, {"France": ["France: A PAR - BUR"],
+                                       "Germany": [("( GER AMY MUN ) MTO BUR")]}).next == want
+    assert dipsolve.adjudicate(START, [("France", "FRA: A PAR - BUR"), (None, "Germany: A MUN - BUR")]).next == want
+    with pytest.raises(dipsolve.DipsolveSyntaxError,
+                       match=r"order of France: 'Germany: A MUN - BUR' is an order of Germany, given as France's"):
+        dipsolve.adjudicate(START, {"France": ["Germany: A MUN - BUR"]})
+    with pytest.raises(dipsolve.DipsolveSyntaxError, match="is an order of France, given as Germany's"):
+        dipsolve.adjudicate(START, [("Germany", "( FRA AMY PAR ) MTO BUR")])
+    assert dipsolve.order_problem(START, "FRA", "France: A PAR - PIC") is None
+    with pytest.raises(dipsolve.DipsolveSyntaxError, match="is an order of Germany, given as France's"):
+        dipsolve.order_problem(START, "France", "Germany: A MUN - BUR")
+
+
 def test_the_family_holds_the_errors_that_escaped_it():
     from dipsolve.models.movement_rules import ParadoxError
     from dipsolve.play.games import GameLost

@@ -175,6 +175,36 @@ def test_bad_records(peer_records, edit, message, kind):
     assert e.location is not None and e.location.startswith("bad.json:1:")
 
 
+def _language_model_game() -> tuple[dict, str]:
+    """A small game as language-model players' records keep it: the diplomacy package's
+    format, but each phase's messages one string (and, once, a list with a string in it)."""
+    path = os.path.join(os.path.dirname(__file__), "..", "examples", "records", "dumbbot-1903.json")
+    with open(path) as f:
+        game = json.load(f)
+    for ph in game["phases"][:2]:
+        ph["messages"] = "FRANCE -> ENGLAND: an alliance against Germany?\nENGLAND -> FRANCE: agreed."
+    game["phases"][3]["messages"] = ["hi", {"sender": "FRANCE", "recipient": "GERMANY", "message": "hello"}]
+    return game, json.dumps(game)
+
+
+def test_press_in_another_shape_is_skipped_and_said_and_the_game_read():
+    """Issue 49: "messages: expected a JSON list, found str" refused the whole game.  The
+    boards and orders are read as without the press, and `Record.warnings` names what was
+    skipped and in which phases; the file is written back as it was."""
+    game, text = _language_model_game()
+    (record,) = read_records(text, "llm.json")
+    plain = read_records(json.dumps({**game, "phases": [{**ph, "messages": []} for ph in game["phases"]]}))[0]
+    assert [(p.name, p.position, p.orders) for p in record.phases] == \
+        [(p.name, p.position, p.orders) for p in plain.phases]
+    assert record.warnings == (
+        "the messages of phases S1901M F1901M skipped: expected a JSON list, found a string",
+        "messages of phase S1902M skipped: expected JSON objects, found a string")
+    assert record.phases[0].messages == () and record.phases[3].messages == (("FRANCE", "GERMANY", "hello"),)
+    assert json.loads(dumps_records([record])) == game
+    assert Game.from_record(record).record.warnings == record.warnings
+    assert plain.warnings == ()
+
+
 def test_not_json_and_empty():
     assert _bad("").message.startswith("empty record")
     e = _bad('{"id": 1,\n "phases": [}')

@@ -9,7 +9,7 @@ import argparse
 import json
 from typing import Any
 
-from .options import UserError, add_json, is_record, read_text, source_name
+from .options import UserError, add_json, is_record, read_text, source_name, warn_skipped
 from .output import Outputs
 from .progress import Progress
 
@@ -52,6 +52,7 @@ def cmd_view(args: argparse.Namespace) -> int:
     if args.output:
         outputs.plan(args.output)
     record = pick(read_records(text, name), args.game, name)
+    warn_skipped([record], name)
     with Progress(total=len(record.phases), enabled=len(record.phases) >= PROGRESS_FROM) as progress:
         page = game_html(record, title=args.title,
                          on_phase=lambda done, total: progress.show(f"drawing {done}/{total} phases", done=done))
@@ -63,7 +64,7 @@ def cmd_view(args: argparse.Namespace) -> int:
         print(page, end="")
     if args.json:
         print(json.dumps({"file": name, "game": record.id, "phases": len(record.phases),
-                          "output": args.output, "bytes": len(data),
+                          "warnings": list(record.warnings), "output": args.output, "bytes": len(data),
                           **({} if args.output else {"html": page})}))
     elif args.output:
         print(f"{args.output}: game {record.id}, {len(record.phases)} phases ({len(data):,} bytes)")

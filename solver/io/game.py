@@ -94,6 +94,8 @@ class Game:
         self.id, self.map, self.rules = id, map, tuple(rules)
         self._played: list[GamePhase] = []
         self._source: Source | None = None       # the game's own keys as its file wrote them
+        #: what reading the game's record skipped (`Record.warnings`)
+        self.warnings: tuple[str, ...] = ()
         self._current = GamePhase((start or Position.initial()).phase.short, start or Position.initial())
 
     # -- the state --------------------------------------------------------------------------
@@ -172,7 +174,7 @@ class Game:
     def record(self) -> Record:
         """The game as a `Record` (what `dipsolve.analyze` and the pictures read)."""
         return Record(self.id, tuple(p.as_record_phase() for p in self.phases), self.map, self.rules,
-                      self._source)
+                      self._source, self.warnings)
 
     @classmethod
     def from_record(cls, record: Record) -> "Game":
@@ -182,6 +184,7 @@ class Game:
             raise DipsolveSyntaxError(f"game {record.id!r} has no phase", found=record.id)
         game = cls(record.phases[-1].position, id=record.id, map=record.map, rules=record.rules)
         game._source = record.source
+        game.warnings = record.warnings
         game._played = [GamePhase.of(ph) for ph in record.phases[:-1]]
         game._current = GamePhase.of(record.phases[-1])
         return game

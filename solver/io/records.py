@@ -26,6 +26,9 @@ dipsolve's own games, which the ``diplomacy`` package loads.
 Anything the reader cannot take (bad JSON, a truncated file, a phase that is not a
 phase, an unknown power, province or order) is a `DipsolveSyntaxError` (or, for a board
 that breaks the rules, a `DipsolveRuleError`) naming ``file:line:col`` where it can.
+Press is no part of the game's boards: a phase's messages in another shape than a list
+of message objects (games played by language-model players keep them as one string) are
+skipped, and the record says so in `Record.warnings`.
 
 This module never imports the ``diplomacy`` package: it is a peer the tests compare with.
 """
@@ -89,6 +92,10 @@ class Record:
     rules: tuple[str, ...] = ()
     #: the game's own JSON keys as the file wrote them (`Source`), written back likewise
     source: "Source | None" = field(default=None, compare=False, repr=False)
+    #: what the reader skipped, one line a kind, naming the phases (press it cannot take:
+    #: ``"messages of phases S1901M F1901M skipped: expected a JSON list, found a string"``);
+    #: the boards and orders are read whole, and written back as the file wrote them
+    warnings: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def names(self) -> list[str]:
@@ -305,14 +312,19 @@ def _read_game(src: _Source, start: int, game: Any) -> Record:
         raise src.error("a saved game with no phases", start, expected="at least one phase")
     m = variant(map_name).map
     phases: list[RecordPhase] = []
+    skipped: dict[str, list[str]] = {}          # what was skipped -> the phases
     for i, ph in enumerate(phases_json):
-        phases.append(_read_phase(src, start, ph, i, phases, m))
+        phases.append(_read_phase(src, start, ph, i, phases, m, skipped))
     rules_read = tuple(str(r) for r in rules)
-    return Record(gid, tuple(phases), map_name, rules_read, Source(game, (gid, map_name, rules_read)))
+    warnings = tuple(what.replace("PHASES", f"{'phase' if len(names) == 1 else 'phases'} "
+                                           f"{describe_names(names)}")
+                     for what, names in skipped.items())
+    return Record(gid, tuple(phases), map_name, rules_read, Source(game, (gid, map_name, rules_read)),
+                  warnings)
 
 
 def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[RecordPhase],
-                m: Map) -> RecordPhase:
+                m: Map, skipped: dict[str, list[str]]) -> RecordPhase:
     _expect(src, start, ph, dict, f"phase {index + 1}")
     name = _expect(src, start, ph.get("name"), str, f"phase {index + 1}: name")
     state = _expect(src, start, ph.get("state"), dict, f"phase {name}: state", name)
@@ -370,13 +382,35 @@ def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[Reco
         if not isinstance(codes, list):
             _expect(src, start, codes, list, f"phase {name}: results of {unit_text}", unit_text)
         results[str(unit_text)] = tuple(str(c) for c in codes)
-    messages = []
-    for msg in _expect(src, start, ph.get("messages") or [], list, f"phase {name}: messages", name):
-        msg = _expect(src, start, msg, dict, f"phase {name}: a message", name)
-        messages.append((str(msg.get("sender", "")), str(msg.get("recipient", "")),
-                         str(msg.get("message", ""))))
-    read = tuple(messages)
+    read = _messages(ph.get("messages") or [], name, skipped)
     return RecordPhase(name, position, orders, results, read, Source(ph, (name, position, orders, results, read)))
+
+
+def _messages(value: Any, name: str, skipped: dict[str, list[str]]) -> tuple[tuple[str, str, str], ...]:
+    """A phase's press: (sender, recipient, text) of each message object; what is in
+    another shape is skipped and noted in ``skipped`` (what, with ``PHASES`` where the
+    phases go -> the phases)."""
+    def skip(what: str) -> None:
+        phases = skipped.setdefault(what, [])
+        if name not in phases:
+            phases.append(name)
+    if not isinstance(value, list):
+        skip(f"the messages of PHASES skipped: expected a JSON list, found {_json_kind(value)}")
+        return ()
+    out = []
+    for msg in value:
+        if not isinstance(msg, dict):
+            skip(f"messages of PHASES skipped: expected JSON objects, found {_json_kind(msg)}")
+            continue
+        out.append((str(msg.get("sender", "")), str(msg.get("recipient", "")), str(msg.get("message", ""))))
+    return tuple(out)
+
+
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, in words (``a string``, ``a JSON object``)."""
+    kinds = {str: "a string", dict: "a JSON object", list: "a JSON list", bool: "true or false",
+             int: "a number", float: "a number"}
+    return "null" if value is None else kinds.get(type(value), type(value).__name__)
 
 
 def _phase(src: _Source, start: int, name: str, before: list[RecordPhase]) -> Phase:
@@ -457,8 +491,8 @@ def _parse_order(text: str, m: Map) -> Order:
         read = m.memo["records.orders"] = {}
     order = read.get(text)
     if order is None:
-        from ..grammar import parse_order
-        order = parse_order(text, m)
+        from ..grammar import parse_order_line
+        order = parse_order_line(text, m)[1]     # under its power's key: a "Power:" prefix adds nothing
         if len(read) < 4096:
             read[text] = order
     return order
@@ -560,14 +594,21 @@ def board_differences(ours: Position, theirs: Position, compare_phase: bool = Tr
     rb = {d.unit: tuple(sorted(d.retreats)) for d in theirs.dislodged}
     for u in sorted(set(ra) | set(rb)):
         if ra.get(u) != rb.get(u):
-            fa = " ".join(ra[u]) if u in ra else "(not dislodged)"
-            fb = " ".join(rb[u]) if u in rb else "(not dislodged)"
-            out.append(f"retreats of {u.power} {u}: {a_name} {fa}; {b_name} {fb}")
+            out.append(f"retreats of {u.power} {u}: {a_name} {_retreats_text(u, ours, ra)}; "
+                       f"{b_name} {_retreats_text(u, theirs, rb)}")
     ca, cb = ours.owner, theirs.owner
     for c in sorted(set(ca) | set(cb)):
         if ca.get(c) != cb.get(c):
             out.append(f"center {c}: {a_name} {ca.get(c)}, {b_name} {cb.get(c)}")
     return out
+
+
+def _retreats_text(unit: Unit, board: Position, retreats: Mapping[Unit, tuple[str, ...]]) -> str:
+    """What a board says of a unit's retreat, for `board_differences`: its options, or
+    that it is dislodged with none (it can only disband), not dislodged, or not there."""
+    if unit in retreats:
+        return " ".join(retreats[unit]) or "(dislodged, no retreat open: it can only disband)"
+    return "(not dislodged)" if unit in board.units else "(not on the board)"
 
 
 # -- writing --------------------------------------------------------------------------------
