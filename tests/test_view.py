@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import random
 import re
+import select
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,6 +72,47 @@ def test_view_refuses_what_is_not_a_record(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "not a game record" in err and "Traceback" not in err
     assert not (tmp_path / "x.html").exists()
+
+
+def test_view_without_o_refuses_a_terminal_as_render_does(tmp_path):
+    """At a terminal (a real pseudo-terminal), view asks for -o (exit 2, one line, nothing
+    written) instead of pouring megabytes of HTML into it, in render's words."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "dipsolve", "view", str(RECORD)], stdout=slave,
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    os.close(slave)
+    shown = b""
+    try:
+        while True:                                 # what reaches the terminal, read as it comes
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:                     # the terminal's other end closed
+                    chunk = b""
+                if not chunk:
+                    break
+                shown += chunk
+            elif proc.poll() is not None:
+                break
+        err = proc.communicate(timeout=120)[1]
+    finally:
+        os.close(master)
+    assert proc.returncode == 2 and shown == b""
+    assert err.startswith("dipsolve: view writes an HTML page: give a file with -o OUT")
+    assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_view_without_o_writes_the_page_into_a_pipe_or_a_file(tmp_path, monkeypatch):
+    proc = subprocess.run([sys.executable, "-m", "dipsolve", "view", str(RECORD)], capture_output=True,
+                          text=True, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("<!DOCTYPE html>") and proc.stdout.endswith("</html>\n")
+    out = tmp_path / "redirected.html"
+    with out.open("w", encoding="utf-8") as f:       # dipsolve view GAME.json > redirected.html
+        monkeypatch.setattr(sys, "stdout", f)
+        assert main(["view", str(RECORD)]) == 0
+    assert out.read_text(encoding="utf-8") == proc.stdout
 
 
 def test_press_and_suggestions_are_on_the_page():

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from .options import UserError, add_json, is_record, read_text, source_name
 from .output import Outputs
-from .progress import Progress
+from .progress import Progress, is_terminal
 
 #: phases at which a progress bar is worth drawing
 PROGRESS_FROM = 20
@@ -25,7 +26,8 @@ phases; game.html#F1903M opens a phase.  The page is self-contained: open it in 
 browser, no server and no network.  `dipsolve analyze --html` writes the same page with
 dipsolve's suggested orders beside the played ones.
 
-The page goes to -o OUT (written whole or not at all), or to stdout."""
+The page goes to -o OUT (written whole or not at all), or to stdout when stdout is a file
+or a pipe (at a terminal, -o is asked for)."""
 
 
 def register(subparsers: Any) -> None:
@@ -44,6 +46,10 @@ def register(subparsers: Any) -> None:
 def cmd_view(args: argparse.Namespace) -> int:
     from ..io.pictures_html import game_html
     from ..io.records import pick, read_records
+    if not args.output and not args.json and is_terminal(sys.stdout):
+        # a page is megabytes of HTML: at a terminal it is never what was wanted
+        raise UserError("view writes an HTML page: give a file with -o OUT (game.html), or send it "
+                        "on (dipsolve view GAME.json > game.html)")
     text, name = read_text(args.file), source_name(args.file)
     if not is_record(text):
         raise UserError("not a game record: view reads the diplomacy package's saved-game JSON",
