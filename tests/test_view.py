@@ -19,6 +19,8 @@ import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -125,6 +127,98 @@ def test_press_and_suggestions_are_on_the_page():
     assert all(m.phase in page for m in analysis.moves["France"])
     assert record._repr_html_().startswith("<iframe srcdoc=")
     assert analysis._repr_html_().startswith("<iframe srcdoc=")
+
+
+#: HTML's void elements: no end tag
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+#: elements that end an open <p> in HTML (so a </p> after them closes nothing)
+BLOCKS = {"address", "article", "aside", "blockquote", "details", "div", "dl", "fieldset", "figure",
+          "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "main", "nav", "ol",
+          "p", "pre", "section", "table", "ul"}
+
+
+class Structure(HTMLParser):
+    """The page's elements as a browser nests them, checked strictly: every element but a
+    void one closed by its own end tag, in order (no optional end tags left out, none
+    misnested), ``<x/>`` only for void elements and inside SVG, no block inside a ``<p>``;
+    every id counted.  ``problems`` lists what is wrong, with its line."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.open: list[str] = []
+        self.ids: Counter[str] = Counter()
+        self.problems: list[str] = []
+
+    def _where(self) -> str:
+        return f"line {self.getpos()[0]}, column {self.getpos()[1]}"
+
+    def _ids(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        names = [k for k, _ in attrs]
+        if len(names) != len(set(names)):
+            self.problems.append(f"<{tag}> repeats an attribute at {self._where()}")
+        for k, v in attrs:
+            if k == "id":
+                if not v or any(c.isspace() for c in v):
+                    self.problems.append(f"<{tag}> has the id {v!r} at {self._where()}")
+                self.ids[v or ""] += 1
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._ids(tag, attrs)
+        if tag in BLOCKS and "p" in self.open:
+            self.problems.append(f"<{tag}> inside a <p> at {self._where()}")
+        if tag not in VOID:
+            self.open.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._ids(tag, attrs)
+        if tag not in VOID and "svg" not in self.open and tag != "svg":
+            self.problems.append(f"<{tag}/> is no empty element in HTML, at {self._where()}")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in VOID:
+            self.problems.append(f"</{tag}> ends a void element at {self._where()}")
+        elif not self.open or self.open[-1] != tag:
+            self.problems.append(f"</{tag}> at {self._where()} where <{self.open[-1] if self.open else '(none)'}> is open")
+            if tag in self.open:                # go on as a browser would
+                del self.open[len(self.open) - 1 - self.open[::-1].index(tag):]
+        else:
+            self.open.pop()
+
+    def check(self, page: str) -> "Structure":
+        assert page.startswith("<!DOCTYPE html>\n")
+        self.feed(page)
+        self.close()
+        if self.open:
+            self.problems.append(f"left open at the end: {' '.join(self.open)}")
+        return self
+
+
+def test_structure_finds_what_a_page_can_get_wrong():
+    """The checker the page is held to finds each kind of mistake it looks for."""
+    ok = "<!DOCTYPE html>\n<html><body><p>a<br>b</p><svg><path d=''/></svg></body></html>"
+    assert Structure().check(ok).problems == []
+    for bad, what in [("<div><span></div></span>", "</div> at"), ("<p><div></div></p>", "inside a <p>"),
+                      ("<div/>", "no empty element"), ("<table><tr><td>x</table>", "where <td> is open"),
+                      ("<br></br>", "ends a void element"), ("<b>", "left open"),
+                      ('<a id="x"></a><a id="x y"></a>', "has the id"), ('<a id="1" id="2"></a>', "repeats")]:
+        found = Structure().check("<!DOCTYPE html>\n" + bad).problems
+        assert any(what in p for p in found), (bad, found)
+    twice = Structure().check('<!DOCTYPE html>\n<a id="x"></a><b id="x"></b>')
+    assert twice.ids["x"] == 2
+
+
+def test_the_page_is_well_formed_html_with_unique_ids():
+    """A real game with press (one of Meta's Cicero games, 36 phases) and a game with
+    dipsolve's suggestions: every element closed in order, every id once."""
+    record = load_record(str(ROOT / "tests" / "data" / "records" / "meta-game_433761_ENGLAND_AG.json"))
+    small = load_record(str(RECORD))
+    pages = [game_html(record), game_html(small, analyze(small, ["France"], limits=Limits(time_limit=0.1)))]
+    for page in pages:
+        found = Structure().check(page)
+        assert found.problems == []
+        assert [i for i, n in found.ids.items() if n > 1] == []
+        assert len(found.ids) > 90 * len(record.phases if page is pages[0] else small.phases)
+        assert found.ids["chart-cursor"] == 1 and found.ids["p0-prov-PAR"] == 1
 
 
 def _driver():

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from typing import Any, Callable
 
 from ..core.adjudicator import adjudicate
@@ -54,6 +55,32 @@ def _phase_svg(ph: Any) -> tuple[str, list[dict[str, str]]]:
     return position_svg(ph.position, refs=True), []
 
 
+#: the two ways a picture refers to an id: ``href="#x"`` (``xlink:href`` too), ``url(#x)``
+_HREF = re.compile(r'href="#([^"]*)"')
+_URL = re.compile(r'url\(#([^)]*)\)')
+
+
+def own_ids(svg: str, prefix: str) -> str:
+    """``svg`` with ids of its own on a page of many pictures: each ``id="x"`` it defines,
+    and each reference to it, becomes ``prefix + x``; a reference to an id it does not
+    define (the page's map shapes, ``href="#map-PAR"``) is left as it is.
+
+        >>> own_ids('<g id="units"><use href="#units"/><use href="#map-PAR"/></g>', "p3-")
+        '<g id="p3-units"><use href="#p3-units"/><use href="#map-PAR"/></g>'
+    """
+    ids: set[str] = set()
+    out = svg
+    for blank in " \n\t\r":          # an id attribute: found as plain text, the fastest way
+        attribute = f'{blank}id="'
+        if attribute in svg:
+            ids.update(part.split('"', 1)[0] for part in svg.split(attribute)[1:])
+            out = out.replace(attribute, attribute + prefix)
+    own = {*_HREF.findall(svg), *_URL.findall(svg)} & ids
+    for x in own:
+        out = out.replace(f'href="#{x}"', f'href="#{prefix}{x}"').replace(f"url(#{x})", f"url(#{prefix}{x})")
+    return out
+
+
 def _suggestions(analysis: Analysis | None, name: str) -> list[dict[str, Any]]:
     if analysis is None:
         return []
@@ -77,6 +104,7 @@ def _table(rows: list[list[str]], head: list[str], cls: str) -> str:
 
 def _section(i: int, ph: Any, analysis: Analysis | None) -> str:
     svg, orders = _phase_svg(ph)
+    svg = own_ids(svg, f"p{i}-")
     e = html.escape
     order_rows = [[e(o["power"]), e(o["order"]),
                    f'<span class="failed">{e(o["result"])}</span>' if o["result"] else "ok"]
