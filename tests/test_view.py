@@ -11,6 +11,8 @@ It is skipped, saying why, where no Chromium or driver is installed.
 
 from __future__ import annotations
 
+import dataclasses
+import html
 import json
 import os
 import pty
@@ -49,6 +51,25 @@ def long_game(phases: int = 44, seed: int = 7):
         orders.append(o)
         board = adjudicate(board, o).next
     return replay(Position.initial(), orders, id=f"random-{phases}")
+
+
+#: strings a record may hold, written as an attacker would: each must show as text
+HOSTILE_NAME = '<script>document.title="pwned"</script>'
+HOSTILE_SENDER = 'FRANCE" data-to="ENGLAND'
+HOSTILE_TEXT = '<img src=x onerror="document.title=\'pwned\'">'
+
+
+def hostile_record():
+    """The longest real record of the corpus (the diplomacy package's game 001ce02c: 53
+    phases, 473 messages), with a hostile player name and a hostile message added."""
+    from dipsolve.testing.peer import real_records
+    path = real_records().get("diplomacy-001ce02c.json")
+    if path is None:
+        pytest.skip("the diplomacy package (the test extra) is not installed")
+    record = load_record(str(path))
+    first = record.phases[0]
+    hostile = dataclasses.replace(first, messages=(*first.messages, (HOSTILE_SENDER, "TURKEY", HOSTILE_TEXT)))
+    return dataclasses.replace(record, phases=(hostile, *record.phases[1:]), players={"Italy": HOSTILE_NAME})
 
 
 def test_view_writes_one_page_with_every_phase(tmp_path, capsys):
@@ -212,12 +233,17 @@ def test_the_page_is_well_formed_html_with_unique_ids():
     dipsolve's suggestions: every element closed in order, every id once."""
     record = load_record(str(ROOT / "tests" / "data" / "records" / "meta-game_433761_ENGLAND_AG.json"))
     small = load_record(str(RECORD))
-    pages = [game_html(record), game_html(small, analyze(small, ["France"], limits=Limits(time_limit=0.1)))]
-    for page in pages:
+    first = small.phases[0]
+    hostile = dataclasses.replace(small, players={"France": HOSTILE_NAME, "Turkey": "</td></tr></table>"},
+                                  phases=(dataclasses.replace(first, messages=(
+                                      (HOSTILE_SENDER, "</p><div>", HOSTILE_TEXT),)), *small.phases[1:]))
+    pages = [(game_html(record), record), (game_html(hostile), hostile),
+             (game_html(small, analyze(small, ["France"], limits=Limits(time_limit=0.1))), small)]
+    for page, game in pages:
         found = Structure().check(page)
         assert found.problems == []
         assert [i for i, n in found.ids.items() if n > 1] == []
-        assert len(found.ids) > 90 * len(record.phases if page is pages[0] else small.phases)
+        assert len(found.ids) > 90 * len(game.phases)
         assert found.ids["chart-cursor"] == 1 and found.ids["p0-prov-PAR"] == 1
 
 
@@ -296,3 +322,21 @@ def test_the_page_in_a_real_browser(tmp_path):
     finally:
         browser.quit()
     assert (artifacts / "view-start.png").stat().st_size > 10_000
+
+
+def test_players_and_the_result_on_the_page():
+    record = hostile_record()
+    page = game_html(record)
+    assert HOSTILE_NAME not in page and html.escape(HOSTILE_NAME) in page
+    assert HOSTILE_TEXT not in page and html.escape(HOSTILE_TEXT) in page
+    end = page[page.index('<section class="game-end"'):]
+    assert "Result: unfinished: the record stops at Spring 1912 Retreat (S1912R)" in end
+    rows = re.findall(r"<tr><td><span class=\"swatch\"[^>]*></span>(\w+)</td><td>(.*?)</td><td>(\d+)</td>"
+                      r"<td>(\d+)</td><td>([\w ]+)</td></tr>", end)
+    assert [(p, c) for p, _, c, _, _ in rows] == [("Italy", "17"), ("France", "13"), ("Russia", "3"),
+                                                  ("England", "1"), ("Austria", "0"), ("Germany", "0"),
+                                                  ("Turkey", "0")]
+    assert rows[0][1] == html.escape(HOSTILE_NAME)
+    assert all(who == '<span class="unknown">unknown</span>' for _, who, _, _, _ in rows[1:])
+    assert {p: s for p, _, _, _, s in rows}["Italy"] == "in play"
+    assert {p: s for p, _, _, _, s in rows}["Austria"] == "eliminated"

@@ -4,14 +4,17 @@
 orders given and their results (`dipsolve.io.pictures_svg.outcome_svg`), the centers chart
 with the phase marked, the press messages of the phase and, where the record was
 analysed (`dipsolve.analysis.Analysis`), dipsolve's suggested orders beside the played
-ones with the value each power lost.  Buttons, a phase list and the keyboard (left and
-right arrows, Home, End) step through it; the address's ``#S1903M`` opens a phase.
+ones with the value each power lost; once, who played each power and how the game ended
+(`dipsolve.io.records.Record.players`, `Record.result`: "unknown" where the record does
+not say), with each power's final centers and units.  Buttons, a phase list and the
+keyboard (left and right arrows, Home, End) step through it; the address's ``#S1903M``
+opens a phase.
 
 Nothing is fetched: the map's shapes are written once (``<defs>``) and each phase's
-picture refers to them (``<use>``), so a game of 40 phases stays near 1 MB; no script,
-font or style comes from the network.  `Record._repr_html_` and `Analysis._repr_html_`
-show the same page in a notebook (inside an ``<iframe srcdoc>``, so that its script and
-ids keep to themselves).
+picture refers to them (``<use>``), its own ids made unique on the page (`own_ids`), so a
+game of 53 phases stays near 3 MB; no script, font or style comes from the network.
+`Record._repr_html_` and `Analysis._repr_html_` show the same page in a notebook (inside
+an ``<iframe srcdoc>``, so that its script and ids keep to themselves).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import re
 from typing import Any, Callable
 
 from ..core.adjudicator import adjudicate
-from .pictures_board import shapes
+from .pictures_board import POWER_COLOURS, shapes
 from .pictures_chart import centers_chart_svg, chart_x
 from .pictures_svg import outcome_svg, position_svg
 
@@ -126,6 +129,36 @@ def _section(i: int, ph: Any, analysis: Analysis | None) -> str:
             f'<div class="board">{svg}</div><div class="side">{"".join(side)}</div></section>')
 
 
+def _standing(power: str, how: str, winners: tuple[str, ...], alive: bool) -> str:
+    """A power's standing at the end, by how the game ended (`dipsolve.io.records.GameResult`)."""
+    if power in winners:
+        return "won" if how == "solo" else "in the draw"
+    if not alive:
+        return "eliminated"
+    return "survived" if how in ("solo", "draw", "ended") else "in play"
+
+
+def _players(record: Record) -> str:
+    """Who played each power and how the game ended, with the final centers and units."""
+    e = html.escape
+    result = record.result
+    final = record.final
+    head = {"solo": f"a solo win for {', '.join(result.winners)}",
+            "draw": f"a draw between {', '.join(result.winners)}",
+            "ended": "over, no winner named in the record",
+            "unfinished": f"unfinished: the record stops at {final.phase} ({result.phase})"}[result.how]
+    rows = []
+    for p in sorted(result.centers, key=lambda p: (-result.centers[p], p)):
+        units = len(final.units_of(p))
+        who = e(record.players[p]) if p in record.players else '<span class="unknown">unknown</span>'
+        rows.append([f'<span class="swatch" style="background:{POWER_COLOURS.get(p, "#999999")}"></span>{e(p)}',
+                     who, str(result.centers[p]), str(units),
+                     _standing(p, result.how, result.winners, bool(result.centers[p] or units))])
+    return (f'<section class="game-end" aria-label="players and result"><h2>Players and result</h2>'
+            f'<p class="result">Result: {e(head)}</p>'
+            f'{_table(rows, ["power", "player", "centers", "units", "at the end"], "players")}</section>')
+
+
 _STYLE = """
 body{font-family:"DejaVu Sans",Verdana,Arial,sans-serif;margin:0;background:#f4f2ec;color:#1a1a1a}
 header{display:flex;gap:.6em;align-items:center;padding:.5em 1em;background:#2b3a4a;color:#fff;flex-wrap:wrap}
@@ -141,6 +174,12 @@ main{padding:.5em 1em}
 table{border-collapse:collapse;width:100%;margin-bottom:.6em}
 td,th{border-bottom:1px solid #ddd;padding:2px 4px;text-align:left;vertical-align:top}
 .failed{color:#b00}
+.game{display:flex;gap:2em;flex-wrap:wrap;align-items:flex-start;margin-top:1em}
+.game-end{flex:0 1 34em;font-size:.9em}
+.game-end h2{font-size:1.1em;margin:.2em 0}
+.swatch{display:inline-block;width:.8em;height:.8em;margin-right:.4em;border:1px solid #333;vertical-align:-.05em}
+.unknown{color:#777;font-style:italic}
+#chart{flex:1 1 600px}
 #chart svg{width:min(100%,900px);height:auto}
 """
 
@@ -219,7 +258,7 @@ def game_html(record: Record, analysis: Analysis | None = None, *, title: str | 
             '<button id="last" title="last phase (End)">&#x25B6;&#x25B6;</button>'
             '<span id="phase-name"></span></header>'
             f"<main>{map_defs()}{summary}{''.join(sections)}"
-            f'<div id="chart">{chart}</div></main>'
+            f'<div class="game">{_players(record)}<div id="chart">{chart}</div></div></main>'
             f'<script type="application/json" id="chart-x">{json.dumps(xs)}</script>'
             f"<script>{_SCRIPT}</script></body></html>\n")
 
