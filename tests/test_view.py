@@ -340,3 +340,84 @@ def test_players_and_the_result_on_the_page():
     assert all(who == '<span class="unknown">unknown</span>' for _, who, _, _, _ in rows[1:])
     assert {p: s for p, _, _, _, s in rows}["Italy"] == "in play"
     assert {p: s for p, _, _, _, s in rows}["Austria"] == "eliminated"
+
+
+def test_the_press_filters_choices_on_the_page():
+    """Each message says who sent and who received it (as the filter compares them, the
+    hostile sender escaped); the filter offers all and each power, with how many messages
+    each shows (those it sent or received, and those to every power)."""
+    record = hostile_record()
+    page = game_html(record)
+    assert f'data-from="{html.escape(HOSTILE_SENDER.upper())}" data-to="TURKEY"' in page
+    messages = [m for ph in record.phases for m in ph.messages]
+    france = sum(1 for f, t, _ in messages if "FRANCE" in (f, t) or t == "GLOBAL")
+    assert f'<option value="">all powers ({len(messages)})</option>' in page
+    assert f'<option value="FRANCE">France ({france})</option>' in page
+    assert page.count(' data-from="') == len(messages) == 474
+
+
+def _open(tmp_path: Path, text: str):
+    """Headless Chromium showing the page ``text`` (written to a file)."""
+    page = tmp_path / "game.html"
+    page.write_text(text, encoding="utf-8")
+    browser = _driver()
+    browser.get(page.as_uri())
+    return browser
+
+
+def _no_errors(browser) -> None:
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_the_press_by_power_and_the_players_in_a_real_browser(tmp_path):
+    """On the longest real record: the press shows one power's messages (those it sent or
+    received, and those to every power) or all; a phase with press but none of the power's
+    says so; the players and the result are shown, the hostile strings as text."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+    record = hostile_record()
+    browser = _open(tmp_path, game_html(record))
+    try:
+        body = browser.find_element(By.TAG_NAME, "body")
+        shown = lambda: browser.find_element(By.CSS_SELECTOR, "section.phase:not([hidden])")  # noqa: E731
+        messages = [[m for m in ph.messages] for ph in record.phases]
+
+        def visible_rows() -> list[tuple[str, str, str]]:
+            rows = browser.execute_script(
+                "return Array.from(document.querySelectorAll('table.press tbody tr')).filter(function(r){"
+                "return !r.hidden && !r.closest('table').hidden}).map(function(r){"
+                "return [r.getAttribute('data-from'), r.getAttribute('data-to'), r.cells[2].textContent]})")
+            return [tuple(r) for r in rows]
+
+        every = visible_rows()
+        assert len(every) == sum(map(len, messages)) == 474
+        assert (HOSTILE_SENDER.upper(), "TURKEY", HOSTILE_TEXT) in every      # text, not markup
+        pick = Select(browser.find_element(By.ID, "press-power"))
+        for power in ("FRANCE", "TURKEY"):
+            pick.select_by_value(power)
+            rows = visible_rows()
+            want = [(f.strip().upper(), t.strip().upper(), m) for ph in messages for f, t, m in ph
+                    if power in (f.strip().upper(), t.strip().upper()) or t.strip().upper() == "GLOBAL"]
+            assert rows == want and 0 < len(rows) < len(every)
+        # Turkey's: the hostile message to it is there; a phase with press but none of Turkey's says so
+        assert (HOSTILE_SENDER.upper(), "TURKEY", HOSTILE_TEXT) in rows
+        quiet = next(i for i, ms in enumerate(messages)
+                     if ms and not any("TURKEY" in (f.upper(), t.upper()) or t.upper() == "GLOBAL" for f, t, _ in ms))
+        for _ in range(quiet):
+            body.send_keys(Keys.ARROW_RIGHT)
+        side = shown().find_element(By.CLASS_NAME, "side")
+        assert not side.find_element(By.CSS_SELECTOR, "table.press").is_displayed()
+        assert side.find_element(By.CLASS_NAME, "press-none").is_displayed()
+        pick.select_by_value("")
+        assert visible_rows() == every
+        assert side.find_element(By.CSS_SELECTOR, "table.press").is_displayed()
+        assert not side.find_element(By.CLASS_NAME, "press-none").is_displayed()
+        # the players and the result; the hostile name shown as text, run nowhere
+        ends = browser.find_elements(By.CSS_SELECTOR, "table.players tbody tr")
+        assert [r.find_elements(By.TAG_NAME, "td")[1].text for r in ends][:2] == [HOSTILE_NAME, "unknown"]
+        assert browser.title == "Game 001ce02c"
+        assert browser.find_elements(By.CSS_SELECTOR, "table.press img, .game-end script") == []
+        _no_errors(browser)
+    finally:
+        browser.quit()

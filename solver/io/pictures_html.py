@@ -10,6 +10,9 @@ not say), with each power's final centers and units.  Buttons, a phase list and 
 keyboard (left and right arrows, Home, End) step through it; the address's ``#S1903M``
 opens a phase.
 
+A list in the header shows the press of one power (the messages it sent or received,
+and those to every power) or all of it.
+
 Nothing is fetched: the map's shapes are written once (``<defs>``) and each phase's
 picture refers to them (``<use>``), its own ids made unique on the page (`own_ids`), so a
 game of 53 phases stays near 3 MB; no script, font or style comes from the network.
@@ -97,12 +100,30 @@ def _suggestions(analysis: Analysis | None, name: str) -> list[dict[str, Any]]:
     return out
 
 
-def _table(rows: list[list[str]], head: list[str], cls: str) -> str:
+def _table(rows: list[list[str]], head: list[str], cls: str, row_attrs: list[str] | None = None) -> str:
+    """A table of ``rows`` (each cell HTML already), ``row_attrs`` each row's attributes."""
     if not rows:
         return ""
     th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+    attrs = row_attrs or [""] * len(rows)
+    body = "".join(f"<tr{a}>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r, a in zip(rows, attrs))
     return f'<table class="{cls}"><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>'
+
+
+#: a message's recipient when it went to every power (the diplomacy package's, Meta's)
+TO_ALL = ("GLOBAL", "ALL")
+
+
+def _press(msgs: tuple[tuple[str, str, str], ...]) -> str:
+    """A phase's press: a table whose rows say who sent and who received each message
+    (``data-from``, ``data-to``: the names upper case, as the page's filter compares them)."""
+    e = html.escape
+    if not msgs:
+        return "<p>no messages</p>"
+    rows = [[e(m[0]), "all" if m[1].strip().upper() in TO_ALL else e(m[1]), e(m[2])] for m in msgs]
+    attrs = [f' data-from="{e(m[0].strip().upper())}" data-to="{e(m[1].strip().upper())}"' for m in msgs]
+    return (_table(rows, ["from", "to", "message"], "press", attrs)
+            + '<p class="press-none" hidden>no messages of the power chosen</p>')
 
 
 def _section(i: int, ph: Any, analysis: Analysis | None) -> str:
@@ -112,8 +133,6 @@ def _section(i: int, ph: Any, analysis: Analysis | None) -> str:
     order_rows = [[e(o["power"]), e(o["order"]),
                    f'<span class="failed">{e(o["result"])}</span>' if o["result"] else "ok"]
                   for o in orders]
-    msgs = getattr(ph, "messages", ())
-    msg_rows = [[e(m[0]), e(m[1]), e(m[2])] for m in msgs]
     sug = _suggestions(analysis, ph.name)
     sug_rows = [[e(s["power"]), e(", ".join(s["played"]) or "(all hold)"),
                  "(the same)" if s["same"] else e(", ".join(s["dipsolve"])), f'{s["lost"]:+.1f}']
@@ -124,7 +143,7 @@ def _section(i: int, ph: Any, analysis: Analysis | None) -> str:
                     + _table(sug_rows, ["power", "played", "dipsolve's", "value lost"], "suggestions"))
     elif analysis is not None and ph.position.phase.kind == "movement":
         side.append("<h3>dipsolve's suggestions</h3><p>not analysed</p>")
-    side.append(f'<h3>Press</h3>{_table(msg_rows, ["from", "to", "message"], "press") or "<p>no messages</p>"}')
+    side.append(f'<h3>Press</h3>{_press(getattr(ph, "messages", ()))}')
     return (f'<section class="phase" id="phase-{i}" data-name="{e(ph.name)}" hidden>'
             f'<div class="board">{svg}</div><div class="side">{"".join(side)}</div></section>')
 
@@ -201,13 +220,30 @@ _SCRIPT = """
     if(cursor){cursor.setAttribute('x1',xs[i]);cursor.setAttribute('x2',xs[i]);}
     if(history.replaceState)history.replaceState(null,'','#'+name);
   }
+  // the press: all of it, or what one power sent or received (and what went to every power)
+  var press=document.getElementById('press-power');
+  function filterPress(){
+    var p=press.value, tables=document.querySelectorAll('table.press');
+    for(var i=0;i<tables.length;i++){
+      var rows=tables[i].tBodies[0].rows, shown=0;
+      for(var j=0;j<rows.length;j++){
+        var f=rows[j].getAttribute('data-from'), t=rows[j].getAttribute('data-to');
+        var on=!p||f===p||t===p||t==='GLOBAL'||t==='ALL';
+        rows[j].hidden=!on; if(on)shown++;
+      }
+      tables[i].hidden=!shown;
+      var none=tables[i].nextElementSibling; if(none)none.hidden=!!shown;
+    }
+  }
+  press.onchange=filterPress;
   document.getElementById('first').onclick=function(){show(0)};
   document.getElementById('prev').onclick=function(){show(current-1)};
   document.getElementById('next').onclick=function(){show(current+1)};
   document.getElementById('last').onclick=function(){show(sections.length-1)};
   select.onchange=function(){show(parseInt(select.value,10))};
   document.addEventListener('keydown',function(ev){
-    if(ev.target&&ev.target.tagName==='SELECT')return;
+    var tag=ev.target&&ev.target.tagName;
+    if(tag==='SELECT'||tag==='INPUT'||tag==='TEXTAREA'||ev.ctrlKey||ev.metaKey||ev.altKey)return;
     if(ev.key==='ArrowRight'||ev.key==='PageDown'){show(current+1);ev.preventDefault();}
     else if(ev.key==='ArrowLeft'||ev.key==='PageUp'){show(current-1);ev.preventDefault();}
     else if(ev.key==='Home'){show(0);ev.preventDefault();}
@@ -218,6 +254,23 @@ _SCRIPT = """
   show(start);
 })();
 """
+
+
+def _press_options(record: Record, powers: tuple[str, ...]) -> str:
+    """The press filter's choices: all, and each power with how many messages it shows
+    (those it sent or received, and those to every power)."""
+    shown = {p.upper(): 0 for p in powers}
+    total = 0
+    for ph in record.phases:
+        for frm, to, _ in getattr(ph, "messages", ()):
+            total += 1
+            ends = {frm.strip().upper(), to.strip().upper()}
+            for p in shown:
+                if p in ends or to.strip().upper() in TO_ALL:
+                    shown[p] += 1
+    e = html.escape
+    return (f'<option value="">all powers ({total})</option>'
+            + "".join(f'<option value="{e(p.upper())}">{e(p)} ({shown[p.upper()]})</option>' for p in powers))
 
 
 def game_html(record: Record, analysis: Analysis | None = None, *, title: str | None = None,
@@ -256,7 +309,9 @@ def game_html(record: Record, analysis: Analysis | None = None, *, title: str | 
             f'<select id="phase-select" aria-label="phase">{options}</select>'
             '<button id="next" title="next phase (right arrow)">&#x25B6;</button>'
             '<button id="last" title="last phase (End)">&#x25B6;&#x25B6;</button>'
-            '<span id="phase-name"></span></header>'
+            '<span id="phase-name"></span>'
+            f'<label>Press of <select id="press-power" title="the messages a power sent or received '
+            f'(and those to every power)">{_press_options(record, powers)}</select></label></header>'
             f"<main>{map_defs()}{summary}{''.join(sections)}"
             f'<div class="game">{_players(record)}<div id="chart">{chart}</div></div></main>'
             f'<script type="application/json" id="chart-x">{json.dumps(xs)}</script>'
