@@ -1,10 +1,13 @@
 """``dipsolve view``: a whole game as one self-contained page, checked as text and in a real browser.
 
-The browser test opens the page in headless Chromium (Debian's ``chromium`` and
-``chromium-driver``, installed by .ci/run) through Selenium, steps through the phases
+The browser tests open the page in headless Chromium (Debian's ``chromium`` and
+``chromium-driver``, installed by .ci/run) through Selenium.  One steps through the phases
 with the keyboard and the buttons, and checks what is shown: the phase's name, its units
 drawn, an order's arrow, the chart's cursor; that the page asked for nothing over the
-network and wrote no error to the console.  Screenshots of the start and of a crowded
+network and wrote no error to the console.  Another, on the longest real record with
+hostile strings added, zooms and moves the map every way it offers (the board's viewBox
+checked each time), filters the press by power and reads the players and the result.
+A parser (`Structure`, on ``html.parser``) holds the page to HTML's nesting and unique ids.  Screenshots of the start and of a crowded
 mid-game phase are kept in ``$DIPSOLVE_ARTIFACTS`` (default: the test's temporary folder).
 It is skipped, saying why, where no Chromium or driver is installed.
 """
@@ -244,7 +247,7 @@ def test_the_page_is_well_formed_html_with_unique_ids():
         assert found.problems == []
         assert [i for i, n in found.ids.items() if n > 1] == []
         assert len(found.ids) > 90 * len(game.phases)
-        assert found.ids["chart-cursor"] == 1 and found.ids["p0-prov-PAR"] == 1
+        assert found.ids["chart-cursor"] == 1 and found.ids["p0-prov-PAR"] == 1 and found.ids["zoom-in"] == 1
 
 
 def _driver():
@@ -367,6 +370,89 @@ def _open(tmp_path: Path, text: str):
 
 def _no_errors(browser) -> None:
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_zoom_and_pan_in_a_real_browser(tmp_path):
+    """On the longest real record: the map zooms (buttons, the wheel, the keyboard, a
+    double click) and moves (a mouse drag, a finger, Shift and the arrows) by its viewBox,
+    keeps its view from phase to phase and comes back whole; no script error."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+    text = game_html(hostile_record())
+    whole = re.search(r'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="\d+" height="\d+" '
+                      r'viewBox="([^"]+)"', text).group(1)
+    W, H = (float(v) for v in whole.split()[2:])
+    browser = _open(tmp_path, text)
+    try:
+        body = browser.find_element(By.TAG_NAME, "body")
+        shown = lambda: browser.find_element(By.CSS_SELECTOR, "section.phase:not([hidden])")  # noqa: E731
+        board = lambda: shown().find_element(By.CSS_SELECTOR, ".board svg")  # noqa: E731
+
+        def box() -> list[float]:
+            return [float(v) for v in board().get_dom_attribute("viewBox").split()]
+
+        def zoomed() -> bool:
+            return "zoomed" in (browser.find_element(By.TAG_NAME, "main").get_attribute("class") or "")
+
+        assert board().get_dom_attribute("viewBox") == whole and not zoomed()
+        level = browser.find_element(By.ID, "zoom-level")
+        # the buttons
+        browser.find_element(By.ID, "zoom-in").click()
+        x, y, w, h = box()
+        assert w == pytest.approx(W / 1.5, abs=0.01) and h == pytest.approx(H / 1.5, abs=0.01)
+        assert (x, y) == pytest.approx(((W - w) / 2, (H - h) / 2), abs=0.01)     # about the middle
+        assert level.text == "150%" and zoomed()
+        assert browser.execute_script("return getComputedStyle(arguments[0]).transform", board()) == "none"
+        browser.find_element(By.ID, "zoom-out").click()
+        assert board().get_dom_attribute("viewBox") == whole and level.text == "100%" and not zoomed()
+        browser.find_element(By.ID, "zoom-out").click()                         # no further than whole
+        assert board().get_dom_attribute("viewBox") == whole
+        # the wheel, over the map: in about the point under the pointer
+        ActionChains(browser).scroll_from_origin(ScrollOrigin.from_element(board(), -200, -100), 0, -300).perform()
+        x, y, w, h = box()
+        assert w < W / 1.5 and x > 0 and zoomed()
+        # a drag moves the map with the pointer (what was at the left comes into view)
+        ActionChains(browser).move_to_element(board()).click_and_hold().move_by_offset(80, 40) \
+            .release().perform()
+        x2, y2, w2, _ = box()
+        assert x2 < x and y2 < y and w2 == pytest.approx(w)
+        # a finger's drag does the same
+        r = browser.execute_script("var r=arguments[0].getBoundingClientRect();return [r.left,r.top,r.width,r.height]",
+                                   board())
+        cx, cy = r[0] + r[2] / 2, r[1] + r[3] / 2
+        for kind, px in (("touchStart", cx), ("touchMove", cx + 60), ("touchMove", cx + 120), ("touchEnd", None)):
+            points = [] if px is None else [{"x": px, "y": cy, "id": 1}]
+            browser.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+        x3, y3, _, _ = box()
+        assert x3 < x2 and y3 == pytest.approx(y2)
+        # the keyboard: + zooms in, Shift and an arrow move, the view stays from phase to phase
+        body.send_keys("+")
+        x4, y4, w4, h4 = box()
+        assert w4 == pytest.approx(w2 / 1.5, abs=0.01)
+        ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.ARROW_RIGHT).key_up(Keys.SHIFT).perform()
+        assert box()[0] == pytest.approx(x4 + 0.15 * w4, abs=0.01)
+        kept = board().get_dom_attribute("viewBox")
+        body.send_keys(Keys.ARROW_RIGHT)
+        assert shown().get_attribute("data-name") == "F1901M" and board().get_dom_attribute("viewBox") == kept
+        # a double click zooms in; 0, and the button, show the whole map again
+        ActionChains(browser).double_click(board()).perform()
+        assert box()[2] == pytest.approx(w4 / 2, abs=0.01)
+        body.send_keys("0")
+        assert board().get_dom_attribute("viewBox") == whole and not zoomed()
+        body.send_keys("+")
+        browser.find_element(By.ID, "zoom-reset").click()
+        assert board().get_dom_attribute("viewBox") == whole and level.text == "100%"
+        # the wheel out over the whole map scrolls the page, as it would without the map
+        before = browser.execute_script("return window.scrollY")
+        ActionChains(browser).scroll_from_origin(ScrollOrigin.from_element(board()), 0, 300).perform()
+        WebDriverWait(browser, 5).until(lambda b: b.execute_script("return window.scrollY") > before)  # smooth
+        assert board().get_dom_attribute("viewBox") == whole
+        _no_errors(browser)
+    finally:
+        browser.quit()
 
 
 def test_the_press_by_power_and_the_players_in_a_real_browser(tmp_path):

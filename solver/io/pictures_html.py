@@ -10,8 +10,12 @@ not say), with each power's final centers and units.  Buttons, a phase list and 
 keyboard (left and right arrows, Home, End) step through it; the address's ``#S1903M``
 opens a phase.
 
-A list in the header shows the press of one power (the messages it sent or received,
-and those to every power) or all of it.
+The map zooms and moves: the buttons (+, -, the whole map), the mouse wheel and a double
+click over it, the keys + - 0, a drag (a mouse, a pen, a finger; two fingers pinch), Shift
+and the arrow keys.  The shown board's ``viewBox`` changes, so the picture is drawn again
+at every size, sharp; the view is kept from phase to phase.  A list in the header shows
+the press of one power (the messages it sent or received, and those to every power) or
+all of it.
 
 Nothing is fetched: the map's shapes are written once (``<defs>``) and each phase's
 picture refers to them (``<use>``), its own ids made unique on the page (`own_ids`), so a
@@ -185,9 +189,15 @@ header h1{font-size:1.1em;margin:0 1em 0 0}
 header button{font-size:1em;padding:.2em .7em}
 #phase-name{font-weight:bold;min-width:14em}
 main{padding:.5em 1em}
+.map-tools{display:flex;gap:.4em;align-items:center;margin:0 0 .4em;font-size:.85em}
+.map-tools button{font-size:1.1em;min-width:2.2em}
+#zoom-level{min-width:3.5em}
+.map-tools .hint{color:#555}
 .phase{display:flex;gap:1em;align-items:flex-start;flex-wrap:wrap}
 .phase[hidden]{display:none}
-.board svg{width:min(100%,1260px);height:auto;max-width:1260px;background:#fff}
+.board svg{width:min(100%,1260px);height:auto;max-width:1260px;background:#fff;touch-action:pan-y;user-select:none}
+main.zoomed .board svg{cursor:grab;touch-action:none}
+main.zoomed .board svg.dragging{cursor:grabbing}
 .board{flex:1 1 800px}
 .side{flex:0 1 420px;font-size:.85em;max-height:900px;overflow:auto}
 table{border-collapse:collapse;width:100%;margin-bottom:.6em}
@@ -209,6 +219,7 @@ _SCRIPT = """
   var label=document.getElementById('phase-name');
   var cursor=document.getElementById('chart-cursor');
   var xs=JSON.parse(document.getElementById('chart-x').textContent);
+  var main=document.querySelector('main');
   var current=-1;
   function show(i){
     if(i<0)i=0; if(i>=sections.length)i=sections.length-1;
@@ -218,8 +229,98 @@ _SCRIPT = """
     label.textContent=(i+1)+' / '+sections.length+': '+sections[i].getAttribute('data-title');
     select.value=String(i);
     if(cursor){cursor.setAttribute('x1',xs[i]);cursor.setAttribute('x2',xs[i]);}
+    if(view)applyView();
     if(history.replaceState)history.replaceState(null,'','#'+name);
   }
+  // the map: zoomed and moved by the shown board's viewBox (the SVG is drawn again, sharp);
+  // the same view from phase to phase
+  var base=null, baseText='', view=null, MAXZ=8, level=document.getElementById('zoom-level');
+  function board(){return sections[current].querySelector('.board svg');}
+  function start(){
+    if(view)return true;
+    var svg=board(); if(!svg||!svg.viewBox||!svg.viewBox.baseVal)return false;
+    var b=svg.viewBox.baseVal; baseText=svg.getAttribute('viewBox');
+    base={x:b.x,y:b.y,w:b.width,h:b.height}; view={x:b.x,y:b.y,w:b.width,h:b.height};
+    return true;
+  }
+  function whole(){return view.w>=base.w-1e-9;}
+  function applyView(){
+    var svg=board(); if(!svg)return;
+    svg.setAttribute('viewBox',whole()?baseText:
+      [view.x,view.y,view.w,view.h].map(function(v){return +v.toFixed(2);}).join(' '));
+    main.classList.toggle('zoomed',!whole());
+    level.textContent=Math.round(base.w/view.w*100)+'%';
+  }
+  function clamp(){
+    view.x=Math.min(Math.max(view.x,base.x),base.x+base.w-view.w);
+    view.y=Math.min(Math.max(view.y,base.y),base.y+base.h-view.h);
+  }
+  function zoom(factor,cx,cy){    // factor > 1 zooms in; the map's point (cx, cy) stays put
+    if(!start())return;
+    if(cx===undefined){cx=view.x+view.w/2;cy=view.y+view.h/2;}
+    var w=Math.min(base.w,Math.max(base.w/MAXZ,view.w/factor)), h=w*base.h/base.w;
+    view={x:cx-(cx-view.x)*w/view.w,y:cy-(cy-view.y)*h/view.h,w:w,h:h};
+    if(whole())view={x:base.x,y:base.y,w:base.w,h:base.h};
+    clamp(); applyView();
+  }
+  function pan(dx,dy){if(!start())return; view.x+=dx; view.y+=dy; clamp(); applyView();}
+  function reset(){if(!start())return; view={x:base.x,y:base.y,w:base.w,h:base.h}; applyView();}
+  function at(svg,x,y){     // a point of the window in the map's units
+    var r=svg.getBoundingClientRect();
+    return {x:view.x+(x-r.left)/r.width*view.w,y:view.y+(y-r.top)/r.height*view.h};
+  }
+  document.getElementById('zoom-in').onclick=function(){zoom(1.5)};
+  document.getElementById('zoom-out').onclick=function(){zoom(1/1.5)};
+  document.getElementById('zoom-reset').onclick=reset;
+  function onBoard(ev){return ev.target&&ev.target.closest?ev.target.closest('.board svg'):null;}
+  main.addEventListener('wheel',function(ev){
+    var svg=onBoard(ev); if(!svg||!start())return;
+    var dy=ev.deltaY*(ev.deltaMode===1?33:ev.deltaMode===2?800:1);
+    if(dy===0||(dy>0&&whole()))return;     // the whole map shown: the page scrolls on
+    ev.preventDefault();
+    var p=at(svg,ev.clientX,ev.clientY);
+    zoom(Math.exp(-dy*0.002),p.x,p.y);
+  },{passive:false});
+  main.addEventListener('dblclick',function(ev){
+    var svg=onBoard(ev); if(!svg||!start())return;
+    var p=at(svg,ev.clientX,ev.clientY); zoom(ev.shiftKey?1/2:2,p.x,p.y);
+  });
+  // dragging moves the map (a mouse, a pen or a finger); two fingers pinch to zoom
+  var pointers={}, pinch=0;
+  function spread(){
+    var ps=Object.keys(pointers).map(function(k){return pointers[k];});
+    if(ps.length<2)return null;
+    return {d:Math.hypot(ps[0].x-ps[1].x,ps[0].y-ps[1].y)||1,x:(ps[0].x+ps[1].x)/2,y:(ps[0].y+ps[1].y)/2};
+  }
+  main.addEventListener('pointerdown',function(ev){
+    var svg=onBoard(ev); if(!svg||ev.button>0||!start())return;
+    pointers[ev.pointerId]={x:ev.clientX,y:ev.clientY};
+    var s=spread(); pinch=s?s.d:0;
+    if(svg.setPointerCapture)svg.setPointerCapture(ev.pointerId);
+    svg.classList.add('dragging');
+  });
+  main.addEventListener('pointermove',function(ev){
+    var last=pointers[ev.pointerId]; if(!last)return;
+    var svg=board(), r=svg.getBoundingClientRect();
+    var before=spread();
+    pointers[ev.pointerId]={x:ev.clientX,y:ev.clientY};
+    var after=spread();
+    if(after&&before){
+      var p=at(svg,after.x,after.y);
+      zoom(after.d/before.d,p.x,p.y);
+      pan(-(after.x-before.x)/r.width*view.w,-(after.y-before.y)/r.height*view.h);
+    }else if(!whole()){
+      pan(-(ev.clientX-last.x)/r.width*view.w,-(ev.clientY-last.y)/r.height*view.h);
+    }
+    ev.preventDefault();
+  });
+  function up(ev){
+    if(!pointers[ev.pointerId])return;
+    delete pointers[ev.pointerId];
+    if(!Object.keys(pointers).length){var svg=board(); if(svg)svg.classList.remove('dragging');}
+  }
+  main.addEventListener('pointerup',up);
+  main.addEventListener('pointercancel',up);
   // the press: all of it, or what one power sent or received (and what went to every power)
   var press=document.getElementById('press-power');
   function filterPress(){
@@ -241,19 +342,36 @@ _SCRIPT = """
   document.getElementById('next').onclick=function(){show(current+1)};
   document.getElementById('last').onclick=function(){show(sections.length-1)};
   select.onchange=function(){show(parseInt(select.value,10))};
+  var STEP=0.15;
   document.addEventListener('keydown',function(ev){
     var tag=ev.target&&ev.target.tagName;
     if(tag==='SELECT'||tag==='INPUT'||tag==='TEXTAREA'||ev.ctrlKey||ev.metaKey||ev.altKey)return;
-    if(ev.key==='ArrowRight'||ev.key==='PageDown'){show(current+1);ev.preventDefault();}
+    if(ev.shiftKey&&ev.key.indexOf('Arrow')===0){
+      if(!start())return;
+      var dx={ArrowLeft:-1,ArrowRight:1}[ev.key]||0, dy={ArrowUp:-1,ArrowDown:1}[ev.key]||0;
+      pan(dx*STEP*view.w,dy*STEP*view.h); ev.preventDefault(); return;
+    }
+    if(ev.key==='+'||ev.key==='='){zoom(1.5);ev.preventDefault();}
+    else if(ev.key==='-'||ev.key==='_'){zoom(1/1.5);ev.preventDefault();}
+    else if(ev.key==='0'){reset();ev.preventDefault();}
+    else if(ev.key==='ArrowRight'||ev.key==='PageDown'){show(current+1);ev.preventDefault();}
     else if(ev.key==='ArrowLeft'||ev.key==='PageUp'){show(current-1);ev.preventDefault();}
     else if(ev.key==='Home'){show(0);ev.preventDefault();}
     else if(ev.key==='End'){show(sections.length-1);ev.preventDefault();}
   });
-  var start=0, want=decodeURIComponent(location.hash.slice(1));
-  for(var i=0;i<sections.length;i++){if(sections[i].getAttribute('data-name')===want)start=i;}
-  show(start);
+  var first=0, want=decodeURIComponent(location.hash.slice(1));
+  for(var i=0;i<sections.length;i++){if(sections[i].getAttribute('data-name')===want)first=i;}
+  show(first);
 })();
 """
+
+
+_MAP_TOOLS = ('<div class="map-tools" role="toolbar" aria-label="the map">'
+              '<button id="zoom-in" title="zoom in (+, the mouse wheel, a double click)" aria-label="zoom in">+</button>'
+              '<button id="zoom-out" title="zoom out (-)" aria-label="zoom out">&#x2212;</button>'
+              '<button id="zoom-reset" title="the whole map (0)" aria-label="the whole map">&#x2922;</button>'
+              '<span id="zoom-level" aria-live="polite">100%</span>'
+              '<span class="hint">drag the map to move it (or Shift and the arrow keys)</span></div>')
 
 
 def _press_options(record: Record, powers: tuple[str, ...]) -> str:
@@ -312,7 +430,7 @@ def game_html(record: Record, analysis: Analysis | None = None, *, title: str | 
             '<span id="phase-name"></span>'
             f'<label>Press of <select id="press-power" title="the messages a power sent or received '
             f'(and those to every power)">{_press_options(record, powers)}</select></label></header>'
-            f"<main>{map_defs()}{summary}{''.join(sections)}"
+            f"<main>{map_defs()}{summary}{_MAP_TOOLS}{''.join(sections)}"
             f'<div class="game">{_players(record)}<div id="chart">{chart}</div></div></main>'
             f'<script type="application/json" id="chart-x">{json.dumps(xs)}</script>'
             f"<script>{_SCRIPT}</script></body></html>\n")
