@@ -20,11 +20,14 @@ PROGRESS_FROM = 20
 _DESCRIPTION = """\
 Write GAME.json (a game record: the diplomacy package's saved-game JSON, or dipsolve's)
 as one HTML page that steps through every phase: the map with the orders given and
-their results, the supply-center chart with the phase marked, and the phase's press.
-Buttons, a phase list and the keyboard (left/right arrows, Home, End) move between
-phases; game.html#F1903M opens a phase.  The page is self-contained: open it in any
-browser, no server and no network.  `dipsolve analyze --html` writes the same page with
-dipsolve's suggested orders beside the played ones.
+their results, the supply-center chart with the phase marked, and the phase's press
+(all of it, or one power's); who played each power (where the record says) and how the
+game ended, with the final centers.  Buttons, a phase list and the keyboard (left/right
+arrows, Home, End) move between phases; game.html#F1903M opens a phase.  The map zooms
+(+ - 0, the buttons, the mouse wheel) and moves (drag it, or Shift and the arrows).
+The page is self-contained: open it in any browser, no server and no network.
+`dipsolve analyze --html` writes the same page with dipsolve's suggested orders beside
+the played ones.
 
 The page goes to -o OUT (written whole or not at all), or to stdout when stdout is a file
 or a pipe (at a terminal, -o is asked for)."""
