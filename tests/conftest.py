@@ -1,10 +1,11 @@
 """The test suite's shared set-up: the slow tests, the engine loaded first, the
 Hypothesis profiles.
 
-``python -m pytest -n auto`` (the README's test command) runs every test but those marked
-``slow``: the long differentials, the tests that start whole ``dipsolve`` processes and
-signal them, the real browser, Ray, the DAIDE server, the cold compile.  ``--all`` runs
-those too (what CI runs: ``python -m pytest -n auto --all``); ``-m slow`` runs only them.
+``python -m pytest`` (the README's test command; ``-n auto --dist loadgroup`` in
+pyproject.toml's addopts: every core) runs every test but those marked ``slow``: the long
+differentials, the tests that start whole ``dipsolve`` processes and signal them, the
+real browser, Ray, the DAIDE server, the cold compile.  ``--all`` runs those too (what CI
+runs); ``-m slow`` runs only them; ``-n 0`` runs in one process.
 
 ``python -m pytest`` runs every property and fuzz test with the few examples written on
 it (the whole suite stays within a few minutes).  The deep fuzz run is
