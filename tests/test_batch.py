@@ -215,6 +215,7 @@ def test_the_default_time_limit_of_analyze_is_said_in_help_and_readme(capsys):
     assert "analyze searches 5 s a power and movement phase (`--time-limit`)" in row
 
 
+@pytest.mark.slow  # worker processes
 def test_solve_on_local_processes(tmp_path, capsys):
     out = tmp_path / "r.jsonl"
     files = [str(EXAMPLES / "s1902m.dip"), str(EXAMPLES / "f1902m.dip")]

@@ -116,6 +116,7 @@ def _check(position: Position, power: str, selection, scenarios) -> None:
 DATC_CHOICE_CASES = [p for p in MOVEMENT_CASES if case_id(p) not in PARADOX_CASES]
 
 
+@pytest.mark.slow  # CP-SAT for every power of every DATC movement case
 def test_select_orders_on_datc_cases_each_power_choosing() -> None:
     """Every power of every DATC movement case chooses its orders among its legal ones
     and the DATC's own, against the other powers' DATC orders: the model predicts what
