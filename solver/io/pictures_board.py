@@ -47,7 +47,7 @@ R = 12                           # how far from a unit's place an order's line s
 RC = 12                          # the same at a coast
 RU = 9                           # radius of a unit's marker
 UNIT_OFFSET = (0.0, 0.0)         # a unit's marker, from its location's place
-DISLODGED_OFFSET = (14.0, 13.0)  # a dislodged unit's marker
+DISLODGED_OFFSET = (14.0, 13.0)  # a dislodged unit's marker, where the map gives no place
 LABEL_SIZE = 9.5                 # a province's name
 CENTER_R = 3.6                   # a supply center's mark
 
@@ -64,6 +64,7 @@ class Shape:
     place: Point             # where a unit is drawn
     label: Point             # where the name is written
     path: str                # SVG path data
+    dislodged: Point         # where a unit dislodged there is drawn
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,8 @@ def shapes() -> MapShapes:
         rows = csv.DictReader((line for line in fh if not line.startswith("#")), delimiter="\t")
         for row in rows:
             shape = Shape(row["id"], row["kind"], (float(row["x"]), float(row["y"])),
-                          (float(row["lx"]), float(row["ly"])), row["path"])
+                          (float(row["lx"]), float(row["ly"])), row["path"],
+                          (float(row["dx"]), float(row["dy"])))
             if shape.kind == "neutral":
                 neutral.append(shape)
             elif shape.kind == "coast-line":
@@ -377,11 +379,23 @@ def draw_board(d: Drawing, position: Position, edges: bool, faint: bool = False)
             d.add("edges", f'<path d="M{fmt(p[0])},{fmt(p[1])} L{fmt(q[0])},{fmt(q[1])}" {style}/>')
 
 
+@cache
+def dislodged_places() -> dict[str, Point]:
+    """Location -> where a unit dislodged there is drawn: beside the unit that took its
+    place, inside the province."""
+    s = shapes()
+    return {loc: sh.dislodged for loc, sh in [*s.provinces.items(), *s.coasts.items()]}
+
+
 def marker_at(d: Drawing, location: str, dislodged: bool = False) -> Point | None:
     p = d.at(location)
     if p is None:
         return None
-    return offset(p, DISLODGED_OFFSET if dislodged else UNIT_OFFSET)
+    if dislodged:
+        places = dislodged_places()
+        q = places.get(location) or places.get(d.game_map.province_of.get(location, location))
+        return q if q is not None else offset(p, DISLODGED_OFFSET)
+    return offset(p, UNIT_OFFSET)
 
 
 def unit_shape(kind: str, c: Point, fill: str, stroke: str, *, width: float = 1.2,
