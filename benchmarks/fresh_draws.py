@@ -26,8 +26,8 @@ or behind.
     python benchmarks/fresh_draws.py                               # 14 games to 1915, learned vs sampled
     python benchmarks/fresh_draws.py --games 7 --until 1908 --seats learned,prior,hold --json
 
-What judging this way has shown (BENCHMARKS.md, issue 24; the same measure over positions
-of the learned seat's own games): a change to the search must be judged with the seat's
+What judging this way has shown (docs/history/2026-11-28-issue-24.md; the same measure
+over positions of the learned seat's own games): a change to the search must be judged with the seat's
 own predictor.  Changing two orders at once in the polish gained +4.9 points (+-1.8) for
 the ``sampled`` seat but +0.9 (+-1.8) for ``learned``, and in play the learned seat with
 it was level (-0.69 centers a game, -1.77 to +0.40).  The answers are stopped by the CPU

@@ -532,15 +532,35 @@ def grammar_order_line(text: str, game_map: Map | None = None, *,
 def parse_order(text: str, game_map: Map | None = None, *, position: Position | None = None) -> Order:
     """One order in any notation: ``"A MUN S A BER - KIE"``, ``"A Munich supports A
     Berlin -> Kiel"``, ``"Mun S Ber-Kie"`` and ``"( GER AMY MUN ) SUP ( GER AMY BER )
-    MTO KIE"`` all give the same `SupportMove`.  A ``Power:`` prefix is allowed and
-    dropped.
+    MTO KIE"`` all give the same `SupportMove`.  An `Order` holds no power: a text
+    that starts with one (``"France: A PAR - BUR"``) is refused, naming
+    `parse_order_line`, which returns ``(power, order)`` (as it does for a DAIDE order,
+    whose power is part of its notation).
 
     Locations come out canonical (``"stp(sc)"`` → ``"STP/SC"``); a fleet's goal without
     the coast it needs is completed when only one coast is in reach (``F MAR - SPA`` →
     ``SPA/SC``), else kept as written, for the adjudicator to judge.  Without a position
     a move stays a `Move` (a position in a retreat phase makes it a `Retreat`).
+
+        >>> parse_order("France: A PAR - BUR")
+        Traceback (most recent call last):
+        ...
+        dipsolve.core.errors.DipsolveSyntaxError: <string>:1:1: 'France:': parse_order reads an order without its power (an Order holds none); parse_order_line reads it with one and returns ('France', order)
+        France: A PAR - BUR
+        ^^^^^^^
+        >>> parse_order_line("France: A PAR - BUR")
+        ('France', Move(kind='A', location='PAR', target='BUR', via_convoy=False))
     """
-    return parse_order_line(text, game_map, position=position)[1]
+    power, order = parse_order_line(text, game_map, position=position)
+    if power is not None and not is_daide(_normalise(text)):
+        head = _normalise(text).partition(":")[0]
+        prefix = head.lstrip() + ":"
+        raise Source(_normalise(text)).at(
+            DipsolveSyntaxError, f"{quote(prefix)!r}: parse_order reads an order without its power (an "
+            f"Order holds none); parse_order_line reads it with one and returns ({power!r}, order)",
+            Span(1, 1 + len(head) - len(head.lstrip()), prefix),
+            expected="an order without its power (parse_order_line reads it with one)")
+    return order
 
 
 _BLANK = re.compile(r"\s*(#.*)?\Z")

@@ -35,7 +35,8 @@ Text and pictures
 Game records
     `load_record`, `load_records`, `read_records` (the ``diplomacy`` package's saved-game
     JSON: a `Record` of phases, `RecordPhase`, each a `Position` with its orders and results;
-    ``Record.phase("S1903M")``), `dumps_records` (write them); `analyze` (a whole game
+    ``Record.phase("S1903M")``; ``Record.players``, who played each power, and
+    ``Record.result``, how the game ended: a `GameResult`), `dumps_records` (write them); `analyze` (a whole game
     re-adjudicated and each power's orders weighed against dipsolve's: an `Analysis`).
 DAIDE
     `play_daide` (one seat at a DAIDE server with a bot, until the game ends: a
@@ -135,6 +136,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     # game records (the diplomacy package's saved-game JSON)
     "Record": ("dipsolve.io.records", "Record"),
     "RecordPhase": ("dipsolve.io.records", "RecordPhase"),
+    "GameResult": ("dipsolve.io.records", "GameResult"),
     "read_records": ("dipsolve.io.records", "read_records"),
     "load_records": ("dipsolve.io.records", "load_records"),
     "load_record": ("dipsolve.io.game", "load_record"),
@@ -217,7 +219,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .io.pictures import render_to as render
     from .io.pictures_html import game_html
     from .public import legal_orders
-    from .io.records import Record, RecordPhase, dumps_records, load_records, read_records
+    from .io.records import GameResult, Record, RecordPhase, dumps_records, load_records, read_records
     from .io.game import Game, GamePhase, load_record
     from .analysis import Analysis, analyze
 

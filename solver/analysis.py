@@ -35,7 +35,7 @@ from .core.position import Dislodged, Position, Unit
 from .core.results import Limits
 from .io.records import COMPLETED, Record, RecordPhase, board_differences
 
-__all__ = ["Analysis", "PhaseCheck", "PowerMove", "QUIRKS", "READINGS", "CONVENTIONS", "EXPLANATIONS", "analyze", "check_phase", "board_differences"]
+__all__ = ["Analysis", "PhaseCheck", "PowerMove", "QUIRKS", "READINGS", "CONVENTIONS", "EXPLANATIONS", "analyze", "check_phase", "board_differences", "searches"]
 
 #: the peer's documented departures from the DATC (README, tests/test_peer_crosscheck.py)
 QUIRKS = {
@@ -442,7 +442,7 @@ class Analysis:
 
     def to_json(self) -> dict:
         r = self.record
-        return {"game": r.id, "phases": r.names, "seconds": round(self.seconds, 3),
+        return {"game": r.id, "phases": r.names, "warnings": list(r.warnings), "seconds": round(self.seconds, 3),
                 "status": "interrupted" if self.interrupted else "complete",
                 "adjudication": {"checked": len(self.checks), "differences": len(self.differences),
                                  "unexplained": len(self.unexplained),
@@ -455,6 +455,13 @@ class Analysis:
 
 #: `analyze`'s settings when none are given: one second a power and phase
 ANALYSIS_LIMITS = Limits(time_limit=1.0)
+
+
+def searches(record: Record, powers: Sequence[str] | None = None) -> list[tuple[RecordPhase, str]]:
+    """The searches `analyze` makes of ``record``: each movement phase with orders, for
+    each power of ``powers`` (default: every power) with units in it."""
+    return [(ph, p) for ph in record.phases if ph.position.phase.kind == "movement" and ph.orders
+            for p in (powers or ph.position.map.powers) if ph.position.units_of(p)]
 
 
 def analyze(record: Record, powers: Sequence[str] | None = None, *, limits: Limits | None = None,
@@ -474,11 +481,7 @@ def analyze(record: Record, powers: Sequence[str] | None = None, *, limits: Limi
     began = time.perf_counter()
     analysis = Analysis(record)
     pairs = list(zip(record.phases, record.phases[1:]))
-    jobs: list[tuple[RecordPhase, str]] = []
-    if not check_only:
-        for ph in record.phases:
-            if ph.position.phase.kind == "movement" and ph.orders:
-                jobs += [(ph, p) for p in (powers or ph.position.map.powers) if ph.position.units_of(p)]
+    jobs = [] if check_only else searches(record, powers)
     total = len(pairs) + len(jobs)
     done = 0
     for before, after in pairs:

@@ -10,15 +10,18 @@ for it) and hands it to the search.
 
     >>> from dipsolve.core.position import Position
     >>> from dipsolve.core.results import Limits
-    >>> s = solve(Position.initial(), "Turkey", SolveSettings(opponents="hold", limits=Limits(time_limit=2)))
+    >>> s = solve(Position.initial(), "Turkey", SolveSettings(opponents="hold"), limits=Limits(time_limit=2))
     >>> sorted(str(o) for o in s.orders), s.status
     (['A CON - BUL', 'A SMY - ARM', 'F ANK - CON'], <Status.OPTIMAL: 'optimal'>)
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from .core.errors import DipsolveArgumentError
 from .core.position import Position
-from .core.results import Deadline
+from .core.results import Deadline, Limits
 from .search import methods as search
 from .search.methods import (DEFAULT_LIMITS, METHODS, OPPONENT_MODELS, Method, MethodUnavailable,
                              Solution, SolveSettings)
@@ -38,15 +41,30 @@ def _method(name: str) -> Method | None:
 
 
 def solve(position: Position, power: str, settings: SolveSettings | None = None, *,
-          deadline: Deadline | None = None) -> Solution:
+          limits: Limits | None = None, deadline: Deadline | None = None) -> Solution:
     """The best orders for ``power`` in ``position``, by ``settings.method``, within
-    ``settings.limits.time_limit`` seconds of this call (`SolveSettings`, `Solution`:
-    see `dipsolve.search.methods`).  ``deadline`` replaces the time limit when the clock
-    started earlier or is a test's."""
-    settings = settings if settings is not None else SolveSettings()
+    ``limits.time_limit`` seconds of this call (`SolveSettings`, `Solution`: see
+    `dipsolve.search.methods`).  ``limits`` (`Limits`: time limit, seed, workers) is
+    taken as every solver takes it, or as ``settings.limits``: given both ways, they
+    must agree.  ``deadline`` replaces the time limit when the clock started earlier
+    or is a test's."""
+    settings = _with_limits(settings, limits)
     call = deadline if deadline is not None else settings.limits.deadline()
     return search.solve(position, power, settings, method=_method(settings.method), deadline=call,
                         oracle=_oracle(settings))
+
+
+def _with_limits(settings: SolveSettings | None, limits: Limits | None) -> SolveSettings:
+    """The settings of a `solve` call, with ``limits`` when it was given apart; a
+    `DipsolveArgumentError` when ``settings`` already holds other limits of its own."""
+    settings = settings if settings is not None else SolveSettings()
+    if limits is None or settings.limits == limits:
+        return settings
+    if settings.limits != DEFAULT_LIMITS:
+        raise DipsolveArgumentError(
+            f"solve(): limits={limits!r} and settings.limits={settings.limits!r} disagree: give the "
+            f"limits once, as limits= or in SolveSettings(limits=...)", expected="one Limits")
+    return replace(settings, limits=limits)
 
 
 def _oracle(settings: SolveSettings) -> Oracle | None:

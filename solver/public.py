@@ -32,7 +32,7 @@ import math
 import os
 from typing import Any, Callable, Iterable, Mapping
 
-from .core.errors import DipsolveArgumentError, DipsolveRuleError
+from .core.errors import DipsolveArgumentError, DipsolveRuleError, DipsolveSyntaxError, quote
 from .core.legal import build_orders
 from .core.legal import legal_orders as _legal_orders
 from .core.map import Map
@@ -112,11 +112,19 @@ def check_order(game_map: Map, order: Any, what: str = "order") -> Order:
     return order
 
 
-def _order(position: Position | None, game_map: Map, item: Any, what: str) -> Order:
-    if isinstance(item, str):
-        from .grammar import parse_order
-        return parse_order(item, game_map, position=position)
-    return check_order(game_map, item, what)
+def _order(position: Position | None, game_map: Map, item: Any, what: str,
+           power: str | None = None) -> tuple[str | None, Order]:
+    """An order given as an `Order` or its text, and the power its text names
+    (``"France: A PAR - BUR"``, DAIDE), else None; a text that names another power
+    than ``power`` (whose orders it is given among) is refused."""
+    if not isinstance(item, str):
+        return None, check_order(game_map, item, what)
+    from .grammar import parse_order_line
+    said, order = parse_order_line(item, game_map, position=position)
+    if power is not None and said is not None and said != power:
+        raise DipsolveSyntaxError(f"{what}: {quote(item)!r} is an order of {said}, given as {power}'s",
+                                  found=quote(item), expected=f"an order of {power}")
+    return said, order
 
 
 def _owner(position: Position | None, order: Order) -> str:
@@ -154,18 +162,20 @@ def check_orders(value: Any, position: Position | None = None,
                 orders = [orders]
             if not isinstance(orders, Iterable):
                 raise _wrong(f"orders of {power}", "a list of orders", orders)
-            out.setdefault(power, []).extend(_order(position, m, o, f"order of {power}") for o in orders)
+            out.setdefault(power, []).extend(_order(position, m, o, f"order of {power}", power)[1]
+                                             for o in orders)
         return out
     if isinstance(value, (Order, bytes)) or not isinstance(value, Iterable):
         raise _wrong("orders", "a mapping of power to orders, a list of orders or their text", value)
     for item in value:
         if isinstance(item, tuple) and len(item) == 2 and not isinstance(item, Unit):
             who, what = item
-            order = _order(position, m, what, "order")
-            power = check_power(who, "orders", m) if who is not None else _owner(position, order)
+            given = check_power(who, "orders", m) if who is not None else None
+            said, order = _order(position, m, what, "order", given)
+            power = given or said or _owner(position, order)
         else:
-            order = _order(position, m, item, "order")
-            power = _owner(position, order)
+            said, order = _order(position, m, item, "order")
+            power = said or _owner(position, order)
         out.setdefault(power, []).append(order)
     return out
 
@@ -222,7 +232,10 @@ def _orders(value: Any, args: Args, what: str) -> Any:
 
 def _one_order(value: Any, args: Args, what: str) -> Any:
     position = args.get("position")
-    return _order(position if isinstance(position, Position) else None, _map(args), value, what)
+    m = _map(args)
+    power = args.get("power")           # the order's power, when the call names it
+    power = check_power(power, "power", m) if isinstance(power, str) else None
+    return _order(position if isinstance(position, Position) else None, m, value, what, power)[1]
 
 
 def _seats(value: Any, args: Args, what: str) -> Any:

@@ -1,4 +1,11 @@
-"""The test suite's shared set-up: the Hypothesis profiles.
+"""The test suite's shared set-up: the slow tests, the engine loaded first, the
+Hypothesis profiles.
+
+``python -m pytest`` (the README's test command; ``-n auto --dist loadgroup`` in
+pyproject.toml's addopts: every core) runs every test but those marked ``slow``: the long
+differentials, the tests that start whole ``dipsolve`` processes and signal them, the
+real browser, Ray, the DAIDE server, the cold compile.  ``--all`` runs those too (what CI
+runs); ``-m slow`` runs only them; ``-n 0`` runs in one process.
 
 ``python -m pytest`` runs every property and fuzz test with the few examples written on
 it (the whole suite stays within a few minutes).  The deep fuzz run is
@@ -15,6 +22,21 @@ import os
 from datetime import timedelta
 
 from hypothesis import HealthCheck, settings
+
+
+def pytest_addoption(parser) -> None:
+    parser.addoption("--all", action="store_true", default=False,
+                     help="run the tests marked slow too (what CI runs)")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Leave out the tests marked ``slow`` unless ``--all`` is given or ``-m`` chooses."""
+    if config.getoption("--all") or config.getoption("markexpr"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
 
 
 def pytest_sessionstart(session) -> None:

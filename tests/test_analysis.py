@@ -25,6 +25,7 @@ from diplomacy.utils.export import to_saved_game_format  # noqa: E402
 from dipsolve.testing.peer import process_peer, random_peer_game, to_peer_game  # noqa: E402
 
 
+@pytest.mark.slow  # twenty games re-adjudicated
 def test_peer_records_show_no_difference_but_documented_quirks():
     """Twenty games the peer's engine played (random legal orders, ten years each):
     every phase re-adjudicated; each difference is explained by a named quirk."""

@@ -59,3 +59,47 @@ def test_every_solver_takes_the_one_limits_object():
     for answer in (path, eq, worst, s):
         assert isinstance(answer, dipsolve.Result)
         assert set(answer.to_json()) >= {"status", "objective", "bound", "seconds"}
+
+
+# -- what print() and repr() show (issue 49: an Outcome printed as its phases only, a
+# -- Solution as several kilobytes) ------------------------------------------------------------
+
+SWAP = "phase: F1907M\n[Turkey]\nunits: A CON, F AEG, F BUL/EC\ncenters: CON, BUL, ANK\n"
+SWAP_ORDERS = "Turkey: F AEG C A CON - BUL\nTurkey: A CON - BUL\nTurkey: F BUL/EC - CON"
+
+
+def test_print_an_outcome_gives_its_results_and_the_next_phase():
+    outcome = dipsolve.adjudicate(dipsolve.Position.from_text(SWAP), SWAP_ORDERS,
+                                  rules=dipsolve.Rules(convoy_intent="via only"))
+    assert str(outcome) == (
+        "Fall 1907 Movement:\n"
+        "  -- Turkey: A CON - BUL          bounced\n"
+        "  -- Turkey: F AEG C A CON - BUL  void (A CON was not ordered to BUL by convoy)\n"
+        "  -- Turkey: F BUL/EC - CON       bounced\n"
+        "next: Spring 1908 Movement")
+    assert repr(outcome) == "<Outcome F1907M -> S1908M>"
+    start = dipsolve.Position.from_text(
+        "phase: F1901M\n[France]\nunits: A PAR\ncenters: PAR\n[Germany]\nunits: A MUN, A RUH\ncenters: MUN\n")
+    taken = dipsolve.adjudicate(start, {"Germany": ["A MUN - BUR", "A RUH S A MUN - BUR"],
+                                        "France": ["A PAR - BUR"]})
+    assert str(taken).splitlines() == [
+        "Fall 1901 Movement:",
+        "  -- France: A PAR - BUR           bounced",
+        "  ok Germany: A MUN - BUR          moved",
+        "  ok Germany: A RUH S A MUN - BUR  supported",
+        "next: Winter 1901 Adjustment"]
+
+
+def test_a_solution_prints_a_few_lines_and_its_repr_is_one_short_line():
+    start = dipsolve.Position.initial()
+    held = dipsolve.solve(start, "Turkey", dipsolve.SolveSettings(opponents="hold"),
+                          limits=dipsolve.Limits(time_limit=2))
+    assert repr(held) == ("<Solution Turkey S1901M agenda: optimal, value 1058.33: "
+                          "A CON - BUL, A SMY - ARM, F ANK - CON>")
+    lines = str(held).splitlines()
+    assert lines[0].startswith("Turkey, S1901M (agenda): value 1058.33, optimal, bound 1058.33, ")
+    assert lines[1:] == ["Turkey: A CON - BUL", "Turkey: A SMY - ARM", "Turkey: F ANK - CON"]
+    game = dipsolve.solve(start, "Turkey", limits=dipsolve.Limits(time_limit=1))   # the phase game
+    assert game.equilibrium is not None and len(repr(game)) < 150 and len(str(game)) < 400
+    assert str(game).splitlines()[1].startswith("Turkey: the phase game of ")
+    assert "exploitability" in str(game).splitlines()[1]

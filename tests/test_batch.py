@@ -142,6 +142,80 @@ def test_a_game_record_is_one_input_per_phase_or_per_game(tmp_path, capsys):
     assert line["result"]["adjudication"]["checked"] > 6 and line["result"]["status"] == "complete"
 
 
+# -- progress (issue 49: four records analysed for 11.5 minutes with nothing printed) ---------
+
+def test_a_batch_says_its_plan_then_each_input_as_it_starts_and_finishes(folder, tmp_path, capsys):
+    """Off a terminal (a log, a pipe): the plan, then a line as each input starts and one
+    as it finishes, on stderr; stdout is the summary alone, as without them."""
+    out = tmp_path / "r.jsonl"
+    assert main(["batch", str(folder), "-o", str(out), "--task", "adjudicate"]) == 0
+    said = capsys.readouterr()
+    assert said.out == "3 inputs: 0 already in {}, 3 ok, 0 bad input, 0 failed (in this process, 1 at once)\n".format(out)
+    err = said.err.splitlines()
+    assert err[0] == "dipsolve: batch: adjudicate 3 inputs, 1 at once (in this process)"
+    ids = sorted(str(folder / n) for n in ("f1902m.dip", "s1902m.dip", "w1901a.dip"))
+    for n, key in enumerate(ids, 1):
+        assert err[2 * n - 1] == f"dipsolve: batch: started {n}/3: {key}"
+        assert err[2 * n].startswith(f"dipsolve: batch: finished {n}/3: {key}: ok (")
+    assert len(err) == 7
+    assert [line["id"] for line in lines(out)] == ids
+
+
+def test_under_json_a_batch_prints_its_summary_alone(folder, tmp_path, capsys):
+    out = tmp_path / "r.jsonl"
+    assert main(["batch", str(folder), "-o", str(out), "--task", "adjudicate", "--json"]) == 0
+    said = capsys.readouterr()
+    assert json.loads(said.out)["ok"] == 3 and len(said.out.splitlines()) == 1
+    assert "batch:" not in said.err
+
+
+def test_the_plan_of_analyze_counts_its_searches_at_the_default_time_limit(tmp_path, capsys, monkeypatch):
+    """The default --time-limit (5 s) is a power and movement phase's: the plan says how
+    many searches and the time they take at most (the searches themselves left out here)."""
+    import dipsolve.analysis
+    real = dipsolve.analysis.analyze
+    monkeypatch.setattr(dipsolve.analysis, "analyze", lambda record, powers, **kw: real(
+        record, powers, **{**kw, "check_only": True}))
+    from dipsolve.io.records import read_records
+    searches = len(dipsolve.analysis.searches(read_records(RECORD.read_text())[0]))
+    assert searches == 42           # 6 movement phases with orders, 7 powers
+    assert main(["batch", str(RECORD), "-o", str(tmp_path / "g.jsonl"), "--task", "analyze"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == ("dipsolve: batch: analyze 1 input, 1 at once (in this process): 42 searches of "
+                      "at most 5 s (one a power and movement phase: --time-limit), 3 min 30 s of search "
+                      "at most in all")
+    assert main(["batch", str(RECORD), "-o", str(tmp_path / "f.jsonl"), "--task", "analyze",
+                 "--power", "FRA", "--time-limit", "2"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].endswith(": 6 searches of at most 2 s (one a power and movement phase: "
+                           "--time-limit), 12 s of search at most in all")
+
+
+def test_on_a_terminal_the_bar_shows_the_phase_at_work(tmp_path, capsys, monkeypatch):
+    """In this process, on a terminal: the bar names the input and how far its work is,
+    and no line per input (the bar is erased at the end; the summary stays)."""
+    import dipsolve.cli.progress
+    monkeypatch.setattr(dipsolve.cli.progress, "is_terminal", lambda stream: True)
+    assert main(["batch", str(RECORD), "-o", str(tmp_path / "g.jsonl"), "--task", "analyze",
+                 "--adjudication-only"]) == 0
+    said = capsys.readouterr()
+    assert said.out.startswith("1 inputs: 0 already in")
+    assert "analyze 0/1 inputs; checking S1901M (0/11) of dumbbot-1903.json#dipsolve-7" in said.err
+    assert "analyze 1/1 inputs" in said.err and "batch: started" not in said.err
+
+
+def test_the_default_time_limit_of_analyze_is_said_in_help_and_readme(capsys):
+    with pytest.raises(SystemExit):
+        main(["batch", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--time-limit (default 5 s) bounds the search of each input of solve, and of each power " \
+           "in each movement phase of analyze" in text
+    readme = (ROOT / "README.md").read_text()
+    (row,) = [line for line in readme.splitlines() if line.startswith("| `dipsolve batch")]
+    assert "analyze searches 5 s a power and movement phase (`--time-limit`)" in row
+
+
+@pytest.mark.slow  # worker processes
 def test_solve_on_local_processes(tmp_path, capsys):
     out = tmp_path / "r.jsonl"
     files = [str(EXAMPLES / "s1902m.dip"), str(EXAMPLES / "f1902m.dip")]
@@ -195,6 +269,8 @@ def test_play_results_resume_and_the_table_counts_every_game(tmp_path, capsys):
     assert "written by another run" in json.loads(capsys.readouterr().out)["message"]
 
 
+@pytest.mark.slow  # a local Ray
+@pytest.mark.xdist_group("ray")  # with the other tests that start one (--dist loadgroup)
 def test_batch_on_a_local_ray_gives_the_lines_of_the_local_processes(folder, tmp_path, capsys):
     pytest.importorskip("ray") if not os.environ.get("CI") else None
     local, on_ray = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"

@@ -221,6 +221,7 @@ def test_province_values_from_the_api_are_checked_too():
         ProvinceValues({"CON": math.nan})
 
 
+@pytest.mark.slow  # a board of a million units
 def test_units_past_the_limit_are_refused_before_the_board_is_checked(tmp_path, capsys):
     f = tmp_path / "crowd.dip"
     f.write_text("phase: S1901M\n[France]\nunits: " + ", ".join(["A PAR"] * 100_000) + "\n")
@@ -234,6 +235,29 @@ def test_a_file_past_the_size_limit(tmp_path, capsys, monkeypatch):
     assert refused(capsys, "show", str(f)).startswith(f"{f}: a file of 17,000,000 bytes: past the limit")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"#\n" * 8_400_000)))
     assert refused(capsys, "show", "-").startswith("<stdin>: more than 16,777,216 bytes")
+
+
+def test_a_gzip_bomb_stops_at_the_file_size_limit(tmp_path, capsys):
+    """Gzip is decompressed within ``max_file_bytes``: 17 MB of zeros in 17 kB refused as
+    it grows past the bound (as a plain file of that size is), from the command line and
+    the library; every member of a multi-member gzip file is read."""
+    import gzip
+    import dipsolve
+    bomb = tmp_path / "bomb.json.gz"
+    bomb.write_bytes(gzip.compress(b" " * 17_000_000))
+    assert bomb.stat().st_size < 40_000
+    said = (f"{bomb}: gzip data of more than 16,777,216 bytes decompressed: past the limit "
+            "max_file_bytes")
+    assert refused(capsys, "analyze", str(bomb)).startswith(said)
+    with pytest.raises(DipsolveLimitError, match="gzip data of more than 16,777,216 bytes"):
+        dipsolve.load_record(str(bomb))
+    start = Path(__file__).resolve().parent.parent / "examples" / "start.dip"
+    text = start.read_bytes()
+    two = tmp_path / "two.dip"
+    two.write_bytes(gzip.compress(text[:100]) + gzip.compress(text[100:]))
+    code, out, _ = run(capsys, "show", str(two), "--json")
+    assert code == 0 and json.loads(out) == {**json.loads(run(capsys, "show", str(start), "--json")[1]),
+                                             "file": str(two)}
 
 
 # -- the options -----------------------------------------------------------------------------

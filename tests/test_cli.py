@@ -292,6 +292,30 @@ def test_a_usage_error_without_json_is_argparses(capsys):
                                        "dipsolve: error: unrecognized arguments: --bogus\n")
 
 
+_COMMANDS = ("adjudicate, show, parse, validate, solve, path, adjust, play, render, view, analyze, "
+             "batch, daide")
+
+
+@pytest.mark.parametrize("word, said", [
+    ("solv", "unknown command 'solv' (did you mean solve? expected one of " + _COMMANDS + ")"),
+    ("analyse", "unknown command 'analyse' (did you mean analyze? expected one of " + _COMMANDS + ")"),
+    ("Render", "unknown command 'Render' (did you mean render? expected one of " + _COMMANDS + ")"),
+    ("xyzzy", "unknown command 'xyzzy' (expected one of " + _COMMANDS + ")"),
+])
+def test_a_misspelt_command_gets_the_closest_as_a_misspelt_power_does(word, said, capsys):
+    """Issue 49: ``dipsolve solv`` named no command, where ``--power Frnace`` says France."""
+    with pytest.raises(SystemExit) as e:
+        main([word, "x.dip"])
+    assert e.value.code == 2
+    assert capsys.readouterr() == ("", "usage: dipsolve [-h] [--version] COMMAND ...\n"
+                                       f"dipsolve: error: {said}\n")
+    with pytest.raises(SystemExit) as e:
+        main([word, "x.dip", "--json"])
+    assert e.value.code == 2
+    assert json.loads(capsys.readouterr().out) == {"error": "usage", "file": None, "line": None, "col": None,
+                                                   "message": said, "found": word, "expected": "a command"}
+
+
 # ---------------------------------------------------------------- the progress display
 class Terminal(io.StringIO):
     def isatty(self) -> bool:

@@ -31,6 +31,9 @@ from dipsolve.io.records import iter_positions, read_records, result_codes  # no
 from dipsolve.testing.daide_server import DaideServerProcess  # noqa: E402
 from dipsolve.testing.peer import OUR_POWER  # noqa: E402
 
+#: a DAIDE server and seven clients playing: slow (CI runs it: ``--all``)
+pytestmark = pytest.mark.slow
+
 #: a bot of the user's own, seated by its file and class (docs/bots.md)
 EXAMPLE_BOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                            "examples", "bots", "greedy.py") + ":GreedyBot"

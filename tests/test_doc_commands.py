@@ -35,10 +35,12 @@ examples run:
   a turn) with six DumbBot seats (``dipsolve daide`` processes); the example's
   ``HOST:PORT`` is the server's, and it takes the seventh seat (its output: stderr, the
   seat it got, then stdout, the end: in the order a terminal shows them);
-- ``<!-- doc-test: slow: REASON -->``: run only with ``DIPSOLVE_SLOW_DOCS=1`` (`SLOW`);
+- ``<!-- doc-test: slow: REASON -->``: marked ``slow``, run by ``--all`` (CI) only, as are
+  the ``interrupt`` and ``daide-server`` examples (whole processes); an example whose
+  command takes ``--ray`` runs on the xdist worker of the other tests that start a Ray;
 - ``<!-- doc-test: not run: REASON -->``: shown, not run (`NOT_RUN`).
 
-`SLOW` and `NOT_RUN` list those examples, so that none is added unseen.
+`NOT_RUN` lists those examples, so that none is added unseen.
 """
 
 from __future__ import annotations
@@ -68,9 +70,8 @@ DIRECTIVES = ("files", "time-limit", "not run", "slow", "interrupt", "daide-serv
 #: the examples shown but not run (a page says why in its directive)
 NOT_RUN: set[str] = set()
 
-#: the examples that run only with DIPSOLVE_SLOW_DOCS=1 (more CPU than the whole file's minute)
-SLOW: set[str] = set()
-RUN_SLOW = os.environ.get("DIPSOLVE_SLOW_DOCS") == "1"
+#: the directives that make an example ``slow`` (run by ``--all``)
+SLOW_DIRECTIVES = ("slow", "interrupt", "daide-server")
 
 #: what a command printed, by its command line and folder of files: README.md and a page
 #: under docs/ often show the same command, which runs once
@@ -329,7 +330,6 @@ def test_the_pages_have_examples():
 
 def test_only_the_listed_examples_are_not_run():
     assert {e.id for e in EXAMPLES if "not run" in e.settings} == NOT_RUN
-    assert {e.id for e in EXAMPLES if "slow" in e.settings} == SLOW
 
 
 def test_the_comparison_elides_only_what_it_says():
@@ -346,17 +346,27 @@ def test_the_comparison_elides_only_what_it_says():
     assert not matches(["value 1,284.5"], ["value 1,284.6"])
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=[e.id for e in EXAMPLES])
+def _marks(example: Example) -> list:
+    marks = []
+    if any(d in example.settings for d in SLOW_DIRECTIVES):
+        marks.append(pytest.mark.slow)
+    if "--ray" in example.command.split():
+        marks.append(pytest.mark.xdist_group("ray"))
+    return marks
+
+
+@pytest.mark.parametrize("example", [pytest.param(e, marks=_marks(e), id=e.id) for e in EXAMPLES])
 def test_doc_command(example: Example, tmp_path, monkeypatch, capsys):
     if "not run" in example.settings:
         pytest.skip(f"not run: {example.settings['not run']}")
-    if "slow" in example.settings and not RUN_SLOW:
-        pytest.skip(f"slow (DIPSOLVE_SLOW_DOCS=1 runs it): {example.settings['slow']}")
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     if "files" in example.settings:
         folder = example.settings["files"].split()[0]
         shutil.copytree(ROOT / folder, tmp_path, dirs_exist_ok=True)
     monkeypatch.chdir(tmp_path)
+    # the pages show tables as printed with no terminal (100 columns): the same under a
+    # pytest-xdist worker, whose environment says 80
+    monkeypatch.setenv("COLUMNS", "100")
     _, lines = run_example(example, capsys)
     assert matches(example.output, lines), (
         f"{example.id}: $ {example.command}\n--- the page shows:\n" + "\n".join(example.output)

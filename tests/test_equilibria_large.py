@@ -26,6 +26,9 @@ from dipsolve.models.games import (correlated_generation, pure_equilibria, small
 from dipsolve.core.results import Deadline
 from dipsolve.testing import random_adjustment_position
 
+#: equilibria of large adjustment games, certified: slow (CI runs it: ``--all``)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 ADJUST = ROOT / "examples" / "adjustments"
 

@@ -29,6 +29,9 @@ from dipsolve.execution.journal import Journal
 from dipsolve.play.games import play_series
 from dipsolve.testing.jobs import die_once, square, square_or_fail
 
+#: local worker processes and a local Ray (one xdist worker runs every test that starts a Ray): slow (CI runs it: ``--all``)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 BOUND = 60.0        # seconds before a wait for processes to end is a hang
@@ -73,6 +76,27 @@ def test_a_local_worker_that_dies_has_its_job_run_again_and_twice_is_failed(tmp_
     assert got["-3"].error == "its worker died 2 times (killed by SIGKILL)"
     assert sorted(k for k, _ in retries) == ["-3", "1", "2", "4"]
     assert {why for _, why in retries} == {"killed by SIGKILL"}
+
+
+def _events(ex, fn, tasks) -> list[tuple[str, str]]:
+    """("start" or "done", key) as ``ex`` runs the tasks, in the order it tells them."""
+    events: list[tuple[str, str]] = []
+    ex.run(fn, [(str(t[1]), t) for t in tasks], lambda d: events.append(("done", d.key)),
+           lambda key, why: events.append(("retry", key)), on_start=lambda key: events.append(("start", key)))
+    return events
+
+
+@pytest.mark.parametrize("backend", ["here", "local processes"])
+def test_each_job_is_told_as_it_starts_before_it_is_done(backend, tmp_path):
+    """``on_start`` (batch's progress, issue 49): each job once as it is handed to a worker,
+    before it is done; a job run again after its worker died is started again."""
+    tasks = [(str(tmp_path), n) for n in (1, 2, 3)]
+    events = (_events(InProcess(), lambda t: t[1] ** 2, tasks) if backend == "here"
+              else _events(LocalPool(2), die_once, tasks))
+    for key in ("1", "2", "3"):
+        mine = [e for e, k in events if k == key]
+        # here: start, done; a worker killed under it: start, retry, start, done
+        assert mine == (["start", "done"] if backend == "here" else ["start", "retry", "start", "done"])
 
 
 def test_with_one_attempt_the_first_death_is_the_failure(tmp_path):
@@ -176,6 +200,11 @@ def test_ray_answers_as_the_local_pool_does(ray_pool):
     on_ray = run(ray_pool, square_or_fail, tasks)
     assert answers(on_ray) == answers(run(LocalPool(2), square_or_fail, tasks))
     assert answers(on_ray) == answers(run(InProcess(), square_or_fail, tasks))
+    told: list[tuple[str, str]] = []
+    ray_pool.run(square, [("1", 1), ("2", 2)], lambda d: told.append(("done", d.key)),
+                 on_start=lambda key: told.append(("start", key)))
+    for key in ("1", "2"):          # sent to the cluster once, before it is done
+        assert [e for e, k in told if k == key] == ["start", "done"]
 
 
 def test_a_ray_worker_that_dies_has_its_job_run_again_and_every_job_is_reported_once(ray_pool, tmp_path):

@@ -54,6 +54,10 @@ def test_bad_arguments_are_family_errors():
         dipsolve.Game().process({"Frnace": ["A PAR - BUR"]})
     with pytest.raises(dipsolve.DipsolveError):
         dipsolve.Game().process({"France": ["A PAR - Burgundyy"]})
+    for players in ({"France": 3}, ["alice"], {"Frnace": "alice"}):
+        with pytest.raises(dipsolve.DipsolveError):
+            dipsolve.Game(players=players)
+    assert dipsolve.Game(players={"fra": "alice"}).record.players == {"France": "alice"}
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=[p.name for p in RECORDS])
@@ -93,6 +97,40 @@ def test_a_phase_played_anew_is_written_from_its_values():
     assert dipsolve.Game.from_json(game.to_json()).record == game.record
 
 
+#: how each record ends (`Record.result`): how, the winners, the last phase's name
+RESULTS = {
+    "dumbbot-1903.json": ("unfinished", (), "W1903A"), "peer-random-1903.json": ("unfinished", (), "S1904M"),
+    # the peer's DAIDE server ended it as a draw of the six powers left ("Victory by: ENG, ...")
+    "daide_game.json": ("draw", ("England", "France", "Germany", "Italy", "Russia", "Turkey"), "COMPLETED"),
+    "2.json": ("unfinished", (), "S1912R"), "3.json": ("unfinished", (), "F1913M"),
+    # Meta's records stop at the last phase played on webDiplomacy and say no more
+    "meta-game_433761_ENGLAND_AG.json": ("unfinished", (), "S1909M"),
+    "meta-game_435086_FRANCE_RT.json": ("unfinished", (), "W1908A"),
+    "meta-game_443831_GERMANY_EI.json": ("unfinished", (), "S1909M"),
+}
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)
+def test_who_played_and_how_each_record_ends(path):
+    record = dipsolve.load_record(str(path))
+    # play --save names the seats' bots; none of the others names its players
+    seats = {p: "dumbbot" for p in dipsolve.POWERS} if path.name == "dumbbot-1903.json" else {}
+    assert record.players == seats
+    result = record.result
+    assert (result.how, result.winners, result.phase) == RESULTS[path.name]
+    assert result.centers == {p: len(record.final.centers_of(p)) for p in dipsolve.POWERS}
+    assert list(result.centers) == list(dipsolve.POWERS)
+
+
+def test_a_solo_is_the_variants_victory_on_the_last_board():
+    start = dipsolve.Position.initial()
+    french = {c: "France" for c in sorted(start.map.centers)[:18]}
+    won = dipsolve.Game(dipsolve.Position.build(start.phase, [], french, game_map=start.map)).record
+    assert won.result.how == "solo" and won.result.winners == ("France",)
+    assert won.result.line() == "a solo win for France; centers: France 18, " + ", ".join(
+        f"{p} 0" for p in dipsolve.POWERS if p != "France")
+
+
 def test_load_record_and_play_save_go_through_the_game(tmp_path, capsys):
     from dipsolve.cli import main
     assert main(["play", "--until", "1901", "--bots", "dumbbot", "--seed", "2", "--save", str(tmp_path)]) == 0
@@ -101,6 +139,9 @@ def test_load_record_and_play_save_go_through_the_game(tmp_path, capsys):
     game = dipsolve.Game.load(str(saved))
     assert dipsolve.load_record(str(saved)) == game.record
     assert saved.read_text() == game.dumps()
+    # who sat where: the seats' bots, written as "players"
+    assert game.record.players == {p: "dumbbot" for p in dipsolve.POWERS}
+    assert json.loads(saved.read_text())["players"] == {p.upper(): "dumbbot" for p in dipsolve.POWERS}
     # its history replays: every phase's outcome leads to the next phase's board
     for ph, nxt in zip(game.phases, game.phases[1:]):
         assert ph.outcome.next == nxt.position

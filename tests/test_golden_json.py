@@ -153,7 +153,12 @@ def scratch(tmp_path, monkeypatch):
     return tmp_path
 
 
-@pytest.mark.parametrize("name", list(CASES))
+#: the cases that search long: run by CI (``--all``)
+SLOW_CASES = {"adjust-worst-case"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_CASES else n
+                                  for n in CASES])
 def test_json_output_is_unchanged(name, scratch, capsys):
     argv = CASES[name]
     code = main(list(argv))

@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 S1902M = str(ROOT / "examples" / "s1902m.dip")
 BOUND = 180.0       # seconds before a wait is a hang (never reached when all is well)
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+#: whole dipsolve processes started and signalled: slow (CI runs them: ``--all``)
+pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"), pytest.mark.slow]
 
 
 class Running:

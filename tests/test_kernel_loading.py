@@ -90,6 +90,7 @@ def test_a_dipsolve_seat_loads_the_engine_when_prepared(fresh):
     assert fresh[:1] == ["load"] and kernel.loaded()
 
 
+@pytest.mark.slow  # the cold compile, in a process of its own
 def test_a_command_announces_a_compile_in_one_line_on_stderr(tmp_path):
     """A process whose numba cache is empty (a fresh install) compiles the engine at its
     first adjudication and says so once, on stderr; its output is the usual one."""

@@ -127,6 +127,7 @@ def _one(seed: int) -> int:
     return checked
 
 
+@pytest.mark.slow  # many random positions
 def test_the_generator_is_the_checker_on_many_random_positions():
     checked = sum(_one(seed) for seed in range(POSITIONS))
     assert checked > POSITIONS * 10

@@ -53,6 +53,7 @@ def _path_plan(hash_seed: int) -> str:
     return text[text.index("plan, replayed"):]
 
 
+@pytest.mark.slow  # three path searches in processes
 def test_path_with_a_seed_prints_the_same_plan_three_times():
     """The issue's example: three runs, three processes, three hash seeds (the model was
     built in set order, which Python's hash seed changes from run to run); the plan is
@@ -83,7 +84,7 @@ def _solvers_taking_limits() -> list[str]:
 def test_every_solver_takes_limits_and_nothing_beside_it():
     import inspect
     solvers = _solvers_taking_limits()
-    assert {"solve_path", "solve_equilibrium", "solve_worst_case", "select_orders", "predict",
+    assert {"solve", "solve_path", "solve_equilibrium", "solve_worst_case", "select_orders", "predict",
             "analyze"} <= set(solvers)
     for name in solvers:
         params = inspect.signature(getattr(dipsolve, name)).parameters
@@ -97,6 +98,39 @@ def test_the_old_keywords_are_refused_naming_limits(keyword):
         dipsolve.solve_path(start, "England", 18, **{keyword: 1})
     with pytest.raises(dipsolve.DipsolveArgumentError, match="limits="):
         dipsolve.predict(start, {}, **{keyword: 1})
+
+
+def _limits_solve_searches_with(monkeypatch, *args, **kwargs) -> dipsolve.Limits:
+    """The limits `dipsolve.solve` hands the search, called with these arguments."""
+    import dipsolve.search.methods as methods
+    seen = []
+    monkeypatch.setattr(methods, "solve", lambda position, power, settings, **kw: seen.append(settings.limits))
+    dipsolve.solve(dipsolve.Position.initial(), "Turkey", *args, **kwargs)
+    return seen[0]
+
+
+def test_solve_takes_limits_as_every_solver_does(monkeypatch):
+    """Issue 49: ``solve(position, power, limits=...)`` was refused; it is taken beside
+    settings whose limits are the default, and the same limits given both ways agree."""
+    mine = dipsolve.Limits(time_limit=0.5, seed=3)
+    hold = dipsolve.SolveSettings(opponents="hold")
+    assert _limits_solve_searches_with(monkeypatch, limits=mine) == mine
+    assert _limits_solve_searches_with(monkeypatch, hold, limits=mine) == mine
+    both = dipsolve.SolveSettings(opponents="hold", limits=mine)
+    assert _limits_solve_searches_with(monkeypatch, both, limits=mine) == mine
+    assert _limits_solve_searches_with(monkeypatch, both) == mine
+    assert _limits_solve_searches_with(monkeypatch) == dipsolve.Limits()
+
+
+def test_solve_refuses_limits_given_twice_that_disagree():
+    start = dipsolve.Position.initial()
+    settings = dipsolve.SolveSettings(limits=dipsolve.Limits(time_limit=2))
+    with pytest.raises(dipsolve.DipsolveArgumentError, match=r"solve\(\): limits=.* and settings.limits=.* disagree"):
+        dipsolve.solve(start, "Turkey", settings, limits=dipsolve.Limits(time_limit=1))
+    with pytest.raises(dipsolve.DipsolveArgumentError, match="time_limit= is no longer taken.*limits="):
+        dipsolve.solve(start, "Turkey", limits=dipsolve.Limits(time_limit=1), time_limit=3)
+    with pytest.raises(dipsolve.DipsolveArgumentError, match="limits"):
+        dipsolve.solve(start, "Turkey", limits=3)
 
 
 def test_select_orders_hands_its_limits_to_cpsat(monkeypatch):

@@ -53,6 +53,7 @@ MOVEMENT_CASES = [p for p in CASE_FILES if _case(p)[0].phase.kind == "movement"]
 
 # -- predict: the model as an adjudicator -------------------------------------------------------
 
+@pytest.mark.slow  # CP-SAT on many random phases
 def test_predict_agrees_with_the_adjudicator_on_random_phases() -> None:
     """2,000 random phases (openings and mid-game positions of 8 to 30 units, orders
     with supports, cuts, dislodgements, convoys, self-bounces): the same outcome."""
@@ -115,6 +116,7 @@ def _check(position: Position, power: str, selection, scenarios) -> None:
 DATC_CHOICE_CASES = [p for p in MOVEMENT_CASES if case_id(p) not in PARADOX_CASES]
 
 
+@pytest.mark.slow  # CP-SAT for every power of every DATC movement case
 def test_select_orders_on_datc_cases_each_power_choosing() -> None:
     """Every power of every DATC movement case chooses its orders among its legal ones
     and the DATC's own, against the other powers' DATC orders: the model predicts what

@@ -153,7 +153,27 @@ def test_powers_in_any_spelling():
     for text in ("France: A PAR H", "FRA: A PAR H", "french: A PAR H", "FRANCE : A PAR H"):
         assert parse_order_line(text) == ("France", Hold("A", "PAR"))
     assert parse_order_line("A PAR H") == (None, Hold("A", "PAR"))
-    assert parse_order("Austria-Hungary: A VIE H") == Hold("A", "VIE")
+    assert parse_order_line("Austria-Hungary: A VIE H") == ("Austria", Hold("A", "VIE"))
+
+
+@pytest.mark.parametrize("text, prefix, power, column", [
+    ("France: A PAR - BUR", "France:", "France", 1),
+    ("FRA: A Paris -> Burgundy", "FRA:", "France", 1),
+    ("  Austria-Hungary : A VIE H", "Austria-Hungary :", "Austria", 3),
+])
+def test_parse_order_refuses_a_power_it_would_drop(text, prefix, power, column):
+    """Issue 49: ``parse_order("France: A PAR - BUR")`` dropped the power silently; an
+    `Order` holds none, so the error names `parse_order_line`, which returns it."""
+    with pytest.raises(DipsolveSyntaxError) as info:
+        parse_order(text)
+    e = info.value
+    assert e.message == (f"{prefix!r}: parse_order reads an order without its power (an Order holds "
+                         f"none); parse_order_line reads it with one and returns ({power!r}, order)")
+    assert (e.line, e.column, e.found) == (1, column, prefix)
+    assert parse_order_line(text)[0] == power
+    # DAIDE names the power of every unit: part of the notation parse_order reads
+    assert parse_order("( FRA AMY PAR ) MTO BUR") == Move("A", "PAR", "BUR")
+    assert parse_order("FRA WVE") == Waive()
 
 
 # ---------------------------------------------------------------- errors, exactly

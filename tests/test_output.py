@@ -250,7 +250,8 @@ def _cli(argv: list[str], **kw):
                           timeout=120, **kw)
 
 
-@pytest.mark.parametrize("how", ["/dev/stdout", "-", "/proc/self/fd/1"])
+@pytest.mark.parametrize("how", ["/dev/stdout", pytest.param("-", marks=pytest.mark.slow),
+                                 pytest.param("/proc/self/fd/1", marks=pytest.mark.slow)])
 def test_standard_output_into_a_pipe_is_written_in_place(how, tmp_path):
     """``-o /dev/stdout`` (a link to ``pipe:[...]``, which names no file), ``-o -`` and
     the descriptor's own link write the position to the pipe."""

@@ -46,6 +46,9 @@ from dipsolve.core.position import Position, Unit  # noqa: E402
 from dipsolve.testing import (opening_position, random_orders, random_position,  # noqa: E402
                               shrink_case)
 
+#: the differential against the diplomacy package on thousands of phases: slow (CI runs it: ``--all``)
+pytestmark = pytest.mark.slow
+
 CHAINS = 300          # movement phases, each followed through its retreat and adjustment
 RETREATS = 100        # random retreat-phase positions
 WINTERS = 100         # random adjustment-phase positions

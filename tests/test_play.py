@@ -271,6 +271,7 @@ def test_the_dipsolve_seat_plays_every_phase(capsys):
     assert {ph["phase"] for ph in played} >= {"S1901M", "F1901M"}
 
 
+@pytest.mark.slow  # worker processes
 def test_games_played_at_once_are_the_games_played_one_by_one():
     # DumbBot and random draw chance only from their seats' streams: the same seeds
     # give the same games whether they run in one process or in two

@@ -73,6 +73,39 @@ def test_a_drawn_game_ends_on_completed():
     assert record.names[-2:] == ["S1903M", "COMPLETED"]
     assert dataclasses.replace(record.final, standoffs=()) == boards[-1]
     assert record.phase("COMPLETED").position == record.final
+    # the peer's note names the draw's members: every power with a unit left
+    drawn = tuple(p for p in dipsolve.POWERS if record.phases[-2].position.units_of(p))
+    assert record.winners == drawn and record.result.how == "draw" and record.result.winners == drawn
+    assert record.result.line().startswith(f"a draw: {', '.join(drawn)}; centers: ")
+    # named again: written from the values, the note too, and read back
+    solo = dataclasses.replace(record, winners=("France",))
+    assert solo.to_json()["phases"][-1]["state"]["note"] == "Victory by: FRA"
+    back = read_records(json.dumps(solo.to_json()))[0]
+    assert back == solo and back.result.how == "solo" and back.result.winners == ("France",)
+
+
+def test_players_as_the_record_names_them():
+    """A ``"players"`` object (a name, or an object with one, as a DAIDE server's SMR gives
+    a player's name and version) or the peer's own power objects (their controllers):
+    read, written back as the file wrote them, and from the values once changed."""
+    game, _ = peer_game(1, until="F1901M")
+    saved = to_saved_game_format(game)
+    saved["players"] = {"FRANCE": "alice", "ENGLAND": {"name": "DumbBot", "version": "1.0"}}
+    record = read_records(json.dumps(saved))[0]
+    assert record.players == {"France": "alice", "England": "DumbBot"}
+    assert Game.from_record(record).to_json() == saved
+    changed = dataclasses.replace(record, players={"Turkey": "bob </td><script>"})
+    assert changed.to_json()["players"] == {"TURKEY": "bob </td><script>"}
+    assert read_records(json.dumps(changed.to_json()))[0] == changed
+    # the peer's power objects (its game's to_dict): every controller but the dummy, in order
+    game.get_power("RUSSIA").set_controlled("carol")
+    game.get_power("RUSSIA").set_controlled(None)
+    game.get_power("RUSSIA").set_controlled("dave")
+    game.get_power("ITALY").set_controlled("erin")
+    saved = {**to_saved_game_format(game), "powers": game.to_dict()["powers"]}
+    assert read_records(json.dumps(saved))[0].players == {"Italy": "erin", "Russia": "carol, dave"}
+    # a record that says nothing of its players
+    assert read_records(json.dumps(to_saved_game_format(game)))[0].players == {}
 
 
 def test_json_lines_of_many_games(peer_records, tmp_path):
@@ -166,6 +199,11 @@ def test_unknown_phase_name_is_located(peer_records):
     (lambda g: g.update(map="colonial"), "its variants only (standard, pure, ancmed)", DipsolveSyntaxError),
     (lambda g: g.pop("phases"), "not a saved game", DipsolveSyntaxError),
     (lambda g: g["phases"][1].update(state=[]), "expected a JSON object, found list", DipsolveSyntaxError),
+    (lambda g: g.update(players={"PRUSSIA": "x"}), "unknown power 'PRUSSIA'", DipsolveSyntaxError),
+    (lambda g: g.update(players={"FRANCE": 3}), "players: FRANCE: expected a name", DipsolveSyntaxError),
+    (lambda g: g.update(players={"FRANCE": {"version": "1"}}), "players: FRANCE: expected a name",
+     DipsolveSyntaxError),
+    (lambda g: g.update(players=["alice"]), "players: expected a JSON object, found list", DipsolveSyntaxError),
 ])
 def test_bad_records(peer_records, edit, message, kind):
     saved = json.loads(json.dumps(peer_records[0][0]))
@@ -173,6 +211,36 @@ def test_bad_records(peer_records, edit, message, kind):
     e = _bad(json.dumps(saved))
     assert isinstance(e, kind) and message in e.message
     assert e.location is not None and e.location.startswith("bad.json:1:")
+
+
+def _language_model_game() -> tuple[dict, str]:
+    """A small game as language-model players' records keep it: the diplomacy package's
+    format, but each phase's messages one string (and, once, a list with a string in it)."""
+    path = os.path.join(os.path.dirname(__file__), "..", "examples", "records", "dumbbot-1903.json")
+    with open(path) as f:
+        game = json.load(f)
+    for ph in game["phases"][:2]:
+        ph["messages"] = "FRANCE -> ENGLAND: an alliance against Germany?\nENGLAND -> FRANCE: agreed."
+    game["phases"][3]["messages"] = ["hi", {"sender": "FRANCE", "recipient": "GERMANY", "message": "hello"}]
+    return game, json.dumps(game)
+
+
+def test_press_in_another_shape_is_skipped_and_said_and_the_game_read():
+    """Issue 49: "messages: expected a JSON list, found str" refused the whole game.  The
+    boards and orders are read as without the press, and `Record.warnings` names what was
+    skipped and in which phases; the file is written back as it was."""
+    game, text = _language_model_game()
+    (record,) = read_records(text, "llm.json")
+    plain = read_records(json.dumps({**game, "phases": [{**ph, "messages": []} for ph in game["phases"]]}))[0]
+    assert [(p.name, p.position, p.orders) for p in record.phases] == \
+        [(p.name, p.position, p.orders) for p in plain.phases]
+    assert record.warnings == (
+        "the messages of phases S1901M F1901M skipped: expected a JSON list, found a string",
+        "messages of phase S1902M skipped: expected JSON objects, found a string")
+    assert record.phases[0].messages == () and record.phases[3].messages == (("FRANCE", "GERMANY", "hello"),)
+    assert json.loads(dumps_records([record])) == game
+    assert Game.from_record(record).record.warnings == record.warnings
+    assert plain.warnings == ()
 
 
 def test_not_json_and_empty():

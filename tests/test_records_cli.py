@@ -138,3 +138,89 @@ def test_play_save_file_loads_and_replays_in_the_peer(saved):
         game.process()
     assert game.get_current_phase() == record.names[-1]
     assert from_peer_game(game) == record.final
+
+
+# -- gzipped records (issue 49: a .json.gz, as archives ship them, was "not UTF-8") ----------
+
+RECORD = __import__("pathlib").Path(__file__).resolve().parent.parent / "examples" / "records" / "dumbbot-1903.json"
+
+
+def test_every_command_that_reads_a_record_reads_it_gzipped(tmp_path, capsys, monkeypatch):
+    """By its content, not its name: a ``.json.gz`` and a gzipped file named ``.json``."""
+    import gzip
+    import io
+    import sys
+    import dipsolve
+    packed = gzip.compress(RECORD.read_bytes())
+    (tmp_path / "in").mkdir()
+    named = tmp_path / "in" / "game.json.gz"
+    named.write_bytes(packed)
+    hidden = tmp_path / "hidden.json"
+    hidden.write_bytes(packed)
+    plain = run(capsys, "analyze", str(RECORD), "--adjudication-only", "--json")[1]
+    for path in (named, hidden):
+        code, out, err = run(capsys, "analyze", str(path), "--adjudication-only", "--json")
+        assert code == 0, err
+        assert {**json.loads(out), "file": "", "seconds": 0} == {**json.loads(plain), "file": "", "seconds": 0}
+        code, out, err = run(capsys, "show", str(path), "--phase", "S1902M")
+        assert code == 0 and "phase: Spring 1902 Movement" in out, err
+        code, out, err = run(capsys, "view", str(path), "-o", str(tmp_path / "game.html"))
+        assert code == 0 and (tmp_path / "game.html").read_text().startswith("<!DOCTYPE html>"), err
+        assert dipsolve.load_record(str(path)) == load_record(str(RECORD))
+        assert dipsolve.load_records(str(path)) == [load_record(str(RECORD))]
+    code, out, err = run(capsys, "batch", str(tmp_path / "in"), "-o", str(tmp_path / "r.jsonl"),
+                         "--task", "adjudicate", "--json")
+    assert code == 0 and json.loads(out)["ok"] == 11, err
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(packed)))
+    code, out, err = run(capsys, "show", "-", "--phase", "S1902M")
+    assert code == 0 and "phase: Spring 1902 Movement" in out, err
+
+
+@pytest.mark.parametrize("damage, said", [
+    (lambda b: b[: len(b) // 2], "cannot read the gzip data: it ends too early (truncated?)"),
+    (lambda b: b[:2] + b"\x00" + b[3:], "cannot read the gzip data: unknown compression method"),
+    (lambda b: b[:-8] + bytes(8), "cannot read the gzip data: incorrect data check"),
+    (lambda b: b + b"trailing words", "cannot read the gzip data: 14 bytes after the gzip data are not gzip"),
+])
+def test_corrupt_gzip_is_one_line_and_exit_2(damage, said, tmp_path, capsys):
+    import gzip
+    bad = tmp_path / "bad.json.gz"
+    bad.write_bytes(damage(gzip.compress(RECORD.read_bytes())))
+    for command in (["analyze", str(bad)], ["view", str(bad), "-o", str(tmp_path / "x.html")],
+                    ["show", str(bad), "--phase", "S1901M"]):
+        code, out, err = run(capsys, *command)
+        assert (code, out, err) == (2, "", f"{bad}: {said}\n")
+        code, out, err = run(capsys, *command, "--json")
+        assert code == 2 and json.loads(out) == {
+            "error": "syntax", "file": str(bad), "line": None, "col": None, "message": said,
+            "found": "corrupt gzip data", "expected": "a whole gzip file"}
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_a_record_with_press_in_another_shape_is_read_with_a_warning(tmp_path, capsys):
+    """Messages kept as one string (language-model players' games): every command reads
+    the boards and orders, says on stderr what it skipped (file, game, phases) and, under
+    --json, lists it in ``warnings``."""
+    game = json.loads(RECORD.read_text())
+    for ph in game["phases"][:2]:
+        ph["messages"] = "FRANCE -> ENGLAND: shall we?"
+    path = tmp_path / "llm.json"
+    path.write_text(json.dumps(game))
+    said = ("the messages of phases S1901M F1901M skipped: expected a JSON list, found a string")
+    line = f"dipsolve: {path}: game dipsolve-7: warning: {said} (the boards and orders are read)\n"
+    code, out, err = run(capsys, "analyze", str(path), "--adjudication-only")
+    assert code == 0 and err == line and "dipsolve gives the record's next board in every one" in out
+    code, out, err = run(capsys, "analyze", str(path), "--adjudication-only", "--json")
+    assert code == 0 and json.loads(out)["warnings"] == [said] and err == line
+    code, out, err = run(capsys, "view", str(path), "-o", str(tmp_path / "g.html"), "--json")
+    assert code == 0 and json.loads(out)["warnings"] == [said] and err == line
+    code, out, err = run(capsys, "show", str(path), "--phase", "F1901M")
+    assert code == 0 and "phase: Fall 1901 Movement" in out and err == line
+    code, out, err = run(capsys, "batch", str(path), "-o", str(tmp_path / "r.jsonl"), "--task", "analyze",
+                         "--adjudication-only", "--json")
+    assert code == 0 and err == line
+    (result,) = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()[1:]]
+    assert result["result"]["warnings"] == [said]
+    code, out, err = run(capsys, "analyze", str(RECORD), "--adjudication-only", "--json")
+    assert code == 0 and json.loads(out)["warnings"] == [] and err == ""
+

@@ -68,6 +68,18 @@ def test_analyze_adjudication_only_says_so(path, capsys):
         assert "a retreat phase kept for units that can only disband" in out
     else:
         assert "all explained by the peer's documented quirks" in out
+    # every difference says both boards' side in full (issue 49: "the record " ended a line)
+    assert all(line.strip() and not line.endswith(" ") for line in out.splitlines())
+
+
+def test_a_unit_that_can_only_disband_is_said_in_the_retreat_difference(capsys):
+    """F1903M of a Cicero game: Meta's engine keeps Germany's A BEL dislodged with no
+    retreat open, where dipsolve disbands it at once; the line says what each board has."""
+    path = str(COPIED["meta-game_435086_FRANCE_RT.json"])
+    assert main(["analyze", path, "--adjudication-only"]) == 0
+    out = capsys.readouterr().out
+    assert ("      retreats of Germany A BEL: dipsolve (not on the board); "
+            "the record (dislodged, no retreat open: it can only disband)\n") in out
 
 
 @pytest.mark.parametrize("owed", [False, True], ids=["nothing-due", "removal-owed"])

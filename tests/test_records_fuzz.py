@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from functools import cache
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -74,6 +75,7 @@ def all_paths() -> list[tuple]:
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), json_values, st.booleans())
+@pytest.mark.slow  # many whole records mutated and read
 def test_mutated_record(data, replacement, drop):
     game = json.loads(json.dumps(saved_game()))
     path = data.draw(st.sampled_from(all_paths()[1:]))

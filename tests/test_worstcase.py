@@ -16,6 +16,9 @@ from dipsolve.models.worstcase import (configurations, home_plans, occurrence_pr
                                        seed_example, solve_worst_case, witness, witness_text)
 from dipsolve.core.results import Deadline, TimeUp
 
+#: the worst-case searches, exhaustive: slow (CI runs it: ``--all``)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 ADJUST = ROOT / "examples" / "adjustments"
 

@@ -43,7 +43,8 @@ knowing their program:
     A prior fitted to games people played instead (`data/build_policy_prior.py
     --records`: Meta's 40 published Cicero games) predicts Fall 1901 better still
     (−0.91) but plays level against DumbBot and leaves self-play less balanced, so it is
-    not the package's (BENCHMARKS.md, "A prior fitted to games people played").
+    not the package's (docs/history/2026-11-28-issue-24.md, "A prior fitted to games
+    people played").
 *drawing*
     the units in a random order, each given the orders drawn so far, then one Gibbs
     sweep (each unit again, given all the others).

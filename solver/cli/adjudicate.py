@@ -72,14 +72,7 @@ def outcome_json(path: str, outcome: "Outcome") -> dict[str, Any]:
 def outcome_text(path: str, outcome: "Outcome") -> str:
     """The results as ``#`` comments, then the next position: valid ``.dip`` input."""
     lines = [f"# {path}: {outcome.position.phase} -> {outcome.next.phase}"]
-    width = max((len(f"{r.power}: {r.order}") for r in outcome.results), default=0)
-    for r in outcome.results:
-        head = f"{r.power}: {r.order}"
-        mark = "ok " if r.success else "-- "
-        tail = f" ({r.detail})" if r.detail else ""
-        lines.append(f"#   {mark}{head:<{width}}  {r.reason.value}{tail}")
-    for u in outcome.destroyed:
-        lines.append(f"#   destroyed: {u.power} {u}")
+    lines += [f"#   {line}" for line in outcome.result_lines()]
     lines.append("")
     lines.append(outcome.next.to_text())
     return "\n".join(lines)

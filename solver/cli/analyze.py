@@ -25,7 +25,8 @@ from typing import Any
 
 from ..core.results import Limits, stop_requested
 from .interrupt import cooperative
-from .options import UserError, add_json, add_power, add_seed, add_time_limit, is_record, read_text, source_name
+from .options import (UserError, add_json, add_power, add_seed, add_time_limit, is_record, read_text,
+                      source_name, warn_skipped)
 from .output import Outputs
 from .progress import Progress
 from .tables import fold_table
@@ -66,6 +67,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     records = read_records(text, name)
     if args.game is not None or len(records) == 1:
         records = [pick(records, args.game, name)]
+    warn_skipped(records, name)
     # each game read as a `Game` (its history), analysed as the record it writes
     records = [Game.from_record(r).record for r in records]
     outputs = Outputs()                 # every picture, checked before any work

@@ -6,7 +6,7 @@ results file as they finish; resumable, on local processes or on Ray.
                    [--opponents O] [--jobs N] [--ray [ADDRESS]] [--json]
 
 An INPUT is a position file (``.dip``, DAIDE ``NOW``/``SCO``), a folder (its position
-and ``.json``/``.jsonl`` files), a glob (``'games/*.json'``), a file of JSON lines of
+and ``.json``/``.jsonl`` files, gzipped too), a glob (``'games/*.json'``), a file of JSON lines of
 positions (``{"id": ..., "position": "<.dip text>"}``), or game records (the
 ``diplomacy`` package's saved-game JSON): every phase of every game is one input of
 ``solve`` and ``adjudicate``, every game one input of ``analyze``.
@@ -20,16 +20,26 @@ dipsolve failed on it).  Rerunning the same command skips every input with a lin
 ``--jobs`` local processes, or on Ray (``--ray``).  Exit status: 0 when every input is
 ``ok``, 2 when one is a bad input, 1 when one failed; Ctrl-C keeps every line written
 (exit 130).
+
+Time: ``--time-limit`` (default 5 s) bounds the search of each input of ``solve``, and
+of each power in each movement phase of ``analyze``: a game of 20 movement phases is
+up to 140 searches (7 powers), 12 minutes at most at the default
+(``--adjudication-only``: seconds).  The run says its plan on stderr first (the inputs,
+how many at once, the search time at most); then, on a terminal, a progress bar (in
+this process: the phase and power at work), elsewhere a line as each input starts and
+as it finishes.  Under ``--json``, no progress (``DIPSOLVE_PROGRESS=always`` shows it).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import glob
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Iterator
+import time
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..core.bounds import loads_json
 from ..core.errors import DipsolveError, DipsolveLimitError
@@ -37,7 +47,7 @@ from ..core.results import Limits
 from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_power,
                       add_ray, add_seed, add_time_limit, add_variant, integer, is_record, load_kernel,
-                      range_help, read_text, source_name)
+                      range_help, read_text, source_name, warn_skipped)
 
 if TYPE_CHECKING:
     from ..execution import Done
@@ -47,7 +57,7 @@ _DESCRIPTION = __doc__.split("\n\n", 2)[2].replace("``", "") if __doc__ else ""
 #: the tasks of a batch
 TASKS = ("solve", "adjudicate", "analyze")
 #: the files a folder given as INPUT contributes
-SUFFIXES = (".dip", ".daide", ".json", ".jsonl")
+SUFFIXES = (".dip", ".daide", ".json", ".jsonl", ".json.gz", ".jsonl.gz")
 #: how a results file (`dipsolve.execution.journal`) starts
 RESULTS_HEAD = '{"dipsolve": "results"'
 
@@ -67,7 +77,7 @@ def register(subparsers: Any) -> None:
                         "input's orders), analyze (whole game records: dipsolve analyze)")
     add_power(p, help="solve/analyze: only this power (default: every power)")
     add_time_limit(p, 5.0, help="solve: seconds an input (shared among its powers); analyze: "
-                                "seconds a power and movement phase (default 5)")
+                                "seconds a power and movement phase, for each one (default 5)")
     add_seed(p, help="solve and analyze: the seed of every random choice of the search")
     p.add_argument("--method", choices=METHODS, default="agenda", help="solve: the search (default: agenda)")
     add_evaluation(p, help="solve: how positions are judged")
@@ -181,7 +191,9 @@ def inputs(args: argparse.Namespace) -> list[tuple[str, Any]]:
                 out += list(lines)
                 continue
             from ..io.records import read_records
-            for record in read_records(text, name):
+            records = read_records(text, name)
+            warn_skipped(records, name)
+            for record in records:
                 if args.task == "analyze":
                     out.append((f"{name}#{record.id}", ("record", record)))
                     continue
@@ -215,19 +227,24 @@ def settings_of(args: argparse.Namespace) -> dict[str, Any]:
     return {"command": "batch", **keep}
 
 
-def run_job(job: tuple[dict[str, Any], Any]) -> dict[str, Any]:
+#: ``on_step(what, done, total)``: how far one input's work is (`dipsolve.analysis.analyze`'s)
+Step = Callable[[str, int, int], None]
+
+
+def run_job(job: tuple[dict[str, Any], Any], on_step: Step | None = None) -> dict[str, Any]:
     """One input's result line (without its id): ``{"status": "ok", "result": ...}``, or
-    ``{"status": "error", "error": {...}}`` for a bad input.  Runs in a worker."""
+    ``{"status": "error", "error": {...}}`` for a bad input.  Runs in a worker (in this
+    process, ``on_step`` hears how far the input's work is)."""
     settings, item = job
     from ..core import kernel
     kernel.load()               # once a worker process, before its first search's clock
     try:
-        return {"status": "ok", "result": _answer(settings, item)}
+        return {"status": "ok", "result": _answer(settings, item, on_step)}
     except DipsolveError as e:
         return {"status": "error", "error": e.to_json()}
 
 
-def _answer(settings: dict[str, Any], item: Any) -> dict[str, Any]:
+def _answer(settings: dict[str, Any], item: Any, on_step: Step | None = None) -> dict[str, Any]:
     kind = item[0]
     if kind == "bad":
         raise item[1]
@@ -235,7 +252,7 @@ def _answer(settings: dict[str, Any], item: Any) -> dict[str, Any]:
         from ..analysis import analyze
         power = settings["power"]
         limits = Limits(time_limit=settings["time_limit"], seed=settings.get("seed", 0))
-        return analyze(item[1], [power] if power else None, limits=limits,
+        return analyze(item[1], [power] if power else None, limits=limits, on_step=on_step,
                        check_only=settings.get("adjudication_only", False)).to_json()
     if kind == "text":
         from ..core.variant_files import find_variant
@@ -258,10 +275,10 @@ def _answer(settings: dict[str, Any], item: Any) -> dict[str, Any]:
         out = outcome_json(name or "", adjudicate(position, orders))
         del out["file"]
         return out
-    return _solve(settings, position)
+    return _solve(settings, position, on_step)
 
 
-def _solve(settings: dict[str, Any], position: Any) -> dict[str, Any]:
+def _solve(settings: dict[str, Any], position: Any, on_step: Step | None = None) -> dict[str, Any]:
     from ..api import SolveSettings, solve
     from .solve import _powers
     powers = _powers(position, settings["power"])
@@ -270,7 +287,9 @@ def _solve(settings: dict[str, Any], position: Any) -> dict[str, Any]:
                            opponents=settings["opponents"],
                            limits=Limits(time_limit=share, seed=settings.get("seed", 0)))
     solutions = []
-    for p in powers:
+    for i, p in enumerate(powers):
+        if on_step is not None:
+            on_step(f"solving {p}", i, len(powers))
         obj = solve(position, p, chosen).to_json()
         obj.pop("trace", None)
         solutions.append(obj)
@@ -317,43 +336,108 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, journal: Any, todo: list[tuple[str, Any]], skipped: int,
          total: int, counts: dict[str, int]) -> tuple[str, str]:
+    """Run the inputs left to do, each line appended as it finishes.  The progress, on
+    stderr (none under ``--json``): first the run's plan (`plan_line`); then on a
+    terminal a bar (inputs done, the input at work and, in this process, how far it is),
+    elsewhere (a log, a pipe) a line as each input starts and as it finishes."""
     from ..core.results import Stopped
+    from ..execution import InProcess
     if not todo:
         return "finished", "nothing to run"
-    from .progress import Progress
+    from .progress import Progress, silenced
     bar = Progress(total=total)
-    finished = skipped
+    log = not bar.live and not silenced()
+    finished, started = skipped, skipped
+    began: dict[str, float] = {}
+    current, at_work = "", ""           # the input last started; what the bar says of the work
+
+    def say(text: str) -> None:
+        bar.clear()
+        print(f"dipsolve: {text}", file=sys.stderr, flush=True)
 
     def show() -> None:
-        bar.show(f"{args.task} {finished}/{total} inputs", done=finished)
+        bar.show(f"{args.task} {finished}/{total} inputs" + (f"; {at_work}" if at_work else ""),
+                 done=finished)
 
-    show()
+    def on_start(key: str) -> None:
+        nonlocal started, current, at_work
+        current, at_work = key, os.path.basename(key)
+        if key in began:
+            return                      # run again after its worker died: on_retry said so
+        began[key] = time.monotonic()
+        started += 1
+        if log:
+            say(f"batch: started {started}/{total}: {key}")
+        show()
+
+    def on_step(what: str, done: int, steps: int) -> None:
+        nonlocal at_work
+        at_work = f"{what} ({done}/{steps}) of {os.path.basename(current)}"
+        show()
 
     def on_done(done: Done) -> None:
+        nonlocal finished, at_work
         line = line_of(done)
         journal.append(line)
         counts[line["status"]] += 1
-        if line["status"] != "ok":
-            bar.clear()
-            what = line["error"].get("message", "")
-            print(f"dipsolve: {done.key}: {line['status']}: {what.splitlines()[0] if what else ''}",
-                  file=sys.stderr, flush=True)
-        nonlocal finished
         finished += 1
+        at_work = ""
+        took = time.monotonic() - began.get(done.key, time.monotonic())
+        if log:
+            say(f"batch: finished {finished}/{total}: {done.key}: {line['status']} ({duration(took)})")
+        if line["status"] != "ok":
+            what = line["error"].get("message", "")
+            say(f"{done.key}: {line['status']}: {what.splitlines()[0] if what else ''}")
         show()
 
     def on_retry(key: str, reason: str) -> None:
-        bar.clear()
-        print(f"dipsolve: {key}: its worker died ({reason}); running it again",
-              file=sys.stderr, flush=True)
+        say(f"{key}: its worker died ({reason}); running it again")
 
     try:
         with make_executor(args) as ex:
             backend = f"{ex.name}, {ex.workers} at once"
+            if not silenced():
+                say(plan_line(args, todo, skipped, ex))
+            show()
+            # in this process, the input's own steps reach the bar (a worker's cannot)
+            here = isinstance(ex, InProcess) and bar.live
+            fn = functools.partial(run_job, on_step=on_step) if here else run_job
             try:
-                ex.run(run_job, todo, on_done, on_retry)
+                ex.run(fn, todo, on_done, on_retry, on_start=on_start)
             except Stopped:
                 return "interrupted", backend
     finally:
         bar.close()
     return "finished", backend
+
+
+def plan_line(args: argparse.Namespace, todo: list[tuple[str, Any]], skipped: int, ex: Any) -> str:
+    """What the run will do, and how long its searches take in all: ``--time-limit``
+    seconds an input (solve), or a power and movement phase of each game (analyze)."""
+    head = (f"batch: {args.task} {len(todo)} input{'s' if len(todo) != 1 else ''}"
+            + (f" ({skipped} already in {args.output})" if skipped else "")
+            + f", {ex.workers} at once ({ex.name})")
+    limit = args.time_limit
+    if args.task == "solve":
+        searching = limit * sum(1 for _, (_, item) in todo if item[0] != "bad")
+        return head + (f": at most {limit:g} s an input (--time-limit), "
+                       f"{duration(searching / ex.workers)} of search at most in all")
+    if args.task == "analyze" and not args.adjudication_only:
+        from ..analysis import searches
+        powers = [args.power] if args.power else None
+        count = sum(len(searches(item[1], powers)) for _, (_, item) in todo if item[0] == "record")
+        return (head + f": {count} searches of at most {limit:g} s (one a power and movement "
+                f"phase: --time-limit), {duration(count * limit / ex.workers)} of search at most in all")
+    return head
+
+
+def duration(seconds: float) -> str:
+    """A span of time for people: ``0.4 s``, ``12 s``, ``2 min 51 s``, ``1 h 5 min``."""
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60} min"

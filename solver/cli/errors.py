@@ -24,7 +24,8 @@ class UsageError(UserError):
     """argparse's own complaint (an unknown option, a missing argument), with the usage
     line of the command it is about."""
 
-    def __init__(self, message: str, *, prog: str, usage: str) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, prog: str, usage: str, found: str | None = None,
+                 expected: str | None = None) -> None:
+        super().__init__(message, found=found, expected=expected)
         self.prog = prog
         self.usage = usage

@@ -22,6 +22,7 @@ object on stdout instead, ``{"error", "file", "line", "col", "message", ...}``
 from __future__ import annotations
 
 import argparse
+import difflib
 import errno
 import json
 import os
@@ -29,7 +30,7 @@ import sys
 from typing import Any, NoReturn, Sequence
 
 from ..core import kernel
-from ..core.errors import DipsolveError
+from ..core.errors import DipsolveError, quote
 from . import interrupt, options, progress
 from .options import EXIT_USAGE, UsageError
 
@@ -86,6 +87,20 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def check_command(argv: Sequence[str], parser: argparse.ArgumentParser) -> None:
+    """Refuse a command line whose command (its first word that is no option: ``dipsolve``
+    itself takes only ``--help`` and ``--version``) is none of `COMMANDS`, naming the
+    closest, as a misspelt power is: ``unknown command 'solv' (did you mean solve? ...)``."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    if word is None or word in COMMANDS:
+        return
+    close = difflib.get_close_matches(word.lower(), COMMANDS, n=2, cutoff=0.6)
+    near = f"did you mean {' or '.join(close)}? " if close else ""
+    raise UsageError(f"unknown command {quote(word)!r} ({near}expected one of {', '.join(COMMANDS)})",
+                     prog=parser.prog, usage=parser.format_usage(), found=quote(word),
+                     expected="a command")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one ``dipsolve`` command line; the exit status (0, or 2 for a user's mistake).
 
@@ -135,6 +150,7 @@ def _run(argv: list[str]) -> int:
     with interrupt.cooperative():
         parser = build_parser()
         try:
+            check_command(argv, parser)
             args = parser.parse_args(argv)
         except UsageError as e:
             report_error(e, as_json="--json" in argv)

@@ -30,8 +30,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from ..core.bounds import (LIMITS, check_float, check_int, decode_text, help_range, limit_error,
-                           read_bytes)
+from ..core.bounds import (LIMITS, check_float, check_int, decode_text, gunzip, help_range,
+                           limit_error, read_bytes)
 from ..core.errors import DipsolveSyntaxError
 from .errors import FileError, UsageError, UserError
 
@@ -333,8 +333,8 @@ def source_name(path: str) -> str:
 def read_text(path: str) -> str:
     """The text of the file at ``path``, or of standard input for ``-``: UTF-8 with or
     without a byte-order mark, any line ends (LF, CRLF, CR: read as LF), at most
-    ``max_file_bytes`` of it (`dipsolve.core.bounds`); a `FileError` that names it when it
-    cannot be read."""
+    ``max_file_bytes`` of it (`dipsolve.core.bounds`), gzip data decompressed (within
+    the same bound); a `FileError` that names it when it cannot be read."""
     if path == "-":
         if _STDIN_READ:
             raise FileError("standard input can be read once: give '-' for one input only",
@@ -346,7 +346,7 @@ def read_text(path: str) -> str:
         if len(data) > limit:
             raise limit_error("max_file_bytes", f"more than {limit:,} bytes", filename="<stdin>")
         try:
-            return decode_text(data)
+            return decode_text(gunzip(data, "<stdin>"))
         except UnicodeDecodeError as e:
             raise FileError(f"not a text file (byte {e.start} is not UTF-8)",
                             filename="<stdin>") from None
@@ -365,6 +365,15 @@ def read_text(path: str) -> str:
 def read_input(path: str) -> tuple[str, str]:
     """The text of a file, or of stdin for ``-``, and the name errors give it."""
     return read_text(path), source_name(path)
+
+
+def warn_skipped(records: Iterable[Any], name: str) -> None:
+    """Say on stderr what reading each game record skipped (`Record.warnings`: press in a
+    shape the reader cannot take), naming the file, the game and the phases."""
+    for record in records:
+        for warning in record.warnings:
+            print(f"dipsolve: {name}: game {record.id}: warning: {warning} (the boards and orders "
+                  f"are read)", file=sys.stderr, flush=True)
 
 
 def is_record(text: str) -> bool:
@@ -390,6 +399,7 @@ def load(path: str, select: argparse.Namespace | None = None
         return parse_position_text(text, name, game_map=variant_of(select).map)
     from ..io.records import describe_names, pick, read_records
     record = pick(read_records(text, name), game, name)
+    warn_skipped([record], name)
     if phase is None:
         raise UserError(f"a game record: say which phase with --phase (it has "
                         f"{describe_names(record.names)})", filename=name)

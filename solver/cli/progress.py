@@ -40,6 +40,13 @@ def in_notebook() -> bool:
     return shell is not None and hasattr(shell, "kernel")
 
 
+def silenced() -> bool:
+    """No progress at all for this run: ``--json`` (`SILENT`) unless ``DIPSOLVE_PROGRESS``
+    is ``always``, or ``DIPSOLVE_PROGRESS=never``."""
+    wanted = os.environ.get("DIPSOLVE_PROGRESS", "").lower()
+    return wanted == "never" or (SILENT and wanted != "always")
+
+
 class Progress:
     """A progress display on ``stream`` (stderr): a bar with ETA when ``total`` is given,
     else a line of text with the time taken."""
@@ -49,9 +56,7 @@ class Progress:
                  mininterval: float = 0.0) -> None:
         self.stream = stream if stream is not None else sys.stderr
         notebook = stream is None and in_notebook()
-        wanted = os.environ.get("DIPSOLVE_PROGRESS", "").lower()
-        silent = wanted == "never" or (SILENT and wanted != "always")
-        self.live = enabled and not silent and (notebook or is_terminal(self.stream))
+        self.live = enabled and not silenced() and (notebook or is_terminal(self.stream))
         self._total = total
         self._clock = clock
         self._mininterval = mininterval

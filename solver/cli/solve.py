@@ -211,12 +211,7 @@ def _as_text(path: str, position: Position, solutions: list[Solution], args: arg
             lines.append(f"# {s.power}: the search")
             lines += [f"#   {t}" for t in s.trace]
         lines += [f"{s.power}: {o}" for o in s.orders] or [f"# {s.power}: no orders"]
-        bound = f", bound {s.bound:g}" if s.bound is not None else ""
-        value = s.objective if s.objective is not None else float("nan")
-        plain = (f" ({s.plain_value:g} if everybody else holds)"
-                 if s.plain_value is not None and abs(s.plain_value - value) > 1e-9 else "")
-        lines.append(f"# {s.power}: value {value:g}{plain}, {s.status}{bound}, "
-                     f"{s.seconds:.2f} s, {s.nodes} positions")
+        lines.append(f"# {s.power}: {s.summary()}")
         if s.equilibrium is not None:
             lines += _equilibrium_lines(s)
     return "\n".join(lines)

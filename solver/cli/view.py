@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
-from .options import UserError, add_json, is_record, read_text, source_name
+from .options import UserError, add_json, is_record, read_text, source_name, warn_skipped
 from .output import Outputs
-from .progress import Progress
+from .progress import Progress, is_terminal
 
 #: phases at which a progress bar is worth drawing
 PROGRESS_FROM = 20
@@ -19,13 +20,17 @@ PROGRESS_FROM = 20
 _DESCRIPTION = """\
 Write GAME.json (a game record: the diplomacy package's saved-game JSON, or dipsolve's)
 as one HTML page that steps through every phase: the map with the orders given and
-their results, the supply-center chart with the phase marked, and the phase's press.
-Buttons, a phase list and the keyboard (left/right arrows, Home, End) move between
-phases; game.html#F1903M opens a phase.  The page is self-contained: open it in any
-browser, no server and no network.  `dipsolve analyze --html` writes the same page with
-dipsolve's suggested orders beside the played ones.
+their results, the supply-center chart with the phase marked, and the phase's press
+(all of it, or one power's); who played each power (where the record says) and how the
+game ended, with the final centers.  Buttons, a phase list and the keyboard (left/right
+arrows, Home, End) move between phases; game.html#F1903M opens a phase.  The map zooms
+(+ - 0, the buttons, the mouse wheel) and moves (drag it, or Shift and the arrows).
+The page is self-contained: open it in any browser, no server and no network.
+`dipsolve analyze --html` writes the same page with dipsolve's suggested orders beside
+the played ones.
 
-The page goes to -o OUT (written whole or not at all), or to stdout."""
+The page goes to -o OUT (written whole or not at all), or to stdout when stdout is a file
+or a pipe (at a terminal, -o is asked for)."""
 
 
 def register(subparsers: Any) -> None:
@@ -44,6 +49,10 @@ def register(subparsers: Any) -> None:
 def cmd_view(args: argparse.Namespace) -> int:
     from ..io.pictures_html import game_html
     from ..io.records import pick, read_records
+    if not args.output and not args.json and is_terminal(sys.stdout):
+        # a page is megabytes of HTML: at a terminal it is never what was wanted
+        raise UserError("view writes an HTML page: give a file with -o OUT (game.html), or send it "
+                        "on (dipsolve view GAME.json > game.html)")
     text, name = read_text(args.file), source_name(args.file)
     if not is_record(text):
         raise UserError("not a game record: view reads the diplomacy package's saved-game JSON",
@@ -52,6 +61,7 @@ def cmd_view(args: argparse.Namespace) -> int:
     if args.output:
         outputs.plan(args.output)
     record = pick(read_records(text, name), args.game, name)
+    warn_skipped([record], name)
     with Progress(total=len(record.phases), enabled=len(record.phases) >= PROGRESS_FROM) as progress:
         page = game_html(record, title=args.title,
                          on_phase=lambda done, total: progress.show(f"drawing {done}/{total} phases", done=done))
@@ -63,7 +73,7 @@ def cmd_view(args: argparse.Namespace) -> int:
         print(page, end="")
     if args.json:
         print(json.dumps({"file": name, "game": record.id, "phases": len(record.phases),
-                          "output": args.output, "bytes": len(data),
+                          "warnings": list(record.warnings), "output": args.output, "bytes": len(data),
                           **({} if args.output else {"html": page})}))
     elif args.output:
         print(f"{args.output}: game {record.id}, {len(record.phases)} phases ({len(data):,} bytes)")

@@ -82,6 +82,22 @@ class Outcome:
                 return r
         return None
 
+    def result_lines(self) -> list[str]:
+        """The results for people, one a line: ``ok`` or ``--``, the order, its reason
+        (aligned), then each unit destroyed (``dipsolve adjudicate`` prints them)."""
+        width = max((len(f"{r.power}: {r.order}") for r in self.results), default=0)
+        lines = []
+        for r in self.results:
+            head = f"{r.power}: {r.order}"
+            tail = f" ({r.detail})" if r.detail else ""
+            lines.append(f"{'ok' if r.success else '--'} {head:<{width}}  {r.reason.value}{tail}")
+        return lines + [f"destroyed: {u.power} {u}" for u in self.destroyed]
+
+    def __str__(self) -> str:
+        """The phase, its results one a line, and the phase that follows."""
+        return "\n".join([f"{self.position.phase}:", *(f"  {line}" for line in self.result_lines()),
+                          f"next: {self.next.phase}"])
+
     def __repr__(self) -> str:
         return f"<Outcome {self.position.phase.short} -> {self.next.phase.short}>"
 

@@ -22,7 +22,8 @@ past a bound costs no more than reading it:
 - `loads_json`: JSON whose depth is counted before `json.loads` descends, whose integers
   are digit-counted, and without ``NaN``/``Infinity`` (not JSON: a `DipsolveSyntaxError`);
 - `read_text`: a text file no larger than ``max_file_bytes``, UTF-8 with or without a
-  byte-order mark, any line ends read as LF;
+  byte-order mark, any line ends read as LF; gzip data (known by its magic bytes, as
+  archives ship records: ``.json.gz``) decompressed within the same bound (`gunzip`);
 - `check_picture`: a picture's size in pixels, before anything is drawn.
 """
 
@@ -33,6 +34,7 @@ import math
 import os
 import re
 import stat
+import zlib
 from itertools import accumulate
 from dataclasses import dataclass
 from typing import Any
@@ -40,7 +42,7 @@ from typing import Any
 from .errors import DipsolveFileError, DipsolveLimitError, DipsolveSyntaxError
 
 __all__ = ["Bound", "LIMITS", "DipsolveLimitError", "limit_error", "parse_int", "check_digits",
-           "check_int", "check_float", "check_nesting", "json_decoder", "loads_json", "read_text", "read_bytes",
+           "check_int", "check_float", "check_nesting", "json_decoder", "loads_json", "read_text", "read_bytes", "gunzip",
            "check_picture", "help_range"]
 
 
@@ -306,7 +308,44 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     if len(data) > limit:
         raise limit_error("max_file_bytes", f"a file of more than {limit:,} bytes",
                           filename=os.fspath(path))
-    return data
+    return gunzip(data, name)
+
+
+#: how gzip data starts (RFC 1952): a file is read as gzip by these bytes, not by its name
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def gunzip(data: bytes, name: str) -> bytes:
+    """``data`` decompressed when it is gzip (it starts with `GZIP_MAGIC`; every member
+    of a multi-member file, as ``gzip`` and ``cat a.gz b.gz`` make them), else ``data``
+    itself.  The decompressed size is held to ``max_file_bytes`` as it grows (a gzip
+    bomb costs no more than the bound: `DipsolveLimitError`); corrupt or cut gzip data
+    is a `DipsolveSyntaxError` naming the file."""
+    if not data.startswith(GZIP_MAGIC):
+        return data
+    limit = int(LIMITS["max_file_bytes"].value)
+    out = bytearray()
+    rest = data
+    while rest.startswith(GZIP_MAGIC):
+        member = zlib.decompressobj(16 + zlib.MAX_WBITS)        # a gzip header and trailer
+        try:
+            out += member.decompress(rest, limit + 1 - len(out))
+        except zlib.error as e:
+            raise _bad_gzip(name, str(e).removeprefix("Error -3 while decompressing data: ")) from None
+        if len(out) > limit:
+            raise limit_error("max_file_bytes", f"gzip data of more than {limit:,} bytes decompressed",
+                              filename=name)
+        if not member.eof:
+            raise _bad_gzip(name, "it ends too early (truncated?)")
+        rest = member.unused_data
+    if rest.strip(b"\0"):                   # zeros after the last member are padding
+        raise _bad_gzip(name, f"{len(rest):,} bytes after the gzip data are not gzip")
+    return bytes(out)
+
+
+def _bad_gzip(name: str, why: str) -> DipsolveSyntaxError:
+    return DipsolveSyntaxError(f"cannot read the gzip data: {why}", filename=name,
+                               found="corrupt gzip data", expected="a whole gzip file")
 
 
 def decode_text(data: bytes) -> str:

@@ -580,8 +580,8 @@ def load(note: Callable[[str], None] | None = None) -> float:
     try:
         if "numba" not in sys.modules:
             # LLVM's level 1: the engine compiles in 3/4 of the time of level 3 (numba's
-            # default) and runs as fast (BENCHMARKS.md); a process whose numba was loaded
-            # already, or that sets NUMBA_OPT, keeps its own
+            # default) and runs as fast (docs/history/2026-11-28-issue-48.md); a process
+            # whose numba was loaded already, or that sets NUMBA_OPT, keeps its own
             os.environ.setdefault("NUMBA_OPT", "1")
         import numpy as np
         from numba import njit

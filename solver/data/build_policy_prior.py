@@ -12,9 +12,9 @@ header.  Fitted to the 40 games Meta published of its Cicero agent playing six p
 on webDiplomacy (github.com/facebookresearch/diplomacy_cicero at commit
 e85afeddb34f5b7c1ea0827203b425a0f7e68ead, ``data/cicero_redacted_games/``, MIT), the prior
 predicts a DumbBot table's first phases better than the package's, but a seat playing from
-it is level against DumbBot and seven of them in self-play are less balanced (BENCHMARKS.md,
-issue 24, "A prior fitted to games people played"), so the package's file stays the
-self-play one below.
+it is level against DumbBot and seven of them in self-play are less balanced
+(docs/history/2026-11-28-issue-24.md, "A prior fitted to games people played"), so
+the package's file stays the self-play one below.
 
 ``--games N`` adds (or, without ``--records``, is all of) the orders of N games of seven of
 dipsolve's own learned seats (`dipsolve.play.bots.DipsolveBot`, started from no prior: every

@@ -6,7 +6,9 @@ small interface: in this process, in local worker processes, or on Ray.
 
 `Executor.run` calls ``fn(task)`` for every ``(key, task)`` and hands each job back to
 ``on_done`` exactly once, as a `Done`, in the order the jobs finish (in the calling
-thread): ``ok`` with the function's value, or not ok with the reason in words.  The
+thread): ``ok`` with the function's value, or not ok with the reason in words; an
+``on_start(key)`` hears of each job as it is handed to a worker (on Ray: sent to the
+cluster, which may queue it).  The
 jobs are independent and carry everything they need (their seeds too), so the values
 are the same whatever the backend, the number of workers or the order of completion.
 
@@ -36,21 +38,23 @@ from typing import Any, Callable, Sequence
 
 from ..core.errors import DipsolveSyntaxError
 from ..core.results import Stopped, stop_requested
-from .jobs import (ATTEMPTS, Done, ExecutionUnavailable, Executor, OnDone, OnRetry, _Base, died,
-                   guarded)
+from .jobs import (ATTEMPTS, Done, ExecutionUnavailable, Executor, OnDone, OnRetry, OnStart, _Base,
+                   died, guarded)
 
 __all__ = ["ATTEMPTS", "Done", "Executor", "ExecutionUnavailable", "InProcess", "LocalPool", "executor",
-           "OnDone", "OnRetry", "died", "guarded"]
+           "OnDone", "OnRetry", "OnStart", "died", "guarded"]
 
 class InProcess(_Base):
     """Every job in this process, one after the other (nothing to start; a crash of the
     process ends the run)."""
 
     def run(self, fn: Callable[[Any], Any], jobs: Sequence[tuple[str, Any]], on_done: OnDone,
-            on_retry: OnRetry | None = None) -> None:
+            on_retry: OnRetry | None = None, on_start: OnStart | None = None) -> None:
         for key, task in jobs:
             if stop_requested():
                 raise Stopped
+            if on_start is not None:
+                on_start(key)
             ok, value = guarded(fn, task)
             if stop_requested():
                 raise Stopped            # cut short by the stop: no answer of it is kept
@@ -70,7 +74,7 @@ class LocalPool(_Base):
         self.attempts = attempts
 
     def run(self, fn: Callable[[Any], Any], jobs: Sequence[tuple[str, Any]], on_done: OnDone,
-            on_retry: OnRetry | None = None) -> None:
+            on_retry: OnRetry | None = None, on_start: OnStart | None = None) -> None:
         from .workers import run_tasks
         call = functools.partial(guarded, fn)
         todo = list(range(len(jobs)))
@@ -94,8 +98,12 @@ class LocalPool(_Base):
                 else:
                     on_done(Done(key, False, error=died(attempt, reason), attempts=attempt))
 
+            def started(i: int, batch: list[int] = batch) -> None:
+                if on_start is not None:
+                    on_start(jobs[batch[i]][0])
+
             run_tasks(call, [jobs[j][1] for j in batch], min(self.workers, len(batch)),
-                      on_result=finished, on_lost=lost, ordered=False)
+                      on_result=finished, on_lost=lost, on_start=started, ordered=False)
             if not again:
                 return
             todo = again

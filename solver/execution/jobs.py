@@ -34,6 +34,7 @@ class ExecutionUnavailable(DipsolveUnavailable):
 
 OnDone = Callable[[Done], None]
 OnRetry = Callable[[str, str], None]
+OnStart = Callable[[str], None]
 
 
 class Executor(Protocol):
@@ -45,8 +46,9 @@ class Executor(Protocol):
     workers: int
 
     def run(self, fn: Callable[[Any], Any], jobs: Sequence[tuple[str, Any]], on_done: OnDone,
-            on_retry: OnRetry | None = None) -> None:
-        """Run every job; ``on_done`` once for each, as they finish (see the module)."""
+            on_retry: OnRetry | None = None, on_start: OnStart | None = None) -> None:
+        """Run every job; ``on_done`` once for each, as they finish, and ``on_start(key)``
+        as each is handed to a worker (again for a retry; see the module)."""
 
     def close(self) -> None:
         """Release the workers (a local Ray is shut down, every process of it ended)."""

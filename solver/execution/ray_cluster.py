@@ -23,7 +23,7 @@ from typing import Any, Callable, Sequence
 
 from ..core.errors import DipsolveSyntaxError
 from ..core.results import Stopped, stop_requested
-from .jobs import ATTEMPTS, Done, ExecutionUnavailable, OnDone, OnRetry, _Base, died, guarded
+from .jobs import ATTEMPTS, Done, ExecutionUnavailable, OnDone, OnRetry, OnStart, _Base, died, guarded
 
 #: seconds between two looks at the stop flag while waiting for the tasks
 POLL = 0.1
@@ -150,7 +150,7 @@ class RayExecutor(_Base):
         self._printer = _errors_to_stderr(ray)
 
     def run(self, fn: Callable[[Any], Any], jobs: Sequence[tuple[str, Any]], on_done: OnDone,
-            on_retry: OnRetry | None = None) -> None:
+            on_retry: OnRetry | None = None, on_start: OnStart | None = None) -> None:
         ray = self.ray
         pending: deque[tuple[int, int]] = deque((i, 1) for i in range(len(jobs)))
         flying: dict[Any, tuple[int, int]] = {}          # task ref -> (job, attempt)
@@ -162,6 +162,8 @@ class RayExecutor(_Base):
                 while pending and len(flying) < 2 * self.workers:
                     i, attempt = pending.popleft()
                     flying[self._task.remote(fn_ref, jobs[i][1])] = (i, attempt)
+                    if on_start is not None:
+                        on_start(jobs[i][0])
                 ready, _ = ray.wait(list(flying), num_returns=1, timeout=POLL)
                 for ref in ready:
                     i, attempt = flying.pop(ref)

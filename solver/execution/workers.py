@@ -118,11 +118,13 @@ class _Worker:
 
 def run_tasks(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int, *,
               on_result: Callable[[int, Any], None],
-              on_lost: Callable[[int, str], None], ordered: bool = True) -> None:
+              on_lost: Callable[[int, str], None], on_start: Callable[[int], None] | None = None,
+              ordered: bool = True) -> None:
     """Run ``fn(task)`` for every task in at most ``jobs`` worker processes (``fn`` is a
     module-level function); ``on_result(i, value)`` for each in task order,
     ``on_lost(i, reason)`` (in that order too) for a task whose worker died; with
-    ``ordered=False`` each as soon as it is known (`dipsolve.execution`).  Raises
+    ``ordered=False`` each as soon as it is known (`dipsolve.execution`);
+    ``on_start(i)`` as task ``i`` is handed to a worker.  Raises
     `Stopped` after a stop request, once every finished result has been handed back."""
     import multiprocessing
     from multiprocessing.connection import wait
@@ -162,11 +164,16 @@ def run_tasks(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int, *,
                         w.index = None
                         w.stop(now=True)
                         workers.remove(w)
+                        continue
+                    if on_start is not None:
+                        on_start(i)
             while pending and len(workers) < jobs:
                 w = _Worker(ctx, fn)
                 workers.append(w)
                 i = pending.popleft()
                 w.give(i, tasks[i])
+                if on_start is not None:
+                    on_start(i)
             busy = [w for w in workers if w.index is not None]
             ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy], POLL)
             for w in busy:

@@ -74,12 +74,14 @@ class Game:
     """A game's history: every phase played (`GamePhase`) and the board to play now.
 
     ``start`` (default: the standard opening board), ``id``, ``map`` and ``rules`` are the
-    record's.  `process` plays the current phase, `undo` takes the last one back, `say`
+    record's; ``players``, who played each power (power -> name), as the record says it
+    (`dipsolve.io.records.Record.players`); ``winners``, the powers a record that ends the
+    game names.  `process` plays the current phase, `undo` takes the last one back, `say`
     records press in the current phase; iterating gives every phase, the current one last
     (its orders empty)."""
 
     def __init__(self, start: Position | None = None, *, id: str = "dipsolve", map: str | None = None,
-                 rules: Iterable[str] = ("NO_PRESS",)) -> None:
+                 rules: Iterable[str] = ("NO_PRESS",), players: Mapping[str, str] | None = None) -> None:
         if start is not None and not isinstance(start, Position):
             raise DipsolveArgumentError(f"Game(): start: expected a Position, not a {type(start).__name__}",
                                         expected="a Position")
@@ -91,9 +93,19 @@ class Game:
                                             expected="a string")
         if isinstance(rules, str) or not all(isinstance(r, str) for r in rules):
             raise DipsolveArgumentError("Game(): rules: expected strings", expected="strings")
+        if players is not None and (not isinstance(players, Mapping)
+                                    or not all(isinstance(n, str) for n in players.values())):
+            raise DipsolveArgumentError("Game(): players: expected power -> the player's name",
+                                        expected="a mapping of power to name")
         self.id, self.map, self.rules = id, map, tuple(rules)
+        game_map = (start or Position.initial()).map
+        self.players: Mapping[str, str] = {check_power(p, "players", game_map): n
+                                           for p, n in (players or {}).items()}
+        self.winners: tuple[str, ...] = ()
         self._played: list[GamePhase] = []
         self._source: Source | None = None       # the game's own keys as its file wrote them
+        #: what reading the game's record skipped (`Record.warnings`)
+        self.warnings: tuple[str, ...] = ()
         self._current = GamePhase((start or Position.initial()).phase.short, start or Position.initial())
 
     # -- the state --------------------------------------------------------------------------
@@ -172,7 +184,7 @@ class Game:
     def record(self) -> Record:
         """The game as a `Record` (what `dipsolve.analyze` and the pictures read)."""
         return Record(self.id, tuple(p.as_record_phase() for p in self.phases), self.map, self.rules,
-                      self._source)
+                      self._source, self.players, self.winners, self.warnings)
 
     @classmethod
     def from_record(cls, record: Record) -> "Game":
@@ -182,6 +194,8 @@ class Game:
             raise DipsolveSyntaxError(f"game {record.id!r} has no phase", found=record.id)
         game = cls(record.phases[-1].position, id=record.id, map=record.map, rules=record.rules)
         game._source = record.source
+        game.warnings = record.warnings
+        game.players, game.winners = record.players, record.winners     # the record's own objects
         game._played = [GamePhase.of(ph) for ph in record.phases[:-1]]
         game._current = GamePhase.of(record.phases[-1])
         return game
@@ -189,8 +203,10 @@ class Game:
     @classmethod
     def from_play(cls, played: Any, id: str | None = None) -> "Game":
         """The game `dipsolve.play_game` played (a `dipsolve.play.games.GameRecord`),
-        processed phase by phase from its start and checked to end on its final board."""
-        game = cls(getattr(played, "start", None) or Position.initial(), id=id or f"dipsolve-{played.seed}")
+        processed phase by phase from its start and checked to end on its final board; its
+        players are the seats' bots."""
+        game = cls(getattr(played, "start", None) or Position.initial(), id=id or f"dipsolve-{played.seed}",
+                   players=played.seats)
         for ph in played.phases:
             game.process({p: [_parse_order(t, game.position.map) for t in ts] for p, ts in ph.orders.items()})
         if game.position != played.final:

@@ -15,6 +15,14 @@ same phases without the timestamps and hash, and keeps a retreat phase for dislo
 units that can only disband (``"retreats": {"A RUH": []}``): it reads the same way, and
 such a unit is kept, with no retreat, in the phase's `Position`.
 
+Who played each power is read where a record says it: a ``"players"`` object, power ->
+a name (or an object with a ``"name"``, as a DAIDE server's SMR gives a player's name and
+version), which ``play --save`` writes (the seats' bots); or the ``diplomacy`` package's
+power objects, ``"powers": {"FRANCE": {"controller": {timestamp: name}}}`` (every name
+but ``dummy`` that controlled the power, in order).  The package ends a game with a phase
+``COMPLETED`` whose note names the winners (``"Victory by: ENG, FRA"``: a draw of two, or
+one power's solo); they are read too, and `Record.result` says how the game ended.
+
 Reading (`read_records`, `load_records`, `load_record`) gives `Record`\\ s of
 `RecordPhase`\\ s: the phase's `Position` (phase, units, centers and, in a retreat
 phase, the dislodged units with the retreat options the record gives and the attacker's
@@ -26,6 +34,9 @@ dipsolve's own games, which the ``diplomacy`` package loads.
 Anything the reader cannot take (bad JSON, a truncated file, a phase that is not a
 phase, an unknown power, province or order) is a `DipsolveSyntaxError` (or, for a board
 that breaks the rules, a `DipsolveRuleError`) naming ``file:line:col`` where it can.
+Press is no part of the game's boards: a phase's messages in another shape than a list
+of message objects (games played by language-model players keep them as one string) are
+skipped, and the record says so in `Record.warnings`.
 
 This module never imports the ``diplomacy`` package: it is a peer the tests compare with.
 """
@@ -46,7 +57,7 @@ from ..core.orders import Convoy, Move, Order
 from ..core.position import Dislodged, Phase, Position, Unit, written_retreats
 from ..core.variant import VARIANTS, variant
 
-__all__ = ["Record", "RecordPhase", "read_records", "load_records", "load_record", "dumps_records",
+__all__ = ["Record", "RecordPhase", "GameResult", "read_records", "load_records", "load_record", "dumps_records",
            "replay", "result_codes", "board_differences"]
 
 #: the peer's power names (``"FRANCE"``) -> ours
@@ -89,6 +100,15 @@ class Record:
     rules: tuple[str, ...] = ()
     #: the game's own JSON keys as the file wrote them (`Source`), written back likewise
     source: "Source | None" = field(default=None, compare=False, repr=False)
+    #: who played each power, where the record says (power -> the player's name)
+    players: Mapping[str, str] = field(default_factory=dict)
+    #: the powers the record names as the winners of a game it ends (``COMPLETED``): one
+    #: for a solo, several for a draw
+    winners: tuple[str, ...] = ()
+    #: what the reader skipped, one line a kind, naming the phases (press it cannot take:
+    #: ``"messages of phases S1901M F1901M skipped: expected a JSON list, found a string"``);
+    #: the boards and orders are read whole, and written back as the file wrote them
+    warnings: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def names(self) -> list[str]:
@@ -117,6 +137,21 @@ class Record:
         raise DipsolveSyntaxError(f"no phase {name!r} in game {self.id!r} (it has {describe_names(self.names)})",
                                   found=name, expected="a phase of the record")
 
+    @property
+    def result(self) -> "GameResult":
+        """How the game ended (a solo, a draw, over with no winner named) or, unfinished,
+        where the record stops; with every power's centers on the last board."""
+        last = self.phases[-1]
+        m = last.position.map
+        centers = {p: len(last.position.centers_of(p)) for p in m.powers}
+        over = last.name == COMPLETED
+        if over and self.winners:
+            return GameResult("solo" if len(self.winners) == 1 else "draw", self.winners, last.name, centers)
+        solo = variant(self.map).winner(last.position.centers) if self.map in VARIANTS else None
+        if solo is not None:
+            return GameResult("solo", (solo,), last.name, centers)
+        return GameResult("ended" if over else "unfinished", (), last.name, centers)
+
     def _repr_html_(self) -> str:
         """The whole game, phase by phase, for notebooks (`dipsolve.io.pictures_html`)."""
         from .pictures_html import game_html, notebook_html
@@ -125,6 +160,29 @@ class Record:
     def to_json(self) -> dict[str, Any]:
         """The game in the saved-game format (a dict ready for `json.dumps`)."""
         return _game_json(self)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a record's game ended, or where it stops (`Record.result`)."""
+
+    #: "solo", "draw", "ended" (over, the record names no winner) or "unfinished"
+    how: str
+    #: the solo's winner, or the powers in the draw
+    winners: tuple[str, ...]
+    #: the last phase's name (``COMPLETED`` for a game the record ends)
+    phase: str
+    #: every power's supply centers on the last board, in the map's order
+    centers: dict[str, int]
+
+    def line(self) -> str:
+        """The result in words: ``a draw: England, France; centers: England 12, ...``."""
+        head = {"solo": f"a solo win for {', '.join(self.winners)}",
+                "draw": f"a draw: {', '.join(self.winners)}",
+                "ended": f"over at {self.phase}, no winner named",
+                "unfinished": f"unfinished at {self.phase}"}[self.how]
+        counts = ", ".join(f"{p} {n}" for p, n in sorted(self.centers.items(), key=lambda kv: (-kv[1], kv[0])))
+        return f"{head}; centers: {counts}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -305,14 +363,58 @@ def _read_game(src: _Source, start: int, game: Any) -> Record:
         raise src.error("a saved game with no phases", start, expected="at least one phase")
     m = variant(map_name).map
     phases: list[RecordPhase] = []
+    skipped: dict[str, list[str]] = {}          # what was skipped -> the phases
     for i, ph in enumerate(phases_json):
-        phases.append(_read_phase(src, start, ph, i, phases, m))
+        phases.append(_read_phase(src, start, ph, i, phases, m, skipped))
     rules_read = tuple(str(r) for r in rules)
-    return Record(gid, tuple(phases), map_name, rules_read, Source(game, (gid, map_name, rules_read)))
+    warnings = tuple(what.replace("PHASES", f"{'phase' if len(names) == 1 else 'phases'} "
+                                           f"{describe_names(names)}")
+                     for what, names in skipped.items())
+    players = _players(src, start, game, m)
+    winners = _winners(phases_json[-1], m) if phases[-1].name == COMPLETED else ()
+    return Record(gid, tuple(phases), map_name, rules_read,
+                  Source(game, (gid, map_name, rules_read, players, winners)), players, winners,
+                  warnings)
+
+
+def _players(src: _Source, start: int, game: dict[str, Any], m: Map) -> dict[str, str]:
+    """Who played each power, where the game says (see the module's text)."""
+    out: dict[str, str] = {}
+    if game.get("players") is not None:
+        for pname, who in _expect(src, start, game["players"], dict, "players", "players").items():
+            name = who.get("name") if isinstance(who, dict) else who
+            if not isinstance(name, str):
+                raise src.error(f"players: {pname}: expected a name (a string, or an object with a "
+                                f"\"name\")", start, pname, found=type(name).__name__, expected="a name")
+            out[_power(src, start, pname, m)] = name
+    elif isinstance(game.get("powers"), dict):     # the diplomacy package's power objects
+        for pname, power in game["powers"].items():
+            history = power.get("controller") if isinstance(power, dict) else None
+            if not isinstance(history, dict):
+                continue
+            times = sorted(history, key=lambda t: (len(str(t)), str(t)))  # timestamps in order
+            names = [history[t] for t in times if isinstance(history[t], str) and history[t] != "dummy"]
+            if names:
+                out[_power(src, start, pname, m)] = ", ".join(dict.fromkeys(names))
+    return out
+
+
+def _winners(last: Any, m: Map) -> tuple[str, ...]:
+    """The winners a ``COMPLETED`` phase's note names (``"Victory by: ENG, FRA"``, the
+    ``diplomacy`` package's: each power's first three letters); none when the note says
+    nothing this reader knows."""
+    note = last.get("state", {}).get("note") if isinstance(last, dict) else None
+    if not isinstance(note, str) or not note.startswith("Victory by:"):
+        return ()
+    by_abbr = {p.upper()[:3]: p for p in m.powers}
+    named = [w.strip().upper()[:3] for w in note[len("Victory by:"):].split(",")]
+    if not named or not all(w in by_abbr for w in named):
+        return ()
+    return tuple(by_abbr[w] for w in named)
 
 
 def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[RecordPhase],
-                m: Map) -> RecordPhase:
+                m: Map, skipped: dict[str, list[str]]) -> RecordPhase:
     _expect(src, start, ph, dict, f"phase {index + 1}")
     name = _expect(src, start, ph.get("name"), str, f"phase {index + 1}: name")
     state = _expect(src, start, ph.get("state"), dict, f"phase {name}: state", name)
@@ -370,13 +472,35 @@ def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[Reco
         if not isinstance(codes, list):
             _expect(src, start, codes, list, f"phase {name}: results of {unit_text}", unit_text)
         results[str(unit_text)] = tuple(str(c) for c in codes)
-    messages = []
-    for msg in _expect(src, start, ph.get("messages") or [], list, f"phase {name}: messages", name):
-        msg = _expect(src, start, msg, dict, f"phase {name}: a message", name)
-        messages.append((str(msg.get("sender", "")), str(msg.get("recipient", "")),
-                         str(msg.get("message", ""))))
-    read = tuple(messages)
+    read = _messages(ph.get("messages") or [], name, skipped)
     return RecordPhase(name, position, orders, results, read, Source(ph, (name, position, orders, results, read)))
+
+
+def _messages(value: Any, name: str, skipped: dict[str, list[str]]) -> tuple[tuple[str, str, str], ...]:
+    """A phase's press: (sender, recipient, text) of each message object; what is in
+    another shape is skipped and noted in ``skipped`` (what, with ``PHASES`` where the
+    phases go -> the phases)."""
+    def skip(what: str) -> None:
+        phases = skipped.setdefault(what, [])
+        if name not in phases:
+            phases.append(name)
+    if not isinstance(value, list):
+        skip(f"the messages of PHASES skipped: expected a JSON list, found {_json_kind(value)}")
+        return ()
+    out = []
+    for msg in value:
+        if not isinstance(msg, dict):
+            skip(f"messages of PHASES skipped: expected JSON objects, found {_json_kind(msg)}")
+            continue
+        out.append((str(msg.get("sender", "")), str(msg.get("recipient", "")), str(msg.get("message", ""))))
+    return tuple(out)
+
+
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, in words (``a string``, ``a JSON object``)."""
+    kinds = {str: "a string", dict: "a JSON object", list: "a JSON list", bool: "true or false",
+             int: "a number", float: "a number"}
+    return "null" if value is None else kinds.get(type(value), type(value).__name__)
 
 
 def _phase(src: _Source, start: int, name: str, before: list[RecordPhase]) -> Phase:
@@ -457,8 +581,8 @@ def _parse_order(text: str, m: Map) -> Order:
         read = m.memo["records.orders"] = {}
     order = read.get(text)
     if order is None:
-        from ..grammar import parse_order
-        order = parse_order(text, m)
+        from ..grammar import parse_order_line
+        order = parse_order_line(text, m)[1]     # under its power's key: a "Power:" prefix adds nothing
         if len(read) < 4096:
             read[text] = order
     return order
@@ -560,14 +684,21 @@ def board_differences(ours: Position, theirs: Position, compare_phase: bool = Tr
     rb = {d.unit: tuple(sorted(d.retreats)) for d in theirs.dislodged}
     for u in sorted(set(ra) | set(rb)):
         if ra.get(u) != rb.get(u):
-            fa = " ".join(ra[u]) if u in ra else "(not dislodged)"
-            fb = " ".join(rb[u]) if u in rb else "(not dislodged)"
-            out.append(f"retreats of {u.power} {u}: {a_name} {fa}; {b_name} {fb}")
+            out.append(f"retreats of {u.power} {u}: {a_name} {_retreats_text(u, ours, ra)}; "
+                       f"{b_name} {_retreats_text(u, theirs, rb)}")
     ca, cb = ours.owner, theirs.owner
     for c in sorted(set(ca) | set(cb)):
         if ca.get(c) != cb.get(c):
             out.append(f"center {c}: {a_name} {ca.get(c)}, {b_name} {cb.get(c)}")
     return out
+
+
+def _retreats_text(unit: Unit, board: Position, retreats: Mapping[Unit, tuple[str, ...]]) -> str:
+    """What a board says of a unit's retreat, for `board_differences`: its options, or
+    that it is dislodged with none (it can only disband), not dislodged, or not there."""
+    if unit in retreats:
+        return " ".join(retreats[unit]) or "(dislodged, no retreat open: it can only disband)"
+    return "(not dislodged)" if unit in board.units else "(not on the board)"
 
 
 # -- writing --------------------------------------------------------------------------------
@@ -600,7 +731,7 @@ def result_codes(outcome: Any) -> dict[str, list[str]]:
     return out
 
 
-def _state(position: Position, name: str, influence: Mapping[str, set[str]]) -> dict[str, Any]:
+def _state(position: Position, name: str, influence: Mapping[str, set[str]], note: str = "") -> dict[str, Any]:
     m = position.map
     units = {p.upper(): [f"{u.kind} {u.location}" for u in position.units_of(p)] for p in m.powers}
     retreats: dict[str, dict[str, list[str]]] = {p.upper(): {} for p in m.powers}
@@ -615,7 +746,7 @@ def _state(position: Position, name: str, influence: Mapping[str, set[str]]) -> 
             homes = position.buildable(p)
             count = min(count, len(homes))
         builds[p.upper()] = {"count": count, "homes": homes}
-    return {"timestamp": 0, "zobrist_hash": "0", "note": "", "name": name, "units": units,
+    return {"timestamp": 0, "zobrist_hash": "0", "note": note, "name": name, "units": units,
             "retreats": retreats,
             "centers": {p.upper(): position.centers_of(p) for p in m.powers},
             "homes": {p.upper(): sorted(m.homes.get(p, ())) for p in m.powers},
@@ -640,22 +771,30 @@ def _game_json(record: Record) -> dict[str, Any]:
     phases = []
     powers = record.phases[0].position.map.powers
     influence: dict[str, set[str]] = {p: set(record.phases[0].position.centers_of(p)) for p in powers}
+    game_unchanged = record.source is not None and record.source.unchanged(
+        record.id, record.map, record.rules, record.players, record.winners)
     for ph in record.phases:
         influence = _influence(ph.position, influence)
+        # (a COMPLETED phase's note names the winners: written from the values when they changed)
         if ph.source is not None and ph.source.unchanged(ph.name, ph.position, ph.orders, ph.results,
-                                                         ph.messages):
+                                                         ph.messages) and (ph.name != COMPLETED or game_unchanged):
             phases.append(ph.source.raw)         # as the file wrote it: its timestamps, hash, order
             continue
-        state = _state(ph.position, ph.name, influence)
+        note = ("Victory by: " + ", ".join(w.upper()[:3] for w in record.winners)
+                if ph.name == COMPLETED and record.winners else "")
+        state = _state(ph.position, ph.name, influence, note)
         state.update(game_id=record.id, map=record.map, rules=list(record.rules))
         phases.append({"name": ph.name, "state": state,
                        "orders": {p.upper(): [str(o) for o in ph.orders[p]] for p in powers if p in ph.orders},
                        "results": {k: list(v) for k, v in ph.results.items()},
                        "messages": [{"sender": a, "recipient": b, "message": m, "phase": ph.name}
                                     for a, b, m in ph.messages]})
-    if record.source is not None and record.source.unchanged(record.id, record.map, record.rules):
+    if game_unchanged:
+        assert record.source is not None
         return {**record.source.raw, "phases": phases}
-    return {"id": record.id, "map": record.map, "rules": list(record.rules), "phases": phases}
+    players = {"players": {p.upper(): record.players[p] for p in powers if p in record.players}} \
+        if record.players else {}
+    return {"id": record.id, "map": record.map, "rules": list(record.rules), **players, "phases": phases}
 
 
 def dumps_records(records: Iterable[Record]) -> str:

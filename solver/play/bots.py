@@ -161,7 +161,8 @@ class DipsolveBot:
     #: order alike, playing the phase game until a movement phase has been seen.  The
     #: prior predicts a table's first phases better; in play it is level with the seat
     #: without it (+0.29 centers a game, 95% −0.92 to +1.50, 70 paired games against six
-    #: DumbBots at 2 s to 1910: BENCHMARKS.md, "The issue's run with the prior")
+    #: DumbBots at 2 s to 1910: docs/history/2026-11-27-issue-24.md, "The issue's run with
+    #: the prior")
     prior: bool = True
     #: with "learned": this game's movement phases seen (position, orders), and per power
     #: we play, its learner and how many of them it has read (reset by `prepare`)

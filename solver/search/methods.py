@@ -238,6 +238,30 @@ class Solution(Result):
     #: player's mixed strategy, values and gains (its exploitability estimate)
     equilibrium: PhaseEquilibrium | None = None
 
+    def summary(self) -> str:
+        """How good the orders are, in one line: ``value 916.667 (985 if everybody else
+        holds), optimal, bound 916.667, 0.52 s, 1740 positions``."""
+        value = self.objective if self.objective is not None else float("nan")
+        plain = (f" ({self.plain_value:g} if everybody else holds)"
+                 if self.plain_value is not None and abs(self.plain_value - value) > 1e-9 else "")
+        bound = f", bound {self.bound:g}" if self.bound is not None else ""
+        return f"value {value:g}{plain}, {self.status}{bound}, {self.seconds:.2f} s, {self.nodes} positions"
+
+    def __str__(self) -> str:
+        """A few lines for people: the power, phase and method, `summary`, the orders."""
+        lines = [f"{self.power}, {self.phase} ({self.method}): {self.summary()}"]
+        if self.equilibrium is not None:
+            lines.append(f"{self.power}: the phase game of {len(self.equilibrium.players)} players, "
+                         f"exploitability {self.equilibrium.exploitability:.1f}")
+        return "\n".join(lines + ([f"{self.power}: {o}" for o in self.orders] or [f"{self.power}: no orders"]))
+
+    def __repr__(self) -> str:
+        """Short (`to_json` has every field): ``<Solution Turkey S1901M agenda: optimal,
+        value 916.667: A CON - BUL, A SMY - ARM, F ANK - BLA>``."""
+        value = f"{self.objective:g}" if self.objective is not None else "none"
+        return (f"<Solution {self.power} {self.phase} {self.method}: {self.status}, value {value}: "
+                f"{', '.join(map(str, self.orders)) or 'no orders'}>")
+
 
 #: a movement method: the orders for a `Task`
 Method = Callable[["Task"], Solution]
@@ -440,7 +464,8 @@ def _polish(position: Position, power: str, orders: tuple[Order, ...], value: fl
 
     Judged on 48 fresh draws of DumbBot's program in 122 positions of saved games, the
     polished answer was ahead in 34 and behind in 4 (a mean of +9.0 points, +-4.4); the
-    default seat with it, +0.97 centers a game over 70 games (BENCHMARKS.md, issue 24)."""
+    default seat with it, +0.97 centers a game over 70 games
+    (docs/history/2026-11-27-issue-24.md)."""
     first = test(orders)
     if first is None:
         return orders, value, 0

@@ -561,8 +561,8 @@ class PhaseGame:
         search maximised over: the best of many sets on one sample is the set that did
         best on that sample, so its value there overstates it (the optimizer's curse,
         Smith & Winkler 2006), the more so the more sets the search tried.  Measured in
-        play (BENCHMARKS.md) the gain is not proven: +0.61 centers by 1906 over 28 games
-        (95% -0.37 to +1.58).  None when the clock runs out before every action is
+        play (docs/history/2026-11-26-issue-24.md) the gain is not proven: +0.61 centers
+        by 1906 over 28 games (95% -0.37 to +1.58).  None when the clock runs out before every action is
         measured: the pick then falls back on the search's own measure (one measure for
         every action, never a mix of the two)."""
         p = self.players[0]
