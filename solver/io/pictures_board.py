@@ -26,14 +26,22 @@ from ..core.position import Position, Unit
 
 # -- look ------------------------------------------------------------------------------
 
-#: province fills: land and coast beige, sea blue, impassable land grey
-TERRAIN_COLOURS = {"land": "#e9dfc4", "coast": "#e9dfc4", "sea": "#b5d3ea", "neutral": "#c9c6bd"}
-WATER = "#a9cae4"                             # water that is no sea of the board
+# Every two colours a player must tell apart (the seven powers' colours, the provinces
+# they own, unowned land, impassable land, the seas) are at least 20 apart in CIE76 ΔE
+# (tests/test_pictures_colours.py); chosen in L*a*b* and written here in sRGB.
+#: province fills: land and coast cream, sea a clear blue, impassable land brown-grey
+TERRAIN_COLOURS = {"land": "#f5e4bd", "coast": "#f5e4bd", "sea": "#85b2de", "neutral": "#958779"}
+WATER = "#c7daea"                             # water that is no sea of the board, paler
 BORDER = "#6f6552"
 #: the usual colours of the seven powers (Russia purple rather than white, to be seen)
-POWER_COLOURS = {"Austria": "#d0312d", "England": "#27399a", "France": "#2b9fd9",
-                 "Germany": "#555555", "Italy": "#2e8b3e", "Russia": "#8e5bb5",
+POWER_COLOURS = {"Austria": "#d0312d", "England": "#27399a", "France": "#0086c7",
+                 "Germany": "#3c3c3c", "Italy": "#2e8b3e", "Russia": "#8e5bb5",
                  "Turkey": "#e3b505"}
+#: the fill of a province a power owns: its hue, light enough to read a name on (France
+#: turquoise, to be told from the sea; England violet-blue, from the sea and Russia)
+OWNED_COLOURS = {"Austria": "#f09995", "England": "#8185ce", "France": "#9be4e5",
+                 "Germany": "#c4c4c4", "Italy": "#99d296", "Russia": "#e2c5ef",
+                 "Turkey": "#f9db74"}
 _INK_ON = {"Turkey": "#222222"}               # letter colour on a light power colour
 _OTHER_COLOUR = "#999999"                     # a power not among the seven
 EDGE_COLOURS = {"both": "#8d8d8d", "army": "#a5773c", "fleet": "#4f86c0"}
@@ -109,12 +117,13 @@ def colour(power: str) -> str:
     return POWER_COLOURS.get(power, _OTHER_COLOUR)
 
 
-def tint(power: str, amount: float = 0.42) -> str:
-    """The power's colour mixed with white (``amount`` of the colour): an owned province."""
+def tint(power: str) -> str:
+    """The fill of a province ``power`` owns (`OWNED_COLOURS`; another power's colour
+    mixed with white)."""
+    if power in OWNED_COLOURS:
+        return OWNED_COLOURS[power]
     c = colour(power).lstrip("#")
-    rgb = [int(c[i:i + 2], 16) for i in (0, 2, 4)]
-    mixed = [round(255 - (255 - v) * amount) for v in rgb]
-    return "#" + "".join(f"{v:02x}" for v in mixed)
+    return "#" + "".join(f"{round(255 - (255 - int(c[i:i + 2], 16)) * 0.42):02x}" for i in (0, 2, 4))
 
 
 def text_box(p: Point, s: str, size: float, anchor: str = "middle") -> Box:
