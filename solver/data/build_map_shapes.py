@@ -299,9 +299,9 @@ _SCALE, _LEFT, _TOP = _fit()
 #: parts of the map drawn larger, as on the board, each by a smooth lens (centre longitude
 #: and latitude, radius, magnification at the centre; outside its radius nothing moves):
 #: the middle of Europe, from Brest to Warsaw and from Denmark to Naples, larger than its
-#: edges (Russia, Africa, the Atlantic); Britain, Italy, Albania, Constantinople, Denmark
-#: Portugal, Holland, Greece and Clyde larger still, so that a unit and a name fit in each of their provinces.  The view is then
-#: fitted to the frame again.
+#: edges (Russia, Africa, the Atlantic); Britain, Italy, Albania, Constantinople, Denmark,
+#: Portugal, Holland, Greece and Clyde larger still, so that a unit and a name fit in each
+#: of their provinces.  The view is then fitted to the frame again.
 LENSES = [((9.0, 49.0), 950.0, 1.9), ((-3.2, 54.8), 200.0, 2.3), ((13.8, 41.6), 150.0, 1.9),
           ((19.9, 41.3), 70.0, 1.8), ((28.6, 41.0), 70.0, 1.8), ((10.0, 55.8), 70.0, 1.6),
           ((-8.2, 39.8), 80.0, 1.6), ((5.7, 52.3), 60.0, 1.6), ((22.2, 39.3), 80.0, 1.5),
