@@ -121,3 +121,90 @@ def test_no_two_labels_overlap_on_crowded_random_positions(seed):
         plan.append(adjudicate(board, random_orders(seed, board)))
         board = plan[-1].next
     assert _overlaps(pictures.render(plan)) == []
+
+
+# -- every name, supply-center mark and unit inside its own province -----------------------
+
+def _rings(d: str) -> list[list[tuple[float, float]]]:
+    """The closed rings of SVG path data made of ``M x,y x,y ... Z`` (the map's shapes)."""
+    return [[tuple(map(float, p.split(","))) for p in ring.split()] for ring in re.findall(r"M([^MZ]+)Z", d)]
+
+
+def _inside(point: tuple[float, float], rings: list[list[tuple[float, float]]]) -> bool:
+    """Even-odd point in polygon: a ray to the right crosses the rings an odd number of times."""
+    x, y = point
+    crossings = 0
+    for ring in rings:
+        for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1]):
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                crossings += 1
+    return crossings % 2 == 1
+
+
+def _placements(svg: str) -> list[tuple[str, str, list[tuple[float, float]]]]:
+    """(what, province, points that must lie in the province) for every province name (its
+    text box's centre and corners), supply-center mark and unit (their centres) drawn."""
+    provinces = set(shapes().provinces)
+    root = ET.fromstring(svg)
+    out = []
+    for layer in root.iter(f"{SVG}g"):
+        if layer.get("id") != "labels":
+            continue
+        last = None
+        for el in layer:
+            if el.tag == f"{SVG}text" and el.text in provinces:
+                last = el.text
+                x0, y0, x1, y1 = text_box((float(el.get("x")), float(el.get("y"))), el.text,
+                                          float(el.get("font-size")), el.get("text-anchor") or "start")
+                out.append((f"name {last}", last, [((x0 + x1) / 2, (y0 + y1) / 2),
+                                                   (x0, y0), (x1, y0), (x0, y1), (x1, y1)]))
+            elif el.tag == f"{SVG}circle" and el.get("class") == "center-mark":
+                out.append((f"center mark {last}", last, [(float(el.get("cx")), float(el.get("cy")))]))
+    for g in root.iter(f"{SVG}g"):
+        if "unit" not in (g.get("class") or "").split():
+            continue
+        title = g.find(f"{SVG}title").text
+        kind, loc = title.split(": ", 1)[1].split()[:2]
+        t = g.find(f"{SVG}text")
+        centre = (float(t.get("x")), float(t.get("y")) - (2.5 if kind == "F" else 3.6))
+        out.append((title, loc.split("/")[0], [centre]))
+    return out
+
+
+def _outside(svg: str) -> list[str]:
+    """What is drawn (wholly or partly) outside its own province."""
+    rings = {p: _rings(sh.path) for p, sh in shapes().provinces.items()}
+    return [what for what, prov, points in _placements(svg) if not all(_inside(p, rings[prov]) for p in points)]
+
+
+def _crowded(seed: int) -> list[str]:
+    """Pictures of a crowded random board: its orders' results, the retreat phase after
+    them, and a retreat phase of its own with its retreats' results."""
+    position = random_position(seed, n_units=50)
+    outcome = adjudicate(position, random_orders(seed, position))
+    retreat = random_position(seed, n_units=50, phase_kind="retreat")
+    return [pictures.render(outcome), pictures.render(outcome.next),
+            pictures.render(adjudicate(retreat, random_orders(seed, retreat)))]
+
+
+def test_inside_is_the_even_odd_rule():
+    square = _rings("M0,0 10,0 10,10 0,10ZM3,3 7,3 7,7 3,7Z")        # a square with a hole
+    assert _inside((1, 5), square) and _inside((9, 9), square)
+    assert not _inside((5, 5), square) and not _inside((11, 5), square) and not _inside((5, -1), square)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_every_name_center_and_unit_lies_in_its_province_on_every_example(path):
+    position, orders = load(str(path))
+    svgs = [pictures.render(position)]
+    if orders:
+        svgs.append(pictures.render(adjudicate(position, orders)))
+    for svg in svgs:
+        assert len(_placements(svg)) >= 75 + 34 + len(position.units)
+        assert _outside(svg) == []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_name_center_and_unit_lies_in_its_province_on_crowded_random_positions(seed):
+    for svg in _crowded(seed):
+        assert _outside(svg) == []

@@ -26,14 +26,22 @@ from ..core.position import Position, Unit
 
 # -- look ------------------------------------------------------------------------------
 
-#: province fills: land and coast beige, sea blue, impassable land grey
-TERRAIN_COLOURS = {"land": "#e9dfc4", "coast": "#e9dfc4", "sea": "#b5d3ea", "neutral": "#c9c6bd"}
-WATER = "#a9cae4"                             # water that is no sea of the board
+# Every two colours a player must tell apart (the seven powers' colours, the provinces
+# they own, unowned land, impassable land, the seas) are at least 20 apart in CIE76 ΔE
+# (tests/test_pictures_colours.py); chosen in L*a*b* and written here in sRGB.
+#: province fills: land and coast cream, sea a clear blue, impassable land brown-grey
+TERRAIN_COLOURS = {"land": "#f5e4bd", "coast": "#f5e4bd", "sea": "#85b2de", "neutral": "#958779"}
+WATER = "#c7daea"                             # water that is no sea of the board, paler
 BORDER = "#6f6552"
 #: the usual colours of the seven powers (Russia purple rather than white, to be seen)
-POWER_COLOURS = {"Austria": "#d0312d", "England": "#27399a", "France": "#2b9fd9",
-                 "Germany": "#555555", "Italy": "#2e8b3e", "Russia": "#8e5bb5",
+POWER_COLOURS = {"Austria": "#d0312d", "England": "#27399a", "France": "#0086c7",
+                 "Germany": "#3c3c3c", "Italy": "#2e8b3e", "Russia": "#8e5bb5",
                  "Turkey": "#e3b505"}
+#: the fill of a province a power owns: its hue, light enough to read a name on (France
+#: turquoise, to be told from the sea; England violet-blue, from the sea and Russia)
+OWNED_COLOURS = {"Austria": "#f09995", "England": "#8185ce", "France": "#9be4e5",
+                 "Germany": "#c4c4c4", "Italy": "#99d296", "Russia": "#e2c5ef",
+                 "Turkey": "#f9db74"}
 _INK_ON = {"Turkey": "#222222"}               # letter colour on a light power colour
 _OTHER_COLOUR = "#999999"                     # a power not among the seven
 EDGE_COLOURS = {"both": "#8d8d8d", "army": "#a5773c", "fleet": "#4f86c0"}
@@ -47,7 +55,7 @@ R = 12                           # how far from a unit's place an order's line s
 RC = 12                          # the same at a coast
 RU = 9                           # radius of a unit's marker
 UNIT_OFFSET = (0.0, 0.0)         # a unit's marker, from its location's place
-DISLODGED_OFFSET = (14.0, 13.0)  # a dislodged unit's marker
+DISLODGED_OFFSET = (14.0, 13.0)  # a dislodged unit's marker, where the map gives no place
 LABEL_SIZE = 9.5                 # a province's name
 CENTER_R = 3.6                   # a supply center's mark
 
@@ -64,6 +72,7 @@ class Shape:
     place: Point             # where a unit is drawn
     label: Point             # where the name is written
     path: str                # SVG path data
+    dislodged: Point         # where a unit dislodged there is drawn
 
 
 @dataclass(frozen=True)
@@ -84,7 +93,8 @@ def shapes() -> MapShapes:
         rows = csv.DictReader((line for line in fh if not line.startswith("#")), delimiter="\t")
         for row in rows:
             shape = Shape(row["id"], row["kind"], (float(row["x"]), float(row["y"])),
-                          (float(row["lx"]), float(row["ly"])), row["path"])
+                          (float(row["lx"]), float(row["ly"])), row["path"],
+                          (float(row["dx"]), float(row["dy"])))
             if shape.kind == "neutral":
                 neutral.append(shape)
             elif shape.kind == "coast-line":
@@ -107,12 +117,13 @@ def colour(power: str) -> str:
     return POWER_COLOURS.get(power, _OTHER_COLOUR)
 
 
-def tint(power: str, amount: float = 0.42) -> str:
-    """The power's colour mixed with white (``amount`` of the colour): an owned province."""
+def tint(power: str) -> str:
+    """The fill of a province ``power`` owns (`OWNED_COLOURS`; another power's colour
+    mixed with white)."""
+    if power in OWNED_COLOURS:
+        return OWNED_COLOURS[power]
     c = colour(power).lstrip("#")
-    rgb = [int(c[i:i + 2], 16) for i in (0, 2, 4)]
-    mixed = [round(255 - (255 - v) * amount) for v in rgb]
-    return "#" + "".join(f"{v:02x}" for v in mixed)
+    return "#" + "".join(f"{round(255 - (255 - int(c[i:i + 2], 16)) * 0.42):02x}" for i in (0, 2, 4))
 
 
 def text_box(p: Point, s: str, size: float, anchor: str = "middle") -> Box:
@@ -377,11 +388,23 @@ def draw_board(d: Drawing, position: Position, edges: bool, faint: bool = False)
             d.add("edges", f'<path d="M{fmt(p[0])},{fmt(p[1])} L{fmt(q[0])},{fmt(q[1])}" {style}/>')
 
 
+@cache
+def dislodged_places() -> dict[str, Point]:
+    """Location -> where a unit dislodged there is drawn: beside the unit that took its
+    place, inside the province."""
+    s = shapes()
+    return {loc: sh.dislodged for loc, sh in [*s.provinces.items(), *s.coasts.items()]}
+
+
 def marker_at(d: Drawing, location: str, dislodged: bool = False) -> Point | None:
     p = d.at(location)
     if p is None:
         return None
-    return offset(p, DISLODGED_OFFSET if dislodged else UNIT_OFFSET)
+    if dislodged:
+        places = dislodged_places()
+        q = places.get(location) or places.get(d.game_map.province_of.get(location, location))
+        return q if q is not None else offset(p, DISLODGED_OFFSET)
+    return offset(p, UNIT_OFFSET)
 
 
 def unit_shape(kind: str, c: Point, fill: str, stroke: str, *, width: float = 1.2,
