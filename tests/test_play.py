@@ -7,11 +7,14 @@ import json
 
 import pytest
 
+import dipsolve
+
 from dipsolve.play.bots import DumbBotPlayer, RandomBot
 from dipsolve.play.registry import make_bot
 from dipsolve.cli import main
 from dipsolve.core.map import POWERS, standard_map
-from dipsolve.play.games import play_game, play_series, results_table, rotated
+from dipsolve.play.games import (DRAW_AFTER, UNTIL, GameRecord, PowerResult, play_game, play_series,
+                                 results_table, rotated, standings, wilson)
 from dipsolve.core.position import KINDS, SEASONS, Position
 
 DUMB, RANDOM = DumbBotPlayer(), RandomBot()
@@ -70,6 +73,87 @@ def test_a_solo_ends_the_game():
     assert record.final.phase.year < 1915
     assert not any(r.win for r in record.results if r.power != "Austria")
     assert all(r.eliminated == (r.centers == 0) for r in record.results)
+
+
+class _Holds:
+    """Every unit holds (no orders): no center ever changes hands."""
+    name = "holds"
+
+    def orders(self, position, power, time_limit, rng):
+        return []
+
+
+def test_a_game_where_no_center_changes_hands_for_five_years_is_a_draw():
+    assert (UNTIL, DRAW_AFTER) == (1935, 5)       # DipNet's last year, FAIR's draw rule
+    seats = {p: _Holds() for p in POWERS}
+    record = play_game(seats, seed=1)
+    # nothing changed hands in 1901-1905: the game ends before Spring 1906 is played
+    assert (record.ended, record.final_phase, record.winner) == ("draw", "S1906M", None)
+    assert record.phases[-1].phase == "F1905M" and record.draw_after == 5
+    shorter = play_game(seats, seed=1, draw_after=2)
+    assert (shorter.ended, shorter.final_phase) == ("draw", "S1903M")
+    never = play_game(seats, seed=1, draw_after=None, until=1908)
+    assert (never.ended, never.phases[-1].phase) == ("year", "F1908M")
+    with pytest.raises(dipsolve.DipsolveError):
+        play_game(seats, draw_after=0)
+
+
+class _TakesDenmark(_Holds):
+    """Holds, but for Germany's fleet, which takes Denmark in the Fall of 1903."""
+    name = "takes-denmark"
+
+    def orders(self, position, power, time_limit, rng):
+        if position.phase.short == "F1903M":
+            return [dipsolve.Move("F", "KIE", "DEN")]
+        return []
+
+
+def test_a_center_that_changes_hands_puts_the_draw_off():
+    seats = {p: _Holds() for p in POWERS} | {"Germany": _TakesDenmark()}
+    record = play_game(seats, seed=1)
+    # Denmark changes hands after the Fall of 1903; 1904-1908 then stand still
+    assert (record.ended, record.final_phase) == ("draw", "S1909M")
+    assert record.final.owner["DEN"] == "Germany"
+
+
+def _record(seed: int, centers: dict[str, int], winner: str | None, final: str = "S1911M") -> GameRecord:
+    results = tuple(PowerResult(p, "A" if p == "Austria" else "B", c, c, p == winner, c == 0, 0)
+                    for p, c in centers.items())
+    last = Position.build(final, [], {})
+    return GameRecord(seed, 1935, 2.0, {p: r.bot for p, r in zip(centers, results)}, results, winner,
+                      last, (), 0.0, None, 5, "solo" if winner else "draw")
+
+
+def test_standings_count_each_seat_as_dipnets_table_4():
+    base = dict.fromkeys(POWERS, 2)
+    games = [
+        _record(0, base | {"Austria": 18, "Turkey": 0}, "Austria", "W1907A"),       # A wins
+        _record(1, base | {"Austria": 9, "Russia": 9}, None),                       # A shares the most
+        _record(2, base | {"Austria": 3, "Russia": 10}, None),                      # A survived
+        _record(3, base | {"Austria": 0, "Russia": 10}, None),                      # A defeated
+        _record(4, base | {"Austria": 18}, "Austria", "S1910M"),                    # A wins
+    ]
+    rows = {r.bot: r for r in standings(games)}
+    a = rows["A"]
+    assert (a.seats, a.wins, a.most, a.survived, a.defeated) == (5, 2, 1, 1, 1)
+    assert a.solo_years == (1907, 1909)
+    assert a.median_solo_year is None                  # 2 of 5 seats: fewer than half soloed
+    assert [k for _, k in a.solos_by()] == [1, 1, 2]
+    b = rows["B"]
+    assert b.seats == 30 and b.wins == 0
+    assert b.most == 1 + 1 + 1                         # Russia's 9 (tied) and 10 twice
+    assert b.defeated == 1 and b.most + b.survived + b.defeated == 30
+    assert sum(rows["A"].to_json()[k]["count"] for k in ("win", "most_sc", "survived", "defeated")) == 5
+    three = standings(games[:1] + games[4:] + games[1:2])[0]
+    assert three.median_solo_year == 1909             # half of 3 seats (2) soloed by 1909
+
+
+def test_the_95_percent_interval_is_wilsons():
+    lo, hi = wilson(7, 7)
+    assert hi == 1.0 and lo == pytest.approx(0.6457, abs=1e-3)
+    lo, hi = wilson(0, 42)
+    assert lo == 0.0 and hi == pytest.approx(0.0838, abs=1e-3)
+    assert wilson(0, 0) == (0.0, 1.0)
 
 
 def test_a_series_rotates_the_seats_and_the_table_adds_up():
@@ -200,7 +284,13 @@ def test_cli_plays_and_prints_the_table(capsys):
     assert lines[1].startswith("game 2 (seed 2): ")
     header = next(i for i, l in enumerate(lines) if l.startswith("bot "))
     assert "% win" in lines[header] and "centers" in lines[header]
-    assert {l.split()[0] for l in lines[header + 1:]} == {"dumbbot", "random"}
+    assert {l.split()[0] for l in lines[header + 1:header + 3]} == {"dumbbot", "random"}
+    table4 = next(i for i, l in enumerate(lines) if l.startswith("bot ") and i > header)
+    assert lines[table4].split()[1:6] == ["seats", "win", "most", "SC", "survived"]
+    # every seat counted once: win + most SC + survived + defeated = 100%
+    for line in lines[table4 + 1:table4 + 3]:
+        shares = [float(cell.rstrip("%")) for cell in line.split() if cell.endswith("%")]
+        assert len(shares) == 4 and sum(shares) == pytest.approx(100.0, abs=0.2)
 
 
 def test_cli_json_is_the_same_game_as_the_library(capsys):
@@ -230,6 +320,7 @@ def test_cli_json_is_the_same_game_as_the_library(capsys):
     (["--bots", ",".join(["dumbbot"] * 8)], "names 8 bots"),
     (["--games", "0"], "--games 0"),
     (["--until", "1899"], "--until 1899"),
+    (["--draw-after", "-1"], "--draw-after -1"),
     (["--time-limit", "0"], "--time-limit 0: past the limit max_seconds"),
     (["--time-limit", "inf"], "--time-limit inf is not finite: past the limit max_seconds"),
     (["--history"], "--history goes with --json"),

@@ -1,10 +1,12 @@
 """``dipsolve play``: whole games between bots, and the table of their results.
 
     dipsolve play [--bots BOT,BOT,... | --seat POWER=BOT ...] [--games N] [--until YEAR]
-                  [--time-limit S] [--seed K] [--rotate] [--json [--history]] [--save DIR]
+                  [--draw-after YEARS] [--time-limit S] [--seed K] [--rotate] [--json [--history]] [--save DIR]
 
 Prints one line per game and then the results per bot, as the Victorybot seed's table
-(`dipsolve.play.games.results_table`); ``--json`` prints one JSON object with both.  A bad
+(`dipsolve.play.games.results_table`) and as DipNet's Table 4 (`standings`: win, most SC,
+survived, defeated, with 95% intervals, the median solo year, the solos by the end of each
+year); ``--json`` prints one JSON object with them all.  A bad
 bot or power name, or a dipsolve seat when the search is not installed, is a one-line
 error with exit status 2.  ``--save DIR`` writes each game to ``DIR/game-SEED.json`` in
 the ``diplomacy`` package's saved-game format (`dipsolve.io.records`), which that package
@@ -41,8 +43,10 @@ if TYPE_CHECKING:
 
 _DESCRIPTION = """\
 Play full games of Diplomacy between bots from the 1901 start: every phase (movement,
-retreats, adjustments) is adjudicated by dipsolve. A game ends after the Fall turn of
---until or when a power owns 18 supply centers (a solo win).
+retreats, adjustments) is adjudicated by dipsolve. A game ends as the published bots'
+games end (DipNet's environment, FAIR's harness): when a power owns 18 supply centers (a
+solo win), as a draw when no center has changed hands for --draw-after years (default 5),
+or after the Fall turn of --until (default 1935).
 
 Bots:
   dumbbot            David Norman's DumbBot (2003), from its published description
@@ -74,9 +78,13 @@ seat on in each game, so that over 7 games each bot plays each power.
 Game i has seed K+i (--seed K): the same seed replays the same game for dumbbot and
 random; a dipsolve seat stopped by its clock may not answer the same twice.
 
-The table (per bot): games it sat in, seats (powers played), solo wins, eliminations
+The tables (per bot): games it sat in, seats (powers played), solo wins, eliminations
 (no center left at the end), their rates per seat, the mean final center count, the
-mean thinking time per seat and the longest single phase."""
+mean thinking time per seat and the longest single phase; then, as DipNet's Table 4
+(Paquette et al. 2019), each seat's game a win, the most centers of a game without a
+winner (shared when tied), survived or defeated, each with its 95% interval (Wilson),
+the median solo year (the first year by whose end half of the seats had soloed) and the
+solos by the end of each year."""
 
 
 def register(subparsers: Any) -> None:
@@ -92,7 +100,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--games", type=integer, default=1, metavar="N",
                    help=f"games to play (default 1; {range_help('games')})")
     p.add_argument("--until", type=integer, default=None, metavar="YEAR",
-                   help="the last year played (default the tenth year: 1910 in the standard game)")
+                   help="the last year played (default 1935 in the standard game: the 35th year)")
+    p.add_argument("--draw-after", type=integer, default=5, metavar="YEARS",
+                   help="a draw when no supply center has changed hands for YEARS years (default 5, "
+                        "as FAIR's harness; 0: never)")
     add_time_limit(p, 2.0, help="seconds a bot may think per phase (default 2; DumbBot and "
                                 "random need none)")
     add_evaluation(p, help="the position evaluation of dipsolve seats")
@@ -167,6 +178,8 @@ def game_line(index: int, record: GameRecord) -> str:
     """One game in one line: who won (or that nobody did) and every power's centers."""
     if record.winner:
         head = f"{record.winner} ({record.seats[record.winner]}) wins, {record.final_phase}"
+    elif record.ended == "draw":
+        head = f"a draw, {record.final_phase} (no center changed hands for {record.draw_after} years)"
     else:
         head = f"no solo by {record.until}"
     seats = ", ".join(f"{r.power[:3].upper()} {r.centers}{' out' if r.eliminated else ''} ({r.bot})"
@@ -217,13 +230,16 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from ..play.games import format_table, play_series, results_table
+    from ..play.games import format_standings, format_table, play_series, results_table, standings
     from ..core.position import Position
     start = Position.initial(variant_of(args)).phase.year
     if args.until is None:
-        args.until = start + 9
+        args.until = start + 34
     if not start <= args.until <= 2100:
         raise UserError(f"--until {args.until}: expected a year from {start} to 2100")
+    if not 0 <= args.draw_after <= 200:
+        raise UserError(f"--draw-after {args.draw_after}: expected a number of years from 0 (never) to 200")
+    draw_after = args.draw_after or None
     if args.history and not args.json:
         raise UserError("--history goes with --json")
     bots = seating(args.bots, args.seat, args.evaluation, args.opponents, args.clock, args.variant)
@@ -275,7 +291,7 @@ def _play(args: argparse.Namespace) -> int:
     interrupted = False
     try:
         with executor_for(args) as pool:
-            play_series(bots, args.games, seed=args.seed, until=args.until,
+            play_series(bots, args.games, seed=args.seed, until=args.until, draw_after=draw_after,
                         time_limit=args.time_limit, rotate=args.rotate, jobs=args.jobs,
                         clock=args.clock, executor=pool,
                         skip={r.seed - args.seed for r in before.values()},
@@ -289,15 +305,19 @@ def _play(args: argparse.Namespace) -> int:
             journal.close()
     records.sort(key=lambda r: r.seed)
     rows = results_table(records)
+    table4 = standings(records)
     if interrupted:
         print(f"dipsolve: interrupted: {len(records)} of {args.games} games finished; the table "
               f"is theirs", file=sys.stderr)
     if args.json:
         print(json.dumps({"games": [r.to_json(history=args.history) for r in records],
                           "table": [row.to_json() for row in rows],
+                          "standings": [row.to_json() for row in table4],
                           "status": "interrupted" if interrupted else "finished",
                           "lost": lost}))
     else:
         print()
         print(format_table(rows))
+        print()
+        print(format_standings(table4))
     return 1 if lost else 0

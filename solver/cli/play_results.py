@@ -30,7 +30,7 @@ def open_results(args: argparse.Namespace) -> Any:
     from .output import check_destination
     check_destination(args.results)
     run = {"command": "play", "bots": args.bots, "seat": args.seat, "until": args.until,
-           "time_limit": args.time_limit, "evaluation": args.evaluation,
+           "draw_after": args.draw_after, "time_limit": args.time_limit, "evaluation": args.evaluation,
            "opponents": args.opponents, "seed": args.seed, "rotate": args.rotate,
            "clock": args.clock}
     return Journal.open(args.results, run)
@@ -71,4 +71,5 @@ def game_from_json(obj: dict[str, Any]) -> GameRecord:
     if final.phase.short != obj["final_phase"]:
         raise ValueError(f"its orders replayed end in {final.phase.short}, not {obj['final_phase']}")
     return GameRecord(obj["seed"], obj["until"], obj["time_limit"], dict(obj["seats"]), results,
-                      obj["winner"], final, phases, obj["seconds"])
+                      obj["winner"], final, phases, obj["seconds"], None, obj.get("draw_after"),
+                      obj.get("ended", "solo" if obj["winner"] else "year"))

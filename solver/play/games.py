@@ -2,19 +2,28 @@
 
 `play_game` plays one game from the 1901 start (or any position) through every phase —
 movement, retreats, adjustments — each power's orders from the bot in its seat, each
-phase resolved by `dipsolve.core.adjudicator.adjudicate`.  It stops after the Fall turn of
-the last year (``until``; that winter's adjustments change no center, so they are not
-played) or as soon as a power owns 18 supply centers (a solo win).  The same seed gives
+phase resolved by `dipsolve.core.adjudicator.adjudicate`.  A game ends as the anchors'
+harnesses end it (DipNet, Paquette et al. 2019, whose environment stops at 1935; FAIR's
+harness, which calls a draw after five years without a change): as soon as a power owns
+18 supply centers (a solo win); as a draw when no supply center has changed hands for
+``draw_after`` years (default `DRAW_AFTER`, five; None: never); or after the Fall turn of
+the last year (``until``, default `UNTIL`, 1935; that winter's adjustments change no
+center, so they are not played).  The same seed gives
 the same game as long as the bots only draw chance from the ``rng`` they are handed
 (DumbBot and RandomBot do; a search stopped by the clock need not answer the same).
 
 `play_series` plays many games, optionally rotating the seats so that each bot plays
 each power in turn, and `results_table` sums the records up per bot like the Victorybot
 seed's table (``004_…``, "Experimental results": appearances, wins, eliminations, and
-their rates), with the mean final center count beside them.
+their rates), with the mean final center count beside them, and `standings` reports
+them as DipNet's Table 4 does: each seat's game a win, a most-SC finish, a survival or a
+defeat, with 95% intervals, the solos by the end of each year and the median solo year.
 
-A power *wins* when it owns 18 or more centers; it is *eliminated* when it owns none at
-the end (it would lose its last units in the next adjustment phase, if it has any).
+A power *wins* when it owns 18 or more centers; it is *eliminated* (*defeated*) when it
+owns none at the end (it would lose its last units in the next adjustment phase, if it
+has any).  In a game without a winner, the powers that own the most centers at the end
+(several when they tie) finish with the *most SC*; the others that own a center
+*survived*.
 """
 
 from __future__ import annotations
@@ -36,6 +45,11 @@ from ..core.results import Stopped, clock_named, stop_requested
 
 if TYPE_CHECKING:
     from ..execution import Executor
+
+#: the last year a game is played to, unless told otherwise (DipNet's environment: 1935)
+UNTIL = 1935
+#: years without a supply center changing hands after which a game is a draw (FAIR's harness: five)
+DRAW_AFTER = 5
 
 
 
@@ -83,6 +97,19 @@ class GameRecord:
     seconds: float = 0.0
     #: the board the game started from (None: the standard game's 1901 start)
     start: Position | None = field(default=None, repr=False, compare=False)
+    #: the years without a center changing hands that end a game in a draw (None: never)
+    draw_after: int | None = None
+    #: how the game ended: "solo", "draw" (``draw_after`` years without a change) or
+    #: "year" (the Fall of ``until`` played)
+    ended: str = "year"
+
+    @property
+    def solo_year(self) -> int | None:
+        """The year of the Fall after which the winner owned its 18 centers (None: no solo)."""
+        if self.winner is None:
+            return None
+        phase = self.final.phase          # the Winter after that Fall, or the Spring after it
+        return phase.year - (phase.season == "Spring")
 
     @property
     def final_phase(self) -> str:
@@ -92,9 +119,11 @@ class GameRecord:
         return next(r for r in self.results if r.power == power)
 
     def to_json(self, history: bool = False) -> dict:
-        out = {"seed": self.seed, "until": self.until, "time_limit": self.time_limit,
+        out = {"seed": self.seed, "until": self.until, "draw_after": self.draw_after,
+               "time_limit": self.time_limit,
                "seats": dict(self.seats), "final_phase": self.final_phase,
-               "winner": self.winner, "seconds": round(self.seconds, 3),
+               "winner": self.winner, "ended": self.ended, "solo_year": self.solo_year,
+               "seconds": round(self.seconds, 3),
                "phases_played": len(self.phases),
                "powers": [{"power": r.power, "bot": r.bot, "centers": r.centers, "units": r.units,
                            "win": r.win, "eliminated": r.eliminated,
@@ -121,11 +150,20 @@ def _foresees(bot: Bot) -> bool:
     return bool(getattr(bot, "foresees", False)) and callable(getattr(bot, "foresee", None))
 
 
-def _finished(position: Position, until: int, variant: Variant) -> bool:
+def _ended(position: Position, until: int, variant: Variant, draw_after: int | None,
+           changed: int) -> str | None:
+    """How the game ends at ``position``, or None if it goes on: "solo", "draw" (no center
+    changed hands since the Fall of ``changed``, ``draw_after`` years or more before this
+    Spring) or "year" (the Fall of ``until`` played)."""
     phase = position.phase
+    if variant.winner(position.centers) is not None:
+        return "solo"
     if phase.year > until or (phase.year == until and phase.season == "Winter"):
-        return True
-    return variant.winner(position.centers) is not None
+        return "year"
+    if (draw_after is not None and phase.season == "Spring" and phase.kind == "movement"
+            and phase.year - 1 - changed >= draw_after):
+        return "draw"
+    return None
 
 
 def _to_order(position: Position, power: str) -> bool:
@@ -138,11 +176,13 @@ def _to_order(position: Position, power: str) -> bool:
     return position.adjustment(power) != 0
 
 
-def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
+def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = UNTIL,
               time_limit: float = 2.0, start: Position | None = None,
               on_phase: Callable[[Position], None] | None = None,
-              clock: str = "wall", variant: Variant | None = None) -> GameRecord:
-    """Play one game: ``seats`` maps every power to its bot.
+              clock: str = "wall", variant: Variant | None = None,
+              draw_after: int | None = DRAW_AFTER) -> GameRecord:
+    """Play one game: ``seats`` maps every power to its bot, until a solo, a draw after
+    ``draw_after`` years without a center changing hands, or the Fall of ``until``.
 
     Each phase, every power with something to order (units to move, units to retreat,
     builds or removals owed) is asked for its orders with ``time_limit`` seconds (a seat
@@ -167,6 +207,9 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
         start = position          # the record names a variant's start (None: the standard 1901)
     if until < position.phase.year:
         raise DipsolveSyntaxError(f"the game starts in {position.phase.year}, after the last year {until}")
+    if draw_after is not None and (type(draw_after) is not int or draw_after < 1):
+        raise DipsolveSyntaxError(f"draw_after: expected a number of years, 1 or more, or None; "
+                                  f"found {draw_after!r}")
     for bot in {id(b): b for b in seats.values()}.values():
         prepare = getattr(bot, "prepare", None)
         if prepare is not None:
@@ -180,7 +223,10 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
     refused = {p: 0 for p in powers}
     phases: list[PhaseRecord] = []
     began = time.perf_counter()
-    while not _finished(position, until, v):
+    # the year of the last Fall after which a center changed hands (the start: the year before)
+    changed = position.phase.year - 1
+    owners = position.centers
+    while (ended := _ended(position, until, v, draw_after, changed)) is None:
         if stop_requested():
             raise Stopped           # a game half played is no result
         if on_phase is not None:
@@ -216,13 +262,17 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = 1910,
                                   {p: tuple(str(o) for o in os) for p, os in orders.items()},
                                   spent_by))
         position = outcome.next
+        if position.centers != owners:
+            owners = position.centers
+            changed = position.phase.year - (position.phase.season == "Spring")
     counts = {p: len(position.centers_of(p)) for p in powers}
     winner = v.winner(position.centers)
     results = tuple(PowerResult(p, seats[p].name, counts[p], len(position.units_of(p)),
                                 p == winner, counts[p] == 0, refused[p], thinking[p], longest[p])
                     for p in powers)
     return GameRecord(seed, until, time_limit, {p: seats[p].name for p in powers}, results,
-                      winner, position, tuple(phases), time.perf_counter() - began, start)
+                      winner, position, tuple(phases), time.perf_counter() - began, start,
+                      draw_after, ended)
 
 
 def rotated(seating: Sequence[Bot], shift: int, powers: Sequence[str] | None = None) -> dict[str, Bot]:
@@ -234,7 +284,7 @@ def rotated(seating: Sequence[Bot], shift: int, powers: Sequence[str] | None = N
     return {powers[(i + shift) % n]: seating[i] for i in range(n)}
 
 
-def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int = 1910,
+def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int = UNTIL,
                 time_limit: float = 2.0, rotate: bool = False, jobs: int = 1,
                 clock: str = "wall",
                 executor: Executor | None = None, skip: Container[int] = (),
@@ -242,7 +292,7 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
                 on_game: Callable[[GameRecord], None] | None = None,
                 on_lost: Callable[[int, str], None] | None = None,
                 on_retry: Callable[[int, str], None] | None = None,
-                variant: str = "standard") -> list[GameRecord]:
+                variant: str = "standard", draw_after: int | None = DRAW_AFTER) -> list[GameRecord]:
     """Play ``games`` games of ``variant`` (a name of `dipsolve.core.variant.VARIANTS`, or
     a variant or map file: `dipsolve.core.variant_files.find_variant`)
     with the bots of ``seating``, one a power (in the variant's order of play); game ``i``
@@ -266,8 +316,8 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
         raise DipsolveSyntaxError(f"a seating names {len(powers)} bots, not {len(seating)}")
     if jobs < 1:
         raise DipsolveSyntaxError(f"jobs must be 1 or more, not {jobs}")
-    tasks = [(rotated(seating, i if rotate else 0, powers), seed + i, until, time_limit, clock, variant)
-             for i in range(games)]
+    tasks = [(rotated(seating, i if rotate else 0, powers), seed + i, until, time_limit, clock, variant,
+              draw_after) for i in range(games)]
     todo = [i for i in range(games) if i not in skip]
     records = []
     if executor is not None or (jobs > 1 and len(todo) > 1):
@@ -307,9 +357,9 @@ class GameLost(DipsolveLostError):
 
 
 def _play_task(task, on_phase: Callable[[Position], None] | None = None) -> GameRecord:
-    seats, seed, until, time_limit, clock, variant = task
+    seats, seed, until, time_limit, clock, variant, draw_after = task
     return play_game(seats, seed=seed, until=until, time_limit=time_limit, on_phase=on_phase,
-                     clock=clock, variant=find_variant(variant))
+                     clock=clock, variant=find_variant(variant), draw_after=draw_after)
 
 
 # -- the results table ---------------------------------------------------------------------
@@ -372,4 +422,110 @@ def format_table(rows: Sequence[TableRow]) -> str:
         lines.append(f"{r.bot:<{w}}{r.games:>6}{r.seats:>7}{r.wins:>6}{r.eliminations:>6}"
                      f"{100 * r.win_rate:>8.1f}{100 * r.elimination_rate:>8.1f}{r.centers:>9.2f}"
                      f"{r.seconds:>8.2f}{r.max_seconds:>7.2f}")
+    return "\n".join(lines)
+
+
+# -- the standings, as DipNet's Table 4 --------------------------------------------------------
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``k`` of ``n`` (95% by default), as a
+    pair of fractions; (0, 1) for no trials."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One bot's seats over a series, each one outcome as DipNet's Table 4 counts them
+    (Paquette et al. 2019): a solo win, the most centers of a game without a winner
+    (shared when tied), survived (a center or more, neither of those), or defeated (no
+    center at the end); and the year of each of its solos."""
+
+    bot: str
+    seats: int
+    wins: int
+    most: int
+    survived: int
+    defeated: int
+    #: the year of the Fall after which each of its solos came, in order
+    solo_years: tuple[int, ...]
+
+    def interval(self, k: int) -> tuple[float, float]:
+        """The 95% interval (Wilson) of ``k`` of its seats."""
+        return wilson(k, self.seats)
+
+    @property
+    def median_solo_year(self) -> int | None:
+        """The median solo year over all its seats (a seat without a solo counted as
+        never): the first year by whose end half of its seats had soloed; None when
+        fewer than half ever did."""
+        half = (self.seats + 1) // 2
+        if not self.seats or len(self.solo_years) < half:
+            return None
+        return self.solo_years[half - 1]
+
+    def solos_by(self) -> list[tuple[int, int]]:
+        """(year, solos by the end of it) for every year from its first solo to its last."""
+        if not self.solo_years:
+            return []
+        return [(y, sum(1 for s in self.solo_years if s <= y))
+                for y in range(self.solo_years[0], self.solo_years[-1] + 1)]
+
+    def to_json(self) -> dict:
+        def part(k: int) -> dict:
+            lo, hi = self.interval(k)
+            return {"count": k, "rate": round(k / self.seats, 4) if self.seats else 0.0,
+                    "low": round(lo, 4), "high": round(hi, 4)}
+        return {"bot": self.bot, "seats": self.seats, "win": part(self.wins), "most_sc": part(self.most),
+                "survived": part(self.survived), "defeated": part(self.defeated),
+                "median_solo_year": self.median_solo_year,
+                "solos_by_year": {str(y): k for y, k in self.solos_by()}}
+
+
+def standings(records: Iterable[GameRecord]) -> list[Standing]:
+    """Per bot, its seats counted as DipNet's Table 4 counts them (`Standing`)."""
+    acc: dict[str, dict] = {}
+    for rec in records:
+        top = max((r.centers for r in rec.results), default=0)
+        for r in rec.results:
+            a = acc.setdefault(r.bot, {"seats": 0, "win": 0, "most": 0, "survived": 0,
+                                       "defeated": 0, "years": []})
+            a["seats"] += 1
+            if r.win:
+                a["win"] += 1
+                year = rec.solo_year
+                if year is not None:
+                    a["years"].append(year)
+            elif r.centers == 0:
+                a["defeated"] += 1
+            elif rec.winner is None and r.centers == top:
+                a["most"] += 1
+            else:
+                a["survived"] += 1
+    return [Standing(bot, a["seats"], a["win"], a["most"], a["survived"], a["defeated"],
+                     tuple(sorted(a["years"])))
+            for bot, a in sorted(acc.items())]
+
+
+def format_standings(rows: Sequence[Standing]) -> str:
+    """The standings as text: each outcome's share of the bot's seats with its 95%
+    interval, the median solo year, then the solos by the end of each year."""
+    def cell(row: Standing, k: int) -> str:
+        lo, hi = row.interval(k)
+        return f"{100 * k / row.seats:5.1f}% ({100 * lo:.0f}-{100 * hi:.0f})" if row.seats else "-"
+    w = max([len("bot")] + [len(r.bot) for r in rows]) + 2
+    lines = [f"{'bot':<{w}}{'seats':>5}  {'win':<16}{'most SC':<16}{'survived':<16}{'defeated':<16}"
+             f"{'median solo':>11}"]
+    for r in rows:
+        median = str(r.median_solo_year) if r.median_solo_year is not None else "-"
+        lines.append(f"{r.bot:<{w}}{r.seats:>5}  {cell(r, r.wins):<16}{cell(r, r.most):<16}"
+                     f"{cell(r, r.survived):<16}{cell(r, r.defeated):<16}{median:>11}")
+    for r in rows:
+        if r.solo_years:
+            lines.append(f"{r.bot}: solos by the end of " + ", ".join(
+                f"{y} {100 * k / r.seats:.0f}%" for y, k in r.solos_by()))
     return "\n".join(lines)
