@@ -47,6 +47,8 @@ import os
 import sys
 import time
 
+from dipsolve.play.games import wilson      # the package's Wilson interval (its standings use it)
+
 
 def _series(label: str, seating, args, quiet: bool):
     from dipsolve.core.map import POWERS
@@ -63,7 +65,7 @@ def _series(label: str, seating, args, quiet: bool):
 
     records = play_series(seating, args.games, seed=args.seed, until=args.until,
                           time_limit=args.time_limit, rotate=True, jobs=args.jobs, on_game=on_game,
-                          clock=args.clock)
+                          clock=args.clock, draw_after=args.draw_after or None)
     rows = {row.bot: row for row in results_table(records)}
     return records, rows, time.perf_counter() - started
 
@@ -161,17 +163,6 @@ def _per_power(records) -> dict:
         out[p] = {"mean_centers": m, "interval": [lo, hi],
                   "solos": sum(rec.winner == p for rec in records)}
     return out
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of ``k`` successes in ``n`` trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
-    return (max(0.0, mid - half), min(1.0, mid + half))
 
 
 def mean_interval(xs: list[float], z: float = 1.96) -> tuple[float, float, float]:
@@ -283,6 +274,9 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=70, help="games per series (default 70)")
     p.add_argument("--until", type=int, default=1910, help="last year played (default 1910)")
+    p.add_argument("--draw-after", type=int, default=0, metavar="YEARS",
+                   help="a game is a draw after YEARS years without a center changing hands (default "
+                        "0: never, as every run recorded so far; dipsolve play's default is 5)")
     p.add_argument("--time-limit", type=float, default=2.0, help="seconds a dipsolve phase (default 2)")
     p.add_argument("--method", default="agenda", help="dipsolve's search method (default agenda)")
     p.add_argument("--opponents", default="learned,sampled",
