@@ -38,7 +38,8 @@ def _tournament(ex, args) -> tuple[float, int]:
     seating = [make_bot("dipsolve", "influence", "sampled")] + [DumbBotPlayer()] * 6
     started = time.perf_counter()
     records = play_series(seating, args.games, seed=args.seed, until=args.until,
-                          time_limit=args.time_limit, rotate=True, executor=ex)
+                          time_limit=args.time_limit, rotate=True, executor=ex,
+                          draw_after=None)      # played to --until, as every run recorded
     return time.perf_counter() - started, sum(len(r.phases) for r in records)
 
 

@@ -46,7 +46,7 @@ def self_play(games: int, seed: int, until: int, time_limit: float, jobs: int) -
 
     seat = DipsolveBot(clock="cpu", prior=False)
     records = play_series([seat] * 7, games, seed=seed, until=until, time_limit=time_limit,
-                          jobs=jobs, clock="cpu")
+                          jobs=jobs, clock="cpu", draw_after=None)   # to ``until``: the shipped prior's games
     return [_movement_phases(Game.from_play(r)) for r in records]
 
 
