@@ -242,6 +242,36 @@ def by_year(per_game: list[dict], until: int) -> list[dict]:
     return out
 
 
+def _last_year(records) -> int:
+    """The last year any game of the series reached (its curve by year ends there)."""
+    return max((rec.final.phase.year for rec in records), default=1901)
+
+
+def _table4(records, bot: str) -> dict:
+    """The seat's games counted as DipNet's Table 4 counts them (`dipsolve.play.games.standings`):
+    win, most centers, survived, defeated, each with its 95% interval; its median solo year;
+    how the games ended (solo, draw, the last year)."""
+    from dipsolve.play.games import standings
+    row = next(r for r in standings(records) if r.bot == bot)
+    out = {"seats": row.seats, "median_solo_year": row.median_solo_year,
+           "solo_years": list(row.solo_years),
+           "ended": {k: sum(rec.ended == k for rec in records) for k in ("solo", "draw", "year")}}
+    for name, k in (("win", row.wins), ("most", row.most), ("survived", row.survived),
+                    ("defeated", row.defeated)):
+        lo, hi = row.interval(k)
+        out[name] = {"count": k, "rate": k / row.seats if row.seats else 0.0, "interval": [lo, hi]}
+    return out
+
+
+def _print_table4(t: dict) -> None:
+    cells = [f"{name} {100 * t[name]['rate']:.1f}% ({100 * t[name]['interval'][0]:.0f}-"
+             f"{100 * t[name]['interval'][1]:.0f})" for name in ("win", "most", "survived", "defeated")]
+    median = t["median_solo_year"] if t["median_solo_year"] is not None else "-"
+    e = t["ended"]
+    print(f"  Table 4: {', '.join(cells)}; median solo year {median}; games ended by a solo "
+          f"{e['solo']}, a draw {e['draw']}, the last year {e['year']}")
+
+
 def _print_compare(c: dict) -> None:
     print(f"{c['series']} ({c['games']} games)")
     print(f"  {c['bot']:<20} solo {100 * c['win_rate']:5.1f}%   eliminated "
@@ -263,6 +293,8 @@ def _print_compare(c: dict) -> None:
               f"empty {f['lost_empty']:.1f}, occupied {f['lost_occupied']:.1f}); free centers taken "
               f"{f['free_taken']:.1f} of {f['free_chances']:.1f}; builds short of a site "
               f"{f['builds_short']:.1f} of {f['builds_owed']:.1f} (benchmarks/center_flow.py)")
+    if "standings" in c:
+        _print_table4(c["standings"])
     if c.get("by_year"):
         print("  by the end of " + ", ".join(
             f"{y['year']}: {y['solos']} solos, {y['mean_centers']:.2f} centers" for y in c["by_year"][-6:]))
@@ -273,10 +305,13 @@ def main(argv=None) -> int:
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=70, help="games per series (default 70)")
-    p.add_argument("--until", type=int, default=1910, help="last year played (default 1910)")
-    p.add_argument("--draw-after", type=int, default=0, metavar="YEARS",
-                   help="a game is a draw after YEARS years without a center changing hands (default "
-                        "0: never, as every run recorded so far; dipsolve play's default is 5)")
+    p.add_argument("--until", type=int, default=1935,
+                   help="last year played (default 1935, as DipNet's games: Paquette et al. 2019; "
+                        "the solos by the end of 1910 are reported too, a measure of speed)")
+    p.add_argument("--draw-after", type=int, default=5, metavar="YEARS",
+                   help="a game is a draw after YEARS years without a center changing hands "
+                        "(default 5, as FAIR's harness and dipsolve play; 0: never, as the runs "
+                        "to 1910 and 1915 recorded before 2026-11-29)")
     p.add_argument("--time-limit", type=float, default=2.0, help="seconds a dipsolve phase (default 2)")
     p.add_argument("--method", default="agenda", help="dipsolve's search method (default agenda)")
     p.add_argument("--opponents", default="learned,sampled",
@@ -307,6 +342,8 @@ def main(argv=None) -> int:
     p.add_argument("--only", choices=("dipsolve", "references"),
                    help="run only the dipsolve series, or only the two reference series")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--json-out", metavar="FILE",
+                   help="also write the JSON object to FILE (the text is printed as usual)")
     p.add_argument("--quiet", action="store_true", help="no per-game lines on stderr")
     args = p.parse_args(argv)
 
@@ -347,7 +384,8 @@ def main(argv=None) -> int:
                 seats = _seat_games(records, bot.name)
                 row["center_flow"] = _center_flow(seats)
                 row["per_game"] = _per_game(seats)
-                row["by_year"] = by_year(row["per_game"], args.until)
+                row["by_year"] = by_year(row["per_game"], _last_year(records))
+                row["standings"] = _table4(records, bot.name)
                 out["series"].append(row)
     if args.only != "dipsolve":
         _, rows, secs = _series("DumbBot vs 6 random", [dumb] + [rand] * 6, args, args.quiet)
@@ -357,6 +395,11 @@ def main(argv=None) -> int:
         out["series"].append({"series": "7 DumbBots", "bot": "dumbbot", "games": row.games,
                               "win_rate": row.win_rate, "elimination_rate": row.elimination_rate,
                               "mean_centers": row.centers, "wall_seconds": secs})
+    if args.json_out:
+        tmp = args.json_out + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(out, f)
+        os.replace(tmp, args.json_out)
     if args.json:
         print(json.dumps(out))
         return 0
