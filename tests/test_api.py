@@ -98,8 +98,31 @@ def test_a_solution_prints_a_few_lines_and_its_repr_is_one_short_line():
                           "A CON - BUL, A SMY - ARM, F ANK - CON>")
     lines = str(held).splitlines()
     assert lines[0].startswith("Turkey, S1901M (agenda): value 1058.33, optimal, bound 1058.33, ")
-    assert lines[1:] == ["Turkey: A CON - BUL", "Turkey: A SMY - ARM", "Turkey: F ANK - CON"]
-    game = dipsolve.solve(start, "Turkey", limits=dipsolve.Limits(time_limit=1))   # the phase game
+    assert lines[1:] == ["Turkey: opponents hold: everybody else holds",
+                         "Turkey: A CON - BUL", "Turkey: A SMY - ARM", "Turkey: F ANK - CON"]
+    game = dipsolve.solve(start, "Turkey", dipsolve.SolveSettings(opponents="equilibrium"),
+                          limits=dipsolve.Limits(time_limit=1))   # the phase game
     assert game.equilibrium is not None and len(repr(game)) < 150 and len(str(game)) < 400
     assert str(game).splitlines()[1].startswith("Turkey: the phase game of ")
     assert "exploitability" in str(game).splitlines()[1]
+
+
+def test_solve_assumes_the_seats_learned_model_and_says_so():
+    """``solve``'s default is the seat's: a best response to the prior policy for a lone
+    position, the policy fitted to the earlier orders given as ``history``."""
+    start = dipsolve.Position.initial()
+    alone = dipsolve.solve(start, "Turkey", limits=dipsolve.Limits(time_limit=1))
+    assert alone.equilibrium is None and alone.model.startswith("learned: the package's prior policy")
+    assert "opponents learned" in str(alone) and alone.to_json()["model"] == alone.model
+    spring = dipsolve.Game()
+    spring.process({"Russia": ["F SEV - BLA", "A WAR - GAL"], "Austria": ["A VIE - GAL"]})
+    spring.process()                                             # Fall 1901, nothing moves
+    history = [(ph.position, ph.orders) for ph in spring.phases[:-1]]      # S1901M and F1901M
+    fitted = dipsolve.solve(spring.position, "Turkey", dipsolve.SolveSettings(history=history),
+                            limits=dipsolve.Limits(time_limit=1))
+    assert fitted.model.startswith("learned: the prior policy fitted to 2 movement phases")
+    assert fitted.phase == "S1902M"
+    with pytest.raises(dipsolve.DipsolveError, match="history of orders is what the learned model fits"):
+        dipsolve.SolveSettings(opponents="equilibrium", history=history)
+    with pytest.raises(dipsolve.DipsolveError, match="is played by method agenda or cpsat"):
+        dipsolve.SolveSettings(method="minimax", opponents="learned")

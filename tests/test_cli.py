@@ -162,7 +162,8 @@ def test_the_names_the_parser_offers_are_the_librarys():
     from dipsolve.cli import options
     assert options.EVALUATIONS == evaluation.EVALUATORS
     assert options.METHODS == search.METHODS == registry.DIPSOLVE_METHODS
-    assert options.OPPONENT_MODELS == registry.OPPONENT_MODELS
+    assert options.OPPONENT_MODELS == registry.OPPONENT_MODELS == search.methods.OPPONENT_MODELS
+    assert registry.SEAT_DEFAULT == search.methods.DEFAULT_OPPONENTS       # solve, play and daide
     assert options.ORACLES == search.methods.ORACLES and options.PICKS == search.methods.PICKS
     assert options.PATH_ALGORITHMS == path.ALGORITHMS
     assert options.PATH_ORDERS == path.ORDERS

@@ -15,6 +15,7 @@ from dipsolve.core.errors import DipsolveError, DipsolveSyntaxError
 from dipsolve.core.legal import legal_orders
 from dipsolve.play.bots import DipsolveBot, DumbBotPlayer
 from dipsolve.play.games import play_game
+from dipsolve.search.learned import Table
 from dipsolve.testing.random_positions import random_position
 
 #: a policy with opinions: moves to centers it does not own, supports that fit, no convoys
@@ -124,18 +125,18 @@ def test_the_learned_seat_fits_what_the_others_ordered_and_forgets_it_between_ga
     bot.observe(pos, orders)
     policy = bot.policy("Austria")
     assert policy is not None and policy not in (OrderPolicy(), default_prior())
-    learner, read, fitted = bot._learners["Austria"]
+    learner, read, fitted = bot._table[0]._learners["Austria"]
     seen = sum(len(pos.units_of(p)) for p in pos.powers()) - 3
     assert read == fitted == 1 and learner.observed == seen
     # a phase shown later is read at once (between phases, not in the next one's time),
     # and fitted when the seat next asks for its policy
     bot.observe(pos, orders)
-    learner, read, fitted = bot._learners["Austria"]
+    learner, read, fitted = bot._table[0]._learners["Austria"]
     assert (read, fitted, learner.observed) == (2, 1, 2 * seen)
-    assert bot.policy("Austria") is not None and bot._learners["Austria"][2] == 2
+    assert bot.policy("Austria") is not None and bot._table[0]._learners["Austria"][2] == 2
     bot.prepare()
     assert bot.policy("Austria") == default_prior()
-    assert bot._learners["Austria"][0].observed == 0
+    assert bot._table[0]._learners["Austria"][0].observed == 0
 
 
 class _Ticks:
@@ -169,14 +170,14 @@ def test_the_fit_stops_at_its_deadline_and_the_next_goes_on_from_there():
 
 def test_a_learned_seat_plays_a_game():
     seats = {p: DumbBotPlayer() for p in Position.initial().powers()}
-    seats["Italy"] = bot = DipsolveBot(opponents="learned", oracle="agenda")
+    seats["Italy"] = bot = DipsolveBot(opponents="learned")
     record = play_game(seats, seed=2, until=1901, time_limit=0.2)
-    assert record.seats["Italy"] == "dipsolve:agenda[oracle=agenda]"
+    assert record.seats["Italy"] == "dipsolve:agenda"
     assert [ph.phase for ph in record.phases][:2] == ["S1901M", "F1901M"]
     assert record.phases[1].orders["Italy"]
     # the fall's orders were searched against a policy fitted to the spring's orders; the
     # fall's were read once the fall was over (to be fitted when the seat next orders)
-    learner, read, fitted = bot._learners["Italy"]
+    learner, read, fitted = bot._table[0]._learners["Italy"]
     assert fitted == 1 and read == 2 and learner.observed == 2 * (22 - 3)
 
 
@@ -296,24 +297,21 @@ def test_a_fit_from_a_prior_starts_there_and_stays_nearer_it_than_a_fit_from_not
     assert math.dist(weak.fit(iterations=200).weights, prior.weights) > math.dist(with_prior.weights, prior.weights)
 
 
-def test_a_learned_seat_starts_from_the_package_prior_unless_told_not_to():
+def test_a_learned_seat_starts_from_the_package_prior():
     from dipsolve.algorithms.order_policy import default_prior
     pos = Position.initial()
     orders = {p: DumbBotPlayer().orders(pos, p, 1.0, random.Random(p)) for p in pos.powers()}
-    for bot, start in ((DipsolveBot(), default_prior()), (DipsolveBot(prior=False), OrderPolicy())):
-        bot.observe(pos, orders)
-        learner, read, fitted = bot._read("Italy")
-        assert learner.prior == start and read == 1 and fitted == 0
-    assert DipsolveBot(prior=False).name == "dipsolve:agenda[no prior]"
+    bot = DipsolveBot()
+    bot.observe(pos, orders)
+    learner, read, fitted = bot._table[0]._read("Italy")
+    assert learner.prior == default_prior() and read == 1 and fitted == 0
     assert DipsolveBot().name == "dipsolve:agenda"
 
 
-def test_before_any_order_is_seen_a_learned_seat_expects_the_prior_and_without_it_nothing():
+def test_before_any_order_is_seen_a_learned_seat_expects_the_prior():
     from dipsolve.algorithms.order_policy import default_prior
     assert DipsolveBot().policy("France") == default_prior()
-    # without the prior there is no model before the first phase: the seat plays the
-    # phase game there
-    assert DipsolveBot(prior=False).policy("France") is None
+    assert Table().policy("France") == default_prior()
 
 
 def test_a_learned_seat_learns_only_from_the_powers_whose_orders_it_was_shown():
@@ -322,16 +320,16 @@ def test_a_learned_seat_learns_only_from_the_powers_whose_orders_it_was_shown():
     french = DumbBotPlayer().orders(pos, "France", 1.0, random.Random(1))
     bot = DipsolveBot()
     bot.observe(pos, {"France": french, "Austria": []})
-    learner, read, _ = bot._read("Austria")
+    learner, read, _ = bot._table[0]._read("Austria")
     assert read == 1 and learner.observed == len(pos.units_of("France"))
     # for France's seat, the Austrians given no orders held: they are learned from
-    learner, _, _ = bot._read("France")
+    learner, _, _ = bot._table[0]._read("France")
     assert learner.observed == len(pos.units_of("Austria"))
-    # shown only its own orders, a seat without the prior has no model, and plays the
-    # phase game
-    alone = DipsolveBot(prior=False)
+    # shown only its own orders, a seat learns nothing and keeps the prior
+    from dipsolve.algorithms.order_policy import default_prior
+    alone = DipsolveBot()
     alone.observe(pos, {"Italy": DumbBotPlayer().orders(pos, "Italy", 1.0, random.Random(2))})
-    assert alone.policy("Italy") is None
+    assert alone.policy("Italy") == default_prior()
 
 
 def test_the_pulls_toward_centers_are_the_sums_over_the_centers_they_stand_for():

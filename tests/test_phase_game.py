@@ -145,8 +145,8 @@ def test_a_lone_power_plays_its_best_set():
 
 # -- solve() and its settings ----------------------------------------------------------------
 
-def test_equilibrium_is_the_default_of_solve_and_never_claims_optimal():
-    s = solve(Position.initial(), "Italy", SolveSettings(oracle="agenda"),
+def test_the_phase_game_never_claims_optimal():
+    s = solve(Position.initial(), "Italy", SolveSettings(opponents="equilibrium", oracle="agenda"),
               deadline=Deadline(3000.0, clock=ticking(1.0)))
     assert s.equilibrium is not None and s.status in ("feasible", "timed out")
     assert s.objective == pytest.approx(s.equilibrium.player("Italy").value)
@@ -168,7 +168,8 @@ def test_settings_refuse_what_the_phase_game_cannot_take():
     # the seeds' models stay as they were
     assert not SolveSettings(opponents="worst").equilibrium
     assert not SolveSettings(method="minimax").equilibrium
-    assert SolveSettings().equilibrium and SolveSettings(method="cpsat").equilibrium
+    assert not SolveSettings().equilibrium and SolveSettings().model == "learned"   # the seat's
+    assert SolveSettings(method="cpsat").model == "learned"
 
 
 def test_a_cpu_clock_is_a_limit_too():
@@ -263,7 +264,8 @@ def test_the_time_limit_is_kept_within_ten_percent_on_an_injected_clock(example,
     # responses, the final best response, the report, look-ahead of retreats and builds,
     # the replay) ends within 10% of its 2 s on that clock
     position = Position.from_file(example)
-    s = solve(position, power, SolveSettings(oracle="agenda"), deadline=Deadline(2.0, clock=ticking(0.002)))
+    s = solve(position, power, SolveSettings(opponents="equilibrium", oracle="agenda"),
+              deadline=Deadline(2.0, clock=ticking(0.002)))
     assert s.seconds <= 2.2
     assert s.orders
 

@@ -141,3 +141,22 @@ def test_help_explains_the_methods(capsys):
     out, _ = capsys.readouterr()
     for word in ("agenda", "minimax", "expectimax", "cpsat", "--values", "optimal"):
         assert word in out
+
+
+def test_a_records_phase_is_solved_against_the_policy_fitted_to_its_earlier_orders(capsys):
+    """``solve GAME.json --phase S1903M``: the seat's learned model, fitted to every power's
+    orders in the four movement phases before it; the answer says so, in text and JSON."""
+    record = str(ROOT / "examples" / "records" / "dumbbot-1903.json")
+    code, out, err = run(capsys, "solve", record, "--phase", "S1903M", "--power", "FRA",
+                         "--time-limit", "1", "--json")
+    assert code == 0, err
+    (s,) = json.loads(out)["solutions"]
+    assert s["phase"] == "S1903M" and s["orders"]
+    assert s["model"].startswith("learned: the prior policy fitted to 4 movement phases of orders")
+    code, out, err = run(capsys, "solve", TURKEY, "--power", "TUR", "--time-limit", "1")
+    assert code == 0, err
+    assert out.splitlines()[1] == "# opponents learned: the package's prior policy (no orders seen)"
+    code, out, err = run(capsys, "solve", record, "--phase", "S1903M", "--power", "FRA",
+                         "--time-limit", "1", "--opponents", "equilibrium")
+    assert code == 0, err
+    assert out.splitlines()[1].startswith("# opponents equilibrium: the phase game")

@@ -388,6 +388,16 @@ def load(path: str, select: argparse.Namespace | None = None
     for a game record (the ``diplomacy`` package's saved-game JSON), the phase that
     ``--phase`` (and, for a file of several games, ``--game``) in ``select`` names, with
     the orders recorded for it."""
+    position, orders, _ = load_with_history(path, select)
+    return position, orders
+
+
+def load_with_history(path: str, select: argparse.Namespace | None = None
+                      ) -> tuple["Position", dict[str, list["Order"]],
+                                 tuple[tuple["Position", dict[str, list["Order"]]], ...]]:
+    """As `load`, and the game's movement phases before the one taken, each with every
+    power's recorded orders (what the learned opponent model fits: none for a position
+    file)."""
     text, name = read_text(path), source_name(path)
     phase = getattr(select, "phase", None)
     game = getattr(select, "game", None)
@@ -396,7 +406,7 @@ def load(path: str, select: argparse.Namespace | None = None
             raise UserError(f"{'--phase' if phase is not None else '--game'} picks a phase of a game "
                             f"record (saved-game JSON); this is a position file", filename=name)
         from ..grammar import parse_position_text
-        return parse_position_text(text, name, game_map=variant_of(select).map)
+        return (*parse_position_text(text, name, game_map=variant_of(select).map), ())
     from ..io.records import describe_names, pick, read_records
     record = pick(read_records(text, name), game, name)
     warn_skipped([record], name)
@@ -407,7 +417,10 @@ def load(path: str, select: argparse.Namespace | None = None
         chosen = record.phase(phase)
     except DipsolveSyntaxError as e:
         raise UserError(f"--phase: {e.message}", filename=name) from None
-    return chosen.position, chosen.orders_of()
+    earlier = record.phases[:next(i for i, ph in enumerate(record.phases) if ph is chosen)]
+    history = tuple((ph.position, ph.orders_of()) for ph in earlier
+                    if ph.position.phase.kind == "movement")
+    return chosen.position, chosen.orders_of(), history
 
 
 def add_phase(parser: argparse.ArgumentParser) -> None:

@@ -3,7 +3,7 @@
     dipsolve solve FILE... [--power TUR] [--method agenda|minimax|expectimax|cpsat]
                    [--time-limit S] [--trace] [--json] [--render OUT] [--values FILE]
                    [--evaluation influence|centers|dumbbot]
-                   [--opponents equilibrium|worst|expected|sampled|hold] [--samples K]
+                   [--opponents learned|equilibrium|worst|expected|sampled|hold] [--samples K]
                    [--oracle cpsat|agenda] [--pick best|sample] [--seed K] [--workers N]
                    [--predictor dumbbot] [--beam N]
 
@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..core.results import WALL_WORKERS, Limits, interrupted, stop_requested
 from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, ORACLES, PICKS, UserError, add_evaluation, add_json,
                       add_phase, add_power, add_render, add_seed, add_time_limit, add_variant, add_workers,
-                      integer, load, plan_render, range_help, read_text, write_render)
+                      integer, load_with_history, plan_render, range_help, read_text, write_render)
 from .output import Outputs
 from .progress import Progress
 
@@ -34,16 +35,24 @@ _DESCRIPTION = """\
 Find the best orders for --power (or for every power that has something to order) in
 each FILE's phase, within --time-limit seconds, and print them as an orders file.
 
-Movement phases, by default (--opponents equilibrium), are played as a game: every
-power whose units can reach ours is a player with a working set of order sets (the
-agenda search's best under its own evaluation, DumbBot's heuristic, holding), solved to
-an approximate equilibrium by regret matching, the working sets grown by best responses
-to the others' mixture (--oracle cpsat: the CP-SAT order model over every legal order
-set of ours, beside the agenda search; agenda: the agenda search alone). Nobody's
-policy is assumed. Printed: our orders (--pick best: the best of our set against the
-others' mixture; sample: a draw from our own mixture), our mixture, the others' likely
-orders, and the exploitability estimate: how much each player could gain by deviating,
-within the working sets and with the best responses found.
+Movement phases, by default (--opponents learned, as a seat of 'dipsolve play' and
+'dipsolve daide' plays), get a best response to draws of a policy of the others' orders:
+the package's prior policy (fitted to dipsolve's own self-play) for a position file; for
+a game record's --phase, the prior fitted to every power's orders in the record's earlier
+movement phases, as a seat at a table learns. The answer says which model it assumed.
+The seat with this model played better than the phase game in every field measured
+(docs/strength.md).
+
+--opponents equilibrium plays the phase as a game: every power whose units can reach
+ours is a player with a working set of order sets (the agenda search's best under its
+own evaluation, DumbBot's heuristic, holding), solved to an approximate equilibrium, the
+working sets grown by best responses to the others' mixture (--oracle cpsat: the CP-SAT
+order model over every legal order set of ours, beside the agenda search; agenda: the
+agenda search alone). Nobody's policy is assumed. Printed: our orders (--pick best: the
+best of our set against the others' mixture; sample: a draw from our own mixture), our
+mixture, the others' likely orders, and the exploitability estimate: how much each
+player could gain by deviating, within the working sets and with the best responses
+found.
 
 With another --opponents, movement phases by --method:
   agenda      Hall & Loeb's best-first agenda search: order sets grow one unit at a time
@@ -91,8 +100,10 @@ def register(subparsers: Any) -> None:
                    help="province values for the influence evaluation (one file per power; "
                         "may be given again for other powers)")
     p.add_argument("--opponents", choices=OPPONENT_MODELS,
-                   help="equilibrium (default for agenda and cpsat): play the phase as a game, "
-                        "nobody's policy assumed; or judge a set by its worst outcome against "
+                   help="learned (default for agenda and cpsat): a best response to the prior "
+                        "policy, fitted to a record's earlier orders with --phase; equilibrium: "
+                        "play the phase as a game, nobody's policy assumed; or judge a set by its "
+                        "worst outcome against "
                         "the opponents' likely and hostile orders (worst: the default of minimax), "
                         "its mean (expected), its mean over draws of DumbBot's policy for every "
                         "other power (sampled), or with everybody else holding (hold)")
@@ -155,20 +166,27 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.samples is not None and (args.samples < 1 or args.opponents != "sampled"):
         raise UserError(f"--samples {args.samples}: expected a count of 1 or more, with "
                         f"--opponents sampled")
-    jobs = [(path, load(path, args)[0]) for path in args.files]
+    jobs = [(path, *_position_and_history(path, args)) for path in args.files]
     with cooperative():
         _solve_all(args, jobs, values, outputs)
     outputs.commit()
     return 0
 
 
-def _solve_all(args: argparse.Namespace, jobs: list[tuple[str, Position]],
+def _position_and_history(path: str, args: argparse.Namespace) -> tuple[Position, tuple]:
+    """The file's position, and for a record's phase its earlier movement phases with
+    their orders (what the learned model fits)."""
+    position, _, history = load_with_history(path, args)
+    return position, history
+
+
+def _solve_all(args: argparse.Namespace, jobs: list[tuple[str, Position, tuple]],
                values: dict[str, ProvinceValues], outputs: Outputs) -> None:
     """Solve and print each file in turn; on Ctrl-C, print the answers so far of the file
     being solved (status interrupted) and stop."""
     from ..api import SolveSettings, solve
     power = args.power                  # a power's name or None (options.check)
-    for path, position in jobs:
+    for path, position, history in jobs:
         if stop_requested():
             break
         powers = _powers(position, power)
@@ -180,6 +198,8 @@ def _solve_all(args: argparse.Namespace, jobs: list[tuple[str, Position]],
                                  oracle=args.oracle, pick=args.pick,
                                  limits=Limits(time_limit=share, seed=args.seed,
                                                workers=args.workers))
+        if settings.model == "learned":
+            settings = replace(settings, history=history)
         with Progress(enabled=args.time_limit >= 2) as progress:
             for i, p in enumerate(powers, 1):
                 progress.show(f"{path}: solving {p} ({i}/{len(powers)}, {share:.1f} s)")
@@ -206,12 +226,17 @@ def _as_json(path: str, position: Position, solutions: list[Solution], trace: bo
 
 def _as_text(path: str, position: Position, solutions: list[Solution], args: argparse.Namespace) -> str:
     lines = [f"# {path}: {position.phase}, {args.method} search, {args.time_limit:g} s"]
+    models = {s.model for s in solutions}
+    if len(models) == 1:            # one model for every power: said once
+        lines.append(f"# opponents {models.pop()}")
     for s in solutions:
         if args.trace and s.trace:
             lines.append(f"# {s.power}: the search")
             lines += [f"#   {t}" for t in s.trace]
         lines += [f"{s.power}: {o}" for o in s.orders] or [f"# {s.power}: no orders"]
         lines.append(f"# {s.power}: {s.summary()}")
+        if len(solutions) > 1 and len({x.model for x in solutions}) > 1:
+            lines.append(f"# {s.power}: opponents {s.model}")
         if s.equilibrium is not None:
             lines += _equilibrium_lines(s)
     return "\n".join(lines)

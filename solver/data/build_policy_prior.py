@@ -17,9 +17,12 @@ it is level against DumbBot and seven of them in self-play are less balanced
 the package's file stays the self-play one below.
 
 ``--games N`` adds (or, without ``--records``, is all of) the orders of N games of seven of
-dipsolve's own learned seats (`dipsolve.play.bots.DipsolveBot`, started from no prior: every
-legal order alike) playing each other from the 1901 start, ``--time-limit`` seconds of CPU a
-phase.  The package's file is made so (``--games 8 --until 1906 --time-limit 0.2 --seed 0``);
+dipsolve's own learned seats (`dipsolve.play.bots.DipsolveBot`, which start from the
+package's prior) playing each other from the 1901 start, ``--time-limit`` seconds of CPU a
+phase.  The package's file was made so (``--games 8 --until 1906 --time-limit 0.2 --seed 0``)
+on 2026-11-27, by seats started from no prior (every legal order alike: the seat's
+``prior=False`` then, at commit ef36260; the option left the code with issue 50, and a
+seat without a prior is that commit's);
 `benchmarks/fresh_draws.py` and `benchmarks/prediction.py --early` measure what a prior is
 worth.
 
@@ -38,13 +41,13 @@ from datetime import datetime, timezone
 
 def self_play(games: int, seed: int, until: int, time_limit: float, jobs: int) -> list[list]:
     """The movement phases (position, every power's orders) of ``games`` games of seven
-    learned seats without a prior (`dipsolve.play.games.play_series`, read back through
+    learned seats (`dipsolve.play.games.play_series`, read back through
     `dipsolve.io.game.Game.from_play`)."""
     from dipsolve.io.game import Game
     from dipsolve.play.bots import DipsolveBot
     from dipsolve.play.games import play_series
 
-    seat = DipsolveBot(clock="cpu", prior=False)
+    seat = DipsolveBot(clock="cpu")
     records = play_series([seat] * 7, games, seed=seed, until=until, time_limit=time_limit,
                           jobs=jobs, clock="cpu", draw_after=None)   # to ``until``: the shipped prior's games
     return [_movement_phases(Game.from_play(r)) for r in records]
@@ -107,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"{args.source}")
     if own:
         made.append(f"the {sum(len(g) for g in own)} movement phases of {len(own)} games of seven dipsolve "
-                    f"learned seats (no prior) playing each other\n(--games {args.games} --until {args.until} "
+                    f"learned seats playing each other\n(--games {args.games} --until {args.until} "
                     f"--time-limit {args.time_limit} --seed {args.seed})")
     header = (f"The prior of the learned seat's order policy (dipsolve.algorithms.order_policy.default_prior).\n"
               f"Made by solver/data/build_policy_prior.py on {datetime.now(timezone.utc):%Y-%m-%d}, fitted to\n"

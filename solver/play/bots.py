@@ -29,7 +29,8 @@ from typing import Mapping, Protocol, Sequence
 
 from .. import api
 from ..algorithms import dumbbot, greedy
-from ..algorithms.order_policy import OrderPolicy, PolicyLearner, default_prior
+from ..algorithms.order_policy import OrderPolicy
+from ..search.learned import LEARNING_SHARE, SEARCH_FLOOR, Table
 from ..core import kernel
 from ..core.errors import DipsolveSyntaxError, DipsolveUnavailable
 from ..core.orders import Build, Disband, Order, Waive
@@ -125,10 +126,6 @@ class GreedyBot:
 
 #: the search methods of `dipsolve.api.solve`
 DIPSOLVE_METHODS = api.METHODS
-#: with "learned": the share of a phase's time the policy's fit may take at most, and the
-#: least share left to the search (the phase then overruns by at most that much)
-LEARNING_SHARE = 0.25
-SEARCH_FLOOR = 0.05
 
 
 @dataclass(frozen=True)
@@ -156,18 +153,9 @@ class DipsolveBot:
     #: the phase game's best-response oracle and how our move is picked (``solve``'s)
     oracle: str = "cpsat"
     pick: str = "best"
-    #: with "learned": start from the package's prior policy and pull the fit toward it
-    #: (`dipsolve.algorithms.order_policy.default_prior`), or (False) from every legal
-    #: order alike, playing the phase game until a movement phase has been seen.  The
-    #: prior predicts a table's first phases better; in play it is level with the seat
-    #: without it (+0.29 centers a game, 95% −0.92 to +1.50, 70 paired games against six
-    #: DumbBots at 2 s to 1910: docs/history/2026-11-27-issue-24.md, "The issue's run with
-    #: the prior")
-    prior: bool = True
-    #: with "learned": this game's movement phases seen (position, orders), and per power
-    #: we play, its learner and how many of them it has read (reset by `prepare`)
-    _seen: list = field(default_factory=list, compare=False, repr=False)
-    _learners: dict = field(default_factory=dict, compare=False, repr=False)
+    #: with "learned": the movement phases of this game seen, and per power we play, the
+    #: others' policy learned from them (`dipsolve.search.learned.Table`; reset by `prepare`)
+    _table: list = field(default_factory=lambda: [Table()], compare=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -175,17 +163,14 @@ class DipsolveBot:
         model = "" if self.opponents == SEAT_DEFAULT else f"[{self.opponents}]"
         extra = "".join(f"[{k}={v}]" for k, v, d in (("oracle", self.oracle, "cpsat"),
                                                        ("pick", self.pick, "best")) if v != d)
-        if not self.prior and self.opponents == "learned":
-            extra += "[no prior]"
         return f"dipsolve:{self.method}{tail}{model}{extra}"
 
     def settings(self, time_limit: float, seed: int = 0) -> api.SolveSettings:
         """What the bot asks of `dipsolve.api.solve` with ``time_limit`` seconds (on the
         CPU clock, with one CP-SAT worker, whose thread's time counts)."""
         workers = 1 if self.clock == "cpu" else WALL_WORKERS
-        opponents = "equilibrium" if self.opponents == "learned" else self.opponents
         return api.SolveSettings(method=self.method, evaluation=self.evaluator,
-                                 opponents=opponents, oracle=self.oracle, pick=self.pick,
+                                 opponents=self.opponents, oracle=self.oracle, pick=self.pick,
                                  limits=Limits(time_limit=time_limit, seed=seed, clock=self.clock,
                                                    workers=workers))
 
@@ -217,45 +202,22 @@ class DipsolveBot:
         api.check_method(self.method)
         if self.opponents in ("equilibrium", "learned") and self.oracle == "cpsat":
             api.check_method("cpsat")
-        self._seen.clear()
-        self._learners.clear()
+        self._table[0] = Table()
         gc.collect()
         gc.freeze()
 
     def observe(self, position: Position, orders: Mapping[str, Sequence[Order]]) -> None:
         """Keep a movement phase's orders (with "learned"; the others ignore them), read
         at once by the learner of every power this seat has played: between phases, not
-        in the next phase's time.  A power missing from ``orders`` is not learned from
-        (its units did not necessarily hold: a DAIDE server may report a seat its own
-        orders only); one present with fewer orders than units held with the rest."""
-        if self.opponents == "learned" and position.phase.kind == "movement":
-            self._seen.append((position, {p: tuple(os) for p, os in orders.items()}))
-            for power in list(self._learners):
-                self._read(power)
+        in the next phase's time (`dipsolve.search.learned.Table.observe`)."""
+        if self.opponents == "learned":
+            self._table[0].observe(position, orders)
 
-    def _read(self, power: str) -> tuple[PolicyLearner, int, int]:
-        """``power``'s learner, having read every phase kept so far; how many it has
-        read, and how many it had read at its last fit."""
-        learner, read, fitted = self._learners.get(power) or (
-            PolicyLearner(prior=default_prior() if self.prior else None), 0, 0)
-        for position, orders in self._seen[read:]:
-            # only the powers whose orders were reported: a DAIDE server may report a seat
-            # its own orders only, and the others' units did not all hold
-            learner.observe(position, orders,
-                            [p for p in position.powers() if p != power and p in orders])
-        self._learners[power] = entry = (learner, len(self._seen), fitted)
-        return entry
-
-    def policy(self, power: str, deadline: Deadline | None = None) -> OrderPolicy | None:
+    def policy(self, power: str, deadline: Deadline | None = None) -> OrderPolicy:
         """The policy fitted to the orders every other power gave in the movement phases
-        observed so far, from the package's prior (`default_prior`: the prior itself
-        before any is observed); without the prior, from every legal order alike, and
-        None before the first.  Its fit stops at ``deadline``."""
-        learner, read, fitted = self._read(power)
-        if fitted < read:
-            learner.fit(deadline=deadline)   # once for whatever is new, from the last fit
-            self._learners[power] = (learner, read, read)
-        return learner.policy if learner.observed or self.prior else None
+        observed so far, from the package's prior (the prior itself before any is
+        observed); its fit stops at ``deadline``."""
+        return self._table[0].policy(power, deadline)
 
     def orders(self, position: Position, power: str, deadline_s: float,
                rng: random.Random) -> list[Order]:
@@ -264,14 +226,13 @@ class DipsolveBot:
             tick = clock_named(self.clock)
             started = tick()
             policy = self.policy(power, Deadline(LEARNING_SHARE * deadline_s, clock=tick))
-            if policy is not None:
-                # the search gets what is left, and never less than a sliver of the phase
-                # (a power's first call reads every phase seen so far, 20-70 ms each, in
-                # this phase's time: the clock bounds only the fit; later phases are read
-                # by `observe`, between phases)
-                left = max(SEARCH_FLOOR * deadline_s, deadline_s - (tick() - started))
-                settings = dataclasses.replace(self.settings(left, seed), opponents="sampled",
-                                               predictor=policy)
-                return list(api.solve(position, power, settings).orders)
+            # the search gets what is left, and never less than a sliver of the phase
+            # (a power's first call reads every phase seen so far, 20-70 ms each, in
+            # this phase's time: the clock bounds only the fit; later phases are read
+            # by `observe`, between phases)
+            left = max(SEARCH_FLOOR * deadline_s, deadline_s - (tick() - started))
+            settings = dataclasses.replace(self.settings(left, seed), opponents="sampled",
+                                           predictor=policy)
+            return list(api.solve(position, power, settings).orders)
         solution = api.solve(position, power, self.settings(deadline_s, seed))
         return list(solution.orders)

@@ -26,11 +26,11 @@ __all__ = ["ENTRY_POINT_GROUP", "BotOptions", "BotEntry", "REGISTRY", "BOT_NAMES
 
 #: the search methods of a dipsolve bot (`dipsolve.api.solve`'s; a test holds them equal)
 DIPSOLVE_METHODS = ("agenda", "minimax", "expectimax", "cpsat")
-#: the opponent models a dipsolve bot can play with (``solve``'s ``opponents``)
-OPPONENT_MODELS = ("equilibrium", "sampled", "worst", "expected", "hold")
-#: the models of a seat at a table, which sees every phase's orders: those, and "learned"
-#: (a policy fitted to the orders the others give, `DipsolveBot.observe`)
-SEAT_MODELS = OPPONENT_MODELS + ("learned",)
+#: the opponent models a dipsolve bot can play with (``solve``'s ``opponents``; "learned"
+#: fits its policy to the orders the others give at the table, `DipsolveBot.observe`)
+OPPONENT_MODELS = ("learned", "equilibrium", "worst", "expected", "sampled", "hold")
+#: the models of a seat at a table: every one of them
+SEAT_MODELS = OPPONENT_MODELS
 
 #: the entry-point group an installed package names its bots in (its ``pyproject.toml``:
 #: ``[project.entry-points."dipsolve.bots"]``, then ``mybot = "mypkg.mybot:MyBot"``)

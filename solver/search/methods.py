@@ -66,7 +66,7 @@ from ..core.position import Position
 from ..core.results import Deadline, Limits, Result, Status
 from .agenda import AgendaSearch
 from ..core.legal import backs, build_orders, legal_orders, useful_orders
-from . import phase_game
+from . import learned, phase_game
 from .opponents import (MAX_SCENARIOS, Judge, OpponentModel, Opponents, SampledModel, build_model,
                         sample_model)
 from .phase_game import BestResponseQuery, Oracle, PhaseEquilibrium
@@ -74,7 +74,13 @@ from .phase_game import BestResponseQuery, Oracle, PhaseEquilibrium
 #: every method `dipsolve.solve` knows (``cpsat`` is wired by `dipsolve.api`)
 METHODS = ("agenda", "minimax", "expectimax", "cpsat")
 #: how a set is judged against the opponents' orders
-OPPONENT_MODELS = ("equilibrium", "worst", "expected", "sampled", "hold")
+OPPONENT_MODELS = ("learned", "equilibrium", "worst", "expected", "sampled", "hold")
+#: the opponent model of `solve`, of a seat at `dipsolve play` and of the DAIDE client,
+#: unless told otherwise: a best response to draws of a policy fitted to the orders the
+#: others have given (`learned.Table`; the package's prior policy when none are known).
+#: It knows nobody's program, as the phase game does not, and played better than the
+#: phase game in every field measured (docs/strength.md)
+DEFAULT_OPPONENTS = "learned"
 #: the best-response oracles of the phase game (``opponents="equilibrium"``)
 ORACLES = ("cpsat", "agenda")
 #: how our move is chosen from the phase game's equilibrium
@@ -127,7 +133,12 @@ class SolveSettings:
     opponent's orders to the opponent model; an `OrderPolicy` (fitted to orders seen,
     `dipsolve.algorithms.order_policy`) is drawn instead of DumbBot.  ``beam``: keep at most this many entries on
     the agenda.  ``keep``: Victorybot's k.  ``trace``: keep the search's trace.
-    ``background``: orders assumed for the other powers (default: they hold); ``seeds``:
+    ``opponents="learned"`` (the default of the agenda and cpsat methods,
+    `DEFAULT_OPPONENTS`) is a best response to draws of a policy of the others' orders
+    fitted to ``history`` — the game's earlier movement phases, each a position and every
+    power's orders — from the package's prior (the prior alone without a history:
+    `learned.Table`); retreats and adjustments are then judged with look-ahead, as with the
+    phase game.  ``background``: orders assumed for the other powers (default: they hold); ``seeds``:
     complete order sets to start from (last turn's orders, suggestions).  ``limits``: the
     time limit of the whole call, the seed, and CP-SAT's workers (`DEFAULT_LIMITS`).
 
@@ -154,6 +165,7 @@ class SolveSettings:
     trace: bool = False
     background: Mapping[str, Sequence[Order]] | None = None
     seeds: tuple[tuple[Order, ...], ...] = ()
+    history: tuple[tuple[Position, Mapping[str, Sequence[Order]]], ...] = ()
     limits: Limits = DEFAULT_LIMITS
 
     def __post_init__(self) -> None:
@@ -168,10 +180,24 @@ class SolveSettings:
             if getattr(self, name) not in allowed:
                 raise DipsolveSyntaxError(f"{name} must be one of {', '.join(allowed)}, not "
                                           f"{getattr(self, name)!r}", found=str(getattr(self, name)))
-        if self.opponents == "equilibrium" and self.method in ("minimax", "expectimax"):
-            raise DipsolveRuleError(f"method {self.method!r} judges sets against an opponent model; "
-                                    f"the phase game (opponents 'equilibrium') is a search of its "
-                                    f"own: use method agenda or cpsat", rule="equilibrium-method")
+        if self.opponents in ("equilibrium", "learned") and self.method in ("minimax", "expectimax"):
+            raise DipsolveRuleError(f"method {self.method!r} judges sets against the opponents' "
+                                    f"likely and hostile sets; opponents {self.opponents!r} is "
+                                    f"played by method agenda or cpsat", rule=f"{self.opponents}-method")
+        if self.opponents == "learned" and self.predictor is not None:
+            raise DipsolveRuleError("the learned model fits its own policy to the history: to give "
+                                    "a policy, use opponents 'sampled' with it as the predictor",
+                                    rule="learned-predictor")
+        history = tuple(self.history)
+        if any(not (isinstance(h, tuple) and len(h) == 2 and isinstance(h[0], Position)
+                    and isinstance(h[1], Mapping)) for h in history):
+            raise DipsolveSyntaxError("history must be pairs of a position and a mapping of each "
+                                      "power's orders", expected="(Position, {power: orders})")
+        if history and self.model != "learned":
+            raise DipsolveRuleError(f"a history of orders is what the learned model fits; "
+                                    f"opponents {self.model!r} does not read one",
+                                    rule="history-model")
+        object.__setattr__(self, "history", history)
         if self.opponents == "equilibrium" and (self.samples or self.predictor or self.background):
             raise DipsolveRuleError("the phase game (opponents 'equilibrium') takes no samples, "
                                     "predictor or background: it models no opponent's policy "
@@ -192,17 +218,28 @@ class SolveSettings:
         object.__setattr__(self, "seeds", tuple(tuple(s) for s in self.seeds))
 
     @property
+    def model(self) -> str:
+        """The opponent model these settings play by: ``opponents``, or unless told, the
+        learned model for the agenda and cpsat methods (`DEFAULT_OPPONENTS`; the seeds'
+        searched model when samples, a predictor or a background ask for one), the worst
+        case for minimax, the mean for expectimax."""
+        if self.opponents is not None:
+            return self.opponents
+        if self.method in ("agenda", "cpsat") and not self.samples and not self.predictor \
+                and not self.background:
+            return DEFAULT_OPPONENTS
+        return "expected" if self.method == "expectimax" else "worst"
+
+    @property
     def equilibrium(self) -> bool:
-        """Whether movement phases are played as a game (`phase_game`): the default of the
-        agenda and cpsat methods, unless samples or a predictor ask for a model."""
-        return (self.opponents == "equilibrium"
-                or (self.opponents is None and self.method in ("agenda", "cpsat")
-                    and not self.samples and not self.predictor and not self.background))
+        """Whether movement phases are played as a game (`phase_game`)."""
+        return self.model == "equilibrium"
 
     @property
     def looks_ahead(self) -> bool:
-        """Whether retreats and adjustments are judged by the movement that follows."""
-        return self.equilibrium if self.lookahead is None else self.lookahead
+        """Whether retreats and adjustments are judged by the movement that follows (by
+        default with the learned model and the phase game)."""
+        return self.model in ("equilibrium", "learned") if self.lookahead is None else self.lookahead
 
     @property
     def draws(self) -> int:
@@ -237,6 +274,8 @@ class Solution(Result):
     #: the phase game's answer (``opponents="equilibrium"``, movement phases): every
     #: player's mixed strategy, values and gains (its exploitability estimate)
     equilibrium: PhaseEquilibrium | None = None
+    #: the opponent model assumed, in a few words (`SolveSettings.model`)
+    model: str = ""
 
     def summary(self) -> str:
         """How good the orders are, in one line: ``value 916.667 (985 if everybody else
@@ -253,6 +292,8 @@ class Solution(Result):
         if self.equilibrium is not None:
             lines.append(f"{self.power}: the phase game of {len(self.equilibrium.players)} players, "
                          f"exploitability {self.equilibrium.exploitability:.1f}")
+        if self.model:
+            lines.append(f"{self.power}: opponents {self.model}")
         return "\n".join(lines + ([f"{self.power}: {o}" for o in self.orders] or [f"{self.power}: no orders"]))
 
     def __repr__(self) -> str:
@@ -379,6 +420,42 @@ def solve(position: Position, power: str, settings: SolveSettings | None = None,
     """
     settings = settings if settings is not None else SolveSettings()
     call = deadline if deadline is not None else settings.limits.deadline()
+    settings, model = _assumed(settings, position, power, call)
+    return dataclasses.replace(_solve(position, power, settings, method, call, oracle), model=model)
+
+
+def _assumed(settings: SolveSettings, position: Position, power: str,
+             call: Deadline) -> tuple[SolveSettings, str]:
+    """The settings the search runs with, and the opponent model in a few words.  The
+    learned model becomes, in a movement phase, a best response to draws of the policy
+    fitted to ``settings.history`` (within `learned.LEARNING_SHARE` of the call); in
+    retreats and adjustments, the look-ahead the phase game has."""
+    model = settings.model
+    if position.phase.kind != "movement":
+        how = "the movement that follows" if settings.looks_ahead else "the position it leaves"
+        if model == "learned":      # the look-ahead of the phase game
+            settings = dataclasses.replace(settings, opponents="equilibrium", history=())
+        return settings, f"{model}: a retreat or adjustment judged by {how}"
+    if model == "learned":
+        if not position.units_of(power):
+            return dataclasses.replace(settings, opponents="equilibrium", history=()), "learned: no units"
+        table = learned.Table(settings.history)
+        policy = table.policy(power, Deadline(learned.LEARNING_SHARE * (call.end - call.start),
+                                              clock=call.clock))
+        return (dataclasses.replace(settings, opponents="sampled", predictor=policy, history=()),
+                table.describe(power))
+    if model == "sampled" or settings.draws:
+        who = "a fitted policy" if isinstance(settings.predictor, OrderPolicy) else "DumbBot's policy"
+        return settings, f"{model}: a best response to {settings.draws} draws of {who}"
+    return settings, {
+        "equilibrium": "equilibrium: the phase game among the powers that interact, nobody's policy assumed",
+        "worst": "worst: each set judged by its worst outcome against likely and hostile sets",
+        "expected": "expected: each set judged by its mean outcome against likely and hostile sets",
+        "hold": "hold: everybody else holds"}[model]
+
+
+def _solve(position: Position, power: str, settings: SolveSettings, method: Method | None,
+           call: Deadline, oracle: Oracle | None) -> Solution:
     run = method if method is not None else SEARCH_METHODS.get(settings.method)
     if settings.equilibrium:
         def run(task: Task) -> Solution:
