@@ -498,6 +498,8 @@ def analyze(record: Record, powers: Sequence[str] | None = None, *, limits: Limi
         if on_step is not None:
             on_step(f"{ph.name} {power}", done, total)
         given = ph.orders_of()
+        if settings.model == "learned":      # the seat's model, fitted to the orders before
+            settings = replace(settings, history=record.movements_before(ph))
         solution = solve(ph.position, power, settings)
         if stop_requested() and solution.status in (Status.TIMED_OUT, Status.INTERRUPTED):
             break                    # cut short by the stop: not a weighing of the phase

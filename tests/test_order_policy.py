@@ -349,3 +349,16 @@ def test_the_pulls_toward_centers_are_the_sums_over_the_centers_they_stand_for()
                 for d, value in field.items():
                     plain = sum(0.5 ** far[d].get(c, 9) * w for c, w in weights.items())
                     assert value == pytest.approx(plain, rel=1e-12, abs=1e-12)
+
+
+def test_the_table_reads_as_many_phases_as_its_deadline_allows_and_says_how_many():
+    pos = Position.initial()
+    orders = {p: DumbBotPlayer().orders(pos, p, 1.0, random.Random(p)) for p in pos.powers()}
+    table = Table([(pos, orders)] * 3)
+    # a clock that moves a second a read: 2.5 s allow two phases' reading (checks at 1 s
+    # and 2 s), then stop the third and the fit (the fit of what was read is short)
+    table.policy("Italy", Deadline(2.5, clock=_Ticks()))
+    assert table.describe("Italy").startswith("learned: the prior policy fitted to 2 of 3 movement phases")
+    table.policy("Italy")                     # no deadline: the other two, and a full fit
+    assert table.describe("Italy").startswith("learned: the prior policy fitted to 3 movement phases")
+    assert Table().describe("Italy") == "learned: the package's prior policy (no orders seen)"

@@ -417,10 +417,7 @@ def load_with_history(path: str, select: argparse.Namespace | None = None
         chosen = record.phase(phase)
     except DipsolveSyntaxError as e:
         raise UserError(f"--phase: {e.message}", filename=name) from None
-    earlier = record.phases[:next(i for i, ph in enumerate(record.phases) if ph is chosen)]
-    history = tuple((ph.position, ph.orders_of()) for ph in earlier
-                    if ph.position.phase.kind == "movement")
-    return chosen.position, chosen.orders_of(), history
+    return chosen.position, chosen.orders_of(), record.movements_before(chosen)
 
 
 def add_phase(parser: argparse.ArgumentParser) -> None:

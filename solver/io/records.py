@@ -120,6 +120,18 @@ class Record:
         """The board the record ends on."""
         return self.phases[-1].position
 
+    def movements_before(self, phase: RecordPhase) -> tuple[tuple[Position, dict[str, list[Order]]], ...]:
+        """The movement phases before ``phase`` (one of this record's), each as its position
+        and every power's orders: what the learned opponent model fits
+        (`dipsolve.search.methods.SolveSettings.history`)."""
+        out = []
+        for ph in self.phases:
+            if ph is phase:
+                break
+            if ph.position.phase.kind == "movement":
+                out.append((ph.position, ph.orders_of()))
+        return tuple(out)
+
     def phase(self, name: str) -> RecordPhase:
         """The phase called ``name`` (``"S1903M"``, any case; ``"Spring 1903 Movement"``
         too), or a `DipsolveSyntaxError` that lists the phases the record has."""

@@ -60,19 +60,26 @@ class Table:
         for power in list(self._learners):
             self._read(power)
 
-    def _read(self, power: str) -> tuple[PolicyLearner, int, int]:
+    def _read(self, power: str, deadline: Deadline | None = None) -> tuple[PolicyLearner, int, int]:
+        """``power``'s learner, having read the phases kept since it last read (in the
+        order kept, until ``deadline``: 20-70 ms a phase); how many it has read, and how
+        many it had read at its last fit."""
         learner, read, fitted = self._learners.get(power) or (
             PolicyLearner(prior=default_prior()), 0, 0)
         for position, orders in self._seen[read:]:
+            if deadline is not None and deadline.expired():
+                break
             learner.observe(position, orders,
                             [p for p in position.powers() if p != power and p in orders])
-        self._learners[power] = entry = (learner, len(self._seen), fitted)
+            read += 1
+        self._learners[power] = entry = (learner, read, fitted)
         return entry
 
     def policy(self, power: str, deadline: Deadline | None = None) -> OrderPolicy:
-        """The others' policy as ``power`` sees it: fitted to every phase seen (the fit
-        resumed from the last one, stopped at ``deadline``), the prior before any."""
-        learner, read, fitted = self._read(power)
+        """The others' policy as ``power`` sees it: fitted to every phase seen (those
+        not read yet are read first, as far as ``deadline`` allows; the fit resumes from
+        the last one and stops at ``deadline``), the prior before any."""
+        learner, read, fitted = self._read(power, deadline)
         if fitted < read:
             learner.fit(deadline=deadline)
             self._learners[power] = (learner, read, read)
@@ -80,9 +87,12 @@ class Table:
 
     def describe(self, power: str) -> str:
         """The model in a few words, for an answer to say what it assumed."""
-        learner = self._learners.get(power)
-        units = learner[0].observed if learner else 0
-        if not self._seen:
-            return "learned: the package's prior policy (no orders seen)"
-        return (f"learned: the prior policy fitted to {self.phases} movement phase"
-                f"{'s' if self.phases != 1 else ''} of orders ({units} units' choices)")
+        learner, read, fitted = self._learners.get(power) or (None, 0, 0)
+        if not fitted:
+            return ("learned: the package's prior policy (no orders seen)" if not self._seen else
+                    f"learned: the package's prior policy (no time to read the {self.phases} "
+                    f"movement phases of orders)")
+        assert learner is not None
+        of = f"{fitted} of {self.phases}" if fitted < self.phases else f"{fitted}"
+        return (f"learned: the prior policy fitted to {of} movement phase"
+                f"{'s' if self.phases != 1 else ''} of orders ({learner.observed} units' choices)")

@@ -439,7 +439,7 @@ def _assumed(settings: SolveSettings, position: Position, power: str,
     if model == "learned":
         if not position.units_of(power):
             return dataclasses.replace(settings, opponents="equilibrium", history=()), "learned: no units"
-        table = learned.Table(settings.history)
+        table = learned.Table(reversed(settings.history))     # the latest first, if time is short
         policy = table.policy(power, Deadline(learned.LEARNING_SHARE * (call.end - call.start),
                                               clock=call.clock))
         return (dataclasses.replace(settings, opponents="sampled", predictor=policy, history=()),
