@@ -49,7 +49,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ..core.bounds import check_float
-from ..core.errors import DipsolveSyntaxError, DipsolveUnavailable
+from ..core.errors import DipsolveSyntaxError
 from ..core.graph import distances, rings, steps
 from ..core.map import Map
 from ..core.position import Position, Unit, centers, owned_centers
@@ -552,8 +552,9 @@ def evaluator(name: str, values: Mapping[str, Mapping[str, float] | ProvinceValu
     """An evaluation function ``(position, power) -> float`` by name.
 
     ``"influence"``: `influence` with the default values, or ``values[power]`` where
-    given (power -> values), and any of its options; ``"centers"``: `centers`;
-    ``"dumbbot"``: the province values of DumbBot (`dipsolve.dumbbot`, when present).
+    given (power -> values), and any of its options; ``"centers"``: `centers`.  DumbBot's
+    province values as an evaluation were measured in play and not kept
+    (docs/strength.md).
     """
     if name == "influence":
         if not values and not options:
@@ -565,17 +566,8 @@ def evaluator(name: str, values: Mapping[str, Mapping[str, float] | ProvinceValu
         return evaluate
     if name == "centers":
         return centers
-    if name == "dumbbot":
-        try:
-            from . import dumbbot
-        except ModuleNotFoundError as e:
-            raise DipsolveUnavailable("the 'dumbbot' evaluation needs dipsolve.dumbbot, not installed") from e
-        fn = getattr(dumbbot, "evaluate", None)
-        if fn is None:
-            raise DipsolveUnavailable("dipsolve.dumbbot offers no evaluate(position, power) function")
-        return fn
     raise DipsolveSyntaxError(f"unknown evaluation {name!r} (expected one of {', '.join(EVALUATORS)})")
 
 
-EVALUATORS = ("influence", "centers", "dumbbot")
+EVALUATORS = ("influence", "centers")
 

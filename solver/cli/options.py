@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 EXIT_USAGE = 2
 
 #: the evaluations (`dipsolve.algorithms.evaluation.EVALUATORS`)
-EVALUATIONS = ("influence", "centers", "dumbbot")
+EVALUATIONS = ("influence", "centers")
 #: the search methods of ``solve`` (`dipsolve.search.METHODS`) and the opponent models of a
 #: dipsolve bot: the bot registry's (a light module)
 from ..play.registry import (DIPSOLVE_METHODS as METHODS, OPPONENT_MODELS, SEAT_DEFAULT,  # noqa: E402

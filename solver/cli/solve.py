@@ -2,7 +2,7 @@
 
     dipsolve solve FILE... [--power TUR] [--method agenda|minimax|expectimax|cpsat]
                    [--time-limit S] [--trace] [--json] [--render OUT] [--values FILE]
-                   [--evaluation influence|centers|dumbbot]
+                   [--evaluation influence|centers]
                    [--opponents equilibrium|worst|expected|sampled|hold] [--samples K]
                    [--oracle cpsat|agenda] [--pick best|sample] [--seed K] [--workers N]
                    [--predictor dumbbot] [--beam N]
@@ -64,8 +64,8 @@ Retreat and adjustment phases: every choice of retreats, builds or removals is j
 
 Positions are judged by --evaluation: 'influence' (Hall & Loeb 4.1: the province
 values a power controls, +100 a supply center owned; --values FILE gives a power's
-province values, one 'PROVINCE VALUE' a line, with an optional 'power: NAME' line),
-'centers' (supply centers owned), or 'dumbbot' (DumbBot's province values).
+province values, one 'PROVINCE VALUE' a line, with an optional 'power: NAME' line)
+or 'centers' (supply centers owned).
 
 The status is 'optimal' when every order set the search considers was judged (never
 for the phase game, whose equilibrium is approximate: its gains are printed),

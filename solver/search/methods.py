@@ -106,8 +106,8 @@ class MethodUnavailable(DipsolveUnavailable):
 class SolveSettings:
     """How `solve` looks for the orders; every field has a default.
 
-    ``method``: one of `METHODS`.  ``evaluation``: "influence" (default), "centers",
-    "dumbbot" or a function ``(position, power) -> float``; ``values``: power -> province
+    ``method``: one of `METHODS`.  ``evaluation``: "influence" (default), "centers"
+    or a function ``(position, power) -> float``; ``values``: power -> province
     values for the influence evaluation.  ``opponents`` (movement): "equilibrium" (the
     default of the agenda and cpsat methods) plays the phase as a game among every power
     whose units can reach ours (`dipsolve.search.phase_game`): no model of who the others
