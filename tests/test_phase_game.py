@@ -1,5 +1,5 @@
 """The phase as a game (`dipsolve.search.phase_game`, ``opponents="equilibrium"``): players,
-regret matching over working sets grown by best responses, the exploitability report, the
+smooth fictitious play over working sets grown by best responses, the exploitability report, the
 CP-SAT best-response oracle, and the clock (always injected: no test reads the wall clock)."""
 
 from __future__ import annotations
@@ -115,8 +115,8 @@ def test_best_responses_grow_the_working_sets():
 
 
 def test_the_clock_is_kept_on_every_step():
-    # a clock that moves 1 s at every look, a 40 s deadline: the whole game (seeding, regret
-    # matching, best responses, report) looks at it about 40 times and stops
+    # a clock that moves 1 s at every look, a 40 s deadline: the whole game (seeding, the
+    # iterations, best responses, report) looks at it about 40 times and stops
     reads = []
     tick = ticking(1.0)
 

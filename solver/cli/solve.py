@@ -37,13 +37,13 @@ each FILE's phase, within --time-limit seconds, and print them as an orders file
 Movement phases, by default (--opponents equilibrium), are played as a game: every
 power whose units can reach ours is a player with a working set of order sets (the
 agenda search's best under its own evaluation, DumbBot's heuristic, holding), solved to
-an approximate equilibrium by regret matching, the working sets grown by best responses
-to the others' mixture (--oracle cpsat: the CP-SAT order model over every legal order
-set of ours, beside the agenda search; agenda: the agenda search alone). Nobody's
-policy is assumed. Printed: our orders (--pick best: the best of our set against the
-others' mixture; sample: a draw from our own mixture), our mixture, the others' likely
-orders, and the exploitability estimate: how much each player could gain by deviating,
-within the working sets and with the best responses found.
+an approximate equilibrium by smooth fictitious play, the working sets grown by best
+responses to the others' mixture (--oracle cpsat: the CP-SAT order model over every
+legal order set of ours, beside the agenda search; agenda: the agenda search alone).
+Nobody's policy is assumed. Printed: our orders (--pick best: the best of our set
+against the others' mixture; sample: a draw from our own mixture), our mixture, the
+others' likely orders, and the exploitability estimate: how much each player could gain
+by deviating, within the working sets and with the best responses found.
 
 With another --opponents, movement phases by --method:
   agenda      Hall & Loeb's best-first agenda search: order sets grow one unit at a time
