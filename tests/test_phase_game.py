@@ -11,6 +11,7 @@ import random
 import pytest
 
 from dipsolve.core.adjudicator import REFUSED, adjudicate
+from dipsolve import search
 from dipsolve.api import SolveSettings, solve
 from dipsolve.core.errors import DipsolveRuleError, DipsolveSyntaxError
 from dipsolve.algorithms.evaluation import evaluator
@@ -146,8 +147,9 @@ def test_a_lone_power_plays_its_best_set():
 # -- solve() and its settings ----------------------------------------------------------------
 
 def test_equilibrium_is_the_default_of_solve_and_never_claims_optimal():
-    s = solve(Position.initial(), "Italy", SolveSettings(oracle="agenda"),
-              deadline=Deadline(3000.0, clock=ticking(1.0)))
+    # the search's own solve: no CP-SAT oracle handed in, the agenda search alone
+    s = search.solve(Position.initial(), "Italy", SolveSettings(),
+                     deadline=Deadline(3000.0, clock=ticking(1.0)))
     assert s.equilibrium is not None and s.status in ("feasible", "timed out")
     assert s.objective == pytest.approx(s.equilibrium.player("Italy").value)
     assert set(s.opponents) == {p.power for p in s.equilibrium.players} - {"Italy"}
@@ -161,8 +163,6 @@ def test_settings_refuse_what_the_phase_game_cannot_take():
         SolveSettings(opponents="equilibrium", method="minimax")
     with pytest.raises(DipsolveRuleError):
         SolveSettings(opponents="equilibrium", samples=4)
-    with pytest.raises(DipsolveSyntaxError, match="oracle"):
-        SolveSettings(oracle="oracle-of-delphi")
     with pytest.raises(DipsolveSyntaxError, match="pick"):
         SolveSettings(pick="worst")
     # the seeds' models stay as they were
@@ -193,6 +193,16 @@ def test_sampling_our_move_draws_from_our_mixture():
 
 
 # -- the CP-SAT best response ----------------------------------------------------------------
+
+def test_solve_hands_the_phase_game_the_cpsat_oracle():
+    # dipsolve.solve (the application layer) hands it in whenever the phase game is played;
+    # the search never imports the models
+    from dipsolve import api
+    from dipsolve.models.order_method import best_response
+    assert api._oracle(SolveSettings()) is best_response
+    assert api._oracle(SolveSettings(method="cpsat")) is best_response
+    assert api._oracle(SolveSettings(opponents="hold")) is None
+
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_cpsat_best_response_is_never_worse_than_the_best_candidate(seed):
@@ -263,7 +273,7 @@ def test_the_time_limit_is_kept_within_ten_percent_on_an_injected_clock(example,
     # responses, the final best response, the report, look-ahead of retreats and builds,
     # the replay) ends within 10% of its 2 s on that clock
     position = Position.from_file(example)
-    s = solve(position, power, SolveSettings(oracle="agenda"), deadline=Deadline(2.0, clock=ticking(0.002)))
+    s = search.solve(position, power, SolveSettings(), deadline=Deadline(2.0, clock=ticking(0.002)))
     assert s.seconds <= 2.2
     assert s.orders
 

@@ -4,7 +4,7 @@
                    [--time-limit S] [--trace] [--json] [--render OUT] [--values FILE]
                    [--evaluation influence|centers]
                    [--opponents equilibrium|worst|expected|sampled|hold] [--samples K]
-                   [--oracle cpsat|agenda] [--pick best|sample] [--seed K] [--workers N]
+                   [--pick best|sample] [--seed K] [--workers N]
                    [--predictor dumbbot] [--beam N]
 
 The human output is an orders file (``Power: order`` lines) with the value, status and
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.results import WALL_WORKERS, Limits, interrupted, stop_requested
 from .interrupt import cooperative
-from .options import (METHODS, OPPONENT_MODELS, ORACLES, PICKS, UserError, add_evaluation, add_json,
+from .options import (METHODS, OPPONENT_MODELS, PICKS, UserError, add_evaluation, add_json,
                       add_phase, add_power, add_render, add_seed, add_time_limit, add_variant, add_workers,
                       integer, load, plan_render, range_help, read_text, write_render)
 from .output import Outputs
@@ -38,9 +38,8 @@ Movement phases, by default (--opponents equilibrium), are played as a game: eve
 power whose units can reach ours is a player with a working set of order sets (the
 agenda search's best under its own evaluation, DumbBot's heuristic, holding), solved to
 an approximate equilibrium by smooth fictitious play, the working sets grown by best
-responses to the others' mixture (--oracle cpsat: the CP-SAT order model over every
-legal order set of ours, beside the agenda search; agenda: the agenda search alone).
-Nobody's policy is assumed. Printed: our orders (--pick best: the best of our set
+responses to the others' mixture (the agenda search's, and for our power the CP-SAT
+order model's over every legal order set). Nobody's policy is assumed. Printed: our orders (--pick best: the best of our set
 against the others' mixture; sample: a draw from our own mixture), our mixture, the
 others' likely orders, and the exploitability estimate: how much each player could gain
 by deviating, within the working sets and with the best responses found.
@@ -96,10 +95,6 @@ def register(subparsers: Any) -> None:
                         "the opponents' likely and hostile orders (worst: the default of minimax), "
                         "its mean (expected), its mean over draws of DumbBot's policy for every "
                         "other power (sampled), or with everybody else holding (hold)")
-    p.add_argument("--oracle", choices=ORACLES, default="cpsat",
-                   help="the phase game's best responses for our power: the CP-SAT order model "
-                        "over every legal order set, beside the agenda search (default), or the "
-                        "agenda search alone")
     p.add_argument("--pick", choices=PICKS, default="best",
                    help="our orders from the phase game: the best of our working set against the "
                         "others' mixture (default), or a draw from our own mixture (seeded)")
@@ -177,7 +172,7 @@ def _solve_all(args: argparse.Namespace, jobs: list[tuple[str, Position]],
         settings = SolveSettings(method=args.method, evaluation=args.evaluation,
                                  values=values or None, trace=args.trace, opponents=args.opponents,
                                  beam=args.beam, predictor=args.predictor, samples=args.samples or 0,
-                                 oracle=args.oracle, pick=args.pick,
+                                 pick=args.pick,
                                  limits=Limits(time_limit=share, seed=args.seed,
                                                workers=args.workers))
         with Progress(enabled=args.time_limit >= 2) as progress:

@@ -153,8 +153,7 @@ class DipsolveBot:
     opponents: str = SEAT_DEFAULT
     #: the clock its time per move is measured on: "wall" or "cpu" (`dipsolve.Limits`)
     clock: str = "wall"
-    #: the phase game's best-response oracle and how our move is picked (``solve``'s)
-    oracle: str = "cpsat"
+    #: how the phase game picks our move (``solve``'s)
     pick: str = "best"
     #: with "learned": start from the package's prior policy and pull the fit toward it
     #: (`dipsolve.algorithms.order_policy.default_prior`), or (False) from every legal
@@ -173,8 +172,7 @@ class DipsolveBot:
     def name(self) -> str:
         tail = "" if self.evaluator == "influence" else f"/{self.evaluator}"
         model = "" if self.opponents == SEAT_DEFAULT else f"[{self.opponents}]"
-        extra = "".join(f"[{k}={v}]" for k, v, d in (("oracle", self.oracle, "cpsat"),
-                                                       ("pick", self.pick, "best")) if v != d)
+        extra = "" if self.pick == "best" else f"[pick={self.pick}]"
         if not self.prior and self.opponents == "learned":
             extra += "[no prior]"
         return f"dipsolve:{self.method}{tail}{model}{extra}"
@@ -185,7 +183,7 @@ class DipsolveBot:
         workers = 1 if self.clock == "cpu" else WALL_WORKERS
         opponents = "equilibrium" if self.opponents == "learned" else self.opponents
         return api.SolveSettings(method=self.method, evaluation=self.evaluator,
-                                 opponents=opponents, oracle=self.oracle, pick=self.pick,
+                                 opponents=opponents, pick=self.pick,
                                  limits=Limits(time_limit=time_limit, seed=seed, clock=self.clock,
                                                    workers=workers))
 
@@ -215,7 +213,7 @@ class DipsolveBot:
         object alive at the freeze that later becomes garbage in a cycle is never freed."""
         kernel.load()
         api.check_method(self.method)
-        if self.opponents in ("equilibrium", "learned") and self.oracle == "cpsat":
+        if self.opponents in ("equilibrium", "learned"):
             api.check_method("cpsat")
         self._seen.clear()
         self._learners.clear()
