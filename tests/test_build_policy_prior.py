@@ -1,11 +1,13 @@
 """The builder of the package's prior (solver/data/build_policy_prior.py): fitted to saved
-games people played, with where they came from in the file's header."""
+games people played, with where they came from in the file's header; the seat without a
+prior whose self-play made the package's file."""
 
 from __future__ import annotations
 
 import random
 import runpy
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -20,6 +22,32 @@ RECORDS = ROOT / "tests" / "data" / "records"
 
 def _main():
     return runpy.run_path(str(BUILDER))["main"]
+
+
+def test_the_self_play_seat_starts_from_no_prior_and_plays_the_phase_game_until_it_has_seen_orders(
+        monkeypatch):
+    # the learned seat as the package's prior was made with (the package's seats always
+    # start from the prior)
+    from dipsolve import api
+    asked = []
+    monkeypatch.setattr(api, "solve", lambda position, power, settings: asked.append(settings)
+                        or SimpleNamespace(orders=()))
+    seat = runpy.run_path(str(BUILDER))["SeatWithoutPrior"]()
+    assert seat.name == "dipsolve:agenda[no prior]"
+    pos = Position.initial()
+    seat.orders(pos, "Italy", 1.0, random.Random(0))
+    learner, read, fitted = seat._read("Italy")
+    assert learner.prior == OrderPolicy() and (read, fitted) == (0, 0) and not learner.observed
+    assert asked[-1].equilibrium and asked[-1].predictor is None
+    # shown only its own orders, it has no model yet either
+    seat.observe(pos, {"Italy": DumbBotPlayer().orders(pos, "Italy", 1.0, random.Random(2))})
+    seat.orders(pos, "Italy", 1.0, random.Random(0))
+    assert asked[-1].equilibrium
+    # once it has seen the others' orders, it plays against the policy fitted to them
+    seat.observe(pos, {p: DumbBotPlayer().orders(pos, p, 1.0, random.Random(p)) for p in pos.powers()})
+    seat.orders(pos, "Italy", 1.0, random.Random(0))
+    assert seat._read("Italy")[0].observed == len(pos.units) - len(pos.units_of("Italy"))
+    assert asked[-1].opponents == "sampled" and isinstance(asked[-1].predictor, OrderPolicy)
 
 
 def test_a_prior_fitted_to_recorded_games_names_them_and_predicts_a_table(tmp_path):

@@ -296,24 +296,20 @@ def test_a_fit_from_a_prior_starts_there_and_stays_nearer_it_than_a_fit_from_not
     assert math.dist(weak.fit(iterations=200).weights, prior.weights) > math.dist(with_prior.weights, prior.weights)
 
 
-def test_a_learned_seat_starts_from_the_package_prior_unless_told_not_to():
+def test_a_learned_seat_starts_from_the_package_prior():
     from dipsolve.algorithms.order_policy import default_prior
     pos = Position.initial()
     orders = {p: DumbBotPlayer().orders(pos, p, 1.0, random.Random(p)) for p in pos.powers()}
-    for bot, start in ((DipsolveBot(), default_prior()), (DipsolveBot(prior=False), OrderPolicy())):
-        bot.observe(pos, orders)
-        learner, read, fitted = bot._read("Italy")
-        assert learner.prior == start and read == 1 and fitted == 0
-    assert DipsolveBot(prior=False).name == "dipsolve:agenda[no prior]"
+    bot = DipsolveBot()
+    bot.observe(pos, orders)
+    learner, read, fitted = bot._read("Italy")
+    assert learner.prior == default_prior() and read == 1 and fitted == 0
     assert DipsolveBot().name == "dipsolve:agenda"
 
 
-def test_before_any_order_is_seen_a_learned_seat_expects_the_prior_and_without_it_nothing():
+def test_before_any_order_is_seen_a_learned_seat_expects_the_prior():
     from dipsolve.algorithms.order_policy import default_prior
     assert DipsolveBot().policy("France") == default_prior()
-    # without the prior there is no model before the first phase: the seat plays the
-    # phase game there
-    assert DipsolveBot(prior=False).policy("France") is None
 
 
 def test_a_learned_seat_learns_only_from_the_powers_whose_orders_it_was_shown():
@@ -327,11 +323,11 @@ def test_a_learned_seat_learns_only_from_the_powers_whose_orders_it_was_shown():
     # for France's seat, the Austrians given no orders held: they are learned from
     learner, _, _ = bot._read("France")
     assert learner.observed == len(pos.units_of("Austria"))
-    # shown only its own orders, a seat without the prior has no model, and plays the
-    # phase game
-    alone = DipsolveBot(prior=False)
+    # shown only its own orders, a seat learns nothing: its model is the prior
+    from dipsolve.algorithms.order_policy import default_prior
+    alone = DipsolveBot()
     alone.observe(pos, {"Italy": DumbBotPlayer().orders(pos, "Italy", 1.0, random.Random(2))})
-    assert alone.policy("Italy") is None
+    assert alone.policy("Italy") == default_prior()
 
 
 def test_the_pulls_toward_centers_are_the_sums_over_the_centers_they_stand_for():

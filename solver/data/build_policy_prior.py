@@ -18,8 +18,8 @@ the package's file stays the self-play one below.
 
 ``--games N`` adds (or, without ``--records``, is all of) the orders of N games of seven of
 dipsolve's own learned seats (`dipsolve.play.bots.DipsolveBot`, started from no prior: every
-legal order alike) playing each other from the 1901 start, ``--time-limit`` seconds of CPU a
-phase.  The package's file is made so (``--games 8 --until 1906 --time-limit 0.2 --seed 0``);
+legal order alike, `SeatWithoutPrior`) playing each other from the 1901 start,
+``--time-limit`` seconds of CPU a phase.  The package's file is made so (``--games 8 --until 1906 --time-limit 0.2 --seed 0``);
 `benchmarks/fresh_draws.py` and `benchmarks/prediction.py --early` measure what a prior is
 worth.
 
@@ -32,19 +32,50 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
+from dataclasses import dataclass
 from datetime import datetime, timezone
+
+from dipsolve import api
+from dipsolve.algorithms.order_policy import PolicyLearner
+from dipsolve.core.orders import Order
+from dipsolve.core.position import Position
+from dipsolve.play.bots import DipsolveBot
+
+
+@dataclass(frozen=True)
+class SeatWithoutPrior(DipsolveBot):
+    """The learned seat as the package's prior was made with: its policy fitted from every
+    legal order alike (no prior), and the phase game played (nobody's policy assumed) until
+    it has seen another power's orders.  The package's seats always start from the prior
+    (`dipsolve.play.bots.DipsolveBot.new_learner`); this one is only for the self-play that
+    makes it (a class of this script's top level, so that ``--jobs`` can hand it to its
+    worker processes)."""
+
+    @property
+    def name(self) -> str:
+        return super().name + "[no prior]"
+
+    def new_learner(self) -> PolicyLearner:
+        return PolicyLearner()
+
+    def orders(self, position: Position, power: str, deadline_s: float,
+               rng: random.Random) -> list[Order]:
+        if position.phase.kind == "movement" and not self._read(power)[0].observed:
+            seed = rng.randrange(1 << 30)
+            return list(api.solve(position, power, self.settings(deadline_s, seed)).orders)
+        return super().orders(position, power, deadline_s, rng)
 
 
 def self_play(games: int, seed: int, until: int, time_limit: float, jobs: int) -> list[list]:
     """The movement phases (position, every power's orders) of ``games`` games of seven
-    learned seats without a prior (`dipsolve.play.games.play_series`, read back through
-    `dipsolve.io.game.Game.from_play`)."""
+    learned seats without a prior (`SeatWithoutPrior`; `dipsolve.play.games.play_series`,
+    read back through `dipsolve.io.game.Game.from_play`)."""
     from dipsolve.io.game import Game
-    from dipsolve.play.bots import DipsolveBot
     from dipsolve.play.games import play_series
 
-    seat = DipsolveBot(clock="cpu", prior=False)
+    seat = SeatWithoutPrior(clock="cpu")
     records = play_series([seat] * 7, games, seed=seed, until=until, time_limit=time_limit,
                           jobs=jobs, clock="cpu", draw_after=None)   # to ``until``: the shipped prior's games
     return [_movement_phases(Game.from_play(r)) for r in records]
@@ -87,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("nothing to fit: give --records, --games or both")
     if args.records and not args.source:
         p.error("--records needs --source: where the games came from and their licence")
-    from dipsolve.algorithms.order_policy import PolicyLearner, write_policy
+    from dipsolve.algorithms.order_policy import write_policy
     from dipsolve.core.errors import DipsolveError
     from dipsolve.core.files import write_atomic
 

@@ -145,7 +145,7 @@ class DipsolveBot:
     #: the opponent model: "learned" (`SEAT_DEFAULT`) is a best response to draws of a
     #: policy fitted to the orders the others have given in this game
     #: (`dipsolve.algorithms.order_policy`), from a prior fitted to dipsolve's own
-    #: self-play (`prior`; the prior alone in the first phase); the others are
+    #: self-play (`default_prior`; the prior alone in the first phase); the others are
     #: ``solve``'s ``opponents``: "equilibrium" plays each movement phase as a game among
     #: the powers that interact, knowing nobody's policy;
     #: "sampled" is a best response to draws of DumbBot's policy for every other power;
@@ -155,14 +155,6 @@ class DipsolveBot:
     clock: str = "wall"
     #: how the phase game picks our move (``solve``'s)
     pick: str = "best"
-    #: with "learned": start from the package's prior policy and pull the fit toward it
-    #: (`dipsolve.algorithms.order_policy.default_prior`), or (False) from every legal
-    #: order alike, playing the phase game until a movement phase has been seen.  The
-    #: prior predicts a table's first phases better; in play it is level with the seat
-    #: without it (+0.29 centers a game, 95% −0.92 to +1.50, 70 paired games against six
-    #: DumbBots at 2 s to 1910: docs/history/2026-11-27-issue-24.md, "The issue's run with
-    #: the prior")
-    prior: bool = True
     #: with "learned": this game's movement phases seen (position, orders), and per power
     #: we play, its learner and how many of them it has read (reset by `prepare`)
     _seen: list = field(default_factory=list, compare=False, repr=False)
@@ -173,8 +165,6 @@ class DipsolveBot:
         tail = "" if self.evaluator == "influence" else f"/{self.evaluator}"
         model = "" if self.opponents == SEAT_DEFAULT else f"[{self.opponents}]"
         extra = "" if self.pick == "best" else f"[pick={self.pick}]"
-        if not self.prior and self.opponents == "learned":
-            extra += "[no prior]"
         return f"dipsolve:{self.method}{tail}{model}{extra}"
 
     def settings(self, time_limit: float, seed: int = 0) -> api.SolveSettings:
@@ -234,8 +224,7 @@ class DipsolveBot:
     def _read(self, power: str) -> tuple[PolicyLearner, int, int]:
         """``power``'s learner, having read every phase kept so far; how many it has
         read, and how many it had read at its last fit."""
-        learner, read, fitted = self._learners.get(power) or (
-            PolicyLearner(prior=default_prior() if self.prior else None), 0, 0)
+        learner, read, fitted = self._learners.get(power) or (self.new_learner(), 0, 0)
         for position, orders in self._seen[read:]:
             # only the powers whose orders were reported: a DAIDE server may report a seat
             # its own orders only, and the others' units did not all hold
@@ -244,16 +233,25 @@ class DipsolveBot:
         self._learners[power] = entry = (learner, len(self._seen), fitted)
         return entry
 
-    def policy(self, power: str, deadline: Deadline | None = None) -> OrderPolicy | None:
+    def new_learner(self) -> PolicyLearner:
+        """A new learner for one power we play: from the package's prior policy, which
+        the fit is pulled toward (`dipsolve.algorithms.order_policy.default_prior`).  The
+        prior predicts a table's first phases better; in play it is level with a seat
+        started from every legal order alike (+0.29 centers a game, 95% −0.92 to +1.50, 70
+        paired games against six DumbBots at 2 s to 1910: docs/strength.md).  That seat
+        was an option (``prior=False``) until issue 50; it is left only to the self-play
+        that made the prior (solver/data/build_policy_prior.py)."""
+        return PolicyLearner(prior=default_prior())
+
+    def policy(self, power: str, deadline: Deadline | None = None) -> OrderPolicy:
         """The policy fitted to the orders every other power gave in the movement phases
         observed so far, from the package's prior (`default_prior`: the prior itself
-        before any is observed); without the prior, from every legal order alike, and
-        None before the first.  Its fit stops at ``deadline``."""
+        before any is observed).  Its fit stops at ``deadline``."""
         learner, read, fitted = self._read(power)
         if fitted < read:
             learner.fit(deadline=deadline)   # once for whatever is new, from the last fit
             self._learners[power] = (learner, read, read)
-        return learner.policy if learner.observed or self.prior else None
+        return learner.policy
 
     def orders(self, position: Position, power: str, deadline_s: float,
                rng: random.Random) -> list[Order]:
@@ -262,14 +260,13 @@ class DipsolveBot:
             tick = clock_named(self.clock)
             started = tick()
             policy = self.policy(power, Deadline(LEARNING_SHARE * deadline_s, clock=tick))
-            if policy is not None:
-                # the search gets what is left, and never less than a sliver of the phase
-                # (a power's first call reads every phase seen so far, 20-70 ms each, in
-                # this phase's time: the clock bounds only the fit; later phases are read
-                # by `observe`, between phases)
-                left = max(SEARCH_FLOOR * deadline_s, deadline_s - (tick() - started))
-                settings = dataclasses.replace(self.settings(left, seed), opponents="sampled",
-                                               predictor=policy)
-                return list(api.solve(position, power, settings).orders)
+            # the search gets what is left, and never less than a sliver of the phase
+            # (a power's first call reads every phase seen so far, 20-70 ms each, in
+            # this phase's time: the clock bounds only the fit; later phases are read
+            # by `observe`, between phases)
+            left = max(SEARCH_FLOOR * deadline_s, deadline_s - (tick() - started))
+            settings = dataclasses.replace(self.settings(left, seed), opponents="sampled",
+                                           predictor=policy)
+            return list(api.solve(position, power, settings).orders)
         solution = api.solve(position, power, self.settings(deadline_s, seed))
         return list(solution.orders)
