@@ -328,8 +328,6 @@ def main(argv=None) -> int:
     p.add_argument("--field-opponents", default="expected",
                    help="the opponent model of the six dipsolve seats of --field dipsolve "
                         "(default expected)")
-    p.add_argument("--oracle", choices=("cpsat", "agenda"), default="cpsat",
-                   help="the phase game's best-response oracle (default cpsat)")
     p.add_argument("--pick", choices=("best", "sample"), default="best",
                    help="our orders from the phase game: the best against the others' mixture "
                         "(default) or a draw from our own mixture")
@@ -358,7 +356,7 @@ def main(argv=None) -> int:
                 bot = ClairvoyantSeat(args.method, clock=args.clock)
             else:
                 bot = DipsolveBot(args.method, opponents=model.strip(), clock=args.clock,
-                                  oracle=args.oracle, pick=args.pick)
+                                  pick=args.pick)
             try:
                 bot.check()
             except BotUnavailable as e:

@@ -68,8 +68,8 @@ def _with_limits(settings: SolveSettings | None, limits: Limits | None) -> Solve
 
 
 def _oracle(settings: SolveSettings) -> Oracle | None:
-    """The phase game's CP-SAT best-response oracle, when the settings ask for it."""
-    if settings.equilibrium and settings.oracle == "cpsat":
+    """The phase game's CP-SAT best-response oracle, when the settings play the phase game."""
+    if settings.equilibrium:
         from .models import order_method
         return order_method.best_response
     return None

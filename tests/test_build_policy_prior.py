@@ -1,5 +1,6 @@
 """The builder of the package's prior (solver/data/build_policy_prior.py): fitted to saved
-games people played, with where they came from in the file's header."""
+games people played, with where they came from in the file's header; the seat without a
+prior whose self-play made the package's file."""
 
 from __future__ import annotations
 

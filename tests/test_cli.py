@@ -164,7 +164,7 @@ def test_the_names_the_parser_offers_are_the_librarys():
     assert options.METHODS == search.METHODS == registry.DIPSOLVE_METHODS
     assert options.OPPONENT_MODELS == registry.OPPONENT_MODELS == search.methods.OPPONENT_MODELS
     assert registry.SEAT_DEFAULT == search.methods.DEFAULT_OPPONENTS       # solve, play and daide
-    assert options.ORACLES == search.methods.ORACLES and options.PICKS == search.methods.PICKS
+    assert options.PICKS == search.methods.PICKS
     assert options.PATH_ALGORITHMS == path.ALGORITHMS
     assert options.PATH_ORDERS == path.ORDERS
     assert options.PATH_GOAL_TESTS == path.GOAL_TESTS

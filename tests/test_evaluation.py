@@ -141,36 +141,7 @@ def test_a_fall_retreat_position_counts_occupied_centers_as_owned():
     assert centers(spring, "Turkey") == 1
 
 
-# -- the refinements of 4.3 ---------------------------------------------------------------
-
-def test_home_centers_exert_control_when_asked():
-    # Turkey away from home: its empty home centers pull the provinces around them
-    position = Position.build("F1902M", [Unit("Turkey", "A", "GRE"), Unit("Russia", "A", "WAR")],
-                              {"ANK": "Turkey", "CON": "Turkey", "SMY": "Turkey"})
-    plain = control(position)
-    homes = control(position, home_control=True)
-    assert plain["ARM"] == {"Russia": 1.0}
-    assert homes["ARM"] == {"Turkey": 1.0}            # Ankara is one move away (plus one to build)
-    assert homes["CON"] == {"Turkey": 1.0}
-    assert influence(position, "Turkey", home_control=True) > influence(position, "Turkey")
-
-
-def test_centers_worth_more_in_fall():
-    position = after([])                               # Fall 1901 movement
-    base = influence(position, "Turkey", TURKEY)
-    richer = influence(position, "Turkey", TURKEY, fall_centers=2.0)
-    # Turkey's own three centers (280) count twice, and its shares of Bulgaria (70) and Greece (15)
-    assert richer - base == pytest.approx(280 + 70 + 15)
-    spring = Position.build("S1902M", position.units, position.centers)
-    assert influence(spring, "Turkey", TURKEY, fall_centers=2.0) == influence(spring, "Turkey", TURKEY)
-
-
-def test_adjacent_units_share_enemy_held_provinces():
-    position = after(["F ANK BLA", "A SMY ARM"])
-    # Sevastopol (70) is Russian; F Black Sea and A Armenia border it, so does A Moscow
-    extra = influence(position, "Turkey", TURKEY, adjacent=1.0) - influence(position, "Turkey", TURKEY)
-    assert extra == pytest.approx(70 * 2 / (2 + 1 + 1))
-
+# -- the refinement of 4.3 kept -----------------------------------------------------------
 
 def test_raid_dilution_divides_a_raiders_reach():
     # a Turkish army behind the lines, nearest to several empty foreign centers
@@ -186,16 +157,6 @@ def test_raid_dilution_divides_a_raiders_reach():
     for p in raided:
         assert diluted[p]["Turkey"] == pytest.approx(plain[p]["Turkey"] / len(raided))
     assert diluted["BOH"] == plain["BOH"]              # not a center: not diluted
-
-
-def test_the_pull_toward_the_front_prefers_moving_toward_value():
-    position = Position.build("S1905M", [Unit("Turkey", "A", "SMY"), Unit("Russia", "A", "MOS")],
-                              {"SMY": "Turkey"})
-    values = {"SMY": 10, "SYR": 10, "ARM": 10, "SEV": 500, "RUM": 500}
-    toward = adjudicate(position, {"Turkey": [Move("A", "SMY", "ARM")]}).next
-    away = adjudicate(position, {"Turkey": [Move("A", "SMY", "SYR")]}).next
-    assert influence(toward, "Turkey", values, front=1.0) - influence(toward, "Turkey", values) > \
-        influence(away, "Turkey", values, front=1.0) - influence(away, "Turkey", values)
 
 
 # -- values files and the defaults ---------------------------------------------------------

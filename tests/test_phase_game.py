@@ -1,5 +1,5 @@
 """The phase as a game (`dipsolve.search.phase_game`, ``opponents="equilibrium"``): players,
-regret matching over working sets grown by best responses, the exploitability report, the
+smooth fictitious play over working sets grown by best responses, the exploitability report, the
 CP-SAT best-response oracle, and the clock (always injected: no test reads the wall clock)."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import random
 import pytest
 
 from dipsolve.core.adjudicator import REFUSED, adjudicate
+from dipsolve import search
 from dipsolve.api import SolveSettings, solve
 from dipsolve.core.errors import DipsolveRuleError, DipsolveSyntaxError
 from dipsolve.algorithms.evaluation import evaluator
@@ -115,8 +116,8 @@ def test_best_responses_grow_the_working_sets():
 
 
 def test_the_clock_is_kept_on_every_step():
-    # a clock that moves 1 s at every look, a 40 s deadline: the whole game (seeding, regret
-    # matching, best responses, report) looks at it about 40 times and stops
+    # a clock that moves 1 s at every look, a 40 s deadline: the whole game (seeding, the
+    # iterations, best responses, report) looks at it about 40 times and stops
     reads = []
     tick = ticking(1.0)
 
@@ -146,8 +147,9 @@ def test_a_lone_power_plays_its_best_set():
 # -- solve() and its settings ----------------------------------------------------------------
 
 def test_the_phase_game_never_claims_optimal():
-    s = solve(Position.initial(), "Italy", SolveSettings(opponents="equilibrium", oracle="agenda"),
-              deadline=Deadline(3000.0, clock=ticking(1.0)))
+    # the search's own solve: no CP-SAT oracle handed in, the agenda search alone
+    s = search.solve(Position.initial(), "Italy", SolveSettings(opponents="equilibrium"),
+                     deadline=Deadline(3000.0, clock=ticking(1.0)))
     assert s.equilibrium is not None and s.status in ("feasible", "timed out")
     assert s.objective == pytest.approx(s.equilibrium.player("Italy").value)
     assert set(s.opponents) == {p.power for p in s.equilibrium.players} - {"Italy"}
@@ -161,8 +163,6 @@ def test_settings_refuse_what_the_phase_game_cannot_take():
         SolveSettings(opponents="equilibrium", method="minimax")
     with pytest.raises(DipsolveRuleError):
         SolveSettings(opponents="equilibrium", samples=4)
-    with pytest.raises(DipsolveSyntaxError, match="oracle"):
-        SolveSettings(oracle="oracle-of-delphi")
     with pytest.raises(DipsolveSyntaxError, match="pick"):
         SolveSettings(pick="worst")
     # the seeds' models stay as they were
@@ -194,6 +194,17 @@ def test_sampling_our_move_draws_from_our_mixture():
 
 
 # -- the CP-SAT best response ----------------------------------------------------------------
+
+def test_solve_hands_the_phase_game_the_cpsat_oracle():
+    # dipsolve.solve (the application layer) hands it in whenever the phase game is played;
+    # the search never imports the models
+    from dipsolve import api
+    from dipsolve.models.order_method import best_response
+    assert api._oracle(SolveSettings(opponents="equilibrium")) is best_response
+    assert api._oracle(SolveSettings(method="cpsat", opponents="equilibrium")) is best_response
+    assert api._oracle(SolveSettings(opponents="hold")) is None
+    assert api._oracle(SolveSettings()) is None         # the default, learned: no phase game
+
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_cpsat_best_response_is_never_worse_than_the_best_candidate(seed):
@@ -264,8 +275,8 @@ def test_the_time_limit_is_kept_within_ten_percent_on_an_injected_clock(example,
     # responses, the final best response, the report, look-ahead of retreats and builds,
     # the replay) ends within 10% of its 2 s on that clock
     position = Position.from_file(example)
-    s = solve(position, power, SolveSettings(opponents="equilibrium", oracle="agenda"),
-              deadline=Deadline(2.0, clock=ticking(0.002)))
+    s = search.solve(position, power, SolveSettings(opponents="equilibrium"),
+                     deadline=Deadline(2.0, clock=ticking(0.002)))
     assert s.seconds <= 2.2
     assert s.orders
 

@@ -57,7 +57,7 @@ from typing import Mapping, Sequence, TypeVar
 from ..core.map import Map
 from ..core.orders import (Build, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove,
                      Waive)
-from ..core.position import Position, Unit, centers
+from ..core.position import Position, Unit
 
 #: the pseudo-power that owns every unowned supply center (the original's power index
 #: ``MAX_POWERS``)
@@ -285,37 +285,6 @@ def values(position: Position, power: str, weights: Weights = DEFAULT_WEIGHTS) -
                    for i, c in enumerate(board.coasts)}
     proximity = tuple(dict(zip(board.coasts, level)) for level in levels)
     return Values(power, sizes, attack, defence, proximity, strength, competition, destination)
-
-
-# -- a position as one number, for dipsolve's searches ----------------------------------------
-
-#: what an owned supply center adds to `evaluate` (destination values count in millions)
-CENTER_VALUE = 100
-
-
-def evaluate(position: Position, power: str, weights: Weights = DEFAULT_WEIGHTS) -> float:
-    """DumbBot's view of a position as one number: ``CENTER_VALUE`` per supply center the
-    power owns (as `dipsolve.core.position.centers` counts them: in a fall retreat phase a
-    center belongs to the unit standing in it) plus, for each of its units, the
-    destination value of the place it stands on, in millions (the season's weights;
-    spring's in winter).  At the start Germany's units stand on 2 (A BER), 4 (A MUN) and
-    64 (F KIE); an army in Holland would stand on 76.
-
-    Not part of the original, which never evaluates positions: it is the "DumbBot-style
-    evaluator" of issue 6, so that dipsolve's searches can be compared in play with the
-    influence evaluation (``dipsolve solve --evaluation dumbbot``).
-    """
-    board, _, _, _, levels, strength, competition = _tables(position, power, weights)
-    prox_w = weights.fall_proximity if position.phase.season == "Fall" else weights.spring_proximity
-    total = 0
-    for u in position.units:
-        if u.power != power:
-            continue
-        i = board.index[(u.kind, u.location)]
-        prov = board.province[i]
-        total += (sum(level[i] * w for level, w in zip(levels, prox_w))
-                  + weights.strength * strength.get(prov, 0) - weights.competition * competition.get(prov, 0))
-    return CENTER_VALUE * centers(position, power) + total / 1e6
 
 
 # -- choosing among ranked candidates ---------------------------------------------------------

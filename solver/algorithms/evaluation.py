@@ -19,27 +19,17 @@ Ownership is judged when it will be settled: in a Fall retreat phase (the positi
 moves lead to when someone was dislodged) a center already belongs to the unit standing
 in it, as it will once the retreats are made.
 
-Section 4.3's refinements are options, all off by default so that the plain model of
+One of section 4.3's refinements is an option, off by default so that the plain model of
 4.1 is what ``influence`` computes unless asked:
 
-``fall_centers``
-    multiplies the value of supply centers in a Fall movement position (4.3.7:
-    "territories with supply centers should be more valuable, especially in the Fall").
-``home_control``
-    a power's owned, empty home centers exert control like an army and a fleet standing
-    there ``home_delay`` moves further away (4.3.2: units could be built there).
-``adjacent``
-    partial control of adjacent provinces, even those an enemy stands in (4.3.2): each
-    unit next to an enemy-held province takes ``adjacent`` × value × its share of the
-    units next to it (the occupant counted once).
 ``raid_dilution``
     4.3.2's limited raiding: a unit's share of the foreign and neutral empty centers it
     is nearest to is divided by how many of them there are (a raider takes one a year).
-``front``
-    4.3.3's pull toward the front: every unit of the power adds ``front`` × the value of
-    each province the power does not control alone, halved for each step of distance
-    (up to four), so a unit that moves toward valuable contested land scores higher,
-    everything else being equal.
+
+Four others were options once, measured in play and not kept (their figures are in
+docs/strength.md): centers worth more in a Fall movement position (4.3.7), owned empty
+home centers exerting control (4.3.2), partial control of enemy-held provinces next to
+the power's units (4.3.2), and a pull toward the front (4.3.3).
 
 ``centers`` — the supply centers a power owns (or will own once a Fall retreat phase
 is over): the plain count that the adjustment phase turns into units.
@@ -59,7 +49,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ..core.bounds import check_float
-from ..core.errors import DipsolveSyntaxError, DipsolveUnavailable
+from ..core.errors import DipsolveSyntaxError
 from ..core.graph import distances, rings, steps
 from ..core.map import Map
 from ..core.position import Position, Unit, centers, owned_centers
@@ -67,8 +57,6 @@ from ..core.results import Deadline
 
 Evaluation = Callable[[Position, str], float]
 
-#: steps further than this count as unreachable for the pull toward the front
-_FRONT_REACH = 4
 _FAR = 10 ** 6
 
 
@@ -249,8 +237,8 @@ def load_values(path: str | Path, game_map: Map | None = None) -> ProvinceValues
 
 @dataclass(frozen=True)
 class Source:
-    """Something that exerts control: a unit, a dislodged unit (one step behind its
-    retreats), or an owned, empty home center (with ``home_control``)."""
+    """Something that exerts control: a unit, or a dislodged unit (one step behind its
+    retreats)."""
 
     power: str
     #: provinces at distance 0, 1, 2, …
@@ -272,26 +260,16 @@ def _merged(parts: list[tuple[tuple[frozenset[str], ...], int]]) -> tuple[frozen
     return tuple(out)
 
 
-def _sources(position: Position, home_control: bool, home_delay: int) -> list[Source]:
+def _sources(position: Position) -> list[Source]:
     m = position.map
     out = [Source(u.power, rings(m, u.kind, u.location)) for u in position.units]
     for d in position.dislodged:
         if d.retreats:
             out.append(Source(d.unit.power, _merged([(rings(m, d.unit.kind, r), 1) for r in d.retreats])))
-    if home_control:
-        occupied = position.unit_in
-        owner = position.owner
-        for power, homes in m.homes.items():
-            for h in sorted(homes):
-                if owner.get(h) != power or h in occupied:
-                    continue
-                locs = [("A", h)] + [("F", loc) for loc in m.fleet_locations[h]]
-                out.append(Source(power, _merged([(rings(m, k, loc), home_delay) for k, loc in locs])))
     return out
 
 
-def control(position: Position, *, home_control: bool = False, home_delay: int = 1,
-            raid_dilution: bool = False) -> dict[str, dict[str, float]]:
+def control(position: Position, *, raid_dilution: bool = False) -> dict[str, dict[str, float]]:
     """Province -> power -> the share of control it has (shares of a province sum to 1,
     or to less under ``raid_dilution``; a province nobody can reach is absent).
 
@@ -300,14 +278,14 @@ def control(position: Position, *, home_control: bool = False, home_delay: int =
     every source that claimed it there.  Kept in ``position.memo``: the table serves
     every power and every values file.
     """
-    key = ("control", home_control, home_delay, raid_dilution)
+    key = ("control", raid_dilution)
     memo = position.memo
     table = memo.get(key)
     if table is not None:
         return table
     m = position.map
     occupied = position.unit_in
-    sources = _sources(position, home_control, home_delay)
+    sources = _sources(position)
     table = {p: {u.power: 1.0} for p, u in occupied.items()}
     open_ = set(m.provinces) - occupied.keys()
     nearest_of: dict[str, list[int]] = {}
@@ -410,7 +388,7 @@ def _grid(game_map: Map) -> _Grid:
 
 
 def _shares(position: Position) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """`control` without its options, as arrays (kept in ``position.memo``): which
+    """`control` without ``raid_dilution``, as arrays (kept in ``position.memo``): which
     source is nearest to which province (sources × provinces, in `_Grid` order), how
     many sources share each province, and each source's power."""
     memo = position.memo
@@ -542,20 +520,16 @@ class InfluenceBatch:
 def influence(position: Position, power: str,
               values: Mapping[str, float] | ProvinceValues | None = None, *,
               center_bonus: float = 100.0, occupied_bonus: float = 50.0,
-              fall_centers: float = 1.0, home_control: bool = False, home_delay: int = 1,
-              adjacent: float = 0.0, raid_dilution: bool = False, front: float = 0.0) -> float:
+              raid_dilution: bool = False) -> float:
     """The influence evaluation of Hall & Loeb 4.1 for ``power`` (see the module notes).
 
     ``values``: province -> value for this power (a mapping or a `ProvinceValues`);
-    None takes the power's defaults.  The other keywords are 4.3's refinements.
+    None takes the power's defaults.  ``raid_dilution`` is 4.3.2's limited raiding.
     """
     m = position.map
-    vals = _value_table(m, power, values)
-    if fall_centers != 1.0 and position.phase.season == "Fall" and position.phase.kind == "movement":
-        vals = {p: v * fall_centers if p in m.centers else v for p, v in vals.items()}
-    if home_control or raid_dilution or front or fall_centers != 1.0:
-        shares = control(position, home_control=home_control, home_delay=home_delay,
-                         raid_dilution=raid_dilution)
+    if raid_dilution:
+        vals = _value_table(m, power, values)
+        shares = control(position, raid_dilution=raid_dilution)
         total = 0.0
         for p, share in shares.items():
             s = share.get(power)
@@ -570,48 +544,6 @@ def influence(position: Position, power: str,
         for p, u in position.unit_in.items():
             if u.power == power and p in m.centers and owners.get(p) != power:
                 total += occupied_bonus
-    if adjacent:
-        total += adjacent * _adjacent_control(position, power, vals)
-    if front:
-        total += front * _front_pull(position, power, vals, shares)
-    return total
-
-
-def _adjacent_control(position: Position, power: str, vals: Mapping[str, float]) -> float:
-    """4.3.2: the value of enemy-held provinces this power's units border, each shared
-    among the units next to it and its occupant."""
-    m = position.map
-    occupied = position.unit_in
-    total = 0.0
-    for p, occupant in occupied.items():
-        if occupant.power == power or not vals.get(p):
-            continue
-        ours = theirs = 0
-        for q in m.neighbours[p]:
-            u = occupied.get(q)
-            if u is None or distances(m, u.kind, u.location).get(p) != 1:
-                continue
-            if u.power == power:
-                ours += 1
-            else:
-                theirs += 1
-        if ours:
-            total += vals[p] * ours / (ours + theirs + 1)
-    return total
-
-
-def _front_pull(position: Position, power: str, vals: Mapping[str, float],
-                shares: Mapping[str, Mapping[str, float]]) -> float:
-    """4.3.3: each unit's closeness to the value of provinces the power does not
-    control alone (enemy, shared or out of reach), halved for each step."""
-    m = position.map
-    total = 0.0
-    for u in position.units:
-        if u.power != power:
-            continue
-        for p, d in distances(m, u.kind, u.location).items():
-            if 0 < d <= _FRONT_REACH and shares.get(p, {}).get(power, 0.0) < 1.0:
-                total += vals[p] / (2 ** d)
     return total
 
 
@@ -620,8 +552,9 @@ def evaluator(name: str, values: Mapping[str, Mapping[str, float] | ProvinceValu
     """An evaluation function ``(position, power) -> float`` by name.
 
     ``"influence"``: `influence` with the default values, or ``values[power]`` where
-    given (power -> values), and any of its options; ``"centers"``: `centers`;
-    ``"dumbbot"``: the province values of DumbBot (`dipsolve.dumbbot`, when present).
+    given (power -> values), and any of its options; ``"centers"``: `centers`.  DumbBot's
+    province values as an evaluation were measured in play and not kept
+    (docs/strength.md).
     """
     if name == "influence":
         if not values and not options:
@@ -633,17 +566,8 @@ def evaluator(name: str, values: Mapping[str, Mapping[str, float] | ProvinceValu
         return evaluate
     if name == "centers":
         return centers
-    if name == "dumbbot":
-        try:
-            from . import dumbbot
-        except ModuleNotFoundError as e:
-            raise DipsolveUnavailable("the 'dumbbot' evaluation needs dipsolve.dumbbot, not installed") from e
-        fn = getattr(dumbbot, "evaluate", None)
-        if fn is None:
-            raise DipsolveUnavailable("dipsolve.dumbbot offers no evaluate(position, power) function")
-        return fn
     raise DipsolveSyntaxError(f"unknown evaluation {name!r} (expected one of {', '.join(EVALUATORS)})")
 
 
-EVALUATORS = ("influence", "centers", "dumbbot")
+EVALUATORS = ("influence", "centers")
 

@@ -2,7 +2,7 @@
 Loeb's open problem.
 
     dipsolve adjust FILE [--count] [--power P] [--equilibrium pure|mixed|correlated|coarse]
-                    [--evaluation influence|centers|dumbbot] [--no-waives] [--time-limit S]
+                    [--evaluation influence|centers] [--no-waives] [--time-limit S]
                     [--json]
     dipsolve adjust --worst-case [--waives] [-o WITNESS.dip] [--time-limit S] [--json]
 

@@ -43,13 +43,12 @@ if TYPE_CHECKING:
 EXIT_USAGE = 2
 
 #: the evaluations (`dipsolve.algorithms.evaluation.EVALUATORS`)
-EVALUATIONS = ("influence", "centers", "dumbbot")
+EVALUATIONS = ("influence", "centers")
 #: the search methods of ``solve`` (`dipsolve.search.METHODS`) and the opponent models of a
 #: dipsolve bot: the bot registry's (a light module)
 from ..play.registry import (DIPSOLVE_METHODS as METHODS, OPPONENT_MODELS, SEAT_DEFAULT,  # noqa: E402
                              SEAT_MODELS)
-#: the phase game's best-response oracles and picks (`dipsolve.search.methods.ORACLES`, ``PICKS``)
-ORACLES = ("cpsat", "agenda")
+#: how the phase game picks our orders (`dipsolve.search.methods.PICKS`)
 PICKS = ("best", "sample")
 #: the graph searches of ``path`` (`dipsolve.algorithms.path.ALGORITHMS`, ``ORDERS``, ``GOAL_TESTS``)
 PATH_ALGORITHMS = ("bfs", "greedy", "astar")

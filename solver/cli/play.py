@@ -55,7 +55,7 @@ Bots:
   random             a random legal order for each unit
   dipsolve           dipsolve's search (dipsolve solve); dipsolve:METHOD picks the
                      method: agenda, minimax, expectimax, cpsat; --evaluation picks
-                     the evaluation it maximises (influence, centers, dumbbot);
+                     the evaluation it maximises (influence, centers);
                      --opponents its model of the others: by default learned, a
                      best response to 8 draws of a policy fitted to the orders the
                      others have given in this game, from a prior fitted to

@@ -2,9 +2,9 @@
 
     dipsolve solve FILE... [--power TUR] [--method agenda|minimax|expectimax|cpsat]
                    [--time-limit S] [--trace] [--json] [--render OUT] [--values FILE]
-                   [--evaluation influence|centers|dumbbot]
+                   [--evaluation influence|centers]
                    [--opponents learned|equilibrium|worst|expected|sampled|hold] [--samples K]
-                   [--oracle cpsat|agenda] [--pick best|sample] [--seed K] [--workers N]
+                   [--pick best|sample] [--seed K] [--workers N]
                    [--predictor dumbbot] [--beam N]
 
 The human output is an orders file (``Power: order`` lines) with the value, status and
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.results import WALL_WORKERS, Limits, interrupted, stop_requested
 from .interrupt import cooperative
-from .options import (METHODS, OPPONENT_MODELS, ORACLES, PICKS, UserError, add_evaluation, add_json,
+from .options import (METHODS, OPPONENT_MODELS, PICKS, UserError, add_evaluation, add_json,
                       add_phase, add_power, add_render, add_seed, add_time_limit, add_variant, add_workers,
                       integer, load_with_history, plan_render, range_help, read_text, write_render)
 from .output import Outputs
@@ -45,14 +45,13 @@ The seat with this model played better than the phase game in every field measur
 
 --opponents equilibrium plays the phase as a game: every power whose units can reach
 ours is a player with a working set of order sets (the agenda search's best under its
-own evaluation, DumbBot's heuristic, holding), solved to an approximate equilibrium, the
-working sets grown by best responses to the others' mixture (--oracle cpsat: the CP-SAT
-order model over every legal order set of ours, beside the agenda search; agenda: the
-agenda search alone). Nobody's policy is assumed. Printed: our orders (--pick best: the
-best of our set against the others' mixture; sample: a draw from our own mixture), our
-mixture, the others' likely orders, and the exploitability estimate: how much each
-player could gain by deviating, within the working sets and with the best responses
-found.
+own evaluation, DumbBot's heuristic, holding), solved to an approximate equilibrium by
+smooth fictitious play, the working sets grown by best responses to the others' mixture
+(the agenda search's, and for our power the CP-SAT order model's over every legal order
+set). Nobody's policy is assumed. Printed: our orders (--pick best: the best of our set
+against the others' mixture; sample: a draw from our own mixture), our mixture, the
+others' likely orders, and the exploitability estimate: how much each player could gain
+by deviating, within the working sets and with the best responses found.
 
 With another --opponents, movement phases by --method:
   agenda      Hall & Loeb's best-first agenda search: order sets grow one unit at a time
@@ -73,8 +72,8 @@ Retreat and adjustment phases: every choice of retreats, builds or removals is j
 
 Positions are judged by --evaluation: 'influence' (Hall & Loeb 4.1: the province
 values a power controls, +100 a supply center owned; --values FILE gives a power's
-province values, one 'PROVINCE VALUE' a line, with an optional 'power: NAME' line),
-'centers' (supply centers owned), or 'dumbbot' (DumbBot's province values).
+province values, one 'PROVINCE VALUE' a line, with an optional 'power: NAME' line)
+or 'centers' (supply centers owned).
 
 The status is 'optimal' when every order set the search considers was judged (never
 for the phase game, whose equilibrium is approximate: its gains are printed),
@@ -107,10 +106,6 @@ def register(subparsers: Any) -> None:
                         "the opponents' likely and hostile orders (worst: the default of minimax), "
                         "its mean (expected), its mean over draws of DumbBot's policy for every "
                         "other power (sampled), or with everybody else holding (hold)")
-    p.add_argument("--oracle", choices=ORACLES, default="cpsat",
-                   help="the phase game's best responses for our power: the CP-SAT order model "
-                        "over every legal order set, beside the agenda search (default), or the "
-                        "agenda search alone")
     p.add_argument("--pick", choices=PICKS, default="best",
                    help="our orders from the phase game: the best of our working set against the "
                         "others' mixture (default), or a draw from our own mixture (seeded)")
@@ -195,7 +190,7 @@ def _solve_all(args: argparse.Namespace, jobs: list[tuple[str, Position, tuple]]
         settings = SolveSettings(method=args.method, evaluation=args.evaluation,
                                  values=values or None, trace=args.trace, opponents=args.opponents,
                                  beam=args.beam, predictor=args.predictor, samples=args.samples or 0,
-                                 oracle=args.oracle, pick=args.pick,
+                                 pick=args.pick,
                                  limits=Limits(time_limit=share, seed=args.seed,
                                                workers=args.workers))
         if settings.model == "learned":

@@ -142,7 +142,7 @@ class DipsolveBot:
     #: the opponent model: "learned" (`SEAT_DEFAULT`) is a best response to draws of a
     #: policy fitted to the orders the others have given in this game
     #: (`dipsolve.algorithms.order_policy`), from a prior fitted to dipsolve's own
-    #: self-play (`prior`; the prior alone in the first phase); the others are
+    #: self-play (`default_prior`; the prior alone in the first phase); the others are
     #: ``solve``'s ``opponents``: "equilibrium" plays each movement phase as a game among
     #: the powers that interact, knowing nobody's policy;
     #: "sampled" is a best response to draws of DumbBot's policy for every other power;
@@ -150,8 +150,7 @@ class DipsolveBot:
     opponents: str = SEAT_DEFAULT
     #: the clock its time per move is measured on: "wall" or "cpu" (`dipsolve.Limits`)
     clock: str = "wall"
-    #: the phase game's best-response oracle and how our move is picked (``solve``'s)
-    oracle: str = "cpsat"
+    #: how the phase game picks our move (``solve``'s)
     pick: str = "best"
     #: with "learned": the movement phases of this game seen, and per power we play, the
     #: others' policy learned from them (`dipsolve.search.learned.Table`; reset by `prepare`)
@@ -161,8 +160,7 @@ class DipsolveBot:
     def name(self) -> str:
         tail = "" if self.evaluator == "influence" else f"/{self.evaluator}"
         model = "" if self.opponents == SEAT_DEFAULT else f"[{self.opponents}]"
-        extra = "".join(f"[{k}={v}]" for k, v, d in (("oracle", self.oracle, "cpsat"),
-                                                       ("pick", self.pick, "best")) if v != d)
+        extra = "" if self.pick == "best" else f"[pick={self.pick}]"
         return f"dipsolve:{self.method}{tail}{model}{extra}"
 
     def settings(self, time_limit: float, seed: int = 0) -> api.SolveSettings:
@@ -170,7 +168,7 @@ class DipsolveBot:
         CPU clock, with one CP-SAT worker, whose thread's time counts)."""
         workers = 1 if self.clock == "cpu" else WALL_WORKERS
         return api.SolveSettings(method=self.method, evaluation=self.evaluator,
-                                 opponents=self.opponents, oracle=self.oracle, pick=self.pick,
+                                 opponents=self.opponents, pick=self.pick,
                                  limits=Limits(time_limit=time_limit, seed=seed, clock=self.clock,
                                                    workers=workers))
 
@@ -200,7 +198,7 @@ class DipsolveBot:
         object alive at the freeze that later becomes garbage in a cycle is never freed."""
         kernel.load()
         api.check_method(self.method)
-        if self.opponents in ("equilibrium", "learned") and self.oracle == "cpsat":
+        if self.opponents in ("equilibrium", "learned"):
             api.check_method("cpsat")
         self._table[0] = Table()
         gc.collect()

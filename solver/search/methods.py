@@ -81,8 +81,6 @@ OPPONENT_MODELS = ("learned", "equilibrium", "worst", "expected", "sampled", "ho
 #: It knows nobody's program, as the phase game does not, and played better than the
 #: phase game in every field measured (docs/strength.md)
 DEFAULT_OPPONENTS = "learned"
-#: the best-response oracles of the phase game (``opponents="equilibrium"``)
-ORACLES = ("cpsat", "agenda")
 #: how our move is chosen from the phase game's equilibrium
 PICKS = phase_game.PICKS
 PREDICTORS = ("dumbbot",)
@@ -112,14 +110,14 @@ class MethodUnavailable(DipsolveUnavailable):
 class SolveSettings:
     """How `solve` looks for the orders; every field has a default.
 
-    ``method``: one of `METHODS`.  ``evaluation``: "influence" (default), "centers",
-    "dumbbot" or a function ``(position, power) -> float``; ``values``: power -> province
+    ``method``: one of `METHODS`.  ``evaluation``: "influence" (default), "centers"
+    or a function ``(position, power) -> float``; ``values``: power -> province
     values for the influence evaluation.  ``opponents`` (movement): "equilibrium" (the
     default of the agenda and cpsat methods) plays the phase as a game among every power
     whose units can reach ours (`dipsolve.search.phase_game`): no model of who the others
-    are, an equilibrium of their own interests, grown by best responses of ``oracle``
-    ("cpsat": the CP-SAT order model over every legal order set of ours, beside the agenda
-    search; "agenda": the agenda search alone), our orders chosen by ``pick`` ("best": the
+    are, an equilibrium of their own interests, grown by best responses (the agenda
+    search's, and for our power the CP-SAT order model's over every legal order set of
+    ours, which `dipsolve.solve` hands in), our orders chosen by ``pick`` ("best": the
     best of our working set against the others' mixture; "sample": a draw from our own
     mixture).  ``lookahead``: retreats, builds and removals judged by the movement phase
     that follows (the default with the phase game).  "worst" or "expected" — how the agenda method judges a set against the
@@ -155,7 +153,6 @@ class SolveSettings:
     evaluation: str | Evaluation = "influence"
     values: Mapping[str, Mapping[str, float] | ProvinceValues] | None = None
     opponents: str | None = None
-    oracle: str = "cpsat"
     pick: str = "best"
     lookahead: bool | None = None
     samples: int = 0
@@ -176,10 +173,9 @@ class SolveSettings:
         if self.opponents is not None and self.opponents not in OPPONENT_MODELS:
             raise DipsolveSyntaxError(f"opponents must be one of {', '.join(OPPONENT_MODELS)}, "
                                       f"not {self.opponents!r}", found=str(self.opponents))
-        for name, allowed in (("oracle", ORACLES), ("pick", PICKS)):
-            if getattr(self, name) not in allowed:
-                raise DipsolveSyntaxError(f"{name} must be one of {', '.join(allowed)}, not "
-                                          f"{getattr(self, name)!r}", found=str(getattr(self, name)))
+        if self.pick not in PICKS:
+            raise DipsolveSyntaxError(f"pick must be one of {', '.join(PICKS)}, not {self.pick!r}",
+                                      found=str(self.pick))
         if self.opponents in ("equilibrium", "learned") and self.method in ("minimax", "expectimax"):
             raise DipsolveRuleError(f"method {self.method!r} judges sets against the opponents' "
                                     f"likely and hostile sets; opponents {self.opponents!r} is "
@@ -415,8 +411,8 @@ def solve(position: Position, power: str, settings: SolveSettings | None = None,
     `dipsolve.models.order_method.cpsat`); otherwise `MethodUnavailable`.
     ``deadline``: the call's deadline when it began earlier than this function (the
     caller's set-up counts), or runs on a clock of the caller's (a test's).
-    ``oracle``: the phase game's best-response oracle for ``settings.oracle == "cpsat"``
-    (`dipsolve.solve` hands in the CP-SAT one; without it the agenda search alone).
+    ``oracle``: the phase game's best-response oracle for our power beside the agenda
+    search (`dipsolve.solve` hands in the CP-SAT one; without it the agenda search alone).
     """
     settings = settings if settings is not None else SolveSettings()
     call = deadline if deadline is not None else settings.limits.deadline()
@@ -648,7 +644,7 @@ def run_phase_game(task: Task, oracle: Oracle | None = None) -> Solution:
     eq = phase_game.solve_phase_game(
         task.position, task.power, task.evaluate, deadline=task.deadline, seed=s.limits.seed,
         workers=s.limits.workers, heuristic=dumbbot.orders, seeds=s.seeds, pick=s.pick,
-        oracle=oracle if s.oracle == "cpsat" else None)
+        oracle=oracle)
     lines: list[str] = []
     if s.trace:
         lines = describe_equilibrium(eq)

@@ -1,5 +1,5 @@
 """The phase as a game: every interacting power a player, solved to an approximate
-equilibrium by regret matching over working sets that exact best responses grow.
+equilibrium by smooth fictitious play over working sets that exact best responses grow.
 
 "What should I order?" depends on what the others order, and no real table says who they
 are.  So instead of guessing a policy for them, each movement phase is treated as a
@@ -19,13 +19,15 @@ via equilibrium search*: SearchBot):
     each player's own evaluation of the position the adjudicator makes of the joint
     profile (cached per profile: one adjudication serves every player).
 
-The equilibrium is approximated by regret matching+ with linear averaging (Tammelin
-2014; the averaging of Brown & Sandholm 2019, *Solving imperfect-information games via
-discounted regret minimization*) on sampled profiles: each iteration draws one action
-per player from the current strategies and, for every player, updates the regret of
-each of its actions against the others' draw.  The working sets grow as in a double
-oracle (McMahan, Gordon & Blum 2003): a few times a phase, each player's best response
-to the others' *average* strategy is searched over all of its order sets — by the
+The players' strategies are logit quantal responses (McKelvey & Palfrey 1995) to each
+other at `TEMPERATURE`, found by smooth fictitious play on sampled profiles: each
+iteration draws one action per player from the current strategies and, for every
+player, updates the running utility of each of its actions against the others' draw.
+(Regret matching+, a Nash equilibrium of the working sets, was measured and not kept:
+its equilibria came out nearly pure and a best response to them played badly,
+docs/strength.md.)  The working sets grow as in a double oracle (McMahan, Gordon & Blum
+2003): a few times a phase, each player's best response to the others' mixture is
+searched over all of its order sets — by the
 agenda search against scenarios drawn from that mixture, and, for our power, by an
 oracle handed in from above (the CP-SAT order model of `dipsolve.models`, over every
 legal order set: the search sits below the models and never imports them) — and joins
@@ -62,19 +64,19 @@ Scenario = tuple[float, dict[str, Action]]
 
 #: the share of the time for seeding the working sets
 SEED_SHARE = 0.1
-#: the share of the time at which regret matching ends and our final best response to
+#: the share of the time at which the iterations end and our final best response to
 #: the others' mixture begins
 EQUILIBRIUM_END = 0.3
 #: the share of the time kept for the final report (exploitability, our move judged on
 #: held-out scenarios)
 REPORT_SHARE = 0.10
-#: best-response rounds during regret matching, at these shares of its time
+#: best-response rounds during the iterations, at these shares of their time
 ORACLE_ROUNDS = (0.3, 0.65)
 #: the share of each round's time a player's best-response search may use, ours first
 OUR_ORACLE_SHARE = 0.5
 #: scenarios drawn from the others' mixture for a best-response search and the report
 SCENARIOS = 12
-#: regret-matching iterations at most (a game that converges stops before its deadline)
+#: iterations at most (a game that converges stops before its deadline)
 MAX_ITERATIONS = 100_000
 #: the working sets the seeding gives: agenda sets of our own, of each opponent, and
 #: DumbBot draws of each
@@ -83,9 +85,8 @@ THEIR_AGENDA_SETS = 2
 HEURISTIC_DRAWS = 2
 #: the temperature of the logit responses, in evaluation points (a supply center is worth
 #: 100): the players' strategies are logit quantal responses (McKelvey & Palfrey 1995) to
-#: each other, found by smooth fictitious play; None for regret matching+ (a Nash
-#: equilibrium of the working sets, which turns out nearly pure)
-TEMPERATURE: float | None = 30.0
+#: each other, found by smooth fictitious play
+TEMPERATURE = 30.0
 #: how our move is chosen from the equilibrium: "best" (the best action of our working
 #: set against the others' mixture) or "sample" (a draw from our own mixture)
 PICKS = ("best", "sample")
@@ -207,10 +208,8 @@ class PhaseEquilibrium:
 class _Player:
     power: str
     units: tuple[Unit, ...]
-    temperature: float | None = None
+    temperature: float = TEMPERATURE
     actions: list[Action] = field(default_factory=list)
-    regrets: list[float] = field(default_factory=list)
-    average: list[float] = field(default_factory=list)
     #: each action's utility against the others' strategies, a running (linearly
     #: weighted) mean over the iterations, and how many iterations measured it
     utility: list[float] = field(default_factory=list)
@@ -226,40 +225,27 @@ class _Player:
         if action in self.actions:
             return False
         self.actions.append(action)
-        self.regrets.append(0.0)
-        self.average.append(0.0)
         self.utility.append(0.0)
         self.measured.append(0)
         return True
 
     def current(self) -> list[float]:
-        """The strategy of this iteration: with a temperature, the logit response to the
-        utilities measured so far (smooth fictitious play: its rest points are the logit
-        quantal response equilibria); without, regret matching (the positive regrets,
-        normalised; uniform when none)."""
-        if self.temperature is not None:
-            known = [u for u, m in zip(self.utility, self.measured) if m]
-            if not known:
-                return [1.0 / len(self.actions)] * len(self.actions)
-            top = max(known)
-            # an action not measured yet is tried as if it were as good as the best
-            z = [math.exp(((u if m else top) - top) / self.temperature)
-                 for u, m in zip(self.utility, self.measured)]
-            s = sum(z)
-            return [x / s for x in z]
-        pos = [max(0.0, r) for r in self.regrets]
-        s = sum(pos)
-        n = len(self.actions)
-        return [r / s for r in pos] if s > 0 else [1.0 / n] * n
+        """The strategy of this iteration: the logit response to the utilities measured
+        so far (smooth fictitious play: its rest points are the logit quantal response
+        equilibria); uniform before any is measured."""
+        known = [u for u, m in zip(self.utility, self.measured) if m]
+        if not known:
+            return [1.0 / len(self.actions)] * len(self.actions)
+        top = max(known)
+        # an action not measured yet is tried as if it were as good as the best
+        z = [math.exp(((u if m else top) - top) / self.temperature)
+             for u, m in zip(self.utility, self.measured)]
+        s = sum(z)
+        return [x / s for x in z]
 
     def mixture(self) -> list[float]:
-        """The strategy the equilibrium reports: with a temperature, the current logit
-        response; without, regret matching's average strategy."""
-        if self.temperature is not None:
-            return self.current()
-        s = sum(self.average)
-        n = len(self.actions)
-        return [a / s for a in self.average] if s > 0 else [1.0 / n] * n
+        """The strategy the equilibrium reports: the current logit response."""
+        return self.current()
 
 
 def _draw(weights: Sequence[float], rng: random.Random) -> int:
@@ -294,7 +280,7 @@ class PhaseGame:
                  deadline: Deadline, seed: int = 0, workers: int = 1,
                  heuristic: Callable[[Position, str, random.Random], Sequence[Order]] | None = None,
                  oracle: Oracle | None = None, seeds: Sequence[Sequence[Order]] = (),
-                 radius: int = 2, pick: str = "best", temperature: float | None = TEMPERATURE,
+                 radius: int = 2, pick: str = "best", temperature: float = TEMPERATURE,
                  holdout: bool = True) -> None:
         if position.phase.kind != "movement":
             raise DipsolveRuleError(f"the phase game is played in a movement phase, not {position.phase}")
@@ -382,28 +368,22 @@ class PhaseGame:
     # -- the iterations ------------------------------------------------------------------
     def iterate(self) -> None:
         """One iteration on a sampled profile: every player's actions valued against the
-        others' draw, which updates both the running utilities (the logit responses of
-        smooth fictitious play) and the regrets with their linear average (regret
-        matching+), whichever `_Player.current` reads."""
+        others' draw, which updates their running utilities (the logit responses of
+        smooth fictitious play read them: `_Player.current`)."""
         self.iterations += 1
-        t = self.iterations
         strategies = [p.current() for p in self.players]
         draw = [_draw(s, self.rng) for s in strategies]
         for i, p in enumerate(self.players):
-            sigma = strategies[i]
             values = []
             for a in range(len(p.actions)):
                 profile = tuple(a if j == i else draw[j] for j in range(len(draw)))
                 values.append(self.payoff(profile, i))
-            v = sum(s * u for s, u in zip(sigma, values))
             for a, u in enumerate(values):
-                p.regrets[a] = max(0.0, p.regrets[a] + u - v)
-                p.average[a] += t * sigma[a]
                 p.measured[a] += 1
                 p.utility[a] += (u - p.utility[a]) * 2.0 / (p.measured[a] + 1)
 
     def scenarios(self, player: int, count: int, rng: random.Random) -> list[Scenario]:
-        """The other players' orders drawn ``count`` times from their average mixtures
+        """The other players' orders drawn ``count`` times from their mixtures
         (every combination, weighted exactly, when there are at most ``count``)."""
         others = [j for j in range(len(self.players)) if j != player]
         mixes = {j: self.players[j].mixture() for j in others}
@@ -427,7 +407,7 @@ class PhaseGame:
         return sum(w * self._value_against(player, action, sc) for w, sc in scenarios)
 
     def best_response(self, player: int, deadline: Deadline, scenarios: int = SCENARIOS) -> None:
-        """Search ``player``'s best response to the others' average mixture; add it to
+        """Search ``player``'s best response to the others' mixture; add it to
         the working set when it beats the mixture."""
         p = self.players[player]
         scen = self.scenarios(player, scenarios, self.rng)
@@ -485,20 +465,20 @@ class PhaseGame:
     def run(self) -> PhaseEquilibrium:
         total = max(0.0, self.deadline.end - self.deadline.clock())
         self.seed_actions(self.deadline.part(SEED_SHARE))
-        # regret matching until EQUILIBRIUM_END, with best-response rounds
-        rm_end = self.deadline.start + EQUILIBRIUM_END * (self.deadline.end - self.deadline.start)
-        rm_start = self.deadline.clock()
-        rm_total = max(0.0, rm_end - rm_start)
+        # the iterations until EQUILIBRIUM_END, with best-response rounds
+        iter_end = self.deadline.start + EQUILIBRIUM_END * (self.deadline.end - self.deadline.start)
+        iter_start = self.deadline.clock()
+        iter_total = max(0.0, iter_end - iter_start)
         rounds = list(ORACLE_ROUNDS)
         clock = self.deadline.clock
         while self.iterations < MAX_ITERATIONS:
             now = clock()
-            if now >= rm_end or self.deadline.expired():
+            if now >= iter_end or self.deadline.expired():
                 break
-            if rounds and now >= rm_start + rounds[0] * rm_total:
+            if rounds and now >= iter_start + rounds[0] * iter_total:
                 rounds.pop(0)
-                budget = 0.3 * rm_total
-                round_end = min(now + budget, rm_end)
+                budget = 0.3 * iter_total
+                round_end = min(now + budget, iter_end)
                 for i in range(len(self.players)):
                     left = round_end - clock()
                     if left <= 0:
