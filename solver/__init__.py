@@ -16,7 +16,8 @@ Adjudication
     many order sets over one position (a `Resolution` each: who is where, the full
     `Outcome` on request).
 Questions
-    `solve` (best orders for a power; `SolveSettings`, `Solution`; `evaluator`,
+    `solve` (best orders for a power by a `Strategy`, its parts in `dipsolve.strategy`;
+    `Solution`; `SolveSettings`, the search's flat settings; `evaluator`,
     `influence` and `load_values` for the evaluation; `select_orders` and `predict`, the CP-SAT model of
     the movement rules), `solve_path`
     (fastest path to 16 or 18 centers; `PathSolution`), `solve_equilibrium`
@@ -82,7 +83,7 @@ _CORE = {
     "dipsolve.core.position": ("Dislodged", "Phase", "Position", "Unit"),
     "dipsolve.core.resolver": ("Resolution", "Resolver"),
 }
-_LAZY: dict[str, tuple[str, str]] = {
+_LAZY: dict[str, tuple[str, str | None]] = {
     **{name: (module, name) for module, names in _CORE.items() for name in names},
     # text
     "parse_order": ("dipsolve.grammar", "parse_order"),
@@ -98,6 +99,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     # questions
     "solve": ("dipsolve.api", "solve"),
     "SolveSettings": ("dipsolve.api", "SolveSettings"),
+    "Strategy": ("dipsolve.search.strategy", "Strategy"),
+    "strategy": ("dipsolve.strategy", None),
     "Solution": ("dipsolve.api", "Solution"),
     "select_orders": ("dipsolve.models.order_model", "select_orders"),
     "predict": ("dipsolve.models.order_model", "predict"),
@@ -180,7 +183,7 @@ def __getattr__(name: str) -> Any:
         module, attr = _LAZY[name]
     except KeyError:
         raise AttributeError(f"module 'dipsolve' has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module), attr)
+    value = importlib.import_module(module) if attr is None else getattr(importlib.import_module(module), attr)
     if callable(value) and not isinstance(value, type):
         from .public import wrap      # the names it is given checked at the door
         value = wrap(name, value)
@@ -202,6 +205,8 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .algorithms.adjustments import count_adjustments
     from .core.bounds import LIMITS
     from .api import Solution, SolveSettings, solve
+    from . import strategy
+    from .search.strategy import Strategy
     from .play.bots import DipsolveBot, DumbBotPlayer, RandomBot
     from .play.registry import make_bot
     from .algorithms.dumbbot import orders as dumbbot_orders

@@ -26,9 +26,10 @@ from .search import methods as search
 from .search.methods import (DEFAULT_LIMITS, METHODS, OPPONENT_MODELS, Method, MethodUnavailable,
                              Solution, SolveSettings)
 from .search.phase_game import Oracle
+from .search.strategy import Strategy
 
 __all__ = ["DEFAULT_LIMITS", "METHODS", "OPPONENT_MODELS", "MethodUnavailable", "Solution",
-           "SolveSettings", "check_method", "solve"]
+           "SolveSettings", "Strategy", "check_method", "solve"]
 
 
 def _method(name: str) -> Method | None:
@@ -40,14 +41,17 @@ def _method(name: str) -> Method | None:
     return None
 
 
-def solve(position: Position, power: str, settings: SolveSettings | None = None, *,
+def solve(position: Position, power: str, settings: Strategy | SolveSettings | None = None, *,
           limits: Limits | None = None, deadline: Deadline | None = None) -> Solution:
-    """The best orders for ``power`` in ``position``, by ``settings.method``, within
-    ``limits.time_limit`` seconds of this call (`SolveSettings`, `Solution`: see
+    """The best orders for ``power`` in ``position`` by a `Strategy` (a search, a model of
+    the opponents, an evaluation: `dipsolve.search.strategy`; the package's seat by
+    default), within ``limits.time_limit`` seconds of this call (`Solution`: see
     `dipsolve.search.methods`).  ``limits`` (`Limits`: time limit, seed, workers) is
-    taken as every solver takes it, or as ``settings.limits``: given both ways, they
-    must agree.  ``deadline`` replaces the time limit when the clock started earlier
-    or is a test's."""
+    taken as every solver takes it.  The search's flat `SolveSettings` are taken too
+    (their ``limits`` and ``limits`` given both ways must agree).  ``deadline`` replaces
+    the time limit when the clock started earlier or is a test's."""
+    if isinstance(settings, Strategy):
+        settings = settings.settings(limits)
     settings = _with_limits(settings, limits)
     call = deadline if deadline is not None else settings.limits.deadline()
     return search.solve(position, power, settings, method=_method(settings.method), deadline=call,

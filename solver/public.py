@@ -59,7 +59,7 @@ def _wrong(what: str, expected: str, value: Any) -> DipsolveArgumentError:
 Check = Callable[[Any, Args, str], Any]
 
 
-def _instance(cls: type, expected: str, optional: bool = False) -> Check:
+def _instance(cls: type | tuple[type, ...], expected: str, optional: bool = False) -> Check:
     def check(value: Any, args: Args, what: str) -> Any:
         if value is None and optional:
             return value
@@ -259,7 +259,8 @@ def _rng(value: Any, args: Args, what: str) -> Any:
 
 def _settings(value: Any, args: Args, what: str) -> Any:
     from .search.methods import SolveSettings
-    return _instance(SolveSettings, "a SolveSettings")(value, args, what)
+    from .search.strategy import Strategy
+    return _instance((Strategy, SolveSettings), "a Strategy")(value, args, what)
 
 
 def _deadline(value: Any, args: Args, what: str) -> Any:
