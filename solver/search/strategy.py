@@ -72,19 +72,20 @@ class Agenda:
 
 
 @dataclass(frozen=True)
-class Minimax:
+class _Victorybot:
+    keep: int = KEEP
+
+
+class Minimax(_Victorybot):
     """Victorybot's paranoid search: candidates scored against each opponent alone, the
     best ``keep`` against every combination, judged by the worst."""
 
-    keep: int = KEEP
     method = "minimax"
 
 
-@dataclass(frozen=True)
-class Expectimax:
+class Expectimax(_Victorybot):
     """Victorybot's search judged by the mean over equally likely opponent sets."""
 
-    keep: int = KEEP
     method = "expectimax"
 
 
@@ -130,19 +131,20 @@ class Sampled:
 
 
 @dataclass(frozen=True)
-class Worst:
+class _Searched:
+    predictor: str | None = None
+
+
+class Worst(_Searched):
     """The opponents' likely and hostile sets, a set judged by its worst outcome
     (``predictor="dumbbot"`` adds DumbBot's guess of each one's orders)."""
 
-    predictor: str | None = None
     name = "worst"
 
 
-@dataclass(frozen=True)
-class Expected:
+class Expected(_Searched):
     """The opponents' likely and hostile sets, a set judged by its mean outcome."""
 
-    predictor: str | None = None
     name = "expected"
 
 
@@ -180,7 +182,7 @@ _SEARCHES = (Agenda, Minimax, Expectimax, CpSat)
 _OPPONENTS = (Learned, PhaseGame, Sampled, Worst, Expected, Hold)
 _EVALUATIONS = (Influence, Centers)
 #: the models each search can judge by: minimax by the worst case, expectimax by the mean
-_JUDGES = {Minimax: (Worst, Sampled), Expectimax: (Expected, Sampled)}
+_JUDGES: dict[type, tuple[type, ...]] = {Minimax: (Worst, Sampled), Expectimax: (Expected, Sampled)}
 
 
 @dataclass(frozen=True)
