@@ -102,7 +102,8 @@ class ClairvoyantSeat:
 
     def __init__(self, method: str = "agenda", clock: str = "cpu") -> None:
         from dipsolve.play.bots import DipsolveBot
-        self.inner = DipsolveBot(method, opponents="sampled", clock=clock)
+        from dipsolve.search.strategy import named
+        self.inner = DipsolveBot(named(method, "sampled"), clock=clock)
         self._foreseen: tuple = (None, {})
 
     @property
@@ -137,6 +138,7 @@ FIELDS = ("dumbbot", "random", "greedy", "mixed", "dipsolve", "self")
 def field_seating(field: str, bot, args):
     """The seven bots of a series: the dipsolve seat first, then its field."""
     from dipsolve.play.bots import DipsolveBot, DumbBotPlayer, GreedyBot, RandomBot
+    from dipsolve.search.strategy import named
     dumb, rand, greedy = DumbBotPlayer(), RandomBot(), GreedyBot()
     if field == "dumbbot":
         return [bot] + [dumb] * 6
@@ -147,7 +149,7 @@ def field_seating(field: str, bot, args):
     if field == "mixed":
         return [bot, dumb, greedy, rand, dumb, greedy, rand]
     if field == "dipsolve":
-        other = DipsolveBot(args.method, opponents=args.field_opponents, clock=args.clock)
+        other = DipsolveBot(named(args.method, args.field_opponents), clock=args.clock)
         other.check()
         return [bot] + [other] * 6
     return [bot] * 7
@@ -302,6 +304,7 @@ def _print_compare(c: dict) -> None:
 
 def main(argv=None) -> int:
     from dipsolve.play.bots import BotUnavailable, DipsolveBot, DumbBotPlayer, RandomBot
+    from dipsolve.search.strategy import named
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=70, help="games per series (default 70)")
@@ -329,8 +332,8 @@ def main(argv=None) -> int:
                    help="the opponent model of the six dipsolve seats of --field dipsolve "
                         "(default expected)")
     p.add_argument("--pick", choices=("best", "sample"), default="best",
-                   help="our orders from the phase game: the best against the others' mixture "
-                        "(default) or a draw from our own mixture")
+                   help="with --opponents equilibrium, our orders from the phase game: the best "
+                        "against the others' mixture (default) or a draw from our own mixture")
     p.add_argument("--clock", choices=("wall", "cpu"), default="cpu",
                    help="what a dipsolve phase's time limit is measured on (default cpu: this "
                         "process's CPU time, so other work on the machine does not shorten it)")
@@ -355,8 +358,8 @@ def main(argv=None) -> int:
             if model.strip() == "clairvoyant":
                 bot = ClairvoyantSeat(args.method, clock=args.clock)
             else:
-                bot = DipsolveBot(args.method, opponents=model.strip(), clock=args.clock,
-                                  pick=args.pick)
+                pick = args.pick if model.strip() == "equilibrium" else None
+                bot = DipsolveBot(named(args.method, model.strip(), pick=pick), clock=args.clock)
             try:
                 bot.check()
             except BotUnavailable as e:

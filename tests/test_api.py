@@ -124,5 +124,5 @@ def test_solve_assumes_the_seats_learned_model_and_says_so():
     assert fitted.phase == "S1902M"
     with pytest.raises(dipsolve.DipsolveError, match="history of orders is what the learned model fits"):
         dipsolve.SolveSettings(opponents="equilibrium", history=history)
-    with pytest.raises(dipsolve.DipsolveError, match="is played by method agenda or cpsat"):
-        dipsolve.SolveSettings(method="minimax", opponents="learned")
+    # minimax and expectimax judge their candidates against draws of the learned policy
+    assert dipsolve.SolveSettings(method="minimax", opponents="learned").model == "learned"

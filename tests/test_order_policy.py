@@ -118,7 +118,7 @@ def test_solve_draws_the_opponents_from_a_policy():
 
 def test_the_learned_seat_fits_what_the_others_ordered_and_forgets_it_between_games():
     from dipsolve.algorithms.order_policy import default_prior
-    bot = DipsolveBot(opponents="learned")
+    bot = DipsolveBot()
     pos = Position.initial()
     orders = {p: DumbBotPlayer().orders(pos, p, 1.0, random.Random(p)) for p in pos.powers()}
     assert bot.policy("Austria") == default_prior()
@@ -170,7 +170,7 @@ def test_the_fit_stops_at_its_deadline_and_the_next_goes_on_from_there():
 
 def test_a_learned_seat_plays_a_game():
     seats = {p: DumbBotPlayer() for p in Position.initial().powers()}
-    seats["Italy"] = bot = DipsolveBot(opponents="learned")
+    seats["Italy"] = bot = DipsolveBot()
     record = play_game(seats, seed=2, until=1901, time_limit=0.2)
     assert record.seats["Italy"] == "dipsolve:agenda"
     assert [ph.phase for ph in record.phases][:2] == ["S1901M", "F1901M"]

@@ -175,7 +175,8 @@ def test_make_bot_names():
     assert make_bot("DumbBot").name == "dumbbot" and make_bot("random").name == "random"
     assert make_bot("dipsolve:cpsat").name == "dipsolve:cpsat"
     # the default opponent model (learned: a policy fitted to the table) goes unnamed; others are named
-    assert make_bot("dipsolve").opponents == "learned"
+    assert make_bot("dipsolve").learns and make_bot("dipsolve").strategy == dipsolve.Strategy()
+    assert make_bot("dipsolve:minimax").learns                  # candidates judged against draws of it
     assert make_bot("dipsolve").name == "dipsolve:agenda"
     assert make_bot("dipsolve", opponents="equilibrium").name == "dipsolve:agenda[equilibrium]"
     assert make_bot("dipsolve", opponents="worst").name == "dipsolve:agenda[worst]"

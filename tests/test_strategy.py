@@ -34,8 +34,8 @@ def test_each_part_lands_where_the_search_reads_it():
 
 
 @pytest.mark.parametrize("search, opponents", [
-    (Minimax(), PhaseGame()), (Minimax(), Learned()), (Minimax(), Expected()), (Minimax(), Hold()),
-    (Expectimax(), Worst()), (Expectimax(), PhaseGame()), (Expectimax(), Learned())])
+    (Minimax(), PhaseGame()), (Minimax(), Expected()), (Minimax(), Hold()),
+    (Expectimax(), Worst()), (Expectimax(), PhaseGame())])
 def test_a_search_that_judges_by_its_own_rule_refuses_another_model(search, opponents):
     with pytest.raises(dipsolve.DipsolveRuleError, match="judges sets against"):
         Strategy(search, opponents)

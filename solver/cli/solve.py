@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ..algorithms.evaluation import ProvinceValues
     from ..core.position import Position
     from ..search import Solution
+    from ..search.strategy import Strategy
 
 _DESCRIPTION = """\
 Find the best orders for --power (or for every power that has something to order) in
@@ -106,17 +107,19 @@ def register(subparsers: Any) -> None:
                         "the opponents' likely and hostile orders (worst: the default of minimax), "
                         "its mean (expected), its mean over draws of DumbBot's policy for every "
                         "other power (sampled), or with everybody else holding (hold)")
-    p.add_argument("--pick", choices=PICKS, default="best",
-                   help="our orders from the phase game: the best of our working set against the "
-                        "others' mixture (default), or a draw from our own mixture (seeded)")
+    p.add_argument("--pick", choices=PICKS,
+                   help="with --opponents equilibrium, our orders from the phase game: the best of "
+                        "our working set against the others' mixture (default), or a draw from "
+                        "our own mixture (seeded)")
     add_seed(p, help="seed of every random choice of the search")
     add_workers(p, WALL_WORKERS, help="CP-SAT's threads: two prove an optimum 10-30 times sooner "
                                       "than one; one gives the same answer for the same seed")
     p.add_argument("--samples", type=integer, metavar="K",
-                   help=f"with --opponents sampled: how many joint draws (default 8; "
+                   help=f"with --opponents learned or sampled: how many joint draws (default 8; "
                         f"{range_help('samples')})")
     p.add_argument("--predictor", choices=("dumbbot",),
-                   help="also expect each opponent to give the orders DumbBot would give")
+                   help="with --opponents worst or expected: also expect each opponent to give "
+                        "the orders DumbBot would give")
     p.add_argument("--beam", type=integer, metavar="N",
                    help=f"keep at most N entries on the agenda ({range_help('beam')})")
     p.add_argument("--trace", action="store_true",
@@ -158,12 +161,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     outputs = Outputs()
     plan_render(args, outputs, args.files)     # a bad --render fails now, not after the search
     values = _values(args)
-    if args.samples is not None and (args.samples < 1 or args.opponents != "sampled"):
-        raise UserError(f"--samples {args.samples}: expected a count of 1 or more, with "
-                        f"--opponents sampled")
+    if args.samples is not None and args.samples < 1:
+        raise UserError(f"--samples {args.samples}: expected a count of 1 or more")
+    strategy = _strategy(args, values)     # a combination that means nothing fails now
     jobs = [(path, *_position_and_history(path, args)) for path in args.files]
     with cooperative():
-        _solve_all(args, jobs, values, outputs)
+        _solve_all(args, jobs, strategy, outputs)
     outputs.commit()
     return 0
 
@@ -175,11 +178,24 @@ def _position_and_history(path: str, args: argparse.Namespace) -> tuple[Position
     return position, history
 
 
+def _strategy(args: argparse.Namespace, values: dict[str, ProvinceValues]) -> Strategy:
+    """The options' strategy (`dipsolve.search.strategy.named`: the one place names
+    become parts); an option that belongs to no part chosen is a user's mistake."""
+    from ..core.errors import DipsolveRuleError
+    from ..search.strategy import named
+    try:
+        return named(args.method, args.opponents, args.evaluation, values=values or None, pick=args.pick,
+                     samples=args.samples, predictor=args.predictor, beam=args.beam)
+    except DipsolveRuleError as e:
+        raise UserError(f"{e.message}: check --method, --opponents and their options") from None
+
+
 def _solve_all(args: argparse.Namespace, jobs: list[tuple[str, Position, tuple]],
-               values: dict[str, ProvinceValues], outputs: Outputs) -> None:
+               strategy: Strategy, outputs: Outputs) -> None:
     """Solve and print each file in turn; on Ctrl-C, print the answers so far of the file
     being solved (status interrupted) and stop."""
-    from ..api import SolveSettings, solve
+    from ..api import solve
+    from ..search.strategy import Learned
     power = args.power                  # a power's name or None (options.check)
     for path, position, history in jobs:
         if stop_requested():
@@ -187,14 +203,11 @@ def _solve_all(args: argparse.Namespace, jobs: list[tuple[str, Position, tuple]]
         powers = _powers(position, power)
         share = args.time_limit / max(1, len(powers))
         solutions: list[Solution] = []
-        settings = SolveSettings(method=args.method, evaluation=args.evaluation,
-                                 values=values or None, trace=args.trace, opponents=args.opponents,
-                                 beam=args.beam, predictor=args.predictor, samples=args.samples or 0,
-                                 pick=args.pick,
-                                 limits=Limits(time_limit=share, seed=args.seed,
-                                               workers=args.workers))
-        if settings.model == "learned":
-            settings = replace(settings, history=history)
+        chosen = strategy
+        if isinstance(strategy.opponents, Learned):       # fitted to the record's earlier orders
+            chosen = replace(strategy, opponents=replace(strategy.opponents, history=history))
+        settings = chosen.settings(Limits(time_limit=share, seed=args.seed, workers=args.workers),
+                                   trace=args.trace)
         with Progress(enabled=args.time_limit >= 2) as progress:
             for i, p in enumerate(powers, 1):
                 progress.show(f"{path}: solving {p} ({i}/{len(powers)}, {share:.1f} s)")

@@ -31,13 +31,13 @@ from .. import api
 from ..algorithms import dumbbot, greedy
 from ..algorithms.order_policy import OrderPolicy
 from ..search.learned import LEARNING_SHARE, SEARCH_FLOOR, Table
+from ..search.strategy import Influence, Learned, PhaseGame, Sampled, Strategy
 from ..core import kernel
-from ..core.errors import DipsolveSyntaxError, DipsolveUnavailable
+from ..core.errors import DipsolveArgumentError, DipsolveSyntaxError, DipsolveUnavailable
 from ..core.orders import Build, Disband, Order, Waive
 from ..core.position import Position
 from ..core.results import WALL_WORKERS, Deadline, Limits, clock_named
 from ..core.legal import build_orders, legal_orders
-from . import SEAT_DEFAULT
 
 
 class Bot(Protocol):
@@ -130,55 +130,60 @@ DIPSOLVE_METHODS = api.METHODS
 
 @dataclass(frozen=True)
 class DipsolveBot:
-    """dipsolve's search, `dipsolve.api.solve` with this method, evaluation and opponent
-    model, given the whole deadline and a seed drawn from the seat's stream, in every
-    phase (``solve`` answers retreats and adjustments too).  Its games are reproducible
-    only as far as the search is: an anytime search stopped by the clock may answer
-    differently."""
+    """dipsolve's search: `dipsolve.solve` with a `Strategy` (a search, a model of the
+    opponents, an evaluation: `dipsolve.strategy`; the package's seat by default), given
+    the whole deadline and a seed drawn from the seat's stream, in every phase (``solve``
+    answers retreats and adjustments too).  With the `Learned` model (the default) the
+    seat fits its policy of the others to the orders the table gives (`observe`), from
+    the package's prior.  Its games are reproducible only as far as the search is: an
+    anytime search stopped by the clock may answer differently."""
 
-    method: str = "agenda"
-    #: the position evaluation the search maximises (`dipsolve.algorithms.evaluation.evaluator`)
-    evaluator: str = "influence"
-    #: the opponent model: "learned" (`SEAT_DEFAULT`) is a best response to draws of a
-    #: policy fitted to the orders the others have given in this game
-    #: (`dipsolve.algorithms.order_policy`), from a prior fitted to dipsolve's own
-    #: self-play (`default_prior`; the prior alone in the first phase); the others are
-    #: ``solve``'s ``opponents``: "equilibrium" plays each movement phase as a game among
-    #: the powers that interact, knowing nobody's policy;
-    #: "sampled" is a best response to draws of DumbBot's policy for every other power;
-    #: "worst", "expected" and "hold" are the search-built models of the seeds
-    opponents: str = SEAT_DEFAULT
+    strategy: Strategy = field(default_factory=Strategy)
     #: the clock its time per move is measured on: "wall" or "cpu" (`dipsolve.Limits`)
     clock: str = "wall"
-    #: how the phase game picks our move (``solve``'s)
-    pick: str = "best"
-    #: with "learned": the movement phases of this game seen, and per power we play, the
+    #: with `Learned`: the movement phases of this game seen, and per power we play, the
     #: others' policy learned from them (`dipsolve.search.learned.Table`; reset by `prepare`)
     _table: list = field(default_factory=lambda: [Table()], compare=False, repr=False)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.strategy, Strategy):
+            raise DipsolveArgumentError(f"a dipsolve bot plays a Strategy (dipsolve.strategy), not "
+                                        f"{self.strategy!r}", expected="a Strategy")
+        clock_named(self.clock)
+
+    @property
+    def method(self) -> str:
+        """The search's method name (``agenda``, ``minimax``, ``expectimax``, ``cpsat``)."""
+        return self.strategy.search.method
+
+    @property
+    def learns(self) -> bool:
+        """Whether the seat fits its model of the others to the table's orders."""
+        return isinstance(self.strategy.opponents, Learned)
+
     @property
     def name(self) -> str:
-        tail = "" if self.evaluator == "influence" else f"/{self.evaluator}"
-        model = "" if self.opponents == SEAT_DEFAULT else f"[{self.opponents}]"
-        extra = "" if self.pick == "best" else f"[pick={self.pick}]"
+        """``dipsolve:METHOD``, then ``/EVALUATION`` and ``[MODEL]`` where not the
+        default's, and ``[pick=sample]``: the results table's name."""
+        s = self.strategy
+        tail = "" if isinstance(s.evaluation, Influence) else f"/{s.evaluation.name}"
+        model = "" if self.learns else f"[{s.opponents.name}]"
+        pick = getattr(s.opponents, "pick", "best")
+        extra = "" if pick == "best" else f"[pick={pick}]"
         return f"dipsolve:{self.method}{tail}{model}{extra}"
 
-    def settings(self, time_limit: float, seed: int = 0) -> api.SolveSettings:
+    def settings(self, time_limit: float, seed: int = 0, strategy: Strategy | None = None) -> api.SolveSettings:
         """What the bot asks of `dipsolve.api.solve` with ``time_limit`` seconds (on the
         CPU clock, with one CP-SAT worker, whose thread's time counts)."""
         workers = 1 if self.clock == "cpu" else WALL_WORKERS
-        return api.SolveSettings(method=self.method, evaluation=self.evaluator,
-                                 opponents=self.opponents, pick=self.pick,
-                                 limits=Limits(time_limit=time_limit, seed=seed, clock=self.clock,
-                                                   workers=workers))
+        return (strategy or self.strategy).settings(
+            Limits(time_limit=time_limit, seed=seed, clock=self.clock, workers=workers))
 
     def check(self) -> None:
         """Raise `BotUnavailable` unless the search can answer with this method and this
         evaluation: the method's model is loaded (OR-Tools for ``cpsat``: before the
         game, not in its first phase), then one short search of the 1901 start."""
-        from ..algorithms.evaluation import evaluator
         try:
-            evaluator(self.evaluator)
             self.prepare()
             api.solve(Position.initial(), "Austria", self.settings(0.2))
         except (ValueError, api.MethodUnavailable) as e:
@@ -198,7 +203,7 @@ class DipsolveBot:
         object alive at the freeze that later becomes garbage in a cycle is never freed."""
         kernel.load()
         api.check_method(self.method)
-        if self.opponents in ("equilibrium", "learned"):
+        if isinstance(self.strategy.opponents, PhaseGame):     # its best responses are CP-SAT's
             api.check_method("cpsat")
         self._table[0] = Table()
         gc.collect()
@@ -208,7 +213,7 @@ class DipsolveBot:
         """Keep a movement phase's orders (with "learned"; the others ignore them), read
         at once by the learner of every power this seat has played: between phases, not
         in the next phase's time (`dipsolve.search.learned.Table.observe`)."""
-        if self.opponents == "learned":
+        if self.learns:
             self._table[0].observe(position, orders)
 
     def policy(self, power: str, deadline: Deadline | None = None) -> OrderPolicy:
@@ -220,7 +225,7 @@ class DipsolveBot:
     def orders(self, position: Position, power: str, deadline_s: float,
                rng: random.Random) -> list[Order]:
         seed = rng.randrange(1 << 30)
-        if self.opponents == "learned" and position.phase.kind == "movement":
+        if self.learns and position.phase.kind == "movement":
             tick = clock_named(self.clock)
             started = tick()
             policy = self.policy(power, Deadline(LEARNING_SHARE * deadline_s, clock=tick))
@@ -229,8 +234,9 @@ class DipsolveBot:
             # this phase's time: the clock bounds only the fit; later phases are read
             # by `observe`, between phases)
             left = max(SEARCH_FLOOR * deadline_s, deadline_s - (tick() - started))
-            settings = dataclasses.replace(self.settings(left, seed), opponents="sampled",
-                                           predictor=policy)
-            return list(api.solve(position, power, settings).orders)
+            s = self.strategy
+            assert isinstance(s.opponents, Learned)
+            fitted = dataclasses.replace(s, opponents=Sampled(predictor=policy, samples=s.opponents.samples))
+            return list(api.solve(position, power, self.settings(left, seed, fitted)).orders)
         solution = api.solve(position, power, self.settings(deadline_s, seed))
         return list(solution.orders)

@@ -91,14 +91,16 @@ def _random(options: BotOptions, variant: str | None) -> Bot:
 
 
 def _dipsolve(options: BotOptions, method: str | None) -> Bot:
+    from ..search.strategy import named
     from .bots import DipsolveBot
-    return DipsolveBot(method or "agenda", options.evaluator, options.opponents, options.clock)
+    return DipsolveBot(named(method or "agenda", options.opponents, options.evaluator), options.clock)
 
 
 register_bot("dumbbot", _dumbbot, "David Norman's DumbBot")
 register_bot("greedy", _greedy, "every unit to the nearest supply center not yet owned")
 register_bot("random", _random, "a random legal order for each unit")
-register_bot("dipsolve", _dipsolve, "dipsolve's search, by METHOD (default agenda: the phase game)",
+register_bot("dipsolve", _dipsolve, "dipsolve's search, by METHOD (default agenda), against the "
+             "--opponents model (default learned)",
              DIPSOLVE_METHODS)
 
 #: every name the registry knows, as the command line spells them (the bots dipsolve brings)

@@ -176,10 +176,11 @@ class SolveSettings:
         if self.pick not in PICKS:
             raise DipsolveSyntaxError(f"pick must be one of {', '.join(PICKS)}, not {self.pick!r}",
                                       found=str(self.pick))
-        if self.opponents in ("equilibrium", "learned") and self.method in ("minimax", "expectimax"):
+        if self.opponents == "equilibrium" and self.method in ("minimax", "expectimax"):
             raise DipsolveRuleError(f"method {self.method!r} judges sets against the opponents' "
-                                    f"likely and hostile sets; opponents {self.opponents!r} is "
-                                    f"played by method agenda or cpsat", rule=f"{self.opponents}-method")
+                                    f"candidate sets; the phase game (opponents 'equilibrium') is "
+                                    f"a search of its own: use method agenda or cpsat",
+                                    rule="equilibrium-method")
         if self.opponents == "learned" and self.predictor is not None:
             raise DipsolveRuleError("the learned model fits its own policy to the history: to give "
                                     "a policy, use opponents 'sampled' with it as the predictor",
@@ -429,12 +430,13 @@ def _assumed(settings: SolveSettings, position: Position, power: str,
     model = settings.model
     if position.phase.kind != "movement":
         how = "the movement that follows" if settings.looks_ahead else "the position it leaves"
-        if model == "learned":      # the look-ahead of the phase game
-            settings = dataclasses.replace(settings, opponents="equilibrium", history=())
+        if model == "learned":      # no opponent is modelled there; the look-ahead stays
+            settings = dataclasses.replace(settings, opponents="hold", lookahead=settings.looks_ahead,
+                                           history=())
         return settings, f"{model}: a retreat or adjustment judged by {how}"
     if model == "learned":
         if not position.units_of(power):
-            return dataclasses.replace(settings, opponents="equilibrium", history=()), "learned: no units"
+            return dataclasses.replace(settings, opponents="hold", history=()), "learned: no units"
         table = learned.Table(reversed(settings.history))     # the latest first, if time is short
         policy = table.policy(power, Deadline(learned.LEARNING_SHARE * (call.end - call.start),
                                               clock=call.clock))

@@ -40,17 +40,17 @@ The evaluations: `Influence` (Hall & Loeb 4.1, with per-power ``values``), `Cent
     >>> Strategy(Minimax(), PhaseGame())
     Traceback (most recent call last):
     ...
-    dipsolve.core.errors.DipsolveRuleError: Minimax judges sets against the opponents' likely and hostile sets (Worst or Sampled), not PhaseGame
+    dipsolve.core.errors.DipsolveRuleError: Minimax judges sets against the opponents' likely and hostile sets (Worst or Sampled or Learned), not PhaseGame
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence, Union
+from typing import Callable, Mapping, Sequence, Union
 
 from ..algorithms.evaluation import ProvinceValues
 from ..algorithms.order_policy import OrderPolicy
-from ..core.errors import DipsolveArgumentError, DipsolveRuleError
+from ..core.errors import DipsolveArgumentError, DipsolveRuleError, DipsolveSyntaxError
 from ..core.orders import Order
 from ..core.position import Position
 from ..core.results import Limits
@@ -58,7 +58,7 @@ from .methods import KEEP, SAMPLES, SolveSettings
 
 __all__ = ["Strategy", "Agenda", "Minimax", "Expectimax", "CpSat", "Learned", "PhaseGame",
            "Sampled", "Worst", "Expected", "Hold", "Influence", "Centers", "Search", "Opponents",
-           "Evaluation"]
+           "Evaluation", "named"]
 
 
 # -- searches ------------------------------------------------------------------------------
@@ -182,7 +182,8 @@ _SEARCHES = (Agenda, Minimax, Expectimax, CpSat)
 _OPPONENTS = (Learned, PhaseGame, Sampled, Worst, Expected, Hold)
 _EVALUATIONS = (Influence, Centers)
 #: the models each search can judge by: minimax by the worst case, expectimax by the mean
-_JUDGES: dict[type, tuple[type, ...]] = {Minimax: (Worst, Sampled), Expectimax: (Expected, Sampled)}
+_JUDGES: dict[type, tuple[type, ...]] = {Minimax: (Worst, Sampled, Learned),
+                                          Expectimax: (Expected, Sampled, Learned)}
 
 
 @dataclass(frozen=True)
@@ -232,3 +233,48 @@ class Strategy:
     def __str__(self) -> str:
         """``agenda, learned, influence``: the parts by name."""
         return f"{self.search.method}, {self.opponents.name}, {self.evaluation.name}"
+
+
+def named(method: str = "agenda", opponents: str | None = None, evaluation: str = "influence", *,
+          values: Mapping[str, Mapping[str, float] | ProvinceValues] | None = None, pick: str | None = None,
+          samples: int | None = None, predictor: str | None = None, beam: int | None = None,
+          keep: int | None = None, lookahead: bool | None = None) -> Strategy:
+    """The strategy the command line's names spell (``--method``, ``--opponents``,
+    ``--evaluation`` and their options): the one place names become parts.  Without
+    ``opponents``, the method's own model: the learned one for agenda and cpsat, the
+    worst case for minimax, the mean for expectimax.  An option that belongs to no part
+    chosen is refused (``pick`` without the phase game, ``samples`` without draws, a
+    ``predictor`` for a model that draws its own)."""
+    searches: dict[str, Callable[[], Search]] = {"agenda": lambda: Agenda(beam=beam), "cpsat": CpSat,
+                "minimax": lambda: Minimax(keep=KEEP if keep is None else keep),
+                "expectimax": lambda: Expectimax(keep=KEEP if keep is None else keep)}
+    if method not in searches:
+        raise DipsolveSyntaxError(f"unknown method {method!r} (expected one of {', '.join(searches)})",
+                                  found=str(method), expected="a method")
+    if beam is not None and method != "agenda":
+        raise DipsolveRuleError(f"a beam is the agenda search's; method {method!r} has none", rule="beam")
+    if keep is not None and method not in ("minimax", "expectimax"):
+        raise DipsolveRuleError(f"keep is Victorybot's (minimax, expectimax), not {method!r}'s", rule="keep")
+    model = opponents or {"minimax": "worst", "expectimax": "expected"}.get(method, "learned")
+    draws = SAMPLES if samples is None else samples
+    models: dict[str, Callable[[], Opponents]] = {"learned": lambda: Learned(samples=draws), "equilibrium": lambda: PhaseGame(pick=pick or "best"),
+              "sampled": lambda: Sampled(predictor=predictor or "dumbbot", samples=draws),
+              "worst": lambda: Worst(predictor=predictor), "expected": lambda: Expected(predictor=predictor),
+              "hold": Hold}
+    if model not in models:
+        raise DipsolveSyntaxError(f"opponents must be one of {', '.join(models)}, not {model!r}",
+                                  found=str(model), expected="an opponent model")
+    for option, given, owners in (("pick", pick, ("equilibrium",)),
+                                  ("samples", samples, ("learned", "sampled")),
+                                  ("predictor", predictor, ("sampled", "worst", "expected"))):
+        if given is not None and model not in owners:
+            raise DipsolveRuleError(f"{option} belongs to opponents {' or '.join(owners)}, not {model!r}",
+                                    rule=option)
+    evaluations: dict[str, Callable[[], Evaluation]] = {"influence": lambda: Influence(values=values),
+                                                        "centers": Centers}
+    if evaluation not in evaluations:
+        raise DipsolveSyntaxError(f"unknown evaluation {evaluation!r} (expected one of "
+                                  f"{', '.join(evaluations)})", found=str(evaluation))
+    if values and evaluation != "influence":
+        raise DipsolveRuleError("province values are the influence evaluation's", rule="values")
+    return Strategy(searches[method](), models[model](), evaluations[evaluation](), lookahead=lookahead)
