@@ -3,13 +3,16 @@
     python benchmarks/paired.py BASE.json NEW.json              # the first series of each
     python benchmarks/paired.py BASE_a.json,BASE_b.json NEW.json --json
     python benchmarks/paired.py BASE.err NEW.err                # play.py's per-game lines
+    python benchmarks/paired.py BASE.json NEW.json --year 1910  # as the games stood then
 
 Each run is one or more files joined by commas (the halves of a run split by ``--seed``):
 ``play.py --json`` output (its first one-seat series, or ``--series LABEL``; the games
 from ``per_game``), or the lines ``play.py`` writes on stderr, ``game seed N: ...; BOT as
 POWER: C centers``.  Printed: each run's games, solos and mean centers with 95% intervals;
 on the seeds both played, the mean difference NEW − BASE with its 95% interval; and the
-correlation of the two runs' centers over those seeds.
+correlation of the two runs' centers over those seeds.  ``--year Y`` (JSON runs) compares
+the games as they stood at the end of year Y (``per_game``'s ``centers_by_year``; a solo
+counts if it came by then): a run to 1935 beside one to 1910, on the same seeds.
 
 **Stopping early.**  Two different seats' games on the same seed are only loosely related
 (dipsolve's seats against six DumbBots: correlation 0.13–0.38 over 70 seeds, 2026-11-27),
@@ -37,7 +40,18 @@ class Unreadable(Exception):
     """A run that could not be read: the file and why."""
 
 
-def _games(path: str, series: str | None) -> dict[int, tuple[int, bool]]:
+def _at_year(game: dict, year: int | None) -> tuple[int, bool]:
+    """A game's (centers, solo) at its end, or at the end of ``year``."""
+    if year is None:
+        return int(game["centers"]), bool(game["solo"])
+    played = {int(y): int(c) for y, c in game.get("centers_by_year", {}).items()}
+    known = [y for y in played if y <= year]
+    if not known:
+        raise Unreadable(f"game seed {game['seed']} has no centers by the end of {year}")
+    return played[max(known)], bool(game["solo"]) and max(played) <= year
+
+
+def _games(path: str, series: str | None, year: int | None = None) -> dict[int, tuple[int, bool]]:
     """Seed -> (centers, solo) of the one dipsolve seat in one file."""
     try:
         with open(path, encoding="utf-8") as fh:
@@ -57,7 +71,9 @@ def _games(path: str, series: str | None) -> dict[int, tuple[int, bool]]:
             named = f" named {series!r}" if series else ""
             raise Unreadable(f"{path}: no series{named} with per-game results (play.py --json "
                              f"writes them since 2026-11-27)")
-        return {int(g["seed"]): (int(g["centers"]), bool(g["solo"])) for g in rows[0]["per_game"]}
+        return {int(g["seed"]): _at_year(g, year) for g in rows[0]["per_game"]}
+    if year is not None:
+        raise Unreadable(f"{path}: --year reads play.py --json runs, not its per-game lines")
     out = {}
     for line in text.splitlines():
         m = LINE.search(line)
@@ -69,10 +85,10 @@ def _games(path: str, series: str | None) -> dict[int, tuple[int, bool]]:
     return out
 
 
-def _run(spec: str, series: str | None) -> dict[int, tuple[int, bool]]:
+def _run(spec: str, series: str | None, year: int | None = None) -> dict[int, tuple[int, bool]]:
     out: dict[int, tuple[int, bool]] = {}
     for path in spec.split(","):
-        out.update(_games(path, series))
+        out.update(_games(path, series, year))
     return out
 
 
@@ -118,10 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("base", help="the baseline run: play.py --json or stderr files, joined by commas")
     p.add_argument("new", help="the run compared with it, the same way")
     p.add_argument("--series", help="the series label to read from JSON (default: the first one-seat series)")
+    p.add_argument("--year", type=int, help="compare the games as they stood at the end of this year "
+                                                "(JSON runs)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = p.parse_args(argv)
     try:
-        base, new = _run(args.base, args.series), _run(args.new, args.series)
+        base, new = _run(args.base, args.series, args.year), _run(args.new, args.series, args.year)
     except Unreadable as e:
         if args.json:
             print(json.dumps({"error": str(e)}))
