@@ -151,7 +151,8 @@ def best_response(query: BestResponseQuery) -> BestResponse | None:
     try:
         sel = order_model.select_orders(position, power, candidates=candidates, scenarios=scenarios,
                                         evaluate=query.evaluate, aggregate="expected",
-                                        hint=list(query.hint), limits=Limits(workers=query.workers),
+                                        hint=list(query.hint),
+                                        limits=Limits(workers=query.workers, seed=query.seed),
                                         deadline=query.deadline)
     except order_model.ParadoxError:
         return None
