@@ -3,7 +3,8 @@
 A bot is anything with ``name`` and ``orders(position, power, deadline_s, rng)``: the
 orders ``power`` gives in the position's phase (movement, retreat or adjustment),
 decided within ``deadline_s`` seconds, with every random choice drawn from ``rng`` so a
-seeded game replays exactly; and, if it needs one, ``prepare()``, called once before a
+seeded game replays exactly (a dipsolve seat with a node limit, `DipsolveBot.nodes`,
+replays exactly too); and, if it needs one, ``prepare()``, called once before a
 game outside the clock; and, if it learns from the table, ``observe(position, orders)``,
 called after every phase with every power's orders (all public once a phase is
 adjudicated).  The Victorybot seed (``004_…``, "Experimental design")
@@ -164,6 +165,10 @@ class DipsolveBot:
     #: DumbBots at 2 s to 1910: docs/history/2026-11-27-issue-24.md, "The issue's run with
     #: the prior")
     prior: bool = True
+    #: a limit counted in work for each phase's search (`dipsolve.Limits.nodes`), the time
+    #: limit then its safety net: the seat gives the same orders in the same position with
+    #: the same seed, whatever the machine's load (None: the time limit alone)
+    nodes: int | None = None
     #: with "learned": this game's movement phases seen (position, orders), and per power
     #: we play, its learner and how many of them it has read (reset by `prepare`)
     _seen: list = field(default_factory=list, compare=False, repr=False)
@@ -181,13 +186,14 @@ class DipsolveBot:
 
     def settings(self, time_limit: float, seed: int = 0) -> api.SolveSettings:
         """What the bot asks of `dipsolve.api.solve` with ``time_limit`` seconds (on the
-        CPU clock, with one CP-SAT worker, whose thread's time counts)."""
-        workers = 1 if self.clock == "cpu" else WALL_WORKERS
+        CPU clock, with one CP-SAT worker, whose thread's time counts), and its node
+        limit (one CP-SAT worker too)."""
+        workers = 1 if self.clock == "cpu" or self.nodes is not None else WALL_WORKERS
         opponents = "equilibrium" if self.opponents == "learned" else self.opponents
         return api.SolveSettings(method=self.method, evaluation=self.evaluator,
                                  opponents=opponents, oracle=self.oracle, pick=self.pick,
                                  limits=Limits(time_limit=time_limit, seed=seed, clock=self.clock,
-                                                   workers=workers))
+                                               workers=workers, nodes=self.nodes))
 
     def check(self) -> None:
         """Raise `BotUnavailable` unless the search can answer with this method and this
@@ -260,6 +266,15 @@ class DipsolveBot:
     def orders(self, position: Position, power: str, deadline_s: float,
                rng: random.Random) -> list[Order]:
         seed = rng.randrange(1 << 30)
+        if self.opponents == "learned" and position.phase.kind == "movement" and self.nodes is not None:
+            # one work clock for the phase: the fit takes at most its share of the nodes, the
+            # search the rest (the phases seen are read outside it, as below)
+            settings = self.settings(deadline_s, seed)
+            call = settings.limits.deadline()
+            policy = self.policy(power, call.part(LEARNING_SHARE))
+            if policy is not None:
+                settings = dataclasses.replace(settings, opponents="sampled", predictor=policy)
+            return list(api.solve(position, power, settings, deadline=call).orders)
         if self.opponents == "learned" and position.phase.kind == "movement":
             tick = clock_named(self.clock)
             started = tick()
