@@ -62,7 +62,7 @@ from dipsolve.core.adjudicator import adjudicate
 from dipsolve.algorithms.adjustments import OrderSet, count_adjustments, joint_count
 from dipsolve.core.errors import DipsolveInternalError, DipsolveRuleError, DipsolveSyntaxError
 from dipsolve.core.position import Position
-from dipsolve.core.results import Deadline, Limits, Result, Status, TimeUp
+from dipsolve.core.results import Deadline, Limits, Result, Status, TimeUp, limited
 
 from .equilibria_game import (AdjustmentGame, Evaluator, Mixed, Profile, certificate_cost,
                               correlated_gains, first_options, group_table,
@@ -301,8 +301,8 @@ def solve_equilibrium(position: Position, evaluator: Evaluator, kind: str = "pur
     # sets and their effects take 20-30 ms to free) and printing the answer come after
     deadline = Deadline(WORK_SHARE * (deadline.end - deadline.start), clock=deadline.clock,
                         start=deadline.start)
-    return _Solver(position, evaluator, kind, waives, deadline, min(tolerance, TOLERANCE),
-                   game, progress).run()
+    return limited(_Solver(position, evaluator, kind, waives, deadline, min(tolerance, TOLERANCE),
+                           game, progress).run(), deadline)
 
 
 def _product(mixed: Mixed, grp: Sequence[int]) -> dict[Profile, float]:
@@ -383,7 +383,7 @@ class _Solver:
                     joint[k] = {tuple(self.current[i] for i in grp): 1.0}
                     self.group_answers.append(GroupAnswer(
                         tuple(g.players[i] for i in grp), math.prod(g.sizes[i] for i in grp),
-                        "cut short by the time limit", Status.TIMED_OUT,
+                        f"cut short by {self.deadline.limit_name()}", Status.TIMED_OUT,
                         "the profile the search had reached"))
         return self._answer(groups, mixed, joint, orders)
 
@@ -393,10 +393,10 @@ class _Solver:
         pos, waives = self.position, self.waives
         first = first_options(pos, waives)
         players = [p for p in pos.powers() if count_adjustments(pos, p, waives) > 1]
-        self.notes.append("the time limit came before the game was set up: every power's "
-                          "first order set, not certified")
+        self.notes.append(f"{self.deadline.limit_name()} came before the game was set up: every "
+                          f"power's first order set, not certified")
         return Equilibrium(
-            status=Status.TIMED_OUT, objective=None, bound=0.0, seconds=self.deadline.elapsed(),
+            status=Status.TIMED_OUT, objective=None, bound=0.0, seconds=self.deadline.seconds(),
             kind=self.kind,
             strategies=tuple(Strategy(p, ((first[p], 1.0),)) for p in players),
             values={}, gains={}, epsilon=math.inf, groups=(),
@@ -673,14 +673,14 @@ class _Solver:
         except TimeUp:
             certified = False
             self.timed_out = True
-            self.notes.append(f"the certificate was cut short by the time limit: {len(gains)} of "
+            self.notes.append(f"the certificate was cut short by {self.deadline.limit_name()}: {len(gains)} of "
                               f"{len(g.players)} powers' gains computed")
         epsilon = max(gains.values(), default=0.0) if certified else math.inf
         if certified and epsilon <= self.tolerance:
             status = Status.OPTIMAL      # proven by the certificate, deadline or not
             if self.timed_out:
-                self.notes.append("the time limit stopped the search, but the profile it had "
-                                  "reached is certified an equilibrium")
+                self.notes.append(f"{self.deadline.limit_name()} stopped the search, but the profile "
+                                  f"it had reached is certified an equilibrium")
         elif self.timed_out:
             status = Status.TIMED_OUT
         else:
@@ -711,7 +711,7 @@ class _Solver:
                                for idx, pr in dist.items()), key=lambda t: -t[1])))
                 for grp, dist in zip(groups, joint))
         return Equilibrium(status=status, objective=epsilon if certified else None, bound=0.0,
-                           seconds=self.deadline.elapsed(), kind=kind, strategies=strategies,
+                           seconds=self.deadline.seconds(), kind=kind, strategies=strategies,
                            values=values, gains=gains, epsilon=epsilon,
                            groups=tuple(self.group_answers), joint_profiles=g.joint_profiles,
                            evaluations=g.evaluations, certified=certified, fixed=dict(g.fixed),

@@ -29,7 +29,7 @@ from types import ModuleType
 from dipsolve.core.adjudicator import adjudicate
 from dipsolve.core.legal import useful_orders
 from dipsolve.core.orders import Hold, unit_key
-from dipsolve.core.results import Limits, Status
+from dipsolve.core.results import Deadline, Limits, Status
 from dipsolve.search.agenda import AgendaSearch
 from dipsolve.search.methods import (MethodUnavailable, Solution, Task, describe_model,
                                      run_agenda)
@@ -60,10 +60,18 @@ def load() -> ModuleType:
     return order_model
 
 
+def _no_time_to_load(deadline: Deadline) -> bool:
+    """Whether too little time is left to import OR-Tools (`LOAD_SECONDS` /
+    `LOAD_SHARE`).  Never under a node limit (`Limits.nodes`): the import is no work of
+    the search's, and whether the model is tried must not depend on the machine (only
+    the safety net, the time limit, pays for it)."""
+    return not deadline.counts_work and deadline.remaining() * LOAD_SHARE < LOAD_SECONDS
+
+
 def cpsat(task: Task) -> Solution:
     """The orders for ``task`` by the CP-SAT order model (see the module notes)."""
     trace = task.settings.trace
-    if not loaded() and task.deadline.remaining() * LOAD_SHARE < LOAD_SECONDS:
+    if not loaded() and _no_time_to_load(task.deadline):
         s = run_agenda(task)
         note = (f"no time to load OR-Tools (about {LOAD_SECONDS:g} s) in the "
                 f"{task.call.end - task.call.start:g} s allowed: the agenda search's answer stands")
@@ -141,7 +149,7 @@ def best_response(query: BestResponseQuery) -> BestResponse | None:
     the model's value is the evaluation itself and it proved optimality.  None when
     OR-Tools is not loaded and there is no time to load it, or the scenarios hold a convoy
     paradox the model does not encode."""
-    if not loaded() and query.deadline.remaining() * LOAD_SHARE < LOAD_SECONDS:
+    if not loaded() and _no_time_to_load(query.deadline):
         return None
     order_model = load()
     position, power = query.position, query.power
@@ -151,7 +159,8 @@ def best_response(query: BestResponseQuery) -> BestResponse | None:
     try:
         sel = order_model.select_orders(position, power, candidates=candidates, scenarios=scenarios,
                                         evaluate=query.evaluate, aggregate="expected",
-                                        hint=list(query.hint), limits=Limits(workers=query.workers),
+                                        hint=list(query.hint),
+                                        limits=Limits(workers=query.workers, seed=query.seed),
                                         deadline=query.deadline)
     except order_model.ParadoxError:
         return None

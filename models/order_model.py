@@ -80,7 +80,7 @@ from dipsolve.core.orders import Hold, Move, Order, unit_key
 from dipsolve.core.position import Position, Unit
 from dipsolve.models import stopping
 from dipsolve.models.cpsat import cpsat_solver
-from dipsolve.core.results import Deadline, Limits, Result, Status, TimeUp
+from dipsolve.core.results import Deadline, Limits, Result, Status, TimeUp, limited
 
 from .movement_rules import Lit, Logic, Model, ParadoxError, Resolution, convoy_cycles
 
@@ -355,9 +355,12 @@ def predict(position: Position, orders: Mapping[str, Iterable[Order]], *,
     logic = Logic(model)
     resolution = Resolution(logic, position, {u: [(True, r)] for u, r in fixed.items()})
     limits = limits or PREDICT_LIMITS
-    # one worker: one outcome, whatever the load
-    solver = cpsat_solver(limits.time_limit, workers=1, seed=limits.seed)
-    status = stopping.cpsat_solve(solver, model)
+    # one worker: one outcome, whatever the load (with a node limit, that many nodes of
+    # CP-SAT's deterministic time: `dipsolve.models.cpsat`)
+    call = limits.deadline() if limits.nodes is not None else None
+    solver = cpsat_solver(limits.time_limit if call is None else call.remaining(), workers=1,
+                          seed=limits.seed, deadline=call)
+    status = stopping.cpsat_solve(solver, model, call)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise ModelError(f"the movement rules found no outcome ({solver.status_name(status)}) "
                          f"for {position.phase}")
@@ -393,7 +396,7 @@ def select_orders(position: Position, power: str, *,
     """
     limits = limits or SELECT_LIMITS
     call = deadline if deadline is not None else limits.deadline()
-    began = call.clock()
+    began = call.seconds()
     if position.phase.kind != "movement":
         raise DipsolveRuleError(f"select_orders needs a movement phase, not {position.phase}")
     if aggregate not in AGGREGATES:
@@ -427,13 +430,14 @@ def select_orders(position: Position, power: str, *,
         maximized = None
     built = None
     code = cp_model.UNKNOWN
-    solver = cpsat_solver(0.0, workers=limits.workers, seed=limits.seed)
+    solver = cpsat_solver(0.0, workers=limits.workers, seed=limits.seed, deadline=build_by)
     if maximized is not None:
         built = _OrderModel(position, power, options, fixed, maximized, aggregate, weights, hinted,
                             build_by)
         if built.complete:
-            solver = cpsat_solver(build_by.remaining(), workers=limits.workers, seed=limits.seed)
-            code = stopping.cpsat_solve(solver, built.model)
+            solver = cpsat_solver(build_by.remaining(), workers=limits.workers, seed=limits.seed,
+                                  deadline=build_by)
+            code = stopping.cpsat_solve(solver, built.model, build_by)
     if code == cp_model.INFEASIBLE or code == cp_model.MODEL_INVALID:
         raise ModelError(f"the order model has no solution ({solver.status_name(code)}) for "
                          f"{power} in {position.phase}")
@@ -475,14 +479,14 @@ def select_orders(position: Position, power: str, *,
         score = sum(w * r.score for w, r in zip(shares, results))
         if maximized is not None:
             objective = sum(w * r.value for w, r in zip(shares, results) if r.value is not None)
-    return OrderSelection(
-        status=status, objective=objective, bound=bound, seconds=call.clock() - began,
+    return limited(OrderSelection(
+        status=status, objective=objective, bound=bound, seconds=call.seconds() - began,
         power=power, orders=orders, aggregate=aggregate, score=score, exact=exact,
         value_name=maximized.name if maximized is not None else "(not linearized: no time)",
         scenarios=tuple(results), excluded=tuple(excluded),
         variables=len(built.model.proto.variables) if built is not None else 0,
         constraints=len(built.model.proto.constraints) if built is not None else 0,
-        linear=maximized)
+        linear=maximized), call)
 
 
 # -- the pieces of select_orders -----------------------------------------------------------------

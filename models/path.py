@@ -56,7 +56,7 @@ from ortools.sat.python import cp_model
 from dipsolve.core.adjudicator import Outcome
 from dipsolve.core.position import Phase, Position
 from dipsolve.models import stopping
-from dipsolve.core.results import Deadline, Limits, Result, Status, TimeUp
+from dipsolve.core.results import Deadline, Limits, Result, Status, TimeUp, limited
 
 from .path_bound import LowerBound, lower_bound
 from .path_model import FullModel, PaperModel, cp_solver
@@ -92,7 +92,7 @@ class Attempt:
         elif self.status == "INFEASIBLE":
             what = f"CP-SAT proved that no plan reaches {target} by then"
         else:
-            what = "CP-SAT ran out of time (undecided)"
+            what = "CP-SAT ran out of time or nodes (undecided)"
         return f"{self.phase}: {what} ({self.variables:,} variables, {self.seconds:.2f} s)"
 
 
@@ -170,7 +170,7 @@ def solve_path(position: Position, power: str, target: int = 16, rules: str = "f
         last = schedule(pb.start, moves)[-1] if moves else None
         bound = schedule(pb.start, bound_moves)[-1] if bound_moves else None
         return PathSolution(
-            status=status, objective=moves, bound=bound_moves, seconds=deadline.elapsed(),
+            status=status, objective=moves, bound=bound_moves, seconds=deadline.seconds(),
             power=power, target=target, rules=rules, start=pb.start,
             years=None if moves is None else (years_between(pb.start, last) if last else 0),
             reached=None if moves is None else (last.short if last else pb.start.short),
@@ -199,7 +199,7 @@ def solve_path(position: Position, power: str, target: int = 16, rules: str = "f
         """Solve horizon n with at most ``share`` seconds (never past the deadline); keep
         its plan if it has one.  Returns CP-SAT's status name; raises `TimeUp`."""
         nonlocal best, doing
-        t0 = deadline.clock()
+        t0 = deadline.seconds()
         phases = schedule(pb.start, n)
         if deadline.remaining() < MIN_SOLVE:
             doing = f"before {phases[-1].short} was tried"
@@ -210,10 +210,10 @@ def solve_path(position: Position, power: str, target: int = 16, rules: str = "f
         if seconds < MIN_SOLVE:
             raise TimeUp
         doing = f"while solving {phases[-1].short}"
-        solver = cp_solver(seconds, workers, max_lp=pb.full, seed=seed)
-        status = stopping.cpsat_solve(solver, mdl.model)
+        solver = cp_solver(seconds, workers, max_lp=pb.full, seed=seed, deadline=deadline)
+        status = stopping.cpsat_solve(solver, mdl.model, deadline)
         name = solver.status_name(status)
-        attempts.append(Attempt(n, phases[-1].short, name, deadline.clock() - t0, mdl.variables()))
+        attempts.append(Attempt(n, phases[-1].short, name, deadline.seconds() - t0, mdl.variables()))
         if progress:
             progress(attempts[-1])
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -243,10 +243,10 @@ def solve_path(position: Position, power: str, target: int = 16, rules: str = "f
             if attempt(n, deadline.remaining()) == "UNKNOWN":
                 break
     except TimeUp:
-        notes.append(f"the time limit came {doing}")
+        notes.append(f"{deadline.limit_name()} came {doing}")
     bound = proven()
     if best is None:
         timed_out = bound <= max_moves
-        return done(Status.TIMED_OUT if timed_out else Status.INFEASIBLE, lb, bound)
+        return limited(done(Status.TIMED_OUT if timed_out else Status.INFEASIBLE, lb, bound), deadline)
     n, plan, outcomes = best
     return done(Status.OPTIMAL if n <= bound else Status.FEASIBLE, lb, bound, n, plan, outcomes)

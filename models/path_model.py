@@ -393,14 +393,16 @@ def _shortest_route(m: Map, src: str, dst: str, seas: set[str]) -> list[str]:
 
 
 
-def cp_solver(seconds: float, workers: int, max_lp: bool, seed: int = 0) -> cp_model.CpSolver:
+def cp_solver(seconds: float, workers: int, max_lp: bool, seed: int = 0,
+              deadline: Deadline | None = None) -> cp_model.CpSolver:
     """CP-SAT; for the full rules with the full linear relaxation (``max_lp``: every
     Boolean constraint in the LP, added up front).  With the default workers alone,
     proving that England cannot reach 18 centers by 1903 did not finish in 120 s; with
     ``max_lp`` it takes 0.3 s.  The paper's model does better without it.  ``seed``:
-    CP-SAT's random seed (`dipsolve.models.cpsat`)."""
-    solver = cpsat_solver(max(seconds, 0.01), workers=workers, seed=seed)
-    if max_lp and workers > 1:
+    CP-SAT's random seed; ``deadline``: the call's, whose work clock (`Limits.nodes`)
+    makes ``seconds`` nodes and the solve one worker's (`dipsolve.models.cpsat`)."""
+    solver = cpsat_solver(max(seconds, 0.01), workers=workers, seed=seed, deadline=deadline)
+    if max_lp and solver.parameters.num_workers > 1:
         solver.parameters.extra_subsolvers.append("max_lp")
     elif max_lp:
         solver.parameters.linearization_level = 2

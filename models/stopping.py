@@ -20,15 +20,22 @@ import os
 import signal
 from typing import Any
 
-from dipsolve.core.results import on_stop
+from dipsolve.core.results import Deadline, WorkClock, on_stop
 
 
-def cpsat_solve(solver: Any, model: Any) -> Any:
+def cpsat_solve(solver: Any, model: Any, deadline: Deadline | None = None) -> Any:
     """``solver.solve(model)`` (a ``CpSolver`` and a ``CpModel``), stopped early by a
-    stop request: the status CP-SAT reports then is that of the best answer so far."""
+    stop request: the status CP-SAT reports then is that of the best answer so far.
+    On a ``deadline`` that counts work (`Limits.nodes`), the solve's deterministic time
+    is counted on its clock (`WorkClock.DETERMINISTIC_NODES` nodes a deterministic
+    second; `dipsolve.models.cpsat`)."""
     solver.parameters.catch_sigint_signal = False
     with on_stop(solver.stop_search):
-        return solver.solve(model)
+        status = solver.solve(model)
+    clock = deadline.clock if deadline is not None else None
+    if isinstance(clock, WorkClock):
+        clock.spend(solver.deterministic_time * WorkClock.DETERMINISTIC_NODES)
+    return status
 
 
 def pulp_solve(problem: Any, solver: Any) -> Any:

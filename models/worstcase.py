@@ -54,7 +54,7 @@ from dipsolve.core.errors import DipsolveInternalError
 from dipsolve.core.map import Map, standard_map
 from dipsolve.core.position import Phase, Position, Unit
 from dipsolve.models import stopping
-from dipsolve.core.results import Deadline, Limits, Result, Status, TimeUp
+from dipsolve.core.results import Deadline, Limits, Result, Status, TimeUp, limited
 
 CENTERS = 34
 HOME_CENTERS = 22
@@ -218,16 +218,22 @@ class _Model:
         golden test's flake); one thread gives the same plan every run, as fast here
         (3.5 s against 3.4 s for the whole worst case)."""
         pulp = self.pulp
-        left = deadline.remaining()
-        if left < 2 * CBC_START:
+        # seconds: CBC counts no work of ours (under a node limit it runs to the time
+        # limit, the safety net, and a solve it cuts short says the time came first)
+        left = deadline.seconds_left()
+        if left < 2 * CBC_START or deadline.expired():
+            deadline.out_of_time()
             return "Not Solved"
         solver = pulp.PULP_CBC_CMD(msg=False, timeLimit=left - CBC_START,
                                    gapRel=0, gapAbs=1e-9, threads=1)
         stopping.pulp_solve(self.prob, solver)
         # "Optimal" only when CBC proved it (sol_status 1); 2 is a solution found before
         # the time limit, 0 none
-        return {1: "Optimal", 2: "Feasible", 0: "Not Solved", -1: "Infeasible"}.get(
+        status = {1: "Optimal", 2: "Feasible", 0: "Not Solved", -1: "Infeasible"}.get(
             self.prob.sol_status, pulp.LpStatus[self.prob.status])
+        if status in ("Feasible", "Not Solved"):
+            deadline.out_of_time()
+        return status
 
     def chosen(self) -> dict[str, int]:
         return {p: max(range(len(xs)), key=lambda k: xs[k].value() or 0) for p, xs in self.x.items()}
@@ -260,10 +266,10 @@ def solve_worst_case(waives: bool = True, game_map: Map | None = None, *,
         if math.prod(pl.choices for pl in fallback) > math.prod(pl.choices for pl in plans):
             plans = fallback
         product = math.prod(pl.choices for pl in plans)
-        return WorstCase(status=Status.TIMED_OUT, objective=float(product), bound=None,
-                         seconds=deadline.elapsed(), waives=waives, product=product,
-                         plans=plans, bound_log=bound_log, checked_vectors=checked,
-                         confirmed=False)
+        return limited(WorstCase(status=Status.TIMED_OUT, objective=float(product), bound=None,
+                                 seconds=deadline.seconds(), waives=waives, product=product,
+                                 plans=plans, bound_log=bound_log, checked_vectors=checked,
+                                 confirmed=False), deadline)
 
     try:
         deadline.check()
@@ -309,7 +315,7 @@ def solve_worst_case(waives: bool = True, game_map: Map | None = None, *,
     if not confirmed:       # CBC's optimum, not yet compared in integers with its rivals
         return unproven(best_plan, seen, bound)
     return WorstCase(status=Status.OPTIMAL, objective=float(best), bound=float(best),
-                     seconds=deadline.elapsed(), waives=waives, product=best, plans=best_plan,
+                     seconds=deadline.seconds(), waives=waives, product=best, plans=best_plan,
                      bound_log=bound, checked_vectors=seen, confirmed=True)
 
 
@@ -346,7 +352,7 @@ def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None =
     if deadline is None:
         deadline = limits.deadline()
     loaded = "ortools.sat.python.cp_model" in sys.modules
-    if deadline.remaining() < (0.05 if loaded else WITNESS_START):
+    if deadline.seconds_left() < (0.05 if loaded else WITNESS_START) or deadline.expired():
         raise TimeUp
     from ortools.sat.python import cp_model
     from dipsolve.models.cpsat import cpsat_solver
@@ -392,8 +398,9 @@ def witness(plans: Iterable[PowerPlan], year: int = 1910, game_map: Map | None =
     left = deadline.remaining()
     if left <= 0:
         raise TimeUp
-    solver = cpsat_solver(left, workers=1, seed=seed)    # one worker: the same witness every run
-    status = stopping.cpsat_solve(solver, model)
+    # one worker: the same witness every run
+    solver = cpsat_solver(left, workers=1, seed=seed, deadline=deadline)
+    status = stopping.cpsat_solve(solver, model, deadline)
     if status == cp_model.UNKNOWN:
         raise TimeUp
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -4,8 +4,8 @@ Searches `Agenda`, `Minimax`, `Expectimax`, `CpSat`; models of the opponents `Le
 (the default), `PhaseGame`, `Sampled`, `Worst`, `Expected`, `Hold`; evaluations
 `Influence`, `Centers` (`dipsolve.search.strategy`, where each is described).
 
-    >>> from dipsolve.strategy import Agenda, PhaseGame, Strategy
-    >>> str(Strategy(Agenda(beam=50), PhaseGame()))
+    >>> from dipsolve import strategy as S
+    >>> str(S.Strategy(S.Agenda(beam=50), S.PhaseGame()))
     'agenda, equilibrium, influence'
 """
 

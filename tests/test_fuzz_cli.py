@@ -59,6 +59,7 @@ NUMBERS = {
     "--games": (["1"], _HOSTILE_INTS + ["0", "100001"]),
     "--jobs": (["1"], _HOSTILE_INTS + ["0", "65"]),
     "--seed": (["0", "7"], _HOSTILE_INTS + ["2147483648"]),
+    "--nodes": (["50", "300"], _HOSTILE_INTS + ["0", "1000000000001"]),
     "--samples": (["1", "2"], _HOSTILE_INTS + ["0", "10001"]),
     "--beam": (["1", "5"], _HOSTILE_INTS + ["0", "1000001"]),
 }
@@ -80,6 +81,7 @@ COMMANDS = [
     ["solve", "{position}", "--power", "TUR", "--values", "{values}", "--time-limit", "--beam"],
     ["solve", "{position}", "--power", "ENG", "--opponents", "sampled", "--samples",
      "--time-limit", "--json"],
+    ["solve", "{position}", "--power", "GER", "--opponents", "worst", "--nodes", "--seed", "--json"],
     ["path", "--power", "GER", "--algorithm", "bfs", "--target"],
     ["path", "--power", "ITA", "--algorithm", "astar", "--from", "{position}", "--target",
      "--time-limit"],

@@ -26,9 +26,9 @@ def _spy_on_cpsat(monkeypatch, where: str) -> list[tuple[int, int]]:
     made: list[tuple[int, int]] = []
     real = cpsat.cpsat_solver
 
-    def spy(seconds, *, workers=1, seed=0):
+    def spy(seconds, *, workers=1, seed=0, deadline=None):
         made.append((workers, seed))
-        return real(seconds, workers=workers, seed=seed)
+        return real(seconds, workers=workers, seed=seed, deadline=deadline)
 
     monkeypatch.setattr(f"{where}.cpsat_solver", spy)
     return made

@@ -1,5 +1,6 @@
 """A GLOP linear program (OR-Tools) given the time left of a `Deadline`, for the LP
-solvers of this package (`zero_sum_lp`, `correlated_lp`)."""
+solvers of this package (`zero_sum_lp`, `correlated_lp`): in seconds, on a work clock
+(`Limits.nodes`) too, whose safety net then bounds it (GLOP counts no nodes)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ def glop(deadline: Deadline | None) -> Any:
     from ortools.linear_solver import pywraplp
     solver = pywraplp.Solver.CreateSolver("GLOP")
     if deadline is not None:
-        left = deadline.remaining()
-        if left <= 0:
+        left = deadline.seconds_left()        # GLOP counts no nodes: seconds
+        if left <= 0 or deadline.expired():
             raise TimeUp
         solver.SetTimeLimit(max(1, int(left * 1000)))
     return solver
@@ -29,6 +30,8 @@ def solved(solver: Any, deadline: Deadline | None) -> bool:
     status = solver.Solve()
     if status in (solver.OPTIMAL, solver.FEASIBLE):
         return True
+    if deadline is not None and deadline.seconds_left() < 0.01:
+        deadline.out_of_time()      # GLOP's own time limit came (on a work clock too)
     if deadline is not None and deadline.expired():
         raise TimeUp
     return False

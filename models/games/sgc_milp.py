@@ -32,8 +32,8 @@ def sgc_milp(A: np.ndarray, B: np.ndarray, deadline: Deadline | None = None
     import pulp
     time_limit = None
     if deadline is not None:
-        time_limit = deadline.remaining()
-        if time_limit <= 0:
+        time_limit = deadline.seconds_left()      # CBC counts no nodes: seconds
+        if time_limit <= 0 or deadline.expired():
             raise TimeUp
     m, n = A.shape
     prob = pulp.LpProblem("sgc", pulp.LpMinimize)
@@ -54,10 +54,12 @@ def sgc_milp(A: np.ndarray, B: np.ndarray, deadline: Deadline | None = None
             prob += u - ua <= rng * s[tag][a]
     prob += pulp.lpSum(1 - v for v in s["r"] + s["c"])
     if deadline is not None:
-        time_limit = deadline.remaining()
-        if time_limit <= 0:
+        time_limit = deadline.seconds_left()
+        if time_limit <= 0 or deadline.expired():
             raise TimeUp
     pulp_solve(prob, pulp.PULP_CBC_CMD(msg=False, timeLimit=time_limit, threads=1))
+    if prob.sol_status != 1 and deadline is not None:
+        deadline.out_of_time()                 # CBC's time limit came (not a node limit)
     if prob.sol_status not in (1, 2):          # no solution within the time limit
         return None
     x = np.array([v.value() or 0.0 for v in p["r"]])

@@ -73,7 +73,7 @@ from ..core.errors import DipsolveRuleError, DipsolveSyntaxError
 from ..core.graph import distances
 from ..core.map import Map
 from ..core.position import Position
-from ..core.results import Deadline, Result, Status
+from ..core.results import Deadline, Result, Status, limited
 
 ALGORITHMS = ("bfs", "greedy", "astar")
 ORDERS = ("alphabetical", "armies-first", "abbreviation", "reverse")
@@ -277,11 +277,12 @@ def search(position: Position, power: str, algorithm: str = "bfs", target: int =
             status = Status.INFEASIBLE
         else:
             status = Status.OPTIMAL if moves == bound else Status.FEASIBLE
-        return SearchResult(
-            status=status, objective=moves, bound=bound, seconds=deadline.elapsed(),
+        return limited(SearchResult(
+            status=status, objective=moves, bound=bound, seconds=deadline.seconds(),
             algorithm=algorithm, power=power, target=target, order=order, goal_test=goal_test,
             reached=reached, nodes_expanded=len(nodes), expansions=len(steps) - 1 if steps else 0,
-            start_count=start_count, counted=tuple(counted), nodes=tuple(nodes), steps=tuple(steps))
+            start_count=start_count, counted=tuple(counted), nodes=tuple(nodes), steps=tuple(steps)),
+            deadline)
 
     if start_count >= target:
         return result(True)

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from ..core.results import Deadline, Limits, TimeUp, interrupted
 
 from .interrupt import cooperative
-from .options import UserError, add_evaluation, add_json, add_power, add_seed, add_time_limit, add_variant, load
+from .options import (UserError, add_evaluation, add_json, add_nodes, add_power, add_seed, add_time_limit,
+                      add_variant, check_nodes, load)
 from .output import Outputs
 from .progress import Progress
 from .show import position_json
@@ -89,6 +90,7 @@ def register(subparsers: Any) -> None:
                      "and searches make no random choice)")
     add_time_limit(p, None, help="seconds for the solver (default 60; 300 for --worst-case); the "
                                  "best answer so far is reported when it runs out")
+    add_nodes(p, "the solver")
     add_variant(p)
     add_json(p, help="one JSON object (see --help of the README)")
     p.set_defaults(func=cmd_adjust, stops_by_itself=True)
@@ -97,6 +99,7 @@ def register(subparsers: Any) -> None:
 def cmd_adjust(args: argparse.Namespace) -> int:
     if args.time_limit is None:
         args.time_limit = 300.0 if args.worst_case else 60.0
+        check_nodes(args)               # a time limit to fit --nodes (its safety net)
     if args.worst_case:
         if args.file or args.count or args.power or args.equilibrium:
             raise UserError("--worst-case takes no FILE, --count, --power or --equilibrium")
@@ -131,8 +134,8 @@ def _deadline(args: argparse.Namespace) -> Deadline:
 
 
 def _limits(args: argparse.Namespace) -> Limits:
-    """The solver's settings: the time limit, and --seed, CP-SAT's for the witness."""
-    return Limits(time_limit=args.time_limit, seed=args.seed)
+    """The solver's settings: the time limit, --nodes, and --seed, CP-SAT's for the witness."""
+    return Limits(time_limit=args.time_limit, seed=args.seed, nodes=args.nodes)
 
 
 # -- counting and listing -----------------------------------------------------------------------

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..core.results import Limits, stop_requested
 from .interrupt import cooperative
-from .options import (UserError, add_json, add_power, add_seed, add_time_limit, is_record, read_text,
+from .options import (UserError, add_json, add_nodes, add_power, add_seed, add_time_limit, is_record, read_text,
                       source_name, warn_skipped)
 from .output import Outputs
 from .progress import Progress
@@ -45,6 +45,7 @@ def register(subparsers: Any) -> None:
                                               "(0: the first); default: every game, one after the other")
     add_power(p, help="weigh only this power's orders (default: every power)")
     add_time_limit(p, 1.0, help="seconds dipsolve's search takes for each power and movement phase (default 1)")
+    add_nodes(p, "dipsolve's search of each power and movement phase")
     add_seed(p, help="the seed of every random choice of dipsolve's search in each phase")
     p.add_argument("--adjudication-only", action="store_true",
                    help="only re-adjudicate the phases (no search: fast, for many records)")
@@ -113,11 +114,12 @@ def _report(args: argparse.Namespace, name: str, record: Any, result: Any, stems
         pictures += outputs.commit()
     if args.json:
         print(json.dumps({"file": name, **result.to_json(), "time_limit": args.time_limit,
+                          "nodes": args.nodes, "limit": "time" if args.nodes is None else "nodes",
                           "pictures": pictures}))
     else:
         if totals["games"]:
             print()
-        print(report_text(name, result, args.time_limit, pictures))
+        print(report_text(name, result, args.time_limit, pictures, nodes=args.nodes))
     totals["games"] += 1
     totals["checked"] += len(result.checks)
     totals["differences"] += len(result.differences)
@@ -126,13 +128,14 @@ def _report(args: argparse.Namespace, name: str, record: Any, result: Any, stems
 
 def analyze_one(record: Any, args: argparse.Namespace, step: Any) -> Any:
     from ..analysis import analyze
-    limits = Limits(time_limit=args.time_limit, seed=args.seed)
+    limits = Limits(time_limit=args.time_limit, seed=args.seed, nodes=args.nodes)
     return analyze(record, [args.power] if args.power else None, limits=limits,
                    on_step=step, check_only=args.adjudication_only)
 
 
-def report_text(name: str, result: Any, time_limit: float, pictures: list[str]) -> str:
-    """The report of one game, for people."""
+def report_text(name: str, result: Any, time_limit: float, pictures: list[str],
+                nodes: int | None = None) -> str:
+    """The report of one game, for people (``nodes``: the searches' node limit, if any)."""
     from ..analysis import EXPLANATIONS, QUIRKS
     record = result.record
     names = record.names
@@ -155,7 +158,8 @@ def report_text(name: str, result: Any, time_limit: float, pictures: list[str]) 
             lines.append(f"  {c.phase}: {'' if c.explained else 'UNEXPLAINED: '}{why}")
             lines += [f"      {line}" for line in c.differences]
     for power in result.moves:
-        lines += ["", f"## {power} (dipsolve's orders: agenda search, {time_limit:g} s a phase)",
+        limit = f"{time_limit:g} s" if nodes is None else f"{nodes} nodes"
+        lines += ["", f"## {power} (dipsolve's orders: agenda search, {limit} a phase)",
                   fold_table(["phase", "played", "dipsolve's", "value lost"], result.table_rows(power),
                              right={3}),
                   result.table_summary(power)]

@@ -46,7 +46,8 @@ from ..core.errors import DipsolveError, DipsolveLimitError
 from ..core.results import Limits
 from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_power,
-                      add_ray, add_seed, add_time_limit, add_variant, integer, is_record, load_kernel,
+                      add_nodes, add_ray, add_seed, add_time_limit, add_variant, integer, is_record,
+                      load_kernel,
                       range_help, read_text, source_name, warn_skipped)
 
 if TYPE_CHECKING:
@@ -78,6 +79,8 @@ def register(subparsers: Any) -> None:
     add_power(p, help="solve/analyze: only this power (default: every power)")
     add_time_limit(p, 5.0, help="solve: seconds an input (shared among its powers); analyze: "
                                 "seconds a power and movement phase, for each one (default 5)")
+    add_nodes(p, "the search of an input (solve: shared among its powers) or of a power and "
+                 "movement phase (analyze)")
     add_seed(p, help="solve and analyze: the seed of every random choice of the search")
     p.add_argument("--method", choices=METHODS, default="agenda", help="solve: the search (default: agenda)")
     add_evaluation(p, help="solve: how positions are judged")
@@ -219,6 +222,7 @@ def inputs(args: argparse.Namespace) -> list[tuple[str, Any]]:
 def settings_of(args: argparse.Namespace) -> dict[str, Any]:
     """Every setting that changes an answer: the run a results file belongs to."""
     keep = {"task": args.task, "power": args.power, "time_limit": args.time_limit, "seed": args.seed,
+            **({"nodes": args.nodes} if args.nodes is not None else {}),
             **({"variant": args.variant} if args.variant != "standard" else {})}
     if args.task == "solve":
         keep.update(method=args.method, evaluation=args.evaluation, opponents=args.opponents)
@@ -251,7 +255,8 @@ def _answer(settings: dict[str, Any], item: Any, on_step: Step | None = None) ->
     if kind == "record":
         from ..analysis import analyze
         power = settings["power"]
-        limits = Limits(time_limit=settings["time_limit"], seed=settings.get("seed", 0))
+        limits = Limits(time_limit=settings["time_limit"], seed=settings.get("seed", 0),
+                        nodes=settings.get("nodes"))
         return analyze(item[1], [power] if power else None, limits=limits, on_step=on_step,
                        check_only=settings.get("adjudication_only", False)).to_json()
     if kind == "text":
@@ -283,9 +288,11 @@ def _solve(settings: dict[str, Any], position: Any, on_step: Step | None = None)
     from .solve import _powers
     powers = _powers(position, settings["power"])
     share = settings["time_limit"] / max(1, len(powers))
+    nodes = settings.get("nodes")
     chosen = SolveSettings(method=settings["method"], evaluation=settings["evaluation"],
                            opponents=settings["opponents"],
-                           limits=Limits(time_limit=share, seed=settings.get("seed", 0)))
+                           limits=Limits(time_limit=share, seed=settings.get("seed", 0),
+                                         nodes=None if nodes is None else max(1, nodes // max(1, len(powers)))))
     solutions = []
     for i, p in enumerate(powers):
         if on_step is not None:

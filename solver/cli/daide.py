@@ -1,7 +1,7 @@
 """``dipsolve daide``: take a seat at a DAIDE server's game and play it with a bot.
 
     dipsolve daide HOST:PORT [--bot dipsolve|dipsolve:METHOD|dumbbot|random] [--name NAME]
-                   [--power P [--passcode N]] [--time-limit S] [--timeout S] [--json] [-v]
+                   [--power P [--passcode N]] [--time-limit S] [--nodes N] [--timeout S] [--json] [-v]
 
 Exit status: 0 when the game ends (the server's OFF, after DRW/SLO/SMR); 1 for the
 server's fault: the connection cannot be made, is lost, or goes silent, the server
@@ -21,7 +21,7 @@ from typing import Any
 
 from ..play.registry import bots_help
 from .output import check_destination
-from .options import (SEAT_DEFAULT, SEAT_MODELS, UserError, add_json, add_power, add_time_limit,
+from .options import (SEAT_DEFAULT, SEAT_MODELS, UserError, add_json, add_nodes, add_power, add_time_limit,
                       integer, number, range_help)
 
 #: exit status for a connection that failed, was lost, or was refused
@@ -71,6 +71,7 @@ def register(subparsers: Any) -> None:
                    help="with --power: rejoin that seat (IAM) with the passcode HLO gave")
     add_time_limit(p, None, help="seconds the bot may think a turn (default: from the server's "
                                  "time limits, else 5)")
+    add_nodes(p, "a dipsolve bot's search of each turn")
     p.add_argument("--timeout", type=number, default=600.0, metavar="S",
                    help=f"give up when the server says nothing for S seconds (default 600; "
                         f"{range_help('timeout')})")
@@ -104,7 +105,7 @@ def cmd_daide(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address)
     if args.passcode is not None and args.power is None:
         raise UserError("--passcode needs --power (the seat to take back)")
-    bot = seating(args.bot, [], opponents=args.opponents)[0]
+    bot = seating(args.bot, [], opponents=args.opponents, nodes=args.nodes)[0]
     if args.save:                           # the folder checked before the game, not after
         check_destination(seat_path(args.save, None), create_folder=True)
 

@@ -1,8 +1,8 @@
 """``dipsolve path``: the fastest path to N supply centers for a power nobody opposes.
 
     dipsolve path --power GER [--target 16|18] [--algorithm bfs|greedy|astar|exact]
-                  [--rules full|paper] [--from FILE] [--time-limit S] [--json]
-                  [--render OUT] [--plan-out PLAN.json]
+                  [--rules full|paper] [--from FILE] [--time-limit S] [--nodes N]
+                  [--seed K] [--json] [--render OUT] [--plan-out PLAN.json]
 
 ``bfs``, ``greedy`` and ``astar`` are the graph searches of Stormont & Allan (seed
 ``001_…``, §3.1–3.3; `dipsolve.algorithms.path`): they count the nodes they expand.  ``exact`` (the
@@ -17,9 +17,9 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..core.results import Deadline, Limits, Status, interrupted
+from ..core.results import Limits, Status, interrupted
 from .interrupt import cooperative
-from .options import (PATH_ALGORITHMS, PATH_GOAL_TESTS, PATH_ORDERS, UserError, add_json,
+from .options import (PATH_ALGORITHMS, PATH_GOAL_TESTS, PATH_ORDERS, UserError, add_json, add_nodes,
                       add_power, add_render, add_seed, add_time_limit, add_variant, add_workers, integer, load,
                       plan_render, range_help, variant_of,
                       write_render)
@@ -76,6 +76,7 @@ def register(subparsers: Any) -> None:
                    help="start from this position (.dip or DAIDE) instead of the 1901 start")
     add_time_limit(p, 60.0, help="seconds for the whole solve or search, its set-up included "
                                  "(default 60); the best plan so far is returned when time runs out")
+    add_nodes(p, "the solve or search")
     add_workers(p, 1, help="exact only: CP-SAT worker threads (1: the same seed prints the same "
                            "plan on every run; more race each other)")
     add_seed(p, help="exact only: CP-SAT's random seed")
@@ -149,13 +150,28 @@ def cmd_path(args: argparse.Namespace) -> int:
     with cooperative():
         result = search(position, power, args.algorithm, args.target,
                         order=args.order or "alphabetical", goal_test=args.goal_test or "insertion",
-                        deadline=Deadline(args.time_limit))
+                        deadline=_limits(args).deadline())
     result = interrupted(result)
     if args.json:
         print(json.dumps(search_json(args, position, result)))
     else:
         print(search_text(args, position, result))
     return 0
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    return Limits(time_limit=args.time_limit, seed=args.seed, workers=args.workers, nodes=args.nodes)
+
+
+def _workers(args: argparse.Namespace) -> int:
+    """CP-SAT's workers: one under --nodes (one worker's search is the same on every run)."""
+    return 1 if args.nodes is not None else args.workers
+
+
+def _limit_words(args: argparse.Namespace) -> str:
+    """The limits in words: ``time limit 60 s`` or ``node limit 20000, time limit 60 s``."""
+    nodes = "" if args.nodes is None else f"node limit {args.nodes}, "
+    return f"{nodes}time limit {args.time_limit:g} s"
 
 
 # -- the searches --------------------------------------------------------------------------
@@ -178,7 +194,8 @@ def search_json(args: argparse.Namespace, position: Position, r: SearchResult) -
         "power": r.power, "target": r.target, "from": args.from_file, "start": position.phase.short,
         "order": r.order, "goal_test": r.goal_test,
         "status": ("reached" if r.reached else r.status.value
-                   if r.status in (Status.TIMED_OUT, Status.INTERRUPTED) else "not reached"),
+                   if r.status in (Status.TIMED_OUT, Status.NODE_LIMIT, Status.INTERRUPTED)
+                   else "not reached"),
         "nodes_expanded": r.nodes_expanded, "expansions": r.expansions,
         "paper_count": _paper_count(position, r),
         "moves": r.objective, "years": None, "bound": None, "plan": None,
@@ -208,8 +225,9 @@ def search_text(args: argparse.Namespace, position: Position, r: SearchResult) -
         lines.append(f"  moves: {r.objective} (the depth of the deepest center counted, every unit "
                      f"moving at once: a flood fill, not a plan)")
         lines.append(f"  centers: {r.start_count} held, then {len(r.counted)} counted: {new}")
-    elif r.status in (Status.TIMED_OUT, Status.INTERRUPTED):
-        why = "the time limit came" if r.status == Status.TIMED_OUT else "interrupted"
+    elif r.status in (Status.TIMED_OUT, Status.NODE_LIMIT, Status.INTERRUPTED):
+        why = {Status.TIMED_OUT: "the time limit came", Status.NODE_LIMIT: "the node limit came",
+               Status.INTERRUPTED: "interrupted"}[r.status]
         lines.append(f"  {why} after {r.expansions} expansions, at "
                      f"{r.start_count + len(r.counted)} centers")
     else:
@@ -227,7 +245,7 @@ def _exact(args: argparse.Namespace, power: str, position: Position, outputs: Ou
         def attempt(a: Any) -> None:
             progress.show(f"[path] {a.phase}: {a.status.lower()} ({a.seconds:.1f} s)")
 
-        limits = Limits(time_limit=args.time_limit, seed=args.seed, workers=args.workers)
+        limits = _limits(args)
         sol = solve_path(position, power, args.target, args.rules or "full", progress=attempt,
                          limits=limits)
     sol = interrupted(sol, (Status.TIMED_OUT, Status.FEASIBLE))   # feasible: cut short
@@ -264,7 +282,8 @@ def exact_json(args: argparse.Namespace, sol: Any) -> dict[str, Any]:
         "replayed": bool(sol.plan),
         "attempts": [{"phase": a.phase, "moves": a.moves, "status": a.status,
                       "seconds": round(a.seconds, 3), "variables": a.variables} for a in sol.attempts],
-        "time_limit": args.time_limit, "workers": args.workers, "seed": args.seed,
+        "time_limit": args.time_limit, "nodes": args.nodes, "limit": _limits(args).limit,
+        "workers": _workers(args), "seed": args.seed,
         "seconds": round(sol.seconds, 3),
     }
 
@@ -297,8 +316,8 @@ def exact_text(args: argparse.Namespace, sol: Any) -> str:
         head = f"{sol.power} cannot reach {sol.target} supply centers from {source}"
     else:
         head = f"{sol.power}: no plan to {sol.target} supply centers from {source} yet"
-    lines = [head, f"  status: {sol.status} ({sol.seconds:.2f} s; time limit {args.time_limit:g} s, "
-                   f"{args.workers} CP-SAT worker{'' if args.workers == 1 else 's'})",
+    lines = [head, f"  status: {sol.status} ({sol.seconds:.2f} s; {_limit_words(args)}, "
+                   f"{_workers(args)} CP-SAT worker{'' if _workers(args) == 1 else 's'})",
              f"  rules: {_RULES[sol.rules]}"]
     if sol.bound and sol.status != "infeasible":
         lines.append(f"  bound: no plan reaches {sol.target} before {sol.bound_phase} "

@@ -1,7 +1,8 @@
 """``dipsolve play``: whole games between bots, and the table of their results.
 
     dipsolve play [--bots BOT,BOT,... | --seat POWER=BOT ...] [--games N] [--until YEAR]
-                  [--draw-after YEARS] [--time-limit S] [--seed K] [--rotate] [--json [--history]] [--save DIR]
+                  [--draw-after YEARS] [--time-limit S] [--nodes N] [--seed K] [--rotate]
+                  [--json [--history]] [--save DIR]
 
 Prints one line per game and then the results per bot, as the Victorybot seed's table
 (`dipsolve.play.games.results_table`) and as DipNet's Table 4 (`standings`: win, most SC,
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.results import Stopped
 from .interrupt import cooperative
 from ..play.registry import bots_help
-from .options import (METHODS, SEAT_DEFAULT, SEAT_MODELS, UserError, add_evaluation, add_json,
+from .options import (METHODS, SEAT_DEFAULT, SEAT_MODELS, UserError, add_evaluation, add_json, add_nodes,
                       add_ray, add_time_limit, add_variant, integer, load_kernel, power,
                       range_help, variant_of)
 from .output import Outputs
@@ -76,7 +77,8 @@ POWER=BOT sets one seat (the others: --bots, or DumbBot). --rotate moves every b
 seat on in each game, so that over 7 games each bot plays each power.
 
 Game i has seed K+i (--seed K): the same seed replays the same game for dumbbot and
-random; a dipsolve seat stopped by its clock may not answer the same twice.
+random; a dipsolve seat stopped by its clock may not answer the same twice, one with
+--nodes N (a node limit a phase, the time limit its safety net) does.
 
 The tables (per bot): games it sat in, seats (powers played), solo wins, eliminations
 (no center left at the end), their rates per seat, the mean final center count, the
@@ -106,6 +108,7 @@ def register(subparsers: Any) -> None:
                         "as FAIR's harness; 0: never)")
     add_time_limit(p, 2.0, help="seconds a bot may think per phase (default 2; DumbBot and "
                                 "random need none)")
+    add_nodes(p, "a dipsolve seat's search of each phase")
     add_evaluation(p, help="the position evaluation of dipsolve seats")
     p.add_argument("--opponents", choices=SEAT_MODELS, default=SEAT_DEFAULT,
                    help="the opponent model of dipsolve seats: learned (default: a best response "
@@ -139,8 +142,10 @@ def register(subparsers: Any) -> None:
 
 
 def seating(bots: str, seats: list[str], evaluator: str = "influence",
-            opponents: str = SEAT_DEFAULT, clock: str = "wall", variant: str = "standard") -> list[Bot]:
-    """The bots in the variant's order of play from ``--bots`` and ``--seat``, or `UserError`."""
+            opponents: str = SEAT_DEFAULT, clock: str = "wall", variant: str = "standard",
+            nodes: int | None = None) -> list[Bot]:
+    """The bots in the variant's order of play from ``--bots`` and ``--seat``, or `UserError`
+    (``nodes``: a dipsolve seat's node limit a phase, `dipsolve.Limits.nodes`)."""
     from ..play.bots import BotUnavailable, DipsolveBot
     from ..play.registry import make_bot
     from ..core.variant_files import find_variant
@@ -161,7 +166,7 @@ def seating(bots: str, seats: list[str], evaluator: str = "influence",
     made: dict[str, Bot] = {}
     for name in names:
         if name not in made:
-            made[name] = make_bot(name, evaluator, opponents, clock)   # the registry's errors
+            made[name] = make_bot(name, evaluator, opponents, clock, nodes)   # the registry's errors
         chosen.append(made[name])
     if any(isinstance(seated, DipsolveBot) for seated in made.values()):
         load_kernel()       # with a line on stderr if it compiles; each game's prepare() loads it too
@@ -242,7 +247,8 @@ def _play(args: argparse.Namespace) -> int:
     draw_after = args.draw_after or None
     if args.history and not args.json:
         raise UserError("--history goes with --json")
-    bots = seating(args.bots, args.seat, args.evaluation, args.opponents, args.clock, args.variant)
+    bots = seating(args.bots, args.seat, args.evaluation, args.opponents, args.clock, args.variant,
+                   args.nodes)
     outputs = Outputs()                 # every game's file, checked before any game
     if args.save:
         for i in range(args.games):
@@ -314,7 +320,10 @@ def _play(args: argparse.Namespace) -> int:
                           "table": [row.to_json() for row in rows],
                           "standings": [row.to_json() for row in table4],
                           "status": "interrupted" if interrupted else "finished",
-                          "lost": lost}))
+                          "lost": lost,
+                          "limits": {"time_limit": args.time_limit, "nodes": args.nodes,
+                                     "limit": "time" if args.nodes is None else "nodes",
+                                     "clock": args.clock}}))
     else:
         print()
         print(format_table(rows))

@@ -32,7 +32,7 @@ def open_results(args: argparse.Namespace) -> Any:
     run = {"command": "play", "bots": args.bots, "seat": args.seat, "until": args.until,
            "draw_after": args.draw_after, "time_limit": args.time_limit, "evaluation": args.evaluation,
            "opponents": args.opponents, "seed": args.seed, "rotate": args.rotate,
-           "clock": args.clock}
+           "clock": args.clock, **({"nodes": args.nodes} if args.nodes is not None else {})}
     return Journal.open(args.results, run)
 
 

@@ -5,7 +5,7 @@
                    [--evaluation influence|centers]
                    [--opponents learned|equilibrium|worst|expected|sampled|hold] [--samples K]
                    [--pick best|sample] [--seed K] [--workers N]
-                   [--predictor dumbbot] [--beam N]
+                   [--predictor dumbbot] [--beam N] [--nodes N]
 
 The human output is an orders file (``Power: order`` lines) with the value, status and
 wall time as ``#`` comments, so it can be handed to ``dipsolve adjudicate --orders``.
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.results import WALL_WORKERS, Limits, interrupted, stop_requested
 from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, PICKS, UserError, add_evaluation, add_json,
-                      add_phase, add_power, add_render, add_seed, add_time_limit, add_variant, add_workers,
+                      add_nodes, add_phase, add_power, add_render, add_seed, add_time_limit, add_variant, add_workers,
                       integer, load_with_history, plan_render, range_help, read_text, write_render)
 from .output import Outputs
 from .progress import Progress
@@ -80,7 +80,12 @@ The status is 'optimal' when every order set the search considers was judged (ne
 for the phase game, whose equilibrium is approximate: its gains are printed),
 'feasible' when some were left out by pruning, 'timed out' when the clock stopped it;
 the best set found so far is always printed. Without --power, --time-limit is shared
-among the powers."""
+among the powers (and --nodes).
+
+With --nodes N the search stops after N nodes of work instead of at a time: the same
+command with the same --seed prints the same orders on every run (status 'node limit'
+when the nodes ran out first; 'timed out' when --time-limit, then a safety net, came
+first)."""
 
 
 def register(subparsers: Any) -> None:
@@ -95,6 +100,7 @@ def register(subparsers: Any) -> None:
     add_power(p, help="the power to order for (TUR, Turkey, ...); default: every power")
     p.add_argument("--method", choices=METHODS, default="agenda", help="the search (default: agenda)")
     add_time_limit(p, 5.0, help="seconds for the whole search of each file (default: 5)")
+    add_nodes(p)
     add_evaluation(p, help="how positions are judged")
     p.add_argument("--values", action="append", default=[], metavar="FILE",
                    help="province values for the influence evaluation (one file per power; "
@@ -202,11 +208,13 @@ def _solve_all(args: argparse.Namespace, jobs: list[tuple[str, Position, tuple]]
             break
         powers = _powers(position, power)
         share = args.time_limit / max(1, len(powers))
+        nodes = None if args.nodes is None else max(1, args.nodes // max(1, len(powers)))
         solutions: list[Solution] = []
         chosen = strategy
         if isinstance(strategy.opponents, Learned):       # fitted to the record's earlier orders
             chosen = replace(strategy, opponents=replace(strategy.opponents, history=history))
-        settings = chosen.settings(Limits(time_limit=share, seed=args.seed, workers=args.workers),
+        settings = chosen.settings(Limits(time_limit=share, seed=args.seed, workers=args.workers,
+                                          nodes=nodes),
                                    trace=args.trace)
         with Progress(enabled=args.time_limit >= 2) as progress:
             for i, p in enumerate(powers, 1):
@@ -233,7 +241,8 @@ def _as_json(path: str, position: Position, solutions: list[Solution], trace: bo
 
 
 def _as_text(path: str, position: Position, solutions: list[Solution], args: argparse.Namespace) -> str:
-    lines = [f"# {path}: {position.phase}, {args.method} search, {args.time_limit:g} s"]
+    limit = f"{args.time_limit:g} s" if args.nodes is None else f"{args.nodes} nodes"
+    lines = [f"# {path}: {position.phase}, {args.method} search, {limit}"]
     models = {s.model for s in solutions}
     if len(models) == 1:            # one model for every power: said once
         lines.append(f"# opponents {models.pop()}")

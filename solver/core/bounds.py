@@ -101,6 +101,7 @@ _BOUNDS = [
     Bound("max_value", 1e9, "a province value is {range}", low=-1e9),
     Bound("max_seconds", 1e7, "a time limit is {range} seconds", low=0, low_open=True),
     Bound("max_workers", 64, "a solver has {range} worker threads", low=1),
+    Bound("max_nodes", 10**12, "a node limit is {range} nodes of work", low=1),
     Bound("max_jobs", 64, "{range} processes play games at once", low=1),
     Bound("max_games", 100_000, "a run plays {range} games", low=1),
     Bound("max_samples", 10_000, "a sampled search makes {range} opponent draws", low=1),

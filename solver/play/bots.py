@@ -3,7 +3,8 @@
 A bot is anything with ``name`` and ``orders(position, power, deadline_s, rng)``: the
 orders ``power`` gives in the position's phase (movement, retreat or adjustment),
 decided within ``deadline_s`` seconds, with every random choice drawn from ``rng`` so a
-seeded game replays exactly; and, if it needs one, ``prepare()``, called once before a
+seeded game replays exactly (a dipsolve seat with a node limit, `DipsolveBot.nodes`,
+replays exactly too); and, if it needs one, ``prepare()``, called once before a
 game outside the clock; and, if it learns from the table, ``observe(position, orders)``,
 called after every phase with every power's orders (all public once a phase is
 adjudicated).  The Victorybot seed (``004_…``, "Experimental design")
@@ -33,7 +34,7 @@ from ..algorithms.order_policy import OrderPolicy
 from ..search.learned import LEARNING_SHARE, SEARCH_FLOOR, Table
 from ..search.strategy import Influence, Learned, PhaseGame, Sampled, Strategy
 from ..core import kernel
-from ..core.errors import DipsolveArgumentError, DipsolveSyntaxError, DipsolveUnavailable
+from ..core.errors import DipsolveArgumentError, DipsolveUnavailable
 from ..core.orders import Build, Disband, Order, Waive
 from ..core.position import Position
 from ..core.results import WALL_WORKERS, Deadline, Limits, clock_named
@@ -143,6 +144,10 @@ class DipsolveBot:
     clock: str = "wall"
     #: with `Learned`: the movement phases of this game seen, and per power we play, the
     #: others' policy learned from them (`dipsolve.search.learned.Table`; reset by `prepare`)
+    #: a limit counted in work for each phase's search (`dipsolve.Limits.nodes`), the time
+    #: limit then its safety net: the seat gives the same orders in the same position with
+    #: the same seed, whatever the machine's load (None: the time limit alone)
+    nodes: int | None = None
     _table: list = field(default_factory=lambda: [Table()], compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -174,10 +179,11 @@ class DipsolveBot:
 
     def settings(self, time_limit: float, seed: int = 0, strategy: Strategy | None = None) -> api.SolveSettings:
         """What the bot asks of `dipsolve.api.solve` with ``time_limit`` seconds (on the
-        CPU clock, with one CP-SAT worker, whose thread's time counts)."""
-        workers = 1 if self.clock == "cpu" else WALL_WORKERS
+        CPU clock, with one CP-SAT worker, whose thread's time counts), and its node
+        limit (one CP-SAT worker too)."""
+        workers = 1 if self.clock == "cpu" or self.nodes is not None else WALL_WORKERS
         return (strategy or self.strategy).settings(
-            Limits(time_limit=time_limit, seed=seed, clock=self.clock, workers=workers))
+            Limits(time_limit=time_limit, seed=seed, clock=self.clock, workers=workers, nodes=self.nodes))
 
     def check(self) -> None:
         """Raise `BotUnavailable` unless the search can answer with this method and this
@@ -225,6 +231,15 @@ class DipsolveBot:
     def orders(self, position: Position, power: str, deadline_s: float,
                rng: random.Random) -> list[Order]:
         seed = rng.randrange(1 << 30)
+        if self.learns and position.phase.kind == "movement" and self.nodes is not None:
+            # one work clock for the phase: the fit takes at most its share of the nodes, the
+            # search the rest (the phases seen are read outside it, as below)
+            call = self.settings(deadline_s, seed).limits.deadline()
+            s = self.strategy
+            assert isinstance(s.opponents, Learned)
+            policy = self.policy(power, call.part(LEARNING_SHARE))
+            fitted = dataclasses.replace(s, opponents=Sampled(predictor=policy, samples=s.opponents.samples))
+            return list(api.solve(position, power, self.settings(deadline_s, seed, fitted), deadline=call).orders)
         if self.learns and position.phase.kind == "movement":
             tick = clock_named(self.clock)
             started = tick()

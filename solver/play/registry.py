@@ -40,11 +40,12 @@ ENTRY_POINT_GROUP = "dipsolve.bots"
 @dataclass(frozen=True)
 class BotOptions:
     """What a seat's bot may be made with: the command line's ``--evaluation``,
-    ``--opponents`` and ``--clock`` (a bot with no use for them ignores them)."""
+    ``--opponents``, ``--clock`` and ``--nodes`` (a bot with no use for them ignores them)."""
 
     evaluator: str = "influence"
     opponents: str = SEAT_DEFAULT
     clock: str = "wall"
+    nodes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,8 @@ def _random(options: BotOptions, variant: str | None) -> Bot:
 def _dipsolve(options: BotOptions, method: str | None) -> Bot:
     from ..search.strategy import named
     from .bots import DipsolveBot
-    return DipsolveBot(named(method or "agenda", options.opponents, options.evaluator), options.clock)
+    return DipsolveBot(named(method or "agenda", options.opponents, options.evaluator), options.clock,
+                       nodes=options.nodes)
 
 
 register_bot("dumbbot", _dumbbot, "David Norman's DumbBot")
@@ -124,12 +126,13 @@ def installed_bots() -> dict[str, Any]:
 
 
 def make_bot(name: str, evaluator: str = "influence", opponents: str = SEAT_DEFAULT,
-             clock: str = "wall") -> Bot:
+             clock: str = "wall", nodes: int | None = None) -> Bot:
     """The bot ``name`` seats: a name of the registry (``dumbbot``, ``greedy``,
     ``random``, ``dipsolve``, ``dipsolve:METHOD``, any `register_bot` added), the name
     of an installed bot (`ENTRY_POINT_GROUP`), or a class of your own,
     ``FILE.py:CLASS`` or ``MODULE:CLASS`` (made with no arguments).  A dipsolve bot
-    searches with ``evaluator`` against the ``opponents`` model on the ``clock``.
+    searches with ``evaluator`` against the ``opponents`` model on the ``clock``, within
+    ``nodes`` of work a phase when given (`dipsolve.Limits.nodes`).
 
     Anything else is a `DipsolveSyntaxError` naming the bots there are; a bot that cannot
     be loaded, a `DipsolveUnavailable`; what is loaded must follow the `Bot` protocol."""
@@ -139,7 +142,7 @@ def make_bot(name: str, evaluator: str = "influence", opponents: str = SEAT_DEFA
     text = name.strip()
     head, colon, tail = text.partition(":")
     entry = REGISTRY.get(head.lower())
-    options = BotOptions(evaluator, opponents, clock)
+    options = BotOptions(evaluator, opponents, clock, nodes)
     if entry is not None:
         if colon and tail.lower() not in entry.variants:
             raise DipsolveSyntaxError(

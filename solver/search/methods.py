@@ -46,7 +46,10 @@ answer through the adjudicator.  The best set found so far is returned: ``status
 for this evaluation and opponent model, over the order sets the searches consider: no
 supports or convoys of foreign units, no set that breaks a maxim of `legal.useless`),
 ``feasible`` when a beam or the factorized pruning left some out, ``timed out`` when the
-clock stopped it.
+clock stopped it.  With ``settings.limits.nodes`` the clock counts work instead of seconds
+(`dipsolve.core.results.WorkClock`): every check above counts one node, the same call
+with the same seed gives the same answer on every run, and ``node limit`` says the nodes
+ran out first (``timed out``: the time limit, its safety net, came first).
 """
 
 from __future__ import annotations
@@ -63,7 +66,7 @@ from ..algorithms.evaluation import Evaluation, ProvinceValues, evaluator as nam
 from ..algorithms.order_policy import OrderPolicy
 from ..core.orders import Build, Disband, Hold, Move, Order, SupportHold, SupportMove, Waive
 from ..core.position import Position
-from ..core.results import Deadline, Limits, Result, Status
+from ..core.results import Deadline, Limits, Result, Status, limited
 from .agenda import AgendaSearch
 from ..core.legal import backs, build_orders, legal_orders, useful_orders
 from . import learned, phase_game
@@ -395,7 +398,7 @@ class Task:
             plain = self.evaluate(outcome.next, self.power)
         if status == Status.OPTIMAL and bound is None:
             bound = value
-        return Solution(status=status, objective=value, bound=bound, seconds=self.call.elapsed(),
+        return Solution(status=status, objective=value, bound=bound, seconds=self.call.seconds(),
                         power=self.power, phase=self.position.phase.short, method=self.method,
                         orders=orders, nodes=nodes, plain_value=plain,
                         opponents=describe_sizes(model), trace=tuple(lines))
@@ -469,12 +472,14 @@ def _solve(position: Position, power: str, settings: SolveSettings, method: Meth
                 _ending_before(call, min(0.05 * total, 0.25)))
     kind = position.phase.kind
     if kind == "retreat":
-        return _retreats(task)
-    if kind == "adjustment":
-        return _adjustments(task)
-    if not position.units_of(power):
-        return task.finish((), evaluate(position, power), Status.OPTIMAL, 0)
-    return run(task)
+        solution = _retreats(task)
+    elif kind == "adjustment":
+        solution = _adjustments(task)
+    elif not position.units_of(power):
+        solution = task.finish((), evaluate(position, power), Status.OPTIMAL, 0)
+    else:
+        solution = run(task)
+    return limited(solution, call)
 
 
 # -- movement ------------------------------------------------------------------------------
