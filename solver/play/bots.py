@@ -231,27 +231,25 @@ class DipsolveBot:
     def orders(self, position: Position, power: str, deadline_s: float,
                rng: random.Random) -> list[Order]:
         seed = rng.randrange(1 << 30)
-        if self.learns and position.phase.kind == "movement" and self.nodes is not None:
-            # one work clock for the phase: the fit takes at most its share of the nodes, the
-            # search the rest (the phases seen are read outside it, as below)
-            call = self.settings(deadline_s, seed).limits.deadline()
-            s = self.strategy
-            assert isinstance(s.opponents, Learned)
-            policy = self.policy(power, call.part(LEARNING_SHARE))
-            fitted = dataclasses.replace(s, opponents=Sampled(predictor=policy, samples=s.opponents.samples))
-            return list(api.solve(position, power, self.settings(deadline_s, seed, fitted), deadline=call).orders)
         if self.learns and position.phase.kind == "movement":
-            tick = clock_named(self.clock)
-            started = tick()
-            policy = self.policy(power, Deadline(LEARNING_SHARE * deadline_s, clock=tick))
-            # the search gets what is left, and never less than a sliver of the phase
-            # (a power's first call reads every phase seen so far, 20-70 ms each, in
-            # this phase's time: the clock bounds only the fit; later phases are read
-            # by `observe`, between phases)
-            left = max(SEARCH_FLOOR * deadline_s, deadline_s - (tick() - started))
             s = self.strategy
             assert isinstance(s.opponents, Learned)
+            call: Deadline | None = None
+            if self.nodes is not None:
+                # one work clock for the phase: the fit takes at most its share of the
+                # nodes, the search the rest
+                call = self.settings(deadline_s, seed).limits.deadline()
+                policy = self.policy(power, call.part(LEARNING_SHARE))
+                left = deadline_s
+            else:
+                # the search gets what is left, and never less than a sliver of the phase
+                # (a power's first call reads the phases seen so far, 20-70 ms each, within
+                # the fit's share; later phases are read by `observe`, between phases)
+                tick = clock_named(self.clock)
+                started = tick()
+                policy = self.policy(power, Deadline(LEARNING_SHARE * deadline_s, clock=tick))
+                left = max(SEARCH_FLOOR * deadline_s, deadline_s - (tick() - started))
             fitted = dataclasses.replace(s, opponents=Sampled(predictor=policy, samples=s.opponents.samples))
-            return list(api.solve(position, power, self.settings(left, seed, fitted)).orders)
+            return list(api.solve(position, power, self.settings(left, seed, fitted), deadline=call).orders)
         solution = api.solve(position, power, self.settings(deadline_s, seed))
         return list(solution.orders)

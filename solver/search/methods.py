@@ -115,8 +115,8 @@ class SolveSettings:
 
     ``method``: one of `METHODS`.  ``evaluation``: "influence" (default), "centers"
     or a function ``(position, power) -> float``; ``values``: power -> province
-    values for the influence evaluation.  ``opponents`` (movement): "equilibrium" (the
-    default of the agenda and cpsat methods) plays the phase as a game among every power
+    values for the influence evaluation.  ``opponents`` (movement): "equilibrium" plays
+    the phase as a game among every power
     whose units can reach ours (`dipsolve.search.phase_game`): no model of who the others
     are, an equilibrium of their own interests, grown by best responses (the agenda
     search's, and for our power the CP-SAT order model's over every legal order set of
@@ -441,8 +441,7 @@ def _assumed(settings: SolveSettings, position: Position, power: str,
         if not position.units_of(power):
             return dataclasses.replace(settings, opponents="hold", history=()), "learned: no units"
         table = learned.Table(reversed(settings.history))     # the latest first, if time is short
-        policy = table.policy(power, Deadline(learned.LEARNING_SHARE * (call.end - call.start),
-                                              clock=call.clock))
+        policy = table.policy(power, call.part(learned.LEARNING_SHARE))
         return (dataclasses.replace(settings, opponents="sampled", predictor=policy, history=()),
                 table.describe(power))
     if model == "sampled" or settings.draws:

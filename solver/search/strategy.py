@@ -255,7 +255,7 @@ def named(method: str = "agenda", opponents: str | None = None, evaluation: str 
         raise DipsolveRuleError(f"a beam is the agenda search's; method {method!r} has none", rule="beam")
     if keep is not None and method not in ("minimax", "expectimax"):
         raise DipsolveRuleError(f"keep is Victorybot's (minimax, expectimax), not {method!r}'s", rule="keep")
-    model = opponents or {"minimax": "worst", "expectimax": "expected"}.get(method, "learned")
+    model = opponents or SolveSettings(method=method).model      # the method's own model
     draws = SAMPLES if samples is None else samples
     models: dict[str, Callable[[], Opponents]] = {"learned": lambda: Learned(samples=draws), "equilibrium": lambda: PhaseGame(pick=pick or "best"),
               "sampled": lambda: Sampled(predictor=predictor or "dumbbot", samples=draws),
