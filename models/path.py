@@ -21,6 +21,21 @@ player to pass through that province", the timing of ownership "ignored")
     only); one unit per province and the moves above.  Objective: the fewest movement
     phases.
 
+``opposition`` (`dipsolve.models.path_problem.OPPOSITIONS`; the full rules only) says who
+stands in the way.  ``none`` is the seed's question: the other powers' units are taken
+off the board, their centers stay theirs.  ``hold``: their units stay and hold; a unit of
+ours dislodges one only with more strength than its hold (one support), and the unit
+dislodged is destroyed; they never build, and a power of theirs that owes removals
+makes none (the defence at its strongest: a unit of theirs never helps the plan); a
+center they stand on at the end of a Fall is theirs, ours included.  ``supported``: as
+``hold``, and each of their units may support the hold of any one neighbour every
+phase; the plan must succeed against every such choice: each attack of ours on a unit
+of theirs must be stronger than its hold with every support that no move of ours cuts
+(an attack from anywhere but the province supported cuts a support, by the rules, even
+one that bounces).  The plan is replayed against the opposition's orders: holds, or
+under ``supported`` each unit of theirs supporting the neighbour whose attack has the
+least to spare (`dipsolve.models.path_replay.opposition_orders`).
+
 The work is split by job: `dipsolve.models.path_problem` (the phases, the problem read
 from the position, the places a unit may stand), `dipsolve.models.path_bound` (the
 lower bound that explains itself), `dipsolve.models.path_model` (the CP-SAT model of one
@@ -111,6 +126,8 @@ class PathSolution(Result):
     target: int
     rules: str
     start: Phase
+    #: who stands in the way (`dipsolve.models.path_problem.OPPOSITIONS`)
+    opposition: str = "none"
     years: int | None            # game years of the plan (the first movement year counts as one)
     reached: str | None          # the phase after which the replay has the target: "F1903M"
     bound_years: int | None      # the bound in game years, and its phase ("F1903M")
@@ -142,7 +159,8 @@ PATH_LIMITS = Limits(time_limit=60.0)
 
 def solve_path(position: Position, power: str, target: int = 16, rules: str = "full",
                max_moves: int = 40, progress: Callable[[Attempt], None] | None = None, *,
-               limits: Limits | None = None, deadline: Deadline | None = None) -> PathSolution:
+               opposition: str = "none", limits: Limits | None = None,
+               deadline: Deadline | None = None) -> PathSolution:
     """The fewest movement phases (hence game years) until ``power``, alone on the board
     from ``position``, has ``target`` centers; with a replayed plan and its proof.
 
@@ -161,7 +179,7 @@ def solve_path(position: Position, power: str, target: int = 16, rules: str = "f
     workers, seed = limits.workers, limits.seed
     if deadline is None:
         deadline = limits.deadline()
-    pb = problem(position, power, target, rules)
+    pb = problem(position, power, target, rules, opposition)
     attempts: list[Attempt] = []
     notes: list[str] = []
 
@@ -171,7 +189,7 @@ def solve_path(position: Position, power: str, target: int = 16, rules: str = "f
         bound = schedule(pb.start, bound_moves)[-1] if bound_moves else None
         return PathSolution(
             status=status, objective=moves, bound=bound_moves, seconds=deadline.seconds(),
-            power=power, target=target, rules=rules, start=pb.start,
+            power=power, target=target, rules=rules, opposition=opposition, start=pb.start,
             years=None if moves is None else (years_between(pb.start, last) if last else 0),
             reached=None if moves is None else (last.short if last else pb.start.short),
             bound_years=None if bound_moves is None else (years_between(pb.start, bound) if bound else 0),
@@ -218,7 +236,9 @@ def solve_path(position: Position, power: str, target: int = 16, rules: str = "f
             progress(attempts[-1])
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             doing = f"while replaying the plan of {phases[-1].short} (a plan is never returned unreplayed)"
-            plan, outcomes = replay(position, power, mdl.plan(solver), rules, deadline=deadline)
+            plan, outcomes = replay(position, power, mdl.plan(solver), rules, opposition=opposition,
+                                    bounces=mdl.bounces(solver),
+                                    deadline=deadline)
             if not plan or plan[-1].phase != phases[-1] or plan[-1].centers < target:
                 got = plan[-1].centers if plan else 0
                 raise ReplayError(f"the replay has {got} centers after {phases[-1].short}, not {target}")

@@ -29,7 +29,7 @@ from ortools.sat.python import cp_model
 
 from dipsolve.core.graph import sea_chains
 from dipsolve.core.map import Map
-from dipsolve.core.orders import Build, Convoy, Disband, Hold, Move, Order
+from dipsolve.core.orders import Build, Convoy, Disband, Hold, Move, Order, SupportMove
 from dipsolve.core.position import Phase
 from dipsolve.core.results import Deadline
 
@@ -42,7 +42,7 @@ Var = Union[cp_model.IntVar, int]
 #: a term of a flow balance (a variable, or minus one for a unit removed)
 Term = cp_model.LinearExprT
 #: the orders a plan is made of: each for a unit, in one location
-PlanOrder = Union[Hold, Move, Convoy, Disband, Build]
+PlanOrder = Union[Hold, Move, Convoy, Disband, Build, SupportMove]
 
 
 def _is_one(v: object) -> bool:
@@ -69,16 +69,29 @@ class FullModel:
         self.builds: list[dict[Place, cp_model.IntVar]] = []
         self.removals: list[dict[Place, cp_model.IntVar]] = []
         self.own: dict[str, Var] = {c: int(c in pb.owned) for c in sorted(m.centers)}
+        # the opposed models: which of the others' units still stand (stage 0: all of them),
+        # which our moves dislodge, and our supports and support-cutting attacks
+        self.alive: list[dict[str, Var]] = [{e: 1 for e in pb.enemies}]
+        self.supports: list[dict[tuple[Place, str], cp_model.IntVar]] = []
+        self.cuts: list[dict[tuple[Place, str], cp_model.IntVar]] = []
+        #: a Fall may leave the power fewer centers than units (another power's unit
+        #: standing on a center of ours): every Winter may owe removals
+        self._may_lose = any(e in pb.owned for e in pb.enemies)
         for s, ph in enumerate(phases, 1):
             self._check()
             arcs: dict[tuple[str, str, str], cp_model.IntVar] = {}
             conv: dict[tuple[str, str, str], cp_model.IntVar] = {}
             blds: dict[Place, cp_model.IntVar] = {}
             rems: dict[Place, cp_model.IntVar] = {}
+            sups: dict[tuple[Place, str], cp_model.IntVar] = {}
+            cuts: dict[tuple[Place, str], cp_model.IntVar] = {}
             if ph.kind == "movement":
-                self.occ.append(self._movement(s, ph, reach[s], arcs, conv))
+                self.occ.append(self._movement(s, ph, reach[s], arcs, conv, sups, cuts))
             else:
                 self.occ.append(self._winter(s, reach[s], blds, rems))
+                self.alive.append(self.alive[-1])
+            self.supports.append(sups)
+            self.cuts.append(cuts)
             self.arcs.append(arcs)
             self.convoy.append(conv)
             self.builds.append(blds)
@@ -104,7 +117,7 @@ class FullModel:
 
     # -- movement ----------------------------------------------------------------------------
     def _movement(self, s: int, ph: Phase, places: frozenset[Place],
-                  arcs: dict, conv: dict) -> dict[Place, Var]:
+                  arcs: dict, conv: dict, sups: dict, cuts: dict) -> dict[Place, Var]:
         pb, md = self.pb, self.model
         po, centers = pb.m.province_of, pb.m.centers
         before = self.occ[-1]
@@ -118,8 +131,15 @@ class FullModel:
                 outflow[(k, a)].append(x)
                 inflow[(k, b)].append(x)
         self._check()
-        self._convoys(s, before, arcs, conv, outflow, inflow)
+        # what a unit that stays does besides holding: carry an army, support, cut
+        uses: dict[Place, list[Term]] = {pl: [] for pl in before}
+        self._convoys(s, before, arcs, conv, outflow, inflow, uses)
         self._check()
+        if self.pb.enemies:
+            self._opposed(s, before, occ, arcs, conv, sups, cuts, uses)
+        for pl, terms in uses.items():
+            if terms:
+                md.add(sum(terms) <= arcs[(pl[0], pl[1], pl[1])])
         for pl, terms in outflow.items():
             md.add(sum(terms) == before[pl])
         for pl, terms in inflow.items():
@@ -132,20 +152,104 @@ class FullModel:
             if po[pl[1]] in centers:
                 here.setdefault(po[pl[1]], []).append(v)
         if ph.season == "Fall":
-            for c, vs in here.items():
-                if _is_one(self.own[c]):
+            alive = self.alive[-1]
+            for c in sorted(set(here) | {e for e in alive if e in centers and not _is_zero(alive[e])}):
+                vs, theirs = here.get(c, []), alive.get(c, 0)
+                if _is_one(self.own[c]) and _is_zero(theirs):
                     continue
                 o = md.new_bool_var(f"own{s}_{c}")
                 md.add(o <= self.own[c] + sum(vs))
                 for v in vs:
                     md.add_implication(v, o)
-                if not _is_zero(self.own[c]):
-                    md.add_implication(self.own[c], o)
+                if _is_zero(theirs):
+                    if not _is_zero(self.own[c]):
+                        md.add_implication(self.own[c], o)
+                else:
+                    # another power's unit standing there at the end of the Fall takes it
+                    md.add(o + theirs <= 1)
+                    md.add(o >= self.own[c] - theirs)
                 self.own[c] = o
         return occ
 
+    def _opposed(self, s: int, before: dict[Place, Var], occ: dict[Place, Var], arcs: dict,
+                 conv: dict, sups: dict, cuts: dict, uses: dict[Place, list[Term]]) -> None:
+        """The others' units in the way (`PathProblem.enemies`): one stands until a move
+        of ours dislodges it (it is then destroyed), which takes more strength than its
+        hold: one support of ours under ``hold``; under ``supported``, one more than
+        every unit of theirs that could support its hold and that no move of ours
+        attacks (an attack cuts a support, by the rules, when it comes from anywhere
+        but the province supported; any move of ours into a unit of theirs is one,
+        including a move that bounces: a *cut*).  A unit of ours gives one support or
+        one cut, staying where it is.  No unit of ours stands with one of theirs."""
+        pb, md = self.pb, self.model
+        po = pb.m.province_of
+        prev = self.alive[-1]
+        entering: dict[str, list[Term]] = {e: [] for e in pb.enemies}
+        for (_, a, b), x in arcs.items():
+            if po[a] != po[b] and po[b] in entering:
+                entering[po[b]].append(x)
+        for (kind, _, b), v in conv.items():
+            if kind == "out" and po[b] in entering:
+                entering[po[b]].append(v)
+        supported = pb.opposition == "supported"
+        alive: dict[str, Var] = {}
+        dis: dict[str, cp_model.IntVar] = {}
+        reach = {(k, a): {po[b] for b in pb.moves_of(k, a)} for (k, a) in before}
+        for e in sorted(pb.enemies):
+            if _is_zero(prev[e]):
+                alive[e] = 0
+                continue
+            d = md.new_bool_var(f"dis{s}_{e}")
+            md.add(d <= prev[e])
+            md.add(sum(entering[e]) <= 1 - prev[e] + d)       # into it only by dislodging it
+            md.add(d <= sum(entering[e]))
+            dis[e] = d
+            alive[e] = md.new_bool_var(f"alive{s}_{e}")
+            md.add(alive[e] == prev[e] - d)
+            for pl, near in reach.items():
+                if e not in near or po[pl[1]] == e:
+                    continue
+                v = md.new_bool_var(f"sup{s}_{pl[0]}{pl[1]}_{e}")
+                md.add(v <= d)
+                sups[(pl, e)] = v
+                uses[pl].append(v)
+                if supported:
+                    c = md.new_bool_var(f"cut{s}_{pl[0]}{pl[1]}_{e}")
+                    md.add(sum([c, *entering[e]]) <= 1)       # a cut is a move that bounces
+                    md.add(c <= prev[e])
+                    cuts[(pl, e)] = c
+                    uses[pl].append(c)
+        for e, d in dis.items():
+            into = [v for (pl, f), v in sups.items() if f == e]
+            if not supported:
+                md.add(d <= sum(into))
+                continue
+            # every unit of theirs that could support the hold, and is not attacked
+            free: list[Term] = []
+            for f in self._defenders(e):
+                if _is_zero(prev[f]):
+                    continue
+                hit = md.new_bool_var(f"hit{s}_{f}_{e}")
+                md.add(hit <= prev[f])
+                md.add(hit <= sum(entering[f]) + sum(v for (pl, g), v in cuts.items() if g == f))
+                free.append(prev[f] - hit)
+            md.add(sum(into) >= 1 + sum(free)).only_enforce_if(d)
+        for e, a in alive.items():
+            ours = [v for pl, v in occ.items() if po[pl[1]] == e]
+            if ours and not _is_zero(a):
+                md.add(sum(ours) + a <= 1)
+        self.alive.append(alive)
+
+    def _defenders(self, e: str) -> list[str]:
+        """The provinces of the others' units that could support a hold in ``e`` (each
+        could move there)."""
+        pb, po = self.pb, self.pb.m.province_of
+        return [f for f, u in sorted(pb.enemies.items())
+                if f != e and any(po[b] == e for b in pb.moves_of(u.kind, u.location))]
+
     def _convoys(self, s: int, before: dict[Place, Var], arcs: dict, conv: dict,
-                 outflow: dict[Place, list[Term]], inflow: dict[Place, list[Term]]) -> None:
+                 outflow: dict[Place, list[Term]], inflow: dict[Place, list[Term]],
+                 uses: dict[Place, list[Term]]) -> None:
         """Armies convoyed through the seas whose fleets hold: an army enters
         ``("in", army, sea)``, passes ``("via", sea, sea2)``, leaves ``("out", sea, coast)``;
         at most one army through each fleet, and only through a fleet that holds."""
@@ -180,7 +284,7 @@ class FullModel:
                     inflow[("A", b)].append(v)
         for t in seas:
             md.add(sum(into[t]) == sum(out_of[t]))
-            md.add(sum(into[t]) <= arcs[("F", t, t)])
+            uses[("F", t)].append(sum(into[t]))
         for (kind, t, t2), v in list(conv.items()):
             if kind == "via" and t < t2:
                 md.add(v + conv[("via", t2, t)] <= 1)
@@ -203,6 +307,8 @@ class FullModel:
             if _is_zero(self.own[h]):
                 continue
             here = [v for pl, v in before.items() if po[pl[1]] == h]
+            if not _is_zero(self.alive[-1].get(h, 0)):
+                here.append(self.alive[-1][h])       # another power's unit stands there
             bs = []
             for pl in pb.build_places(h):
                 b = md.new_bool_var(f"b{s}_{pl[0]}{pl[1]}")
@@ -212,8 +318,9 @@ class FullModel:
                     md.add_implication(b, self.own[h])
                 bs.append(b)
             md.add(sum(here) + sum(bs) <= 1)
-        if s == self._first_winter() and len(pb.units) > len(pb.owned):
-            # the first Winter may owe removals: exactly units - centers of them
+        if self._may_lose or (s == self._first_winter() and len(pb.units) > len(pb.owned)):
+            # the first Winter may owe removals (or every Winter, when a center of ours
+            # can fall): exactly units - centers of them
             short = md.new_bool_var(f"short{s}")
             for pl, v in before.items():
                 r = md.new_bool_var(f"r{s}_{pl[0]}{pl[1]}")
@@ -279,6 +386,23 @@ class FullModel:
             convoyed.append(Move("A", a, b, via_convoy=True))
             for sea in _shortest_route(self.pb.m, a, b, set(chain)):
                 convoying[sea] = Convoy(sea, "A", a, b)
+        po = self.pb.m.province_of
+        # who enters each province of theirs (the move a support of ours backs)
+        entering: dict[str, tuple[str, str]] = {}
+        for (k, a, b), x in self.arcs[s].items():
+            if a != b and solver.boolean_value(x):
+                entering[po[b]] = (k, a)
+        for o in convoyed:
+            if isinstance(o, Move):
+                entering[po[o.target]] = ("A", o.location)
+        besides: dict[str, PlanOrder] = {}
+        for ((k, a), e), v in self.supports[s].items():
+            if solver.boolean_value(v):
+                who = entering[e]
+                besides[a] = SupportMove(k, a, who[0], who[1], e)
+        for ((k, a), e), v in self.cuts[s].items():
+            if solver.boolean_value(v):
+                besides[a] = self._cut(k, a, e)
         orders: list[PlanOrder] = []
         for (k, a, b), x in sorted(self.arcs[s].items()):
             if not solver.boolean_value(x):
@@ -286,8 +410,20 @@ class FullModel:
             if a != b:
                 orders.append(Move(k, a, b))
             else:
-                orders.append(convoying.get(a) or Hold(k, a))
+                orders.append(convoying.get(a) or besides.get(a) or Hold(k, a))
         return orders + convoyed
+
+    def bounces(self, solver: cp_model.CpSolver) -> dict[Phase, frozenset[Order]]:
+        """The moves of the plan meant to bounce, by phase: each cuts a support of theirs."""
+        return {ph: frozenset(self._cut(k, a, e) for ((k, a), e), v in self.cuts[s].items()
+                              if solver.boolean_value(v))
+                for s, ph in enumerate(self.phases) if ph.kind == "movement"}
+
+    def _cut(self, kind: str, location: str, province: str) -> Move:
+        """The move into ``province`` that cuts the support of the unit of theirs there."""
+        po = self.pb.m.province_of
+        return Move(kind, location, next(b for b in sorted(self.pb.moves_of(kind, location))
+                                         if po[b] == province))
 
 
 def _no_swaps(md: cp_model.CpModel, po: dict[str, str],
@@ -365,6 +501,10 @@ class PaperModel:
 
     def variables(self) -> int:
         return len(self.model.proto.variables)
+
+    def bounces(self, solver: cp_model.CpSolver) -> dict[Phase, frozenset[Order]]:
+        """No move of the paper's framing is meant to bounce (nobody is in the way)."""
+        return {}
 
     def plan(self, solver: cp_model.CpSolver) -> list[tuple[Phase, tuple[Order, ...]]]:
         out: list[tuple[Phase, tuple[Order, ...]]] = []

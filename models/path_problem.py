@@ -19,6 +19,9 @@ from dipsolve.core.map import Map
 from dipsolve.core.position import Phase, Position, Unit
 
 RULES = ("full", "paper")
+#: who stands in the way (`dipsolve.models.path`): nobody (the others' units off the
+#: board), the others' units holding, or holding with supports for each other
+OPPOSITIONS = ("none", "hold", "supported")
 
 Place = tuple[str, str]          # (kind, location): ("A", "PAR"), ("F", "STP/SC")
 
@@ -55,6 +58,24 @@ def schedule(start: Phase, moves: int) -> list[Phase]:
     raise AssertionError("unreachable")  # pragma: no cover  (phases_from never ends)
 
 
+def moves_within(start: Phase, years: int | None, default: int = 40) -> int:
+    """The movement phases from ``start`` to the end of its ``years``-th game year
+    (``default`` without a number of years): the horizon of ``path --years``.
+
+        >>> moves_within(Phase("Fall", 1905, "movement"), 2), moves_within(Phase("Winter", 1905, "adjustment"), 1)
+        (3, 2)
+    """
+    if years is None:
+        return default
+    n = 0
+    for ph in phases_from(start):
+        if ph.kind == "movement":
+            if years_between(start, ph) > years:
+                return n
+            n += 1
+    raise AssertionError("unreachable")  # pragma: no cover  (phases_from never ends)
+
+
 def years_between(start: Phase, last: Phase) -> int:
     """Game years from ``start`` to ``last`` inclusive, counted from the first movement
     phase (a plan from Winter 1901 that ends in Fall 1902 takes one year)."""
@@ -77,6 +98,9 @@ class PathProblem:
     units: tuple[Unit, ...]
     owned: frozenset[str]                   # centers the power owns at the start
     homes: tuple[str, ...]
+    opposition: str = "none"
+    #: province -> another power's unit standing there (the opposed models; else empty)
+    enemies: dict[str, Unit] = field(default_factory=dict)
     coastal: frozenset[str] = field(init=False)
     seas: frozenset[str] = field(init=False)
 
@@ -152,16 +176,29 @@ class PathProblem:
         return out
 
 
-def problem(position: Position, power: str, target: int, rules: str) -> PathProblem:
-    """The problem of reaching ``target`` centers for ``power`` from ``position``."""
+def problem(position: Position, power: str, target: int, rules: str,
+            opposition: str = "none") -> PathProblem:
+    """The problem of reaching ``target`` centers for ``power`` from ``position``, the
+    other powers' units taken off the board (``opposition`` "none") or standing in the
+    way (`OPPOSITIONS`)."""
     if rules not in RULES:
         raise DipsolveSyntaxError(f"unknown rules {rules!r} (expected one of {', '.join(RULES)})",
                                   found=rules, expected=" or ".join(RULES))
+    if opposition not in OPPOSITIONS:
+        raise DipsolveSyntaxError(f"unknown opposition {opposition!r} (expected one of "
+                                  f"{', '.join(OPPOSITIONS)})", found=str(opposition),
+                                  expected=" or ".join(OPPOSITIONS))
+    if opposition != "none" and rules != "full":
+        raise DipsolveRuleError(f"the opposition {opposition!r} plays by the full rules, not the "
+                                f"paper's framing", rule="path-opposition")
     if position.phase.kind == "retreat":
         raise DipsolveRuleError(RETREAT_START, rule="path-start")
     m = position.map
     return PathProblem(m=m, power=power, target=target, rules=rules, start=position.phase,
                        units=tuple(position.units_of(power)),
                        owned=frozenset(position.centers_of(power)),
-                       homes=tuple(sorted(m.homes.get(power, ()))))
+                       homes=tuple(sorted(m.homes.get(power, ()))), opposition=opposition,
+                       enemies={} if opposition == "none" else
+                       {m.province_of[u.location]: u for u in position.units
+                        if u not in position.units_of(power)})
 

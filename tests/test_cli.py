@@ -168,6 +168,8 @@ def test_the_names_the_parser_offers_are_the_librarys():
     assert options.PATH_ALGORITHMS == path.ALGORITHMS
     assert options.PATH_ORDERS == path.ORDERS
     assert options.PATH_GOAL_TESTS == path.GOAL_TESTS
+    from dipsolve.models.path_problem import OPPOSITIONS
+    assert options.PATH_OPPOSITIONS == OPPOSITIONS
     assert options.PICTURE_FORMATS == pictures.FORMATS
     from dipsolve.core.variant import VARIANTS
     assert options.VARIANTS == VARIANTS

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.results import Limits, Status, interrupted
 from .interrupt import cooperative
-from .options import (PATH_ALGORITHMS, PATH_GOAL_TESTS, PATH_ORDERS, UserError, add_json, add_nodes,
-                      add_power, add_render, add_seed, add_time_limit, add_variant, add_workers, integer, load,
+from .options import (PATH_ALGORITHMS, PATH_GOAL_TESTS, PATH_OPPOSITIONS, PATH_ORDERS, UserError, add_json, add_nodes,
+                      add_phase, add_power, add_render, add_seed, add_time_limit, add_variant, add_workers, integer, load,
                       plan_render, range_help, variant_of,
                       write_render)
 from .output import Outputs
@@ -73,7 +73,18 @@ def register(subparsers: Any) -> None:
     p.add_argument("--rules", choices=("full", "paper"), default=None,
                    help="exact only: the real rules (default) or the paper's framing")
     p.add_argument("--from", dest="from_file", metavar="FILE",
-                   help="start from this position (.dip or DAIDE) instead of the 1901 start")
+                   help="start from this position (.dip, DAIDE, or a game record with --phase) "
+                        "instead of the 1901 start")
+    add_phase(p)
+    p.add_argument("--opposition", choices=PATH_OPPOSITIONS, default=None,
+                   help="exact only: who stands in the way: none (default: the others' units "
+                        "off the board), hold (their units stay and hold; a unit of ours "
+                        "dislodges one with one support; dislodged, it is destroyed), supported "
+                        "(as hold, and each of their units may support a neighbour's hold every "
+                        "phase: the plan must succeed against every such choice)")
+    p.add_argument("--years", type=integer, default=None, metavar="K",
+                   help="exact only: look no further than K game years (a plan within K years, "
+                        "or the proof that there is none)")
     add_time_limit(p, 60.0, help="seconds for the whole solve or search, its set-up included "
                                  "(default 60); the best plan so far is returned when time runs out")
     add_nodes(p, "the solve or search")
@@ -113,10 +124,17 @@ def _check(args: argparse.Namespace) -> str:
         raise UserError(f"{given[0]} applies to the searches (--algorithm bfs, greedy or astar), "
                         f"not to --algorithm exact")
     given = [name for name, used in (("--rules", args.rules), ("--render", args.render),
-                                     ("--plan-out", args.plan_out)) if used]
+                                     ("--plan-out", args.plan_out), ("--opposition", args.opposition),
+                                     ("--years", args.years)) if used]
     if not exact and given:
         raise UserError(f"{given[0]} applies to --algorithm exact only: the searches flood the "
                         f"map graph and make no plan a unit could follow")
+    if args.opposition not in (None, "none") and args.rules == "paper":
+        raise UserError(f"--opposition {args.opposition} plays by the full rules, not --rules paper")
+    if args.years is not None and not 1 <= args.years <= 40:
+        raise UserError(f"--years: {args.years} is not a number of game years, expected 1 to 40")
+    if args.phase is not None and not args.from_file:
+        raise UserError("--phase picks a phase of a game record given with --from")
     return power
 
 
@@ -240,14 +258,16 @@ def search_text(args: argparse.Namespace, position: Position, r: SearchResult) -
 
 def _exact(args: argparse.Namespace, power: str, position: Position, outputs: Outputs) -> int:
     from ..models.path import solve_path
+    from ..models.path_problem import moves_within
 
     with Progress() as progress:
         def attempt(a: Any) -> None:
             progress.show(f"[path] {a.phase}: {a.status.lower()} ({a.seconds:.1f} s)")
 
         limits = _limits(args)
-        sol = solve_path(position, power, args.target, args.rules or "full", progress=attempt,
-                         limits=limits)
+        sol = solve_path(position, power, args.target, args.rules or "full",
+                         moves_within(position.phase, args.years), progress=attempt,
+                         opposition=args.opposition or "none", limits=limits)
     sol = interrupted(sol, (Status.TIMED_OUT, Status.FEASIBLE))   # feasible: cut short
     obj = exact_json(args, sol)
     if args.json:
@@ -272,12 +292,14 @@ def _exact(args: argparse.Namespace, power: str, position: Position, outputs: Ou
 def exact_json(args: argparse.Namespace, sol: Any) -> dict[str, Any]:
     return {
         "algorithm": "exact", "power": sol.power, "target": sol.target, "rules": sol.rules,
+        "opposition": sol.opposition, "years_limit": args.years,
         "from": args.from_file, "start": sol.start.short, "status": sol.status,
         "years": sol.years, "moves": sol.objective, "reached": sol.reached,
         "nodes_expanded": None,
         "bound": {"years": sol.bound_years, "moves": sol.bound, "phase": sol.bound_phase,
                   "explanation": sol.explanation()},
         "plan": [{"phase": p.phase.short, "orders": [str(o) for o in p.orders],
+                  "others": [str(o) for o in p.others],
                   "centers": p.centers, "units": p.units} for p in sol.plan],
         "replayed": bool(sol.plan),
         "attempts": [{"phase": a.phase, "moves": a.moves, "status": a.status,
@@ -306,6 +328,11 @@ _RULES = {"full": "full rules: one unit per province, convoys, centers owned at 
                    "no builds, no convoys"}
 
 
+_OPPOSITION = {"hold": "the others' units hold, never move, never build; one dislodged is destroyed",
+               "supported": "the others' units hold and may each support a neighbour's hold; "
+                            "the plan succeeds against every such choice"}
+
+
 def exact_text(args: argparse.Namespace, sol: Any) -> str:
     source = args.from_file or "the 1901 start"
     what = "owns" if sol.rules == "full" else "has passed through"
@@ -319,6 +346,8 @@ def exact_text(args: argparse.Namespace, sol: Any) -> str:
     lines = [head, f"  status: {sol.status} ({sol.seconds:.2f} s; {_limit_words(args)}, "
                    f"{_workers(args)} CP-SAT worker{'' if _workers(args) == 1 else 's'})",
              f"  rules: {_RULES[sol.rules]}"]
+    if sol.opposition != "none":
+        lines.append(f"  opposition: {_OPPOSITION[sol.opposition]}")
     if sol.bound and sol.status != "infeasible":
         lines.append(f"  bound: no plan reaches {sol.target} before {sol.bound_phase} "
                      f"({sol.bound_years} game years, {sol.bound} movement phases), because")
@@ -326,10 +355,17 @@ def exact_text(args: argparse.Namespace, sol: Any) -> str:
         lines.append("  because")
     lines += [f"    {line}" for line in sol.explanation()]
     if sol.plan:
-        lines.append(f"  plan, replayed through the adjudicator with {sol.power} alone on the board:")
+        against = (f"with {sol.power} alone on the board" if sol.opposition == "none" else
+                   "against the others' units, as the opposition plays them")
+        lines.append(f"  plan, replayed through the adjudicator {against}:")
         for p in sol.plan:
             rows = _rows([str(o) for o in p.orders] or ["(no orders)"], 64)
             rows[-1] += f"  -> {p.centers} centers, {p.units} units"
             lines.append(f"    {p.phase.short}  {rows[0]}")
             lines += [f"            {row}" for row in rows[1:]]
+            given = [str(o) for o in p.others if " S " in str(o)]
+            if given:
+                rows = _rows(given, 56)
+                lines.append(f"            their supports: {rows[0]}")
+                lines += [f"                            {row}" for row in rows[1:]]
     return "\n".join(lines)

@@ -1,0 +1,277 @@
+"""The fastest path against opposition (`dipsolve.models.path`, ``opposition`` "hold" and
+"supported"): the CP-SAT answer against a brute force over every order set, and plans
+that replay through the adjudicator against the opposition's orders.
+
+The brute force knows nothing of the model.  It walks the game phase by phase from the
+position: in each movement phase every order set of the power (the product of each
+unit's legal orders), against the others as the model has them play (``hold``: every unit
+holds; ``supported``: every assignment of a hold, or a support of a neighbour's hold, to
+each of their units next to a unit of theirs that the order set attacks (the choices of
+the others change nothing), an order set kept only when its outcome is the same under
+every assignment: a plan that succeeds against every choice); their dislodged units
+retreat nowhere (destroyed); in each Winter every choice of builds (or removals), the
+others keeping all their units (they owe removals, make none).  The
+fewest game years to the target is the first Fall after which some position reached
+has it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from dipsolve.cli.main import main
+from dipsolve.core.adjudicator import adjudicate
+from dipsolve.core.graph import reachable_provinces
+from dipsolve.core.legal import legal_orders
+from dipsolve.core.map import standard_map
+from dipsolve.core.orders import Build, Disband, Hold, Move, Order, SupportHold, SupportMove
+from dipsolve.core.position import Phase, Position, Unit
+from dipsolve.core.resolver import Resolver
+from dipsolve.core.results import Limits
+from dipsolve.models.path import ReplayError, replay, solve_path
+from dipsolve.models.path_problem import moves_within
+
+M = standard_map()
+
+
+def _key(pos: Position) -> tuple:
+    return (pos.phase, tuple(sorted((u.power, u.kind, u.location) for u in pos.units)),
+            tuple(sorted(pos.owner.items())))
+
+
+def _their_orders(pos: Position, power: str, ours: tuple[Order, ...], opposition: str
+                  ) -> Iterator[dict[str, list[Order]]]:
+    """Every way the others may play against ``ours`` (see the module notes)."""
+    po = M.province_of
+    theirs = [u for u in pos.units if u.power != power]
+    held = {po[u.location]: u for u in theirs}
+    if opposition == "hold":
+        yield {}
+        return
+    attacked = {po[o.target] for o in ours if isinstance(o, Move) and po[o.target] in held}
+    choices = []
+    for u in theirs:
+        near = sorted(e for e in attacked if e != po[u.location] and e in reachable_provinces(M, u))
+        choices.append([Hold(u.kind, u.location)]
+                       + [SupportHold(u.kind, u.location, held[e].kind, held[e].location) for e in near])
+    for pick in itertools.product(*choices):
+        out: dict[str, list[Order]] = {}
+        for u, o in zip(theirs, pick):
+            out.setdefault(u.power, []).append(o)
+        yield out
+
+
+def _movement(pos: Position, power: str, opposition: str) -> Iterator[Position]:
+    resolver = Resolver(pos)
+    for ours in itertools.product(*(legal_orders(pos, u) for u in pos.units_of(power))):
+        after = None
+        for others in _their_orders(pos, power, ours, opposition):
+            nxt = resolver.adjudicate({power: list(ours), **others}).next
+            if nxt.phase.kind == "retreat":            # theirs, dislodged: destroyed
+                assert all(d.unit.power != power for d in nxt.dislodged)
+                nxt = adjudicate(nxt, {}).next
+            if after is None:
+                after = nxt
+            elif _key(nxt) != _key(after):
+                after = None                            # their choice changes the outcome
+                break
+        if after is not None:
+            yield after
+
+
+def _winter(pos: Position, power: str) -> Iterator[Position]:
+    units = pos.units_of(power)
+    owed = len(pos.centers_of(power)) - len(units)
+    if owed < 0:
+        for gone in itertools.combinations(units, -owed):
+            yield _theirs_kept(pos, adjudicate(pos, {power: [Disband(u.kind, u.location) for u in gone]}).next,
+                               power)
+        return
+    homes = [[None] + [Build(k, loc) for k, loc in M.unit_places(h)] for h in pos.buildable(power)]
+    for pick in itertools.product(*homes):
+        builds = [b for b in pick if b is not None]
+        if len(builds) <= owed:
+            yield _theirs_kept(pos, adjudicate(pos, {power: builds}).next, power)
+
+
+def _theirs_kept(before: Position, after: Position, power: str) -> Position:
+    """The others keep every unit through a Winter (the opposed models make no removal
+    of theirs: the defence at its strongest)."""
+    return Position.build(after.phase, after.units_of(power) + [u for u in before.units if u.power != power],
+                          after.owner, game_map=M)
+
+
+def brute_years(position: Position, power: str, target: int, opposition: str, years: int) -> int | None:
+    """The fewest game years to ``target`` centers, by the brute force; None when no
+    plan within ``years`` reaches it."""
+    frontier = {_key(position): position}
+    first = position.phase.year + (position.phase.kind == "adjustment")
+    while frontier:
+        pos = next(iter(frontier.values()))
+        if pos.phase.kind == "movement" and pos.phase.year - first + 1 > years:
+            return None
+        nxt: dict[tuple, Position] = {}
+        for pos in frontier.values():
+            step = _movement(pos, power, opposition) if pos.phase.kind == "movement" else _winter(pos, power)
+            for after in step:
+                if pos.phase.season == "Fall" and len(after.centers_of(power)) >= target:
+                    return pos.phase.year - first + 1
+                nxt.setdefault(_key(after), after)
+        frontier = nxt
+    return None
+
+
+def _position(ours: list[Unit], theirs: list[Unit], owners: dict[str, str],
+              phase: Phase = Phase("Spring", 1903, "movement")) -> Position:
+    return Position.build(phase, ours + theirs, owners, game_map=M)
+
+
+#: Austria's two armies in the west, every center near them held (Austria owns two far
+#: centers, so it neither builds nor removes): Belgium falls to a supported attack, unless
+#: the fleet in Holland may support it
+BELGIUM = _position(
+    [Unit("Austria", "A", "BUR"), Unit("Austria", "A", "RUH")],
+    [Unit("France", "A", "PAR"), Unit("France", "A", "MAR"), Unit("France", "A", "BEL"),
+     Unit("France", "F", "BRE"), Unit("France", "A", "SPA"), Unit("Germany", "A", "MUN"),
+     Unit("Germany", "F", "HOL"), Unit("Germany", "A", "KIE")],
+    {"TUN": "Austria", "GRE": "Austria", "PAR": "France", "MAR": "France", "BEL": "France",
+     "BRE": "France", "SPA": "France", "MUN": "Germany", "HOL": "Germany", "KIE": "Germany"})
+
+#: the same with a French army in Gascony, which could support Paris or Marseilles
+GASCONY = _position([u for u in BELGIUM.units if u.power == "Austria"],
+                    [u for u in BELGIUM.units if u.power != "Austria"] + [Unit("France", "A", "GAS")],
+                    dict(BELGIUM.owner))
+
+#: the same with a third army in Picardy: one cuts Holland's support, two take Belgium
+BELGIUM3 = _position(
+    [Unit("Austria", "A", "BUR"), Unit("Austria", "A", "RUH"), Unit("Austria", "A", "PIC")],
+    [u for u in BELGIUM.units if u.power != "Austria"],
+    {**BELGIUM.owner, "NAP": "Austria"})
+
+
+#: Germany with a home center to build in (Kiel), the French on its western border
+BUILDS = _position(
+    [Unit("Germany", "A", "RUH"), Unit("Germany", "A", "MUN")],
+    [Unit("France", "A", "BEL"), Unit("France", "F", "HOL"), Unit("France", "A", "BUR"),
+     Unit("France", "A", "PAR"), Unit("Russia", "A", "BER"), Unit("Russia", "F", "DEN")],
+    {"MUN": "Germany", "KIE": "Germany", "SWE": "Germany", "BEL": "France", "HOL": "France",
+     "PAR": "France", "BER": "Russia", "DEN": "Russia"}, Phase("Fall", 1903, "movement"))
+
+#: England, an army to carry across and a French fleet standing on London since the Spring
+ENGLAND = _position(
+    [Unit("England", "A", "YOR"), Unit("England", "F", "NTH"), Unit("England", "F", "EDI")],
+    [Unit("France", "F", "LON"), Unit("France", "A", "BEL"), Unit("Germany", "A", "HOL"),
+     Unit("Germany", "F", "DEN"), Unit("Russia", "F", "NWY")],
+    {"LON": "England", "EDI": "England", "LVP": "England", "BEL": "France", "HOL": "Germany",
+     "DEN": "Germany", "NWY": "Russia"}, Phase("Fall", 1903, "movement"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, position, target, years", [
+    ("two armies against Belgium", BELGIUM, 3, 1),
+    ("two armies, every center near them defended", GASCONY, 3, 2),
+    ("three armies against Belgium and Holland's support", BELGIUM3, 4, 1),
+    ("a build, then a supported attack", BUILDS, 5, 2),
+    ("London to win back, an army to carry", ENGLAND, 4, 2),
+])
+@pytest.mark.parametrize("opposition", ["hold", "supported"])
+def test_the_fewest_years_agree_with_a_brute_force(name, position, target, years, opposition):
+    power = next(u.power for u in position.units if u.power in ("Austria", "Germany", "England"))
+    want = brute_years(position, power, target, opposition, years)
+    sol = solve_path(position, power, target, max_moves=moves_within(position.phase, years),
+                     opposition=opposition, limits=Limits(time_limit=60))
+    if want is None:
+        assert sol.status == "infeasible" and sol.plan == (), (name, sol.explanation())
+    else:
+        assert sol.status == "optimal" and sol.years == want, (name, want, sol.explanation())
+
+
+def test_hold_and_supported_part_where_a_support_defends():
+    hold = solve_path(GASCONY, "Austria", 3, max_moves=2, opposition="hold", limits=Limits(time_limit=60))
+    supported = solve_path(GASCONY, "Austria", 3, max_moves=2, opposition="supported",
+                           limits=Limits(time_limit=60))
+    assert hold.status == "optimal" and hold.years == 1
+    assert hold.plan[-1].centers == 3
+    # every center next to the two armies has a neighbour of theirs to support it
+    assert supported.status == "infeasible" and "CP-SAT proved" in supported.explanation()[-1]
+    # Paris has none in BELGIUM: one army supports the other in
+    paris = solve_path(BELGIUM, "Austria", 3, max_moves=2, opposition="supported", limits=Limits(time_limit=60))
+    assert paris.status == "optimal" and paris.years == 1
+    last = {str(o) for o in paris.plan[-1].orders}
+    assert any(o.endswith("- PAR") for o in last) and any(" S " in o and o.endswith("- PAR") for o in last)
+    none = solve_path(GASCONY, "Austria", 3, max_moves=2, limits=Limits(time_limit=60))
+    assert none.status == "optimal" and none.years == 1          # nobody there: walk in
+
+
+def test_a_supported_plan_cuts_the_support_and_replays_against_every_choice():
+    sol = solve_path(BELGIUM3, "Austria", 4, max_moves=2, opposition="supported",
+                     limits=Limits(time_limit=60))
+    assert sol.status == "optimal" and sol.years == 1
+    # replayed by the adjudicator directly, against every way the others may play
+    pos = BELGIUM3
+    for step in sol.plan:
+        outcomes = {}
+        for others in _their_orders(pos, "Austria", step.orders, "supported"):
+            out = adjudicate(pos, {"Austria": list(step.orders), **others})
+            nxt = out.next if out.next.phase.kind != "retreat" else adjudicate(out.next, {}).next
+            outcomes[_key(nxt)] = nxt
+        assert len(outcomes) == 1, step.phase        # the same outcome, whatever they chose
+        pos = next(iter(outcomes.values()))
+    assert len(pos.centers_of("Austria")) >= 4
+
+
+def test_the_replay_plays_the_opposition_and_refuses_a_plan_that_bounces():
+    steps = [(Phase("Spring", 1903, "movement"), [Move("A", "RUH", "BEL")])]   # unsupported: bounces
+    with pytest.raises(ReplayError, match="bounced"):
+        replay(BELGIUM, "Austria", steps, opposition="hold")
+    plan, outcomes = replay(BELGIUM, "Austria", [(Phase("Spring", 1903, "movement"),
+                                                  [Move("A", "RUH", "BEL"),
+                                                   SupportMove("A", "BUR", "A", "RUH", "BEL")])],
+                              opposition="hold")
+    assert plan[0].others and all(isinstance(o, Hold) for o in plan[0].others)
+    assert "BEL" in {u.location for u in outcomes[-1].next.units_of("Austria")}
+    assert all(u.location != "BEL" for u in outcomes[-1].next.units if u.power == "France")
+
+
+
+# -- the command ---------------------------------------------------------------------------
+
+RECORD = Path(__file__).parent / "data" / "records" / "meta-game_433761_ENGLAND_AG.json"
+
+
+def _run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_path_against_a_defence_from_a_record_phase(capsys):
+    args = ("path", "--from", str(RECORD), "--phase", "W1906A", "--power", "ENG", "--target", "18")
+    code, out, _ = _run(capsys, *args, "--opposition", "supported", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["opposition"] == "supported" and d["start"] == "W1906A"
+    assert d["status"] == "optimal" and d["years"] == 2 and d["reached"] == "F1908M" and d["replayed"]
+    assert d["plan"][-1]["centers"] >= 18 and all("others" in p for p in d["plan"])
+    assert [a["status"] for a in d["attempts"]] == ["INFEASIBLE", "OPTIMAL"]
+    code, out, _ = _run(capsys, *args, "--opposition", "hold")
+    assert code == 0 and "opposition: the others' units hold, never move" in out
+    assert "against the others' units, as the opposition plays them" in out
+    # within one game year there is no plan, proven
+    code, out, _ = _run(capsys, *args, "--opposition", "hold", "--years", "1")
+    assert code == 0 and "England cannot reach 18 supply centers" in out and "status: infeasible" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("--opposition", "hold", "--rules", "paper"), "plays by the full rules"),
+    (("--opposition", "hold", "--algorithm", "bfs"), "applies to --algorithm exact only"),
+    (("--years", "0"), "--years: 0 is not a number of game years"),
+    (("--phase", "S1905M"), "--phase picks a phase of a game record given with --from"),
+])
+def test_path_refuses_options_that_mean_nothing(capsys, argv, message):
+    code, out, err = _run(capsys, "path", "--power", "ENG", *argv)
+    assert code == 2 and message in err and not out
