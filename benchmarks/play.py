@@ -126,9 +126,10 @@ class ClairvoyantSeat:
         if position.phase.kind != "movement" or seen_at is not position:
             return self.inner.orders(position, power, deadline_s, rng)
         seed = rng.randrange(1 << 30)      # as every dipsolve seat draws its search's seed
-        settings = dataclasses.replace(self.inner.settings(deadline_s, seed), opponents="hold",
-                                       background={p: list(os) for p, os in seen.items() if p != power})
-        return list(api.solve(position, power, settings).orders)
+        from dipsolve.search.strategy import Hold
+        strategy = dataclasses.replace(self.inner.strategy, opponents=Hold(
+            background={p: list(os) for p, os in seen.items() if p != power}))
+        return list(api.solve(position, power, strategy, limits=self.inner.limits(deadline_s, seed)).orders)
 
 
 #: the fields the dipsolve seat plays in (``--field``)

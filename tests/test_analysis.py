@@ -158,9 +158,9 @@ def test_each_search_gets_the_time_limit(short_game, monkeypatch):
     seen = []
     real = dipsolve.api.solve
 
-    def spy(position, power, settings=None, **kw):
-        seen.append((position.phase.short, power, settings.limits.time_limit))
-        return real(position, power, settings, **kw)
+    def spy(position, power, strategy=None, *, limits=None, **kw):
+        seen.append((position.phase.short, power, limits.time_limit))
+        return real(position, power, strategy, limits=limits, **kw)
 
     monkeypatch.setattr(dipsolve.api, "solve", spy)
     analyze(short_game, ["Italy"], limits=Limits(time_limit=0.25))

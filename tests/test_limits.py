@@ -68,7 +68,8 @@ def test_path_with_a_seed_prints_the_same_plan_three_times():
 def test_one_default():
     from dipsolve.api import DEFAULT_LIMITS
     assert DEFAULT_LIMITS == dipsolve.Limits()
-    assert dipsolve.Limits().workers == 1 and dipsolve.SolveSettings().limits == dipsolve.Limits()
+    from dipsolve.search.strategy import Strategy, settings
+    assert dipsolve.Limits().workers == 1 and settings(Strategy()).limits == dipsolve.Limits()
 
 
 def _solvers_taking_limits() -> list[str]:
@@ -110,23 +111,25 @@ def _limits_solve_searches_with(monkeypatch, *args, **kwargs) -> dipsolve.Limits
 
 
 def test_solve_takes_limits_as_every_solver_does(monkeypatch):
-    """Issue 49: ``solve(position, power, limits=...)`` was refused; it is taken beside
-    settings whose limits are the default, and the same limits given both ways agree."""
-    mine = dipsolve.Limits(time_limit=0.5, seed=3)
-    hold = dipsolve.SolveSettings(opponents="hold")
+    """Issue 49: ``solve(position, power, limits=...)`` was refused; issue 50: the limits
+    are the call's alone (a `Strategy` holds none) and reach the search untouched, every
+    field of them."""
+    from dipsolve import strategy as S
+    mine = dipsolve.Limits(time_limit=0.5, seed=3, workers=2, clock="cpu", nodes=700)
     assert _limits_solve_searches_with(monkeypatch, limits=mine) == mine
-    assert _limits_solve_searches_with(monkeypatch, hold, limits=mine) == mine
-    both = dipsolve.SolveSettings(opponents="hold", limits=mine)
-    assert _limits_solve_searches_with(monkeypatch, both, limits=mine) == mine
-    assert _limits_solve_searches_with(monkeypatch, both) == mine
+    assert _limits_solve_searches_with(monkeypatch, S.Strategy(S.Agenda(), S.Hold()), limits=mine) == mine
+    assert _limits_solve_searches_with(monkeypatch, S.Strategy(S.CpSat(), S.PhaseGame()), limits=mine) == mine
     assert _limits_solve_searches_with(monkeypatch) == dipsolve.Limits()
 
 
-def test_solve_refuses_limits_given_twice_that_disagree():
+def test_solve_takes_its_limits_once_and_a_strategy_only():
+    """The limits have one place (``limits=``); the search's flat settings of a call are
+    not taken (`dipsolve.search.methods.SolveSettings` is internal)."""
+    from dipsolve.search.methods import SolveSettings
     start = dipsolve.Position.initial()
-    settings = dipsolve.SolveSettings(limits=dipsolve.Limits(time_limit=2))
-    with pytest.raises(dipsolve.DipsolveArgumentError, match=r"solve\(\): limits=.* and settings.limits=.* disagree"):
-        dipsolve.solve(start, "Turkey", settings, limits=dipsolve.Limits(time_limit=1))
+    assert "SolveSettings" not in dipsolve.__all__ and not hasattr(dipsolve, "SolveSettings")
+    with pytest.raises(dipsolve.DipsolveArgumentError, match="strategy: expected a Strategy"):
+        dipsolve.solve(start, "Turkey", SolveSettings(limits=dipsolve.Limits(time_limit=2)))
     with pytest.raises(dipsolve.DipsolveArgumentError, match="time_limit= is no longer taken.*limits="):
         dipsolve.solve(start, "Turkey", limits=dipsolve.Limits(time_limit=1), time_limit=3)
     with pytest.raises(dipsolve.DipsolveArgumentError, match="limits"):

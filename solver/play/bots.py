@@ -177,13 +177,12 @@ class DipsolveBot:
         extra = "" if pick == "best" else f"[pick={pick}]"
         return f"dipsolve:{self.method}{tail}{model}{extra}"
 
-    def settings(self, time_limit: float, seed: int = 0, strategy: Strategy | None = None) -> api.SolveSettings:
-        """What the bot asks of `dipsolve.api.solve` with ``time_limit`` seconds (on the
+    def limits(self, time_limit: float, seed: int = 0) -> Limits:
+        """The limits the bot gives `dipsolve.api.solve` with ``time_limit`` seconds (on the
         CPU clock, with one CP-SAT worker, whose thread's time counts), and its node
         limit (one CP-SAT worker too)."""
         workers = 1 if self.clock == "cpu" or self.nodes is not None else WALL_WORKERS
-        return (strategy or self.strategy).settings(
-            Limits(time_limit=time_limit, seed=seed, clock=self.clock, workers=workers, nodes=self.nodes))
+        return Limits(time_limit=time_limit, seed=seed, clock=self.clock, workers=workers, nodes=self.nodes)
 
     def check(self) -> None:
         """Raise `BotUnavailable` unless the search can answer with this method and this
@@ -191,7 +190,7 @@ class DipsolveBot:
         game, not in its first phase), then one short search of the 1901 start."""
         try:
             self.prepare()
-            api.solve(Position.initial(), "Austria", self.settings(0.2))
+            api.solve(Position.initial(), "Austria", self.strategy, limits=self.limits(0.2))
         except (ValueError, api.MethodUnavailable) as e:
             raise BotUnavailable(str(e)) from None
 
@@ -238,7 +237,7 @@ class DipsolveBot:
             if self.nodes is not None:
                 # one work clock for the phase: the fit takes at most its share of the
                 # nodes, the search the rest
-                call = self.settings(deadline_s, seed).limits.deadline()
+                call = self.limits(deadline_s, seed).deadline()
                 policy = self.policy(power, call.part(LEARNING_SHARE))
                 left = deadline_s
             else:
@@ -250,6 +249,6 @@ class DipsolveBot:
                 policy = self.policy(power, Deadline(LEARNING_SHARE * deadline_s, clock=tick))
                 left = max(SEARCH_FLOOR * deadline_s, deadline_s - (tick() - started))
             fitted = dataclasses.replace(s, opponents=Sampled(predictor=policy, samples=s.opponents.samples))
-            return list(api.solve(position, power, self.settings(left, seed, fitted), deadline=call).orders)
-        solution = api.solve(position, power, self.settings(deadline_s, seed))
+            return list(api.solve(position, power, fitted, limits=self.limits(left, seed), deadline=call).orders)
+        solution = api.solve(position, power, self.strategy, limits=self.limits(deadline_s, seed))
         return list(solution.orders)
