@@ -63,9 +63,10 @@ def _series(label: str, seating, args, quiet: bool):
             print(f"  {label}: game seed {record.seed}: {winner}; {seat.bot} as {seat.power}: "
                   f"{seat.centers} centers, {record.seconds:.1f} s", file=sys.stderr, flush=True)
 
-    records = play_series(seating, args.games, seed=args.seed, until=args.until,
-                          time_limit=args.time_limit, rotate=True, jobs=args.jobs, on_game=on_game,
-                          clock=args.clock, draw_after=args.draw_after or None)
+    from dipsolve.core.results import Limits
+    limits = Limits(time_limit=args.time_limit, seed=args.seed, clock=args.clock)
+    records = play_series(seating, args.games, limits=limits, until=args.until, rotate=True,
+                          jobs=args.jobs, on_game=on_game, draw_after=args.draw_after or None)
     rows = {row.bot: row for row in results_table(records)}
     return records, rows, time.perf_counter() - started
 

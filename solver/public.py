@@ -449,7 +449,8 @@ def _having(value: Any, what: str, attribute: str, expected: str) -> list:
     """`_items` whose every item has ``attribute`` (a class this module may not import)."""
     return _items(value, what, expected, lambda x: hasattr(x, attribute))
 #: the solvers' old keywords, now fields of `Limits` (keyword -> the field)
-RETIRED = {"time_limit": "time_limit", "workers": "workers", "num_workers": "workers", "seed": "seed"}
+RETIRED = {"time_limit": "time_limit", "workers": "workers", "num_workers": "workers", "seed": "seed",
+           "clock": "clock"}
 
 #: public functions that check everything themselves
 UNCHECKED = frozenset({"example", "quote"})

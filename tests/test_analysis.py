@@ -126,7 +126,7 @@ def test_an_unexplained_difference_is_reported():
 def short_game():
     bots = {p: (dipsolve.RandomBot() if i % 2 else dipsolve.DumbBotPlayer())
             for i, p in enumerate(dipsolve.POWERS)}
-    return Game.from_play(dipsolve.play_game(bots, seed=5, until=1902, time_limit=1.0)).record
+    return Game.from_play(dipsolve.play_game(bots, limits=Limits(time_limit=1.0, seed=5), until=1902)).record
 
 
 def test_orders_weighed_against_dipsolves(short_game):

@@ -172,7 +172,7 @@ def test_the_fit_stops_at_its_deadline_and_the_next_goes_on_from_there():
 def test_a_learned_seat_plays_a_game():
     seats = {p: DumbBotPlayer() for p in Position.initial().powers()}
     seats["Italy"] = bot = DipsolveBot()
-    record = play_game(seats, seed=2, until=1901, time_limit=0.2)
+    record = play_game(seats, limits=Limits(time_limit=0.2, seed=2), until=1901)
     assert record.seats["Italy"] == "dipsolve:agenda"
     assert [ph.phase for ph in record.phases][:2] == ["S1901M", "F1901M"]
     assert record.phases[1].orders["Italy"]

@@ -194,8 +194,8 @@ def test_a_cpu_clock_is_a_limit_too():
         Limits(clock="sundial")
     from dipsolve.play.bots import DumbBotPlayer
     from dipsolve.core.map import POWERS
-    from dipsolve.play.games import play_game
-    with pytest.raises(DipsolveSyntaxError, match="clock"):
+    from dipsolve import play_game      # the public one: its arguments checked at the door
+    with pytest.raises(DipsolveSyntaxError, match="clock= is no longer taken.*limits=dipsolve.Limits"):
         play_game({p: DumbBotPlayer() for p in POWERS}, until=1901, clock="sundial")
 
 

@@ -7,7 +7,8 @@ seeded game replays exactly (a dipsolve seat with a node limit, `DipsolveBot.nod
 replays exactly too); and, if it needs one, ``prepare()``, called once before a
 game outside the clock; and, if it learns from the table, ``observe(position, orders)``,
 called after every phase with every power's orders (all public once a phase is
-adjudicated).  The Victorybot seed (``004_…``, "Experimental design")
+adjudicated); and, if it takes a game's `dipsolve.Limits` (its clock, its node limit),
+``with_limits(limits)``, the bot as it plays under them (`dipsolve.play_game`).  The Victorybot seed (``004_…``, "Experimental design")
 plays its configurations against each other and the DAIDE bots the same way: each of
 the seven seats gets one.
 
@@ -183,6 +184,15 @@ class DipsolveBot:
         limit (one CP-SAT worker too)."""
         workers = 1 if self.clock == "cpu" or self.nodes is not None else WALL_WORKERS
         return Limits(time_limit=time_limit, seed=seed, clock=self.clock, workers=workers, nodes=self.nodes)
+
+    def with_limits(self, limits: Limits) -> DipsolveBot:
+        """This seat as it plays in a game under ``limits`` (`dipsolve.play_game`): it
+        searches on the game's clock and within its node limit a phase (the time a phase
+        comes with each call, the seed of each search from the seat's stream); itself when
+        they are already its own.  The copy shares the seat's learner (`observe`)."""
+        if (self.clock, self.nodes) == (limits.clock, limits.nodes):
+            return self
+        return dataclasses.replace(self, clock=limits.clock, nodes=limits.nodes)
 
     def check(self) -> None:
         """Raise `BotUnavailable` unless the search can answer with this method and this
