@@ -37,8 +37,9 @@ def _tournament(ex, args) -> tuple[float, int]:
     from dipsolve.play.games import play_series
     seating = [make_bot("dipsolve", "influence", "sampled")] + [DumbBotPlayer()] * 6
     started = time.perf_counter()
-    records = play_series(seating, args.games, seed=args.seed, until=args.until,
-                          time_limit=args.time_limit, rotate=True, executor=ex,
+    from dipsolve.core.results import Limits
+    records = play_series(seating, args.games, limits=Limits(time_limit=args.time_limit, seed=args.seed),
+                          until=args.until, rotate=True, executor=ex,
                           draw_after=None)      # played to --until, as every run recorded
     return time.perf_counter() - started, sum(len(r.phases) for r in records)
 

@@ -62,14 +62,15 @@ def answer(seat: str, position, power: str, policy, time_limit: float, seed: int
     """The seat's orders in ``position`` and the CPU seconds they took."""
     from dipsolve import api
     from dipsolve.core.results import Limits
+    from dipsolve.search.strategy import Agenda, Sampled, Strategy, named
 
     limits = Limits(time_limit=time_limit, seed=seed, clock="cpu", workers=1)
     if seat in ("learned", "prior"):
-        settings = api.SolveSettings(method="agenda", opponents="sampled", predictor=policy, limits=limits)
+        strategy = Strategy(Agenda(), Sampled(predictor=policy))
     else:
-        settings = api.SolveSettings(method="agenda", opponents=seat, limits=limits)
+        strategy = named("agenda", seat)
     started = time.process_time()
-    solution = api.solve(position, power, settings)
+    solution = api.solve(position, power, strategy, limits=limits)
     return list(solution.orders), time.process_time() - started
 
 

@@ -63,9 +63,10 @@ def _series(label: str, seating, args, quiet: bool):
             print(f"  {label}: game seed {record.seed}: {winner}; {seat.bot} as {seat.power}: "
                   f"{seat.centers} centers, {record.seconds:.1f} s", file=sys.stderr, flush=True)
 
-    records = play_series(seating, args.games, seed=args.seed, until=args.until,
-                          time_limit=args.time_limit, rotate=True, jobs=args.jobs, on_game=on_game,
-                          clock=args.clock, draw_after=args.draw_after or None)
+    from dipsolve.core.results import Limits
+    limits = Limits(time_limit=args.time_limit, seed=args.seed, clock=args.clock)
+    records = play_series(seating, args.games, limits=limits, until=args.until, rotate=True,
+                          jobs=args.jobs, on_game=on_game, draw_after=args.draw_after or None)
     rows = {row.bot: row for row in results_table(records)}
     return records, rows, time.perf_counter() - started
 
@@ -126,9 +127,10 @@ class ClairvoyantSeat:
         if position.phase.kind != "movement" or seen_at is not position:
             return self.inner.orders(position, power, deadline_s, rng)
         seed = rng.randrange(1 << 30)      # as every dipsolve seat draws its search's seed
-        settings = dataclasses.replace(self.inner.settings(deadline_s, seed), opponents="hold",
-                                       background={p: list(os) for p, os in seen.items() if p != power})
-        return list(api.solve(position, power, settings).orders)
+        from dipsolve.search.strategy import Hold
+        strategy = dataclasses.replace(self.inner.strategy, opponents=Hold(
+            background={p: list(os) for p, os in seen.items() if p != power}))
+        return list(api.solve(position, power, strategy, limits=self.inner.limits(deadline_s, seed)).orders)
 
 
 #: the fields the dipsolve seat plays in (``--field``)

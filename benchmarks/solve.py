@@ -48,7 +48,8 @@ def _positions(n: int):
 def time_limits(positions, methods, limits, models=("default",)):
     import dataclasses
 
-    from dipsolve.api import DEFAULT_LIMITS, MethodUnavailable, SolveSettings, check_method, solve
+    from dipsolve.api import DEFAULT_LIMITS, MethodUnavailable, check_method, solve
+    from dipsolve.search.strategy import named
     rows = []
     for method, model in itertools.product(methods, models):
         opponents = None if model == "default" else model
@@ -60,15 +61,15 @@ def time_limits(positions, methods, limits, models=("default",)):
             continue
         for limit in limits:
             ratios, missing, statuses = [], 0, {}
-            settings = SolveSettings(method=method, opponents=opponents,
-                                     limits=dataclasses.replace(DEFAULT_LIMITS, time_limit=limit))
+            strategy = named(method, opponents)
+            call_limits = dataclasses.replace(DEFAULT_LIMITS, time_limit=limit)
             for _, position in positions:
                 for power in position.powers():
                     units = position.units_of(power)
                     if not units:
                         continue
                     t0 = time.perf_counter()
-                    s = solve(position, power, settings)
+                    s = solve(position, power, strategy, limits=call_limits)
                     wall = time.perf_counter() - t0
                     ratios.append(wall / limit)
                     statuses[str(s.status)] = statuses.get(str(s.status), 0) + 1
@@ -84,12 +85,13 @@ def time_limits(positions, methods, limits, models=("default",)):
 
 _COLD = """
 import json, sys, time
-from dipsolve.api import SolveSettings, solve
+from dipsolve.api import solve
 from dipsolve.core.position import Position
 from dipsolve.core.results import Limits
+from dipsolve.search.strategy import CpSat, Strategy
 limit = float(sys.argv[1])
 t0 = time.perf_counter()
-s = solve(Position.initial(), "Turkey", SolveSettings(method="cpsat", limits=Limits(time_limit=limit, workers=2)))
+s = solve(Position.initial(), "Turkey", Strategy(CpSat()), limits=Limits(time_limit=limit, workers=2))
 wall = time.perf_counter() - t0
 print(json.dumps({"wall": wall, "status": str(s.status), "orders": len(s.orders),
                   "loaded": "ortools.sat.python.cp_model" in sys.modules}))

@@ -17,7 +17,7 @@ Adjudication
     `Outcome` on request).
 Questions
     `solve` (best orders for a power by a `Strategy`, its parts in `dipsolve.strategy`;
-    `Solution`; `SolveSettings`, the search's flat settings; `evaluator`,
+    `Solution`; `evaluator`,
     `influence` and `load_values` for the evaluation; `select_orders` and `predict`, the CP-SAT model of
     the movement rules), `solve_path`
     (fastest path to 16 or 18 centers; `PathSolution`), `solve_equilibrium`
@@ -98,7 +98,6 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "order_problem": ("dipsolve.core.rules", "order_problem"),
     # questions
     "solve": ("dipsolve.api", "solve"),
-    "SolveSettings": ("dipsolve.api", "SolveSettings"),
     "Strategy": ("dipsolve.search.strategy", "Strategy"),
     "strategy": ("dipsolve.strategy", None),
     "Solution": ("dipsolve.api", "Solution"),
@@ -204,7 +203,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .core.resolver import Resolution, Resolver
     from .algorithms.adjustments import count_adjustments
     from .core.bounds import LIMITS
-    from .api import Solution, SolveSettings, solve
+    from .api import Solution, solve
     from . import strategy
     from .search.strategy import Strategy
     from .play.bots import DipsolveBot, DumbBotPlayer, RandomBot

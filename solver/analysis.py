@@ -474,7 +474,8 @@ def analyze(record: Record, powers: Sequence[str] | None = None, *, limits: Limi
     reports progress.  When a stop is requested (`dipsolve.core.results.request_stop`: Ctrl-C
     at the command line) the work ends after the phase or search under way: the
     report holds what was finished, with ``interrupted`` set."""
-    from .api import SolveSettings, solve
+    from .api import solve
+    from .search.strategy import Learned, named
     from .algorithms.evaluation import influence
     from .core.results import Status, stop_requested
 
@@ -491,16 +492,19 @@ def analyze(record: Record, powers: Sequence[str] | None = None, *, limits: Limi
             on_step(f"checking {before.name}", done, total)
         analysis.checks.append(check_phase(before, after))
         done += 1
-    settings = SolveSettings(method=method, limits=limits or ANALYSIS_LIMITS)
+    strategy = named(method)
+    limits = limits or ANALYSIS_LIMITS
     for ph, power in jobs:
         if stop_requested():
             break
         if on_step is not None:
             on_step(f"{ph.name} {power}", done, total)
         given = ph.orders_of()
-        if settings.model == "learned":      # the seat's model, fitted to the orders before
-            settings = replace(settings, history=record.movements_before(ph))
-        solution = solve(ph.position, power, settings)
+        chosen = strategy
+        if isinstance(strategy.opponents, Learned):     # the seat's model, fitted to the orders before
+            chosen = replace(strategy, opponents=replace(strategy.opponents,
+                                                         history=record.movements_before(ph)))
+        solution = solve(ph.position, power, chosen, limits=limits)
         if stop_requested() and solution.status in (Status.TIMED_OUT, Status.INTERRUPTED):
             break                    # cut short by the stop: not a weighing of the phase
         played = tuple(given.get(power, ()))

@@ -10,26 +10,26 @@ for it) and hands it to the search.
 
     >>> from dipsolve.core.position import Position
     >>> from dipsolve.core.results import Limits
-    >>> s = solve(Position.initial(), "Turkey", SolveSettings(opponents="hold"), limits=Limits(time_limit=2))
+    >>> from dipsolve.search.strategy import Agenda, Hold
+    >>> s = solve(Position.initial(), "Turkey", Strategy(Agenda(), Hold()), limits=Limits(time_limit=2))
     >>> sorted(str(o) for o in s.orders), s.status
     (['A CON - BUL', 'A SMY - ARM', 'F ANK - CON'], <Status.OPTIMAL: 'optimal'>)
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from typing import Sequence
 
-from .core.errors import DipsolveArgumentError
+from .core.orders import Order
 from .core.position import Position
 from .core.results import Deadline, Limits
 from .search import methods as search
-from .search.methods import (DEFAULT_LIMITS, METHODS, OPPONENT_MODELS, Method, MethodUnavailable,
-                             Solution, SolveSettings)
+from .search.methods import DEFAULT_LIMITS, METHODS, OPPONENT_MODELS, Method, MethodUnavailable, Solution
 from .search.phase_game import Oracle
-from .search.strategy import Strategy
+from .search.strategy import Strategy, settings as settings_of
 
 __all__ = ["DEFAULT_LIMITS", "METHODS", "OPPONENT_MODELS", "MethodUnavailable", "Solution",
-           "SolveSettings", "Strategy", "check_method", "solve"]
+           "Strategy", "check_method", "solve"]
 
 
 def _method(name: str) -> Method | None:
@@ -41,37 +41,26 @@ def _method(name: str) -> Method | None:
     return None
 
 
-def solve(position: Position, power: str, settings: Strategy | SolveSettings | None = None, *,
-          limits: Limits | None = None, deadline: Deadline | None = None) -> Solution:
+def solve(position: Position, power: str, strategy: Strategy | None = None, *,
+          limits: Limits | None = None, deadline: Deadline | None = None,
+          seeds: Sequence[Sequence[Order]] = (), trace: bool = False) -> Solution:
     """The best orders for ``power`` in ``position`` by a `Strategy` (a search, a model of
     the opponents, an evaluation: `dipsolve.search.strategy`; the package's seat by
     default), within ``limits.time_limit`` seconds of this call (`Solution`: see
-    `dipsolve.search.methods`).  ``limits`` (`Limits`: time limit, seed, workers) is
-    taken as every solver takes it.  The search's flat `SolveSettings` are taken too
-    (their ``limits`` and ``limits`` given both ways must agree).  ``deadline`` replaces
-    the time limit when the clock started earlier or is a test's."""
-    if isinstance(settings, Strategy):
-        settings = settings.settings(limits)
-    settings = _with_limits(settings, limits)
+    `dipsolve.search.methods`).  ``limits`` (`Limits`: time limit, clock, seed, workers,
+    nodes; `DEFAULT_LIMITS` by default) is taken as every solver takes it and reaches the
+    search and CP-SAT as given.  ``deadline`` replaces the time limit when the clock
+    started earlier or is a test's.  ``seeds``: complete order sets of the power's to
+    start the search from (last turn's orders, suggestions); ``trace``: keep the search's
+    trace in ``Solution.trace``."""
+    settings = settings_of(strategy if strategy is not None else Strategy(), limits,
+                           trace=trace, seeds=seeds)
     call = deadline if deadline is not None else settings.limits.deadline()
     return search.solve(position, power, settings, method=_method(settings.method), deadline=call,
                         oracle=_oracle(settings))
 
 
-def _with_limits(settings: SolveSettings | None, limits: Limits | None) -> SolveSettings:
-    """The settings of a `solve` call, with ``limits`` when it was given apart; a
-    `DipsolveArgumentError` when ``settings`` already holds other limits of its own."""
-    settings = settings if settings is not None else SolveSettings()
-    if limits is None or settings.limits == limits:
-        return settings
-    if settings.limits != DEFAULT_LIMITS:
-        raise DipsolveArgumentError(
-            f"solve(): limits={limits!r} and settings.limits={settings.limits!r} disagree: give the "
-            f"limits once, as limits= or in SolveSettings(limits=...)", expected="one Limits")
-    return replace(settings, limits=limits)
-
-
-def _oracle(settings: SolveSettings) -> Oracle | None:
+def _oracle(settings: search.SolveSettings) -> Oracle | None:
     """The phase game's CP-SAT best-response oracle, when the settings play the phase game."""
     if settings.equilibrium:
         from .models import order_method

@@ -257,10 +257,22 @@ def _rng(value: Any, args: Args, what: str) -> Any:
     return _instance(random.Random, "a random.Random")(value, args, what)
 
 
-def _settings(value: Any, args: Args, what: str) -> Any:
-    from .search.methods import SolveSettings
+def _strategy(value: Any, args: Args, what: str) -> Any:
     from .search.strategy import Strategy
-    return _instance((Strategy, SolveSettings), "a Strategy")(value, args, what)
+    return _instance(Strategy, "a Strategy (dipsolve.strategy)")(value, args, what)
+
+
+def _order_sets(value: Any, args: Args, what: str) -> Any:
+    """Complete order sets of the call's power (``solve``'s ``seeds``): each a list of
+    orders, an `Order` or its text; the orders checked as ``orders`` are."""
+    sets = _items(value, what, "order sets (lists of orders)",
+                  lambda x: not isinstance(x, (str, bytes, Mapping, Order)) and isinstance(x, Iterable))
+    position = args.get("position")
+    position = position if isinstance(position, Position) else None
+    m = _map(args)
+    power = args.get("power")
+    power = check_power(power, "power", m) if isinstance(power, str) else None
+    return tuple(tuple(_order(position, m, o, f"order of {what}", power)[1] for o in s) for s in sets)
 
 
 def _deadline(value: Any, args: Args, what: str) -> Any:
@@ -406,7 +418,9 @@ CHECKS: dict[str, Check] = {
     "order": _one_order,
     "seats": _seats,
     "rng": _rng,
-    "settings": _settings,
+    "strategy": _strategy,
+    "seeds": _order_sets,
+    "trace": _flag,
     "deadline": _deadline,
     "progress": _callable,
     "on_step": _callable,
@@ -435,7 +449,8 @@ def _having(value: Any, what: str, attribute: str, expected: str) -> list:
     """`_items` whose every item has ``attribute`` (a class this module may not import)."""
     return _items(value, what, expected, lambda x: hasattr(x, attribute))
 #: the solvers' old keywords, now fields of `Limits` (keyword -> the field)
-RETIRED = {"time_limit": "time_limit", "workers": "workers", "num_workers": "workers", "seed": "seed"}
+RETIRED = {"time_limit": "time_limit", "workers": "workers", "num_workers": "workers", "seed": "seed",
+           "clock": "clock"}
 
 #: public functions that check everything themselves
 UNCHECKED = frozenset({"example", "quote"})

@@ -126,7 +126,7 @@ def test_an_unexplained_difference_is_reported():
 def short_game():
     bots = {p: (dipsolve.RandomBot() if i % 2 else dipsolve.DumbBotPlayer())
             for i, p in enumerate(dipsolve.POWERS)}
-    return Game.from_play(dipsolve.play_game(bots, seed=5, until=1902, time_limit=1.0)).record
+    return Game.from_play(dipsolve.play_game(bots, limits=Limits(time_limit=1.0, seed=5), until=1902)).record
 
 
 def test_orders_weighed_against_dipsolves(short_game):
@@ -158,9 +158,9 @@ def test_each_search_gets_the_time_limit(short_game, monkeypatch):
     seen = []
     real = dipsolve.api.solve
 
-    def spy(position, power, settings=None, **kw):
-        seen.append((position.phase.short, power, settings.limits.time_limit))
-        return real(position, power, settings, **kw)
+    def spy(position, power, strategy=None, *, limits=None, **kw):
+        seen.append((position.phase.short, power, limits.time_limit))
+        return real(position, power, strategy, limits=limits, **kw)
 
     monkeypatch.setattr(dipsolve.api, "solve", spy)
     analyze(short_game, ["Italy"], limits=Limits(time_limit=0.25))

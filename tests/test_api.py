@@ -6,6 +6,9 @@ import sys
 import pytest
 
 import dipsolve
+from dipsolve import strategy as S
+from dipsolve.search.methods import SolveSettings
+from dipsolve.search.strategy import named, settings
 
 
 @pytest.mark.parametrize("name", dipsolve.__all__)
@@ -54,7 +57,7 @@ def test_every_solver_takes_the_one_limits_object():
     assert eq.status == "optimal" and eq.epsilon <= 1e-6
     worst = dipsolve.solve_worst_case(limits=tiny)
     assert worst.status == "timed out"
-    s = dipsolve.solve(start, "France", dipsolve.SolveSettings(limits=dipsolve.Limits(time_limit=0.3)))
+    s = dipsolve.solve(start, "France", limits=dipsolve.Limits(time_limit=0.3))
     assert len(s.orders) == 3 and s.status in ("optimal", "feasible", "timed out")
     for answer in (path, eq, worst, s):
         assert isinstance(answer, dipsolve.Result)
@@ -92,7 +95,7 @@ def test_print_an_outcome_gives_its_results_and_the_next_phase():
 
 def test_a_solution_prints_a_few_lines_and_its_repr_is_one_short_line():
     start = dipsolve.Position.initial()
-    held = dipsolve.solve(start, "Turkey", dipsolve.SolveSettings(opponents="hold"),
+    held = dipsolve.solve(start, "Turkey", S.Strategy(S.Agenda(), S.Hold()),
                           limits=dipsolve.Limits(time_limit=2))
     assert repr(held) == ("<Solution Turkey S1901M agenda: optimal, value 1058.33: "
                           "A CON - BUL, A SMY - ARM, F ANK - CON>")
@@ -100,7 +103,7 @@ def test_a_solution_prints_a_few_lines_and_its_repr_is_one_short_line():
     assert lines[0].startswith("Turkey, S1901M (agenda): value 1058.33, optimal, bound 1058.33, ")
     assert lines[1:] == ["Turkey: opponents hold: everybody else holds",
                          "Turkey: A CON - BUL", "Turkey: A SMY - ARM", "Turkey: F ANK - CON"]
-    game = dipsolve.solve(start, "Turkey", dipsolve.SolveSettings(opponents="equilibrium"),
+    game = dipsolve.solve(start, "Turkey", S.Strategy(S.Agenda(), S.PhaseGame()),
                           limits=dipsolve.Limits(time_limit=1))   # the phase game
     assert game.equilibrium is not None and len(repr(game)) < 150 and len(str(game)) < 400
     assert str(game).splitlines()[1].startswith("Turkey: the phase game of ")
@@ -118,11 +121,16 @@ def test_solve_assumes_the_seats_learned_model_and_says_so():
     spring.process({"Russia": ["F SEV - BLA", "A WAR - GAL"], "Austria": ["A VIE - GAL"]})
     spring.process()                                             # Fall 1901, nothing moves
     history = [(ph.position, ph.orders) for ph in spring.phases[:-1]]      # S1901M and F1901M
-    fitted = dipsolve.solve(spring.position, "Turkey", dipsolve.SolveSettings(history=history),
+    fitted = dipsolve.solve(spring.position, "Turkey", S.Strategy(S.Agenda(), S.Learned(history=history)),
                             limits=dipsolve.Limits(time_limit=1))
     assert fitted.model.startswith("learned: the prior policy fitted to 2 movement phases")
     assert fitted.phase == "S1902M"
+    # a history is the learned model's alone: no other part takes one, and the search's
+    # internal record of a call refuses one beside another model
+    with pytest.raises(TypeError, match="history"):
+        S.PhaseGame(history=history)                         # type: ignore[call-arg]
     with pytest.raises(dipsolve.DipsolveError, match="history of orders is what the learned model fits"):
-        dipsolve.SolveSettings(opponents="equilibrium", history=history)
+        SolveSettings(opponents="equilibrium", history=history)
     # minimax and expectimax judge their candidates against draws of the learned policy
-    assert dipsolve.SolveSettings(method="minimax", opponents="learned").model == "learned"
+    assert settings(S.Strategy(S.Minimax(), S.Learned())).model == "learned"
+    assert settings(named("minimax", "learned")).model == "learned"

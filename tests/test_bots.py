@@ -16,6 +16,7 @@ from dipsolve.cli import main
 from dipsolve.core.map import POWERS
 from dipsolve.play import registry as bots
 from dipsolve.play.games import play_game
+from dipsolve.core.results import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = str(ROOT / "examples" / "bots" / "greedy.py")
@@ -24,7 +25,7 @@ EXAMPLE = str(ROOT / "examples" / "bots" / "greedy.py")
 def test_the_example_bot_is_seated_by_file_and_class_and_plays_legal_orders():
     bot = dipsolve.make_bot(f"{EXAMPLE}:GreedyBot")
     assert bot.name == "example-greedy"
-    record = play_game({p: bot for p in POWERS}, seed=2, until=1902)
+    record = play_game({p: bot for p in POWERS}, limits=Limits(seed=2), until=1902)
     assert record.final.phase.year >= 1902
     # greedy: the 12 neutral centers are grabbed (22 owned at the start)
     assert len(record.final.centers) > 22

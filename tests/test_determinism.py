@@ -14,6 +14,8 @@ import sys
 import pytest
 
 import dipsolve
+from dipsolve import strategy as S
+from dipsolve.search.strategy import named
 from dipsolve.core.errors import DipsolveLimitError, DipsolveSyntaxError
 from dipsolve.core.results import Deadline, Limits, Result, Status, WorkClock, limited
 
@@ -89,7 +91,7 @@ def _s1902m() -> dipsolve.Position:
                                       dict(method="minimax"), dict(opponents="hold")])
 def test_solve_with_a_node_limit_repeats_itself(settings):
     limits = Limits(time_limit=120, seed=3, nodes=1500)
-    runs = [dipsolve.solve(_s1902m(), "Germany", dipsolve.SolveSettings(**settings), limits=limits)
+    runs = [dipsolve.solve(_s1902m(), "Germany", named(**settings), limits=limits)
             for _ in range(2)]
     a, b = (r.to_json() for r in runs)
     a.pop("seconds"), b.pop("seconds")
@@ -116,7 +118,7 @@ def test_the_phase_game_and_its_cpsat_oracle_take_the_seed_and_one_worker(monkey
     monkeypatch.setattr(order_model, "cpsat_solver", observed)
     for seed in (11, 12):
         seen.clear()
-        s = dipsolve.solve(_s1902m(), "Germany", dipsolve.SolveSettings(opponents="equilibrium"),
+        s = dipsolve.solve(_s1902m(), "Germany", S.Strategy(S.Agenda(), S.PhaseGame()),
                            limits=Limits(time_limit=120, seed=seed, workers=2, nodes=3000))
         assert s.equilibrium is not None and s.equilibrium.oracle_calls > 0
         assert seen and {r for r, _, _ in seen} == {seed}

@@ -28,6 +28,7 @@ from dipsolve.execution import Done, ExecutionUnavailable, InProcess, LocalPool,
 from dipsolve.execution.journal import Journal
 from dipsolve.play.games import play_series
 from dipsolve.testing.jobs import die_once, square, square_or_fail
+from dipsolve.core.results import Limits
 
 #: local worker processes and a local Ray (one xdist worker runs every test that starts a Ray): slow (CI runs it: ``--all``)
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
@@ -219,9 +220,9 @@ def test_a_ray_worker_that_dies_has_its_job_run_again_and_every_job_is_reported_
 
 
 def test_a_seeded_tournament_is_the_same_in_one_process_on_local_processes_and_on_ray(ray_pool):
-    one = play_series(SEATING, 3, seed=4, until=1903, rotate=True)
-    local = play_series(SEATING, 3, seed=4, until=1903, rotate=True, jobs=2)
-    on_ray = play_series(SEATING, 3, seed=4, until=1903, rotate=True, executor=ray_pool)
+    one = play_series(SEATING, 3, limits=Limits(seed=4), until=1903, rotate=True)
+    local = play_series(SEATING, 3, limits=Limits(seed=4), until=1903, rotate=True, jobs=2)
+    on_ray = play_series(SEATING, 3, limits=Limits(seed=4), until=1903, rotate=True, executor=ray_pool)
     assert [r.seed for r in on_ray] == [4, 5, 6]
     for other in (local, on_ray):
         assert [r.results for r in other] == [r.results for r in one]

@@ -4,6 +4,7 @@ same seed on one worker prints the same answer, whatever Python's hash seed."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -68,7 +69,8 @@ def test_path_with_a_seed_prints_the_same_plan_three_times():
 def test_one_default():
     from dipsolve.api import DEFAULT_LIMITS
     assert DEFAULT_LIMITS == dipsolve.Limits()
-    assert dipsolve.Limits().workers == 1 and dipsolve.SolveSettings().limits == dipsolve.Limits()
+    from dipsolve.search.strategy import Strategy, settings
+    assert dipsolve.Limits().workers == 1 and settings(Strategy()).limits == dipsolve.Limits()
 
 
 def _solvers_taking_limits() -> list[str]:
@@ -85,10 +87,10 @@ def test_every_solver_takes_limits_and_nothing_beside_it():
     import inspect
     solvers = _solvers_taking_limits()
     assert {"solve", "solve_path", "solve_equilibrium", "solve_worst_case", "select_orders", "predict",
-            "analyze"} <= set(solvers)
+            "analyze", "play_game", "play_series"} <= set(solvers)
     for name in solvers:
         params = inspect.signature(getattr(dipsolve, name)).parameters
-        assert not {"time_limit", "workers", "num_workers", "seed"} & set(params), name
+        assert not {"time_limit", "workers", "num_workers", "seed", "clock"} & set(params), name
 
 
 @pytest.mark.parametrize("keyword", ["time_limit", "workers", "seed"])
@@ -110,23 +112,25 @@ def _limits_solve_searches_with(monkeypatch, *args, **kwargs) -> dipsolve.Limits
 
 
 def test_solve_takes_limits_as_every_solver_does(monkeypatch):
-    """Issue 49: ``solve(position, power, limits=...)`` was refused; it is taken beside
-    settings whose limits are the default, and the same limits given both ways agree."""
-    mine = dipsolve.Limits(time_limit=0.5, seed=3)
-    hold = dipsolve.SolveSettings(opponents="hold")
+    """Issue 49: ``solve(position, power, limits=...)`` was refused; issue 50: the limits
+    are the call's alone (a `Strategy` holds none) and reach the search untouched, every
+    field of them."""
+    from dipsolve import strategy as S
+    mine = dipsolve.Limits(time_limit=0.5, seed=3, workers=2, clock="cpu", nodes=700)
     assert _limits_solve_searches_with(monkeypatch, limits=mine) == mine
-    assert _limits_solve_searches_with(monkeypatch, hold, limits=mine) == mine
-    both = dipsolve.SolveSettings(opponents="hold", limits=mine)
-    assert _limits_solve_searches_with(monkeypatch, both, limits=mine) == mine
-    assert _limits_solve_searches_with(monkeypatch, both) == mine
+    assert _limits_solve_searches_with(monkeypatch, S.Strategy(S.Agenda(), S.Hold()), limits=mine) == mine
+    assert _limits_solve_searches_with(monkeypatch, S.Strategy(S.CpSat(), S.PhaseGame()), limits=mine) == mine
     assert _limits_solve_searches_with(monkeypatch) == dipsolve.Limits()
 
 
-def test_solve_refuses_limits_given_twice_that_disagree():
+def test_solve_takes_its_limits_once_and_a_strategy_only():
+    """The limits have one place (``limits=``); the search's flat settings of a call are
+    not taken (`dipsolve.search.methods.SolveSettings` is internal)."""
+    from dipsolve.search.methods import SolveSettings
     start = dipsolve.Position.initial()
-    settings = dipsolve.SolveSettings(limits=dipsolve.Limits(time_limit=2))
-    with pytest.raises(dipsolve.DipsolveArgumentError, match=r"solve\(\): limits=.* and settings.limits=.* disagree"):
-        dipsolve.solve(start, "Turkey", settings, limits=dipsolve.Limits(time_limit=1))
+    assert "SolveSettings" not in dipsolve.__all__ and not hasattr(dipsolve, "SolveSettings")
+    with pytest.raises(dipsolve.DipsolveArgumentError, match="strategy: expected a Strategy"):
+        dipsolve.solve(start, "Turkey", SolveSettings(limits=dipsolve.Limits(time_limit=2)))
     with pytest.raises(dipsolve.DipsolveArgumentError, match="time_limit= is no longer taken.*limits="):
         dipsolve.solve(start, "Turkey", limits=dipsolve.Limits(time_limit=1), time_limit=3)
     with pytest.raises(dipsolve.DipsolveArgumentError, match="limits"):
@@ -194,3 +198,62 @@ def test_adjust_hands_its_seed_to_the_witness(monkeypatch, capsys):
     main(["adjust", "--worst-case", "--seed", "6", "--time-limit", "0.5"])
     capsys.readouterr()
     assert seen in ([], [6])        # no witness is tried when the ILP leaves no time
+
+
+# -- a game's one Limits (issue 50) ------------------------------------------------------------
+
+class _Seen:
+    """A seat that remembers the time and the clock it was given, and the game's limits."""
+
+    name = "seen"
+
+    def __init__(self) -> None:
+        self.deadlines: set[float] = set()
+        self.limits: list[dipsolve.Limits] = []
+
+    def with_limits(self, limits):
+        self.limits.append(limits)
+        return self
+
+    def orders(self, position, power, deadline_s, rng):
+        self.deadlines.add(deadline_s)
+        return []
+
+
+def test_a_games_limits_reach_every_seat_and_each_game_of_a_series_has_its_seed():
+    seat = _Seen()
+    seats = {p: seat for p in dipsolve.POWERS}
+    mine = dipsolve.Limits(time_limit=0.7, seed=11, clock="cpu", nodes=900)
+    record = dipsolve.play_game(seats, limits=mine, until=1901)
+    assert seat.limits == [mine] and seat.deadlines == {0.7}          # once: one bot in seven seats
+    assert (record.seed, record.time_limit) == (11, 0.7)
+    seat.limits.clear()
+    records = dipsolve.play_series([seat] * 7, 3, limits=mine, until=1901)
+    assert [r.seed for r in records] == [11, 12, 13]
+    assert seat.limits == [dataclasses.replace(mine, seed=11 + i) for i in range(3)]
+    # unless told, 2 s a phase on the wall clock from seed 0
+    assert dipsolve.play_game(seats, until=1901).time_limit == 2.0 and seat.limits[-1].seed == 0
+
+
+def test_a_dipsolve_seat_plays_on_the_games_clock_within_its_node_limit():
+    bot = dipsolve.DipsolveBot()
+    under = bot.with_limits(dipsolve.Limits(time_limit=1, clock="cpu", nodes=500))
+    assert (under.clock, under.nodes, under.strategy) == ("cpu", 500, bot.strategy)
+    assert under.limits(1.0, seed=3) == dipsolve.Limits(time_limit=1.0, seed=3, clock="cpu", workers=1, nodes=500)
+    assert bot.with_limits(dipsolve.Limits()) is bot              # its own already: itself
+    assert under._table is bot._table                              # one learner of the table
+
+
+def test_a_games_limits_leave_the_seats_workers_to_them_and_the_old_keywords_name_limits():
+    seats = {p: dipsolve.DumbBotPlayer() for p in dipsolve.POWERS}
+    with pytest.raises(dipsolve.DipsolveArgumentError, match="limits.workers=2: a seat's CP-SAT workers"):
+        dipsolve.play_game(seats, limits=dipsolve.Limits(workers=2), until=1901)
+    with pytest.raises(dipsolve.DipsolveArgumentError, match="limits.workers=2"):
+        dipsolve.play_series([dipsolve.DumbBotPlayer()] * 7, 1, limits=dipsolve.Limits(workers=2))
+    for keyword, value in (("seed", 1), ("time_limit", 1.0), ("clock", "cpu")):
+        with pytest.raises(dipsolve.DipsolveArgumentError, match=rf"{keyword}= is no longer taken.*limits="):
+            dipsolve.play_game(seats, until=1901, **{keyword: value})
+        with pytest.raises(dipsolve.DipsolveArgumentError, match=rf"{keyword}= is no longer taken.*limits="):
+            dipsolve.play_series([dipsolve.DumbBotPlayer()] * 7, 1, **{keyword: value})
+    with pytest.raises(dipsolve.DipsolveArgumentError, match="limits: expected a Limits"):
+        dipsolve.play_game(seats, limits=2.0)

@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from dipsolve import Limits, Position, SolveSettings, solve
+from dipsolve import Limits, Position, solve
+from dipsolve.strategy import Agenda, Sampled, Strategy
 from dipsolve.core.results import Deadline
 from dipsolve.algorithms.order_policy import FEATURES, OrderPolicy, PolicyLearner
 from dipsolve.core.errors import DipsolveError, DipsolveSyntaxError
@@ -109,11 +110,11 @@ def test_a_policy_takes_one_finite_weight_per_feature():
 
 def test_solve_draws_the_opponents_from_a_policy():
     pos = Position.initial()
-    s = solve(pos, "Austria", SolveSettings(opponents="sampled", predictor=TRUE,
-                                            limits=Limits(time_limit=0.3, seed=1)))
+    s = solve(pos, "Austria", Strategy(Agenda(), Sampled(predictor=TRUE)),
+              limits=Limits(time_limit=0.3, seed=1))
     assert s.orders and s.opponents          # a model of every other power, drawn from TRUE
     with pytest.raises(DipsolveError):
-        SolveSettings(opponents="sampled", predictor=object())      # type: ignore[arg-type]
+        Strategy(Agenda(), Sampled(predictor=object()))      # type: ignore[arg-type]
 
 
 def test_the_learned_seat_fits_what_the_others_ordered_and_forgets_it_between_games():
@@ -171,7 +172,7 @@ def test_the_fit_stops_at_its_deadline_and_the_next_goes_on_from_there():
 def test_a_learned_seat_plays_a_game():
     seats = {p: DumbBotPlayer() for p in Position.initial().powers()}
     seats["Italy"] = bot = DipsolveBot()
-    record = play_game(seats, seed=2, until=1901, time_limit=0.2)
+    record = play_game(seats, limits=Limits(time_limit=0.2, seed=2), until=1901)
     assert record.seats["Italy"] == "dipsolve:agenda"
     assert [ph.phase for ph in record.phases][:2] == ["S1901M", "F1901M"]
     assert record.phases[1].orders["Italy"]

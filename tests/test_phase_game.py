@@ -12,7 +12,10 @@ import pytest
 
 from dipsolve.core.adjudicator import REFUSED, adjudicate
 from dipsolve import search
-from dipsolve.api import SolveSettings, solve
+from dipsolve import strategy as S
+from dipsolve.api import solve
+from dipsolve.search.methods import SolveSettings
+from dipsolve.search.strategy import named, settings
 from dipsolve.core.errors import DipsolveRuleError, DipsolveSyntaxError
 from dipsolve.algorithms.evaluation import evaluator
 from dipsolve.core.legal import useful_orders
@@ -159,17 +162,30 @@ def test_the_phase_game_never_claims_optimal():
 
 
 def test_settings_refuse_what_the_phase_game_cannot_take():
+    # the search's internal record of a call, and a strategy as a user builds it
     with pytest.raises(DipsolveRuleError):
         SolveSettings(opponents="equilibrium", method="minimax")
     with pytest.raises(DipsolveRuleError):
+        S.Strategy(S.Minimax(), S.PhaseGame())
+    with pytest.raises(DipsolveRuleError):
+        named("minimax", "equilibrium")
+    with pytest.raises(DipsolveRuleError):
         SolveSettings(opponents="equilibrium", samples=4)
+    with pytest.raises(DipsolveRuleError, match="samples belongs to opponents learned or sampled"):
+        named("agenda", "equilibrium", samples=4)
     with pytest.raises(DipsolveSyntaxError, match="pick"):
         SolveSettings(pick="worst")
+    with pytest.raises(DipsolveSyntaxError, match="pick"):
+        S.Strategy(S.Agenda(), S.PhaseGame(pick="worst"))
     # the seeds' models stay as they were
     assert not SolveSettings(opponents="worst").equilibrium
+    assert not settings(named("agenda", "worst")).equilibrium
     assert not SolveSettings(method="minimax").equilibrium
+    assert not settings(named("minimax")).equilibrium
     assert not SolveSettings().equilibrium and SolveSettings().model == "learned"   # the seat's
+    assert not settings(S.Strategy()).equilibrium and settings(S.Strategy()).model == "learned"
     assert SolveSettings(method="cpsat").model == "learned"
+    assert settings(named("cpsat")).model == "learned"
 
 
 def test_a_cpu_clock_is_a_limit_too():
@@ -178,8 +194,8 @@ def test_a_cpu_clock_is_a_limit_too():
         Limits(clock="sundial")
     from dipsolve.play.bots import DumbBotPlayer
     from dipsolve.core.map import POWERS
-    from dipsolve.play.games import play_game
-    with pytest.raises(DipsolveSyntaxError, match="clock"):
+    from dipsolve import play_game      # the public one: its arguments checked at the door
+    with pytest.raises(DipsolveSyntaxError, match="clock= is no longer taken.*limits=dipsolve.Limits"):
         play_game({p: DumbBotPlayer() for p in POWERS}, until=1901, clock="sundial")
 
 
@@ -248,7 +264,7 @@ def test_builds_are_judged_by_the_movement_that_follows():
     # movement is worth most; without it, the evaluation of the winter position decides
     position = Position.from_file("examples/w1901a.dip")
     clock = ticking(0.0005)
-    s = solve(position, "France", SolveSettings(trace=True, lookahead=True),
+    s = solve(position, "France", S.Strategy(lookahead=True), trace=True,
               deadline=Deadline(20.0, clock=clock))
     assert s.status == "feasible"
     i = next(k for k, line in enumerate(s.trace) if "judged by the movement that follows" in line)
@@ -261,7 +277,7 @@ def test_builds_are_judged_by_the_movement_that_follows():
     assert len(builds) == 1
     best = max(judged)[1]
     assert best == "{" + ", ".join(map(str, s.orders)) + "}"
-    plain = solve(position, "France", SolveSettings(lookahead=False),
+    plain = solve(position, "France", S.Strategy(lookahead=False),
                   deadline=Deadline(20.0, clock=ticking(0.0005)))
     assert plain.status == "optimal" and plain.equilibrium is None
 

@@ -16,6 +16,7 @@ from dipsolve.core.map import POWERS, standard_map
 from dipsolve.play.games import (DRAW_AFTER, UNTIL, GameRecord, PowerResult, play_game, play_series,
                                  results_table, rotated, standings, wilson)
 from dipsolve.core.position import KINDS, SEASONS, Position
+from dipsolve.core.results import Limits
 
 DUMB, RANDOM = DumbBotPlayer(), RandomBot()
 
@@ -25,10 +26,10 @@ def _mixed():
 
 
 def test_a_game_replays_exactly_from_its_seed():
-    a = play_game(_mixed(), seed=3, until=1903)
-    b = play_game(_mixed(), seed=3, until=1903)
+    a = play_game(_mixed(), limits=Limits(seed=3), until=1903)
+    b = play_game(_mixed(), limits=Limits(seed=3), until=1903)
     assert a.phases == b.phases and a.results == b.results and a.final == b.final
-    c = play_game(_mixed(), seed=4, until=1903)
+    c = play_game(_mixed(), limits=Limits(seed=4), until=1903)
     assert c.phases != a.phases
 
 
@@ -42,7 +43,7 @@ def test_every_phase_is_played_in_order_and_centers_are_conserved():
     kinds = set()
     for seed in range(3):
         seen.clear()
-        record = play_game({p: DUMB for p in POWERS}, seed=seed, until=1905, on_phase=seen.append)
+        record = play_game({p: DUMB for p in POWERS}, limits=Limits(seed=seed), until=1905, on_phase=seen.append)
         seen.append(record.final)
         assert [p.phase.short for p in seen[:-1]] == [ph.phase for ph in record.phases]
         assert seen[0].phase.short == "S1901M"
@@ -66,7 +67,7 @@ def test_every_phase_is_played_in_order_and_centers_are_conserved():
 
 def test_a_solo_ends_the_game():
     seats = {p: RANDOM for p in POWERS} | {"Austria": DUMB}
-    record = play_game(seats, seed=5, until=1915)
+    record = play_game(seats, limits=Limits(seed=5), until=1915)
     assert record.winner == "Austria"
     austria = record.result("Austria")
     assert austria.win and austria.centers >= 18
@@ -86,13 +87,13 @@ class _Holds:
 def test_a_game_where_no_center_changes_hands_for_five_years_is_a_draw():
     assert (UNTIL, DRAW_AFTER) == (1935, 5)       # DipNet's last year, FAIR's draw rule
     seats = {p: _Holds() for p in POWERS}
-    record = play_game(seats, seed=1)
+    record = play_game(seats, limits=Limits(seed=1))
     # nothing changed hands in 1901-1905: the game ends before Spring 1906 is played
     assert (record.ended, record.final_phase, record.winner) == ("draw", "S1906M", None)
     assert record.phases[-1].phase == "F1905M" and record.draw_after == 5
-    shorter = play_game(seats, seed=1, draw_after=2)
+    shorter = play_game(seats, limits=Limits(seed=1), draw_after=2)
     assert (shorter.ended, shorter.final_phase) == ("draw", "S1903M")
-    never = play_game(seats, seed=1, draw_after=None, until=1908)
+    never = play_game(seats, limits=Limits(seed=1), draw_after=None, until=1908)
     assert (never.ended, never.phases[-1].phase) == ("year", "F1908M")
     with pytest.raises(dipsolve.DipsolveError):
         play_game(seats, draw_after=0)
@@ -110,7 +111,7 @@ class _TakesDenmark(_Holds):
 
 def test_a_center_that_changes_hands_puts_the_draw_off():
     seats = {p: _Holds() for p in POWERS} | {"Germany": _TakesDenmark()}
-    record = play_game(seats, seed=1)
+    record = play_game(seats, limits=Limits(seed=1))
     # Denmark changes hands after the Fall of 1903; 1904-1908 then stand still
     assert (record.ended, record.final_phase) == ("draw", "S1909M")
     assert record.final.owner["DEN"] == "Germany"
@@ -158,7 +159,7 @@ def test_the_95_percent_interval_is_wilsons():
 
 def test_a_series_rotates_the_seats_and_the_table_adds_up():
     seating = [DUMB] + [RANDOM] * 6
-    records = play_series(seating, 7, seed=10, until=1902, rotate=True)
+    records = play_series(seating, 7, limits=Limits(seed=10), until=1902, rotate=True)
     assert [r.seed for r in records] == list(range(10, 17))
     assert sorted(next(p for p, b in r.seats.items() if b == "dumbbot") for r in records) == sorted(POWERS)
     rows = {row.bot: row for row in results_table(records)}
@@ -234,7 +235,7 @@ def test_a_foreseeing_seat_orders_last_and_is_shown_the_others_orders_first():
     seer = _Foreseeing()
     seats = _mixed()
     seats["France"] = seer
-    record = play_game(seats, seed=5, until=1902)
+    record = play_game(seats, limits=Limits(seed=5), until=1902)
     ordered = 0
     for ph in record.phases:
         if ph.phase not in seer.shown:
@@ -248,7 +249,7 @@ def test_a_foreseeing_seat_orders_last_and_is_shown_the_others_orders_first():
     # every seat draws from its own stream, so asking France last changes nobody's play:
     # the game is the one a DumbBot in France plays
     seats["France"] = DUMB
-    assert play_game(seats, seed=5, until=1902).phases == record.phases
+    assert play_game(seats, limits=Limits(seed=5), until=1902).phases == record.phases
 
 
 def test_a_dipsolve_seat_takes_what_was_loaded_before_the_game_out_of_the_collectors_reach():
@@ -302,7 +303,7 @@ def test_cli_json_is_the_same_game_as_the_library(capsys):
     game = obj["games"][0]
     assert game["seats"]["France"] == "random" and game["seats"]["Germany"] == "dumbbot"
     seats = {p: DUMB for p in POWERS} | {"France": RANDOM}
-    record = play_game(seats, seed=7, until=1902)
+    record = play_game(seats, limits=Limits(time_limit=2, seed=7), until=1902)   # the CLI's 2 s a phase
 
     def untimed(obj):   # wall times differ between two runs of the same game
         obj = {k: v for k, v in obj.items() if k != "seconds"}
@@ -368,8 +369,8 @@ def test_games_played_at_once_are_the_games_played_one_by_one():
     # DumbBot and random draw chance only from their seats' streams: the same seeds
     # give the same games whether they run in one process or in two
     seating = [DUMB] * 4 + [RandomBot()] * 3
-    one = play_series(seating, 3, seed=4, until=1903, rotate=True)
-    two = play_series(seating, 3, seed=4, until=1903, rotate=True, jobs=2)
+    one = play_series(seating, 3, limits=Limits(seed=4), until=1903, rotate=True)
+    two = play_series(seating, 3, limits=Limits(seed=4), until=1903, rotate=True, jobs=2)
     assert [r.results for r in one] == [r.results for r in two]
     assert [r.phases for r in one] == [r.phases for r in two]
     with pytest.raises(ValueError, match="jobs"):
@@ -379,7 +380,7 @@ def test_games_played_at_once_are_the_games_played_one_by_one():
 def test_the_greedy_bot_plays_whole_games_with_legal_orders_only():
     from dipsolve.play.bots import GreedyBot
     greedy = GreedyBot()
-    records = play_series([greedy] + [RandomBot()] * 6, 3, seed=5, until=1905, time_limit=0.1,
+    records = play_series([greedy] + [RandomBot()] * 6, 3, limits=Limits(time_limit=0.1, seed=5), until=1905,
                           rotate=True)
     assert all(r.refused == 0 for rec in records for r in rec.results)
     row = {r.bot: r for r in results_table(records)}

@@ -21,6 +21,7 @@ from diplomacy.utils.export import (load_saved_games_from_disk,  # noqa: E402
 
 from dipsolve.testing.peer import OUR_POWER, from_peer_game  # noqa: E402
 from dipsolve.testing.peer import random_peer_game as peer_game  # noqa: E402
+from dipsolve.core.results import Limits
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +132,7 @@ def test_phase_lookup(peer_records):
 def played():
     bots = {p: (dipsolve.RandomBot() if i % 2 else dipsolve.DumbBotPlayer())
             for i, p in enumerate(dipsolve.POWERS)}
-    return dipsolve.play_game(bots, seed=3, until=1904, time_limit=1.0)
+    return dipsolve.play_game(bots, limits=Limits(time_limit=1.0, seed=3), until=1904)
 
 
 def test_written_game_loads_in_the_peer_and_replays(played, tmp_path):

@@ -15,6 +15,7 @@ import dipsolve
 from dipsolve.core.errors import DipsolveError
 from dipsolve.io.records import Record, read_records
 from dipsolve.io.game import Game
+from dipsolve.core.results import Limits
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
@@ -33,7 +34,7 @@ def saved_game() -> dict:
     and random bots."""
     bots = {p: (dipsolve.RandomBot() if i % 2 else dipsolve.DumbBotPlayer())
             for i, p in enumerate(dipsolve.POWERS)}
-    return Game.from_play(dipsolve.play_game(bots, seed=3, until=1902, time_limit=1.0)).record.to_json()
+    return Game.from_play(dipsolve.play_game(bots, limits=Limits(time_limit=1.0, seed=3), until=1902)).record.to_json()
 
 
 def _read(text: str) -> None:

@@ -33,7 +33,7 @@ def strs(orders) -> list[str]:
 
 def settings(time_limit: float = 5.0, seed: int = 0, **options) -> SolveSettings:
     # these tests are of the seeds' opponent models: the worst case unless told otherwise
-    # (the default of SolveSettings is the phase game, tests/test_phase_game.py)
+    # (the search's internal record of a call, as `dipsolve.search.strategy.settings` builds it)
     if "opponents" not in options and options.get("method", "agenda") in ("agenda", "cpsat") \
             and not options.get("background") and not options.get("samples") \
             and not options.get("predictor"):
@@ -366,14 +366,21 @@ def test_nothing_to_order():
 
 def test_bad_settings():
     from dipsolve.core.errors import DipsolveRuleError, DipsolveSyntaxError
+    from dipsolve.search.strategy import Agenda, CpSat, Hold as HoldModel, Strategy, named
     with pytest.raises(DipsolveSyntaxError, match="unknown method"):
         SolveSettings(method="chess")
+    with pytest.raises(DipsolveSyntaxError, match="unknown method"):
+        named("chess")
     with pytest.raises(ValueError, match="time limit"):
         settings(0)
     with pytest.raises(DipsolveSyntaxError, match="beam"):
         SolveSettings(beam=0)
+    with pytest.raises(DipsolveSyntaxError, match="beam"):
+        Strategy(Agenda(beam=0))
     with pytest.raises(DipsolveRuleError, match="background"):
         SolveSettings(method="cpsat", background={"Russia": [Hold("A", "MOS")]})
+    with pytest.raises(DipsolveRuleError, match="background"):
+        Strategy(CpSat(), HoldModel(background={"Russia": [Hold("A", "MOS")]}))
 
 
 # -- the sampled opponent model -----------------------------------------------------------------
@@ -509,10 +516,15 @@ def test_every_method_takes_the_sampled_model(method):
 
 
 def test_sampled_arguments():
+    from dipsolve.search.strategy import named
     with pytest.raises(ValueError, match="samples"):
         SolveSettings(opponents="sampled", samples=-1)
+    with pytest.raises(ValueError, match="samples"):
+        named("agenda", "sampled", samples=-1)
     with pytest.raises(ValueError, match="equilibrium, worst, expected, sampled, hold"):
         SolveSettings(opponents="paranoid")
+    with pytest.raises(ValueError, match="opponents must be one of learned, equilibrium, sampled"):
+        named("agenda", "paranoid")
 
 
 # -- one deadline, set-up included ----------------------------------------------------------
@@ -582,7 +594,9 @@ def test_a_solution_is_a_result():
 
 def test_cpsat_through_the_application_layer():
     from dipsolve import api
-    s = api.solve(Position.initial(), "Turkey", settings(4, method="cpsat", trace=True))
+    from dipsolve.search.strategy import CpSat, Strategy, Worst
+    s = api.solve(Position.initial(), "Turkey", Strategy(CpSat(), Worst()), limits=Limits(time_limit=4),
+                  trace=True)
     assert s.method == "cpsat" and len(s.orders) == 3 and s.status in STATUSES
     assert any(line.startswith("CP-SAT over") for line in s.trace)
 
@@ -594,9 +608,10 @@ def test_cpsat_without_time_to_load_ortools_gives_the_agenda_answer_timed_out(mo
     monkeypatch.setattr(order_method, "load", lambda: pytest.fail("OR-Tools was loaded"))
     # 1 s on a clock that stands still: less than OR-Tools needs to load, all of it for
     # the agenda search
+    from dipsolve.search.strategy import CpSat, Hold as HoldModel, Influence, Strategy
     s = api.solve(Position.initial(), "Turkey",
-                  settings(1, method="cpsat", opponents="hold", values={"Turkey": TURKEY}, trace=True),
-                  deadline=Deadline(1, clock=lambda: 0.0))
+                  Strategy(CpSat(), HoldModel(), Influence(values={"Turkey": TURKEY})),
+                  limits=Limits(time_limit=1), trace=True, deadline=Deadline(1, clock=lambda: 0.0))
     assert strs(s.orders) == ["A CON - BUL", "A SMY - ARM", "F ANK - CON"]
     assert s.status == "timed out" and s.bound is None and s.method == "cpsat"
     assert "no time to load OR-Tools" in s.trace[-1]
@@ -609,7 +624,7 @@ def test_the_search_imports_no_model():
     code = ("import sys\n"
             "from dipsolve.core.position import Position\n"
             "from dipsolve.core.results import Limits\n"
-            "from dipsolve.search import SolveSettings, solve\n"
+            "from dipsolve.search.methods import SolveSettings, solve\n"
             "for method in ('agenda', 'minimax'):\n"
             "    solve(Position.initial(), 'Turkey', SolveSettings(method=method, opponents='sampled',"
             " limits=Limits(time_limit=0.3)))\n"

@@ -9,6 +9,8 @@ import dipsolve
 from dipsolve.strategy import (Agenda, Centers, CpSat, Expectimax, Expected, Hold, Influence, Learned,
                                Minimax, PhaseGame, Sampled, Strategy, Worst)
 from dipsolve.core.orders import Hold as HoldOrder
+from dipsolve.search.methods import SolveSettings
+from dipsolve.search.strategy import settings
 
 START = dipsolve.Position.initial()
 
@@ -16,21 +18,21 @@ START = dipsolve.Position.initial()
 def test_the_default_strategy_is_the_seats_and_solves_default():
     s = Strategy()
     assert str(s) == "agenda, learned, influence"
-    assert s.settings().model == dipsolve.SolveSettings().model == "learned"
+    assert settings(s).model == SolveSettings().model == "learned"
     assert s == Strategy(Agenda(), Learned(), Influence())
 
 
 def test_each_part_lands_where_the_search_reads_it():
     limits = dipsolve.Limits(time_limit=2, seed=5)
-    st = Strategy(Agenda(beam=7), Sampled(samples=3), Centers(), lookahead=True).settings(limits, trace=True)
+    st = settings(Strategy(Agenda(beam=7), Sampled(samples=3), Centers(), lookahead=True), limits, trace=True)
     assert (st.method, st.beam, st.opponents, st.samples, st.predictor, st.evaluation, st.lookahead,
             st.trace, st.limits) == ("agenda", 7, "sampled", 3, "dumbbot", "centers", True, True, limits)
-    st = Strategy(Minimax(keep=3), Worst(predictor="dumbbot")).settings()
+    st = settings(Strategy(Minimax(keep=3), Worst(predictor="dumbbot")))
     assert (st.method, st.keep, st.opponents, st.predictor, st.judged_by) == ("minimax", 3, "worst", "dumbbot", "worst")
-    st = Strategy(CpSat(), PhaseGame(pick="sample")).settings()
+    st = settings(Strategy(CpSat(), PhaseGame(pick="sample")))
     assert (st.method, st.opponents, st.pick, st.equilibrium) == ("cpsat", "equilibrium", "sample", True)
     background = {"Russia": [HoldOrder("F", "SEV")]}
-    assert Strategy(Agenda(), Hold(background)).settings().background == background
+    assert settings(Strategy(Agenda(), Hold(background))).background == background
 
 
 @pytest.mark.parametrize("search, opponents", [
@@ -65,3 +67,19 @@ def test_solve_plays_a_strategy_within_the_calls_limits_and_says_what_it_assumed
     assert game.equilibrium is not None and game.model.startswith("equilibrium")
     with pytest.raises(dipsolve.DipsolveArgumentError, match="a Strategy"):
         dipsolve.solve(START, "Italy", "agenda")
+
+
+def test_solve_takes_order_sets_to_start_from_and_keeps_its_trace_when_asked():
+    """The call's own options beside the strategy and the limits: ``seeds``, complete
+    order sets of the power (orders or their text), checked as orders are; ``trace``."""
+    hold = Strategy(Agenda(), Hold())
+    s = dipsolve.solve(START, "Turkey", hold, limits=dipsolve.Limits(time_limit=2),
+                       seeds=[["A CON - BUL", "A SMY - ARM", "F ANK - BLA"]], trace=True)
+    assert s.trace and sorted(map(str, s.orders)) == ["A CON - BUL", "A SMY - ARM", "F ANK - CON"]
+    assert not dipsolve.solve(START, "Turkey", hold, limits=dipsolve.Limits(time_limit=1)).trace
+    with pytest.raises(dipsolve.DipsolveSyntaxError, match="is an order of France, given as Turkey's"):
+        dipsolve.solve(START, "Turkey", hold, seeds=[["France: A PAR - BUR"]])
+    with pytest.raises(dipsolve.DipsolveArgumentError, match="seeds: expected a list of order sets"):
+        dipsolve.solve(START, "Turkey", hold, seeds="A CON - BUL")
+    with pytest.raises(dipsolve.DipsolveArgumentError, match="trace: expected True or False"):
+        dipsolve.solve(START, "Turkey", hold, trace="yes")

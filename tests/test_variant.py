@@ -14,6 +14,7 @@ from dipsolve.core.map import POWERS, standard_map
 from dipsolve.core.variant import VARIANTS, VariantError, parse_variant, variant
 from dipsolve.play.bots import RandomBot
 from dipsolve.play.games import play_game
+from dipsolve.core.results import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,7 +45,7 @@ def test_a_variant_of_its_own_is_played_to_its_victory():
     assert [str(u) for u in start.units] == ["A PAR", "A MUN"]
     assert len(start.centers) == 22                   # every home center is owned
     seats = {p: RandomBot() for p in v.powers}
-    record = play_game(seats, seed=3, until=1930, time_limit=1.0, variant=v)
+    record = play_game(seats, limits=Limits(time_limit=1.0, seed=3), until=1930, variant=v)
     assert record.winner is not None and len(record.final.centers_of(record.winner)) >= 4
     # the standard game's victory is not reached by then
     assert len(record.final.centers_of(record.winner)) < 18

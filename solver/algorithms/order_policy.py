@@ -323,7 +323,7 @@ def _orders_by_location(orders: Iterable[Order]) -> dict[str, Order]:
 class OrderPolicy:
     """Each unit's orders drawn by the conditional logit of `FEATURES` with these
     ``weights`` (all zero: every legal order alike).  Call it as a predictor,
-    ``policy(position, power, rng)``, as `SolveSettings`'s ``predictor`` takes one."""
+    ``policy(position, power, rng)``, as ``dipsolve.strategy.Sampled(predictor=...)`` takes one."""
 
     weights: tuple[float, ...] = field(default=(0.0,) * len(FEATURES))
 

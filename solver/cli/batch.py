@@ -284,20 +284,20 @@ def _answer(settings: dict[str, Any], item: Any, on_step: Step | None = None) ->
 
 
 def _solve(settings: dict[str, Any], position: Any, on_step: Step | None = None) -> dict[str, Any]:
-    from ..api import SolveSettings, solve
+    from ..api import solve
+    from ..search.strategy import named
     from .solve import _powers
     powers = _powers(position, settings["power"])
     share = settings["time_limit"] / max(1, len(powers))
     nodes = settings.get("nodes")
-    chosen = SolveSettings(method=settings["method"], evaluation=settings["evaluation"],
-                           opponents=settings["opponents"],
-                           limits=Limits(time_limit=share, seed=settings.get("seed", 0),
-                                         nodes=None if nodes is None else max(1, nodes // max(1, len(powers)))))
+    chosen = named(settings["method"], settings["opponents"], settings["evaluation"])
+    limits = Limits(time_limit=share, seed=settings.get("seed", 0),
+                    nodes=None if nodes is None else max(1, nodes // max(1, len(powers))))
     solutions = []
     for i, p in enumerate(powers):
         if on_step is not None:
             on_step(f"solving {p}", i, len(powers))
-        obj = solve(position, p, chosen).to_json()
+        obj = solve(position, p, chosen, limits=limits).to_json()
         obj.pop("trace", None)
         solutions.append(obj)
     return {"phase": position.phase.short, "solutions": solutions}

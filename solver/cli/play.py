@@ -27,7 +27,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..core.results import Stopped
+from ..core.results import Limits, Stopped
 from .interrupt import cooperative
 from ..play.registry import bots_help
 from .options import (METHODS, SEAT_DEFAULT, SEAT_MODELS, UserError, add_evaluation, add_json, add_nodes,
@@ -247,8 +247,11 @@ def _play(args: argparse.Namespace) -> int:
     draw_after = args.draw_after or None
     if args.history and not args.json:
         raise UserError("--history goes with --json")
-    bots = seating(args.bots, args.seat, args.evaluation, args.opponents, args.clock, args.variant,
-                   args.nodes)
+    # the game's one Limits: each seat's time a phase, its clock, the first game's seed and
+    # a dipsolve seat's node limit a phase (game i is played with seed K+i)
+    limits = Limits(time_limit=args.time_limit, seed=args.seed, clock=args.clock, nodes=args.nodes)
+    bots = seating(args.bots, args.seat, args.evaluation, args.opponents, limits.clock, args.variant,
+                   limits.nodes)
     outputs = Outputs()                 # every game's file, checked before any game
     if args.save:
         for i in range(args.games):
@@ -297,9 +300,8 @@ def _play(args: argparse.Namespace) -> int:
     interrupted = False
     try:
         with executor_for(args) as pool:
-            play_series(bots, args.games, seed=args.seed, until=args.until, draw_after=draw_after,
-                        time_limit=args.time_limit, rotate=args.rotate, jobs=args.jobs,
-                        clock=args.clock, executor=pool,
+            play_series(bots, args.games, limits=limits, until=args.until, draw_after=draw_after,
+                        rotate=args.rotate, jobs=args.jobs, executor=pool,
                         skip={r.seed - args.seed for r in before.values()},
                         on_phase=progress.phase, on_game=on_game, on_lost=on_lost,
                         on_retry=on_retry, variant=args.variant)

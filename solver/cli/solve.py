@@ -213,13 +213,11 @@ def _solve_all(args: argparse.Namespace, jobs: list[tuple[str, Position, tuple]]
         chosen = strategy
         if isinstance(strategy.opponents, Learned):       # fitted to the record's earlier orders
             chosen = replace(strategy, opponents=replace(strategy.opponents, history=history))
-        settings = chosen.settings(Limits(time_limit=share, seed=args.seed, workers=args.workers,
-                                          nodes=nodes),
-                                   trace=args.trace)
+        limits = Limits(time_limit=share, seed=args.seed, workers=args.workers, nodes=nodes)
         with Progress(enabled=args.time_limit >= 2) as progress:
             for i, p in enumerate(powers, 1):
                 progress.show(f"{path}: solving {p} ({i}/{len(powers)}, {share:.1f} s)")
-                solutions.append(interrupted(solve(position, p, settings)))
+                solutions.append(interrupted(solve(position, p, chosen, limits=limits, trace=args.trace)))
                 if stop_requested():
                     break
         if args.json:

@@ -46,10 +46,11 @@ def self_play(games: int, seed: int, until: int, time_limit: float, jobs: int) -
     from dipsolve.io.game import Game
     from dipsolve.play.bots import DipsolveBot
     from dipsolve.play.games import play_series
+    from dipsolve.core.results import Limits
 
     seat = DipsolveBot(clock="cpu")
-    records = play_series([seat] * 7, games, seed=seed, until=until, time_limit=time_limit,
-                          jobs=jobs, clock="cpu", draw_after=None)   # to ``until``: the shipped prior's games
+    records = play_series([seat] * 7, games, limits=Limits(time_limit=time_limit, seed=seed, clock="cpu"),
+                          until=until, jobs=jobs, draw_after=None)   # to ``until``: the shipped prior's games
     return [_movement_phases(Game.from_play(r)) for r in records]
 
 

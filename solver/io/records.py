@@ -123,7 +123,7 @@ class Record:
     def movements_before(self, phase: RecordPhase) -> tuple[tuple[Position, dict[str, list[Order]]], ...]:
         """The movement phases before ``phase`` (one of this record's), each as its position
         and every power's orders: what the learned opponent model fits
-        (`dipsolve.search.methods.SolveSettings.history`)."""
+        (``dipsolve.strategy.Learned(history=...)``)."""
         out = []
         for ph in self.phases:
             if ph is phase:

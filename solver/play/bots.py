@@ -7,7 +7,8 @@ seeded game replays exactly (a dipsolve seat with a node limit, `DipsolveBot.nod
 replays exactly too); and, if it needs one, ``prepare()``, called once before a
 game outside the clock; and, if it learns from the table, ``observe(position, orders)``,
 called after every phase with every power's orders (all public once a phase is
-adjudicated).  The Victorybot seed (``004_…``, "Experimental design")
+adjudicated); and, if it takes a game's `dipsolve.Limits` (its clock, its node limit),
+``with_limits(limits)``, the bot as it plays under them (`dipsolve.play_game`).  The Victorybot seed (``004_…``, "Experimental design")
 plays its configurations against each other and the DAIDE bots the same way: each of
 the seven seats gets one.
 
@@ -177,13 +178,21 @@ class DipsolveBot:
         extra = "" if pick == "best" else f"[pick={pick}]"
         return f"dipsolve:{self.method}{tail}{model}{extra}"
 
-    def settings(self, time_limit: float, seed: int = 0, strategy: Strategy | None = None) -> api.SolveSettings:
-        """What the bot asks of `dipsolve.api.solve` with ``time_limit`` seconds (on the
+    def limits(self, time_limit: float, seed: int = 0) -> Limits:
+        """The limits the bot gives `dipsolve.api.solve` with ``time_limit`` seconds (on the
         CPU clock, with one CP-SAT worker, whose thread's time counts), and its node
         limit (one CP-SAT worker too)."""
         workers = 1 if self.clock == "cpu" or self.nodes is not None else WALL_WORKERS
-        return (strategy or self.strategy).settings(
-            Limits(time_limit=time_limit, seed=seed, clock=self.clock, workers=workers, nodes=self.nodes))
+        return Limits(time_limit=time_limit, seed=seed, clock=self.clock, workers=workers, nodes=self.nodes)
+
+    def with_limits(self, limits: Limits) -> DipsolveBot:
+        """This seat as it plays in a game under ``limits`` (`dipsolve.play_game`): it
+        searches on the game's clock and within its node limit a phase (the time a phase
+        comes with each call, the seed of each search from the seat's stream); itself when
+        they are already its own.  The copy shares the seat's learner (`observe`)."""
+        if (self.clock, self.nodes) == (limits.clock, limits.nodes):
+            return self
+        return dataclasses.replace(self, clock=limits.clock, nodes=limits.nodes)
 
     def check(self) -> None:
         """Raise `BotUnavailable` unless the search can answer with this method and this
@@ -191,7 +200,7 @@ class DipsolveBot:
         game, not in its first phase), then one short search of the 1901 start."""
         try:
             self.prepare()
-            api.solve(Position.initial(), "Austria", self.settings(0.2))
+            api.solve(Position.initial(), "Austria", self.strategy, limits=self.limits(0.2))
         except (ValueError, api.MethodUnavailable) as e:
             raise BotUnavailable(str(e)) from None
 
@@ -238,7 +247,7 @@ class DipsolveBot:
             if self.nodes is not None:
                 # one work clock for the phase: the fit takes at most its share of the
                 # nodes, the search the rest
-                call = self.settings(deadline_s, seed).limits.deadline()
+                call = self.limits(deadline_s, seed).deadline()
                 policy = self.policy(power, call.part(LEARNING_SHARE))
                 left = deadline_s
             else:
@@ -250,6 +259,6 @@ class DipsolveBot:
                 policy = self.policy(power, Deadline(LEARNING_SHARE * deadline_s, clock=tick))
                 left = max(SEARCH_FLOOR * deadline_s, deadline_s - (tick() - started))
             fitted = dataclasses.replace(s, opponents=Sampled(predictor=policy, samples=s.opponents.samples))
-            return list(api.solve(position, power, self.settings(left, seed, fitted), deadline=call).orders)
-        solution = api.solve(position, power, self.settings(deadline_s, seed))
+            return list(api.solve(position, power, fitted, limits=self.limits(left, seed), deadline=call).orders)
+        solution = api.solve(position, power, self.strategy, limits=self.limits(deadline_s, seed))
         return list(solution.orders)

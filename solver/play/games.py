@@ -8,9 +8,11 @@ harness, which calls a draw after five years without a change): as soon as a pow
 18 supply centers (a solo win); as a draw when no supply center has changed hands for
 ``draw_after`` years (default `DRAW_AFTER`, five; None: never); or after the Fall turn of
 the last year (``until``, default `UNTIL`, 1935; that winter's adjustments change no
-center, so they are not played).  The same seed gives
-the same game as long as the bots only draw chance from the ``rng`` they are handed
-(DumbBot and RandomBot do; a search stopped by the clock need not answer the same).
+center, so they are not played).  One `dipsolve.Limits` is the game's: each seat's time a
+phase, the clock it is measured on, the seed, and a node limit for the seats that search.
+The same seed gives the same game as long as the bots only draw chance from the ``rng``
+they are handed (DumbBot and RandomBot do; a search stopped by the clock need not answer
+the same; one stopped by a node limit does).
 
 `play_series` plays many games, optionally rotating the seats so that each bot plays
 each power in turn, and `results_table` sums the records up per bot like the Victorybot
@@ -28,20 +30,21 @@ has any).  In a game without a winner, the powers that own the most centers at t
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Container, Iterable, Mapping, Sequence
 
 from ..core.adjudicator import REFUSED, adjudicate
-from ..core.errors import DipsolveLostError, DipsolveSyntaxError
+from ..core.errors import DipsolveArgumentError, DipsolveLostError, DipsolveSyntaxError
 from .bots import Bot
 from ..core.orders import Order
 from ..core.position import Position
 from ..core.variant import Variant
 from ..core.variant import variant as standard_variant
 from ..core.variant_files import find_variant
-from ..core.results import Stopped, clock_named, stop_requested
+from ..core.results import WALL_WORKERS, Limits, Stopped, clock_named, stop_requested
 
 if TYPE_CHECKING:
     from ..execution import Executor
@@ -50,6 +53,9 @@ if TYPE_CHECKING:
 UNTIL = 1935
 #: years without a supply center changing hands after which a game is a draw (FAIR's harness: five)
 DRAW_AFTER = 5
+#: the limits of a game unless told otherwise: 2 s a phase for each seat on the wall
+#: clock, seed 0, no node limit
+PLAY_LIMITS = Limits(time_limit=2.0)
 
 
 
@@ -176,27 +182,32 @@ def _to_order(position: Position, power: str) -> bool:
     return position.adjustment(power) != 0
 
 
-def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = UNTIL,
-              time_limit: float = 2.0, start: Position | None = None,
+def play_game(seats: Mapping[str, Bot], *, limits: Limits | None = None, until: int = UNTIL,
+              start: Position | None = None,
               on_phase: Callable[[Position], None] | None = None,
-              clock: str = "wall", variant: Variant | None = None,
+              variant: Variant | None = None,
               draw_after: int | None = DRAW_AFTER) -> GameRecord:
     """Play one game: ``seats`` maps every power to its bot, until a solo, a draw after
     ``draw_after`` years without a center changing hands, or the Fall of ``until``.
 
-    Each phase, every power with something to order (units to move, units to retreat,
-    builds or removals owed) is asked for its orders with ``time_limit`` seconds (a seat
-    that foresees, `_foresees`, last, shown the others' orders first); the
-    phase is adjudicated (a bot with an ``observe(position, orders)`` method is shown
-    every power's orders) and the next begins.  A bot with a ``prepare()`` method is
-    prepared once before the game, outside its clock (a dipsolve seat loads its method's
-    model there, in every process that plays).  ``on_phase`` is called with each position
-    before it is played (for a progress bar).  ``clock``: what each power's thinking
-    time is measured on, "wall" or "cpu" (`dipsolve.core.results.clock_named`; the bots keep their
-    own clocks: a dipsolve seat's is its `DipsolveBot.clock`).  ``variant``: the game's
-    powers, start and victory (`dipsolve.core.variant`; the standard game by default).
+    ``limits`` (`dipsolve.Limits`, default `PLAY_LIMITS`) are the game's: each phase,
+    every power with something to order (units to move, units to retreat, builds or
+    removals owed) is asked for its orders with ``limits.time_limit`` seconds (a seat
+    that foresees, `_foresees`, last, shown the others' orders first), drawing chance
+    from its own stream of ``limits.seed`` (`seat_rng`); each power's thinking time is
+    measured on ``limits.clock`` ("wall" or "cpu"); a seat that takes the game's limits
+    (``with_limits``: a dipsolve seat, which then searches on that clock and within
+    ``limits.nodes`` of work a phase) plays under them.  A seat's CP-SAT workers are its
+    own (they follow its clock): ``limits.workers`` is left at 1.  The phase is
+    adjudicated (a bot with an ``observe(position, orders)`` method is shown every
+    power's orders) and the next begins.  A bot with a ``prepare()`` method is prepared
+    once before the game, outside its clock (a dipsolve seat loads its method's model
+    there, in every process that plays).  ``on_phase`` is called with each position
+    before it is played (for a progress bar).  ``variant``: the game's powers, start and
+    victory (`dipsolve.core.variant`; the standard game by default).
     """
-    tick = clock_named(clock)
+    limits = _game_limits(limits, "play_game")
+    seed, time_limit, tick = limits.seed, limits.time_limit, clock_named(limits.clock)
     v = variant or standard_variant()
     powers = v.powers
     missing = [p for p in powers if p not in seats]
@@ -210,6 +221,7 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = UNTIL,
     if draw_after is not None and (type(draw_after) is not int or draw_after < 1):
         raise DipsolveSyntaxError(f"draw_after: expected a number of years, 1 or more, or None; "
                                   f"found {draw_after!r}")
+    seats = _under(seats, limits)
     for bot in {id(b): b for b in seats.values()}.values():
         prepare = getattr(bot, "prepare", None)
         if prepare is not None:
@@ -275,6 +287,30 @@ def play_game(seats: Mapping[str, Bot], *, seed: int = 0, until: int = UNTIL,
                       draw_after, ended)
 
 
+def _game_limits(limits: Limits | None, name: str) -> Limits:
+    """A game's ``limits`` (`PLAY_LIMITS` when None), refused when they set CP-SAT's
+    workers: a seat's workers are its own (`dipsolve.play.bots.DipsolveBot.limits`)."""
+    limits = limits if limits is not None else PLAY_LIMITS
+    if limits.workers != 1:
+        raise DipsolveArgumentError(
+            f"{name}(): limits.workers={limits.workers}: a seat's CP-SAT workers are its own "
+            f"(one on the CPU clock or with a node limit, {WALL_WORKERS} on the wall clock); "
+            f"give the game's limits without workers", expected="Limits(workers=1)")
+    return limits
+
+
+def _under(seats: Mapping[str, Bot], limits: Limits) -> dict[str, Bot]:
+    """The seats as they play under the game's ``limits``: a bot with a
+    ``with_limits(limits)`` method (`dipsolve.play.bots.DipsolveBot`) as it returns, the
+    others as they are; a bot seated twice stays one bot (it prepares and observes once)."""
+    under: dict[int, Bot] = {}
+    for bot in seats.values():
+        if id(bot) not in under:
+            take = getattr(bot, "with_limits", None)
+            under[id(bot)] = take(limits) if take is not None else bot
+    return {p: under[id(bot)] for p, bot in seats.items()}
+
+
 def rotated(seating: Sequence[Bot], shift: int, powers: Sequence[str] | None = None) -> dict[str, Bot]:
     """The seating with every bot moved ``shift`` seats on (Austria's bot to England, …),
     so that over seven games each bot plays each power once; ``powers``: the variant's
@@ -284,9 +320,8 @@ def rotated(seating: Sequence[Bot], shift: int, powers: Sequence[str] | None = N
     return {powers[(i + shift) % n]: seating[i] for i in range(n)}
 
 
-def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int = UNTIL,
-                time_limit: float = 2.0, rotate: bool = False, jobs: int = 1,
-                clock: str = "wall",
+def play_series(seating: Sequence[Bot], games: int, *, limits: Limits | None = None,
+                until: int = UNTIL, rotate: bool = False, jobs: int = 1,
                 executor: Executor | None = None, skip: Container[int] = (),
                 on_phase: Callable[[int, Position], None] | None = None,
                 on_game: Callable[[GameRecord], None] | None = None,
@@ -295,8 +330,10 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
                 variant: str = "standard", draw_after: int | None = DRAW_AFTER) -> list[GameRecord]:
     """Play ``games`` games of ``variant`` (a name of `dipsolve.core.variant.VARIANTS`, or
     a variant or map file: `dipsolve.core.variant_files.find_variant`)
-    with the bots of ``seating``, one a power (in the variant's order of play); game ``i``
-    has seed ``seed + i`` and, with ``rotate``, the seating moved ``i`` seats on.  ``on_phase(i, position)`` and ``on_game(record)`` report progress.
+    with the bots of ``seating``, one a power (in the variant's order of play), each game
+    under ``limits`` (`play_game`; default `PLAY_LIMITS`) but for its seed: game ``i`` has
+    seed ``limits.seed + i`` and, with ``rotate``, the seating moved ``i`` seats on.
+    ``on_phase(i, position)`` and ``on_game(record)`` report progress.
     The games numbered in ``skip`` are not played (a run resumed: they were before).
 
     ``jobs`` > 1 plays that many games at once, each in its own process (the games
@@ -311,13 +348,15 @@ def play_series(seating: Sequence[Bot], games: int, *, seed: int = 0, until: int
     played is dropped and `dipsolve.core.results.Stopped` is raised, once ``on_game`` has had
     every game finished.
     """
+    limits = _game_limits(limits, "play_series")
+    seed = limits.seed
     powers = find_variant(variant).powers
     if len(seating) != len(powers):
         raise DipsolveSyntaxError(f"a seating names {len(powers)} bots, not {len(seating)}")
     if jobs < 1:
         raise DipsolveSyntaxError(f"jobs must be 1 or more, not {jobs}")
-    tasks = [(rotated(seating, i if rotate else 0, powers), seed + i, until, time_limit, clock, variant,
-              draw_after) for i in range(games)]
+    tasks = [(rotated(seating, i if rotate else 0, powers), dataclasses.replace(limits, seed=seed + i),
+              until, variant, draw_after) for i in range(games)]
     todo = [i for i in range(games) if i not in skip]
     records = []
     if executor is not None or (jobs > 1 and len(todo) > 1):
@@ -357,9 +396,9 @@ class GameLost(DipsolveLostError):
 
 
 def _play_task(task, on_phase: Callable[[Position], None] | None = None) -> GameRecord:
-    seats, seed, until, time_limit, clock, variant, draw_after = task
-    return play_game(seats, seed=seed, until=until, time_limit=time_limit, on_phase=on_phase,
-                     clock=clock, variant=find_variant(variant), draw_after=draw_after)
+    seats, limits, until, variant, draw_after = task
+    return play_game(seats, limits=limits, until=until, on_phase=on_phase,
+                     variant=find_variant(variant), draw_after=draw_after)
 
 
 # -- the results table ---------------------------------------------------------------------

@@ -97,7 +97,7 @@ SAMPLES = 8
 #: with joint draws (``opponents="sampled"``, a seat's fitted policy): the share of the
 #: agenda method's time kept to polish its best set against every draw (`_polish`)
 POLISH_SHARE = 0.3
-#: the limits of `SolveSettings` unless told otherwise: `Limits()` itself (5 s, seed 0,
+#: the limits of a `solve` call unless told otherwise: `Limits()` itself (5 s, seed 0,
 #: one CP-SAT worker: the same answer for the same seed), the one default of every
 #: solver's settings; more workers (``Limits(workers=2)``, ``solve --workers 2``) may
 #: prove an optimum sooner, and race each other
@@ -111,7 +111,10 @@ class MethodUnavailable(DipsolveUnavailable):
 
 @dataclass(frozen=True, kw_only=True)
 class SolveSettings:
-    """How `solve` looks for the orders; every field has a default.
+    """How `solve` looks for the orders: the search's internal record of one call, flat,
+    every field with a default.  Users say what to play with a `strategy.Strategy` and how
+    long with `Limits`; `dipsolve.solve` turns the two into this record
+    (`strategy.settings`), which is not part of the public API.
 
     ``method``: one of `METHODS`.  ``evaluation``: "influence" (default), "centers"
     or a function ``(position, power) -> float``; ``values``: power -> province

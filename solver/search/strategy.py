@@ -54,7 +54,7 @@ from ..core.errors import DipsolveArgumentError, DipsolveRuleError, DipsolveSynt
 from ..core.orders import Order
 from ..core.position import Position
 from ..core.results import Limits
-from .methods import KEEP, SAMPLES, SolveSettings
+from .methods import DEFAULT_LIMITS, KEEP, SAMPLES, SolveSettings
 
 __all__ = ["Strategy", "Agenda", "Minimax", "Expectimax", "CpSat", "Learned", "PhaseGame",
            "Sampled", "Worst", "Expected", "Hold", "Influence", "Centers", "Search", "Opponents",
@@ -214,25 +214,29 @@ class Strategy:
                 f"{type(self.search).__name__} judges sets against the opponents' likely and "
                 f"hostile sets ({' or '.join(j.__name__ for j in judges)}), not "
                 f"{type(self.opponents).__name__}", rule="search-opponents")
-        self.settings()           # the rest of the checks: one definition, in SolveSettings
-
-    def settings(self, limits: Limits | None = None, *, trace: bool = False,
-                 seeds: Sequence[Sequence[Order]] = ()) -> SolveSettings:
-        """The strategy as the search's settings for one call within ``limits``."""
-        s, o, e = self.search, self.opponents, self.evaluation
-        return SolveSettings(
-            method=s.method, beam=getattr(s, "beam", None), keep=getattr(s, "keep", KEEP),
-            opponents=o.name, pick=getattr(o, "pick", "best"),
-            samples=o.samples if isinstance(o, (Learned, Sampled)) else 0,
-            predictor=getattr(o, "predictor", None), background=getattr(o, "background", None),
-            history=tuple(getattr(o, "history", ())),
-            evaluation=e.name, values=getattr(e, "values", None), lookahead=self.lookahead,
-            trace=trace, seeds=tuple(tuple(x) for x in seeds),
-            limits=limits if limits is not None else SolveSettings().limits)
+        settings(self)            # the rest of the checks: one definition, in SolveSettings
 
     def __str__(self) -> str:
         """``agenda, learned, influence``: the parts by name."""
         return f"{self.search.method}, {self.opponents.name}, {self.evaluation.name}"
+
+
+def settings(strategy: Strategy, limits: Limits | None = None, *, trace: bool = False,
+             seeds: Sequence[Sequence[Order]] = ()) -> SolveSettings:
+    """``strategy`` as the search's internal record of one call within ``limits``
+    (`dipsolve.search.methods.SolveSettings`, which `dipsolve.solve` builds here and hands
+    to the search; default `DEFAULT_LIMITS`), keeping the search's trace when ``trace``
+    and starting from the complete order sets ``seeds``."""
+    s, o, e = strategy.search, strategy.opponents, strategy.evaluation
+    return SolveSettings(
+        method=s.method, beam=getattr(s, "beam", None), keep=getattr(s, "keep", KEEP),
+        opponents=o.name, pick=getattr(o, "pick", "best"),
+        samples=o.samples if isinstance(o, (Learned, Sampled)) else 0,
+        predictor=getattr(o, "predictor", None), background=getattr(o, "background", None),
+        history=tuple(getattr(o, "history", ())),
+        evaluation=e.name, values=getattr(e, "values", None), lookahead=strategy.lookahead,
+        trace=trace, seeds=tuple(tuple(x) for x in seeds),
+        limits=limits if limits is not None else DEFAULT_LIMITS)
 
 
 def named(method: str = "agenda", opponents: str | None = None, evaluation: str = "influence", *,
