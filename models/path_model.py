@@ -155,7 +155,7 @@ class FullModel:
             alive = self.alive[-1]
             for c in sorted(set(here) | {e for e in alive if e in centers and not _is_zero(alive[e])}):
                 vs, theirs = here.get(c, []), alive.get(c, 0)
-                if _is_one(self.own[c]) and _is_zero(theirs):
+                if (_is_one(self.own[c]) and _is_zero(theirs)) or (_is_zero(self.own[c]) and not vs):
                     continue
                 o = md.new_bool_var(f"own{s}_{c}")
                 md.add(o <= self.own[c] + sum(vs))

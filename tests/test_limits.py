@@ -242,6 +242,9 @@ def test_a_dipsolve_seat_plays_on_the_games_clock_within_its_node_limit():
     assert under.limits(1.0, seed=3) == dipsolve.Limits(time_limit=1.0, seed=3, clock="cpu", workers=1, nodes=500)
     assert bot.with_limits(dipsolve.Limits()) is bot              # its own already: itself
     assert under._table is bot._table                              # one learner of the table
+    # a node limit of the seat's own stays where the game sets none
+    own = dipsolve.DipsolveBot(nodes=300).with_limits(dipsolve.Limits(clock="cpu"))
+    assert (own.clock, own.nodes) == ("cpu", 300)
 
 
 def test_a_games_limits_leave_the_seats_workers_to_them_and_the_old_keywords_name_limits():

@@ -189,10 +189,12 @@ class DipsolveBot:
         """This seat as it plays in a game under ``limits`` (`dipsolve.play_game`): it
         searches on the game's clock and within its node limit a phase (the time a phase
         comes with each call, the seed of each search from the seat's stream); itself when
-        they are already its own.  The copy shares the seat's learner (`observe`)."""
-        if (self.clock, self.nodes) == (limits.clock, limits.nodes):
+        they are already its own; a node limit of its own stays when the game sets
+        none).  The copy shares the seat's learner (`observe`)."""
+        nodes = limits.nodes if limits.nodes is not None else self.nodes
+        if (self.clock, self.nodes) == (limits.clock, nodes):
             return self
-        return dataclasses.replace(self, clock=limits.clock, nodes=limits.nodes)
+        return dataclasses.replace(self, clock=limits.clock, nodes=nodes)
 
     def check(self) -> None:
         """Raise `BotUnavailable` unless the search can answer with this method and this
