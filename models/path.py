@@ -228,7 +228,8 @@ def solve_path(position: Position, power: str, target: int = 16, rules: str = "f
         if seconds < MIN_SOLVE:
             raise TimeUp
         doing = f"while solving {phases[-1].short}"
-        solver = cp_solver(seconds, workers, max_lp=pb.full, seed=seed, deadline=deadline)
+        solver = cp_solver(seconds, workers, max_lp=pb.full, seed=seed, deadline=deadline,
+                           opposed=bool(pb.enemies))
         status = stopping.cpsat_solve(solver, mdl.model, deadline)
         name = solver.status_name(status)
         attempts.append(Attempt(n, phases[-1].short, name, deadline.seconds() - t0, mdl.variables()))

@@ -534,15 +534,21 @@ def _shortest_route(m: Map, src: str, dst: str, seas: set[str]) -> list[str]:
 
 
 def cp_solver(seconds: float, workers: int, max_lp: bool, seed: int = 0,
-              deadline: Deadline | None = None) -> cp_model.CpSolver:
+              deadline: Deadline | None = None, opposed: bool = False) -> cp_model.CpSolver:
     """CP-SAT; for the full rules with the full linear relaxation (``max_lp``: every
     Boolean constraint in the LP, added up front).  With the default workers alone,
     proving that England cannot reach 18 centers by 1903 did not finish in 120 s; with
-    ``max_lp`` it takes 0.3 s.  The paper's model does better without it.  ``seed``:
-    CP-SAT's random seed; ``deadline``: the call's, whose work clock (`Limits.nodes`)
-    makes ``seconds`` nodes and the solve one worker's (`dipsolve.models.cpsat`)."""
+    ``max_lp`` it takes 0.3 s.  The paper's model does better without it.  Against an
+    opposition (``opposed``) no linear relaxation at all: on five mid-game positions of
+    the records, one worker, the full relaxation left four undecided within 60 s and
+    none solved it found in less; without it all five were answered (four proven
+    optimal; docs/path.md).  ``seed``: CP-SAT's random seed; ``deadline``: the call's,
+    whose work clock (`Limits.nodes`) makes ``seconds`` nodes and the solve one
+    worker's (`dipsolve.models.cpsat`)."""
     solver = cpsat_solver(max(seconds, 0.01), workers=workers, seed=seed, deadline=deadline)
-    if max_lp and solver.parameters.num_workers > 1:
+    if opposed:
+        solver.parameters.linearization_level = 0
+    elif max_lp and solver.parameters.num_workers > 1:
         solver.parameters.extra_subsolvers.append("max_lp")
     elif max_lp:
         solver.parameters.linearization_level = 2

@@ -142,8 +142,8 @@ def test_a_plan_found_past_an_undecided_horizon_is_only_feasible(monkeypatch):
     returned as feasible, with the bound still at 1903."""
     real = path_model.cp_solver
 
-    def starved(seconds, workers, max_lp, seed=0, deadline=None):
-        solver = real(seconds, workers, max_lp, seed, deadline)
+    def starved(seconds, workers, max_lp, seed=0, deadline=None, opposed=False):
+        solver = real(seconds, workers, max_lp, seed, deadline, opposed)
         if starved.calls % 2 == 0:                     # horizons of 1903 get no time at all
             solver.parameters.max_deterministic_time = 0.0
         starved.calls += 1
@@ -181,11 +181,11 @@ def spy_solver(monkeypatch, clock: Clock | None = None, jump_to: float | None = 
     ``jump_to`` as the solve starts (time spent solving)."""
     real, given = path_model.cp_solver, []
 
-    def spy(seconds, workers, max_lp, seed=0, deadline=None):
+    def spy(seconds, workers, max_lp, seed=0, deadline=None, opposed=False):
         given.append(seconds)
         if clock is not None and jump_to is not None:
             clock.now = jump_to
-        return real(seconds, workers, max_lp, seed, deadline)
+        return real(seconds, workers, max_lp, seed, deadline, opposed)
     monkeypatch.setattr(path_model, "cp_solver", spy)
     return given
 
