@@ -68,20 +68,26 @@ def _their_orders(pos: Position, power: str, ours: tuple[Order, ...], opposition
 
 def _movement(pos: Position, power: str, opposition: str) -> Iterator[Position]:
     resolver = Resolver(pos)
+    seen = set()
     for ours in itertools.product(*(legal_orders(pos, u) for u in pos.units_of(power))):
-        after = None
+        first = None
         for others in _their_orders(pos, power, ours, opposition):
-            nxt = resolver.adjudicate({power: list(ours), **others}).next
-            if nxt.phase.kind == "retreat":            # theirs, dislodged: destroyed
-                assert all(d.unit.power != power for d in nxt.dislodged)
-                nxt = adjudicate(nxt, {}).next
-            if after is None:
-                after = nxt
-            elif _key(nxt) != _key(after):
-                after = None                            # their choice changes the outcome
+            res = resolver.resolve({power: list(ours), **others})
+            # who stands where after it (their dislodged units gone) and the centers that change
+            key = (res.units, tuple(sorted(res.center_changes.items())))
+            if first is None:
+                first = (key, res)
+            elif key != first[0]:
+                first = None                            # their choice changes the outcome
                 break
-        if after is not None:
-            yield after
+        if first is None or first[0] in seen:
+            continue
+        seen.add(first[0])
+        nxt = first[1].next
+        if nxt.phase.kind == "retreat":                 # theirs, dislodged: destroyed
+            assert all(d.unit.power != power for d in nxt.dislodged)
+            nxt = adjudicate(nxt, {}).next
+        yield nxt
 
 
 def _winter(pos: Position, power: str) -> Iterator[Position]:
