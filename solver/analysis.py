@@ -18,6 +18,11 @@ dipsolve played) and does two things:
    dipsolve's value minus the played one: positive when dipsolve's orders would have done
    better against what really happened, negative when the player's did.
 
+3. **Solo threats** (``threats``: an opposition model of `dipsolve.models.path`).  For
+   every Fall of the record, each power's fewest game years to 18 supply centers from
+   that board against the others' units (`solo_threats`): the moment a solo became
+   possible, and when it was stopped.
+
 The result, an `Analysis`, gives a table per power (`Analysis.table`), the center
 counts per power over the phases (`Analysis.centers`, drawn by
 `dipsolve.io.pictures_chart.centers_chart_svg`) and the whole report as JSON (`to_json`).
@@ -35,7 +40,7 @@ from .core.position import Dislodged, Position, Unit
 from .core.results import Limits
 from .io.records import COMPLETED, Record, RecordPhase, board_differences
 
-__all__ = ["Analysis", "PhaseCheck", "PowerMove", "QUIRKS", "READINGS", "CONVENTIONS", "EXPLANATIONS", "analyze", "check_phase", "board_differences", "searches"]
+__all__ = ["Analysis", "PhaseCheck", "PowerMove", "Threat", "Threats", "solo_threats", "QUIRKS", "READINGS", "CONVENTIONS", "EXPLANATIONS", "analyze", "check_phase", "board_differences", "searches"]
 
 #: the peer's documented departures from the DATC (README, tests/test_peer_crosscheck.py)
 QUIRKS = {
@@ -394,6 +399,8 @@ class Analysis:
     #: a stop was requested (Ctrl-C, SIGTERM) before every phase and power was done: the
     #: report holds the phases checked and the moves weighed until then
     interrupted: bool = False
+    #: each power's fewest years to a solo at every Fall (``analyze(threats=...)``)
+    threats: "Threats | None" = None
 
     @property
     def differences(self) -> list[PhaseCheck]:
@@ -450,7 +457,140 @@ class Analysis:
                 "powers": {p: {"moves": [m.to_json() for m in ms],
                                "value_lost": round(sum(m.lost for m in ms), 2)}
                            for p, ms in self.moves.items()},
-                "centers": {"phases": r.names, "counts": self.centers}}
+                "centers": {"phases": r.names, "counts": self.centers},
+                "threats": None if self.threats is None else self.threats.to_json()}
+
+
+# -- solo threats ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Threat:
+    """One power's fewest game years to the target from one phase of a record: the
+    answer of `dipsolve.models.path.solve_path` under the opposition model."""
+
+    power: str
+    centers: int
+    status: str                  # optimal, feasible, infeasible (within the years), timed out
+    years: int | None            # the plan's game years (None: no plan)
+    bound_years: int | None      # no plan is shorter (None: none within the years looked at)
+    seconds: float
+
+    def cell(self) -> str:
+        """``3`` proven; ``≤3`` a plan, not proven fewest; ``≥2`` no plan yet, none
+        shorter; ``-`` none within the years looked at, proven."""
+        if self.status == "optimal":
+            return str(self.years)
+        if self.years is not None:
+            return f"≤{self.years}"
+        if self.status == "infeasible":
+            return "-"
+        return f"≥{self.bound_years}" if self.bound_years is not None else "?"
+
+    def to_json(self) -> dict:
+        return {"centers": self.centers, "status": self.status, "years": self.years,
+                "bound_years": self.bound_years, "seconds": round(self.seconds, 3)}
+
+
+@dataclass
+class Threats:
+    """Each power's fewest years to ``target`` centers at every Fall of a record, against
+    the ``opposition`` (`dipsolve.models.path_problem.OPPOSITIONS`), looking no further
+    than ``years``."""
+
+    opposition: str
+    target: int
+    years: int
+    rows: list[tuple[str, dict[str, Threat]]] = field(default_factory=list)
+
+    def spans(self) -> dict[str, list[tuple[str, str]]]:
+        """Each power's runs of Falls from which a plan within the years exists: (first,
+        last) phase names."""
+        out: dict[str, list[tuple[str, str]]] = {}
+        for power in self.powers:
+            run: list[str] = []
+            for phase, cells in self.rows + [("", {})]:
+                t = cells.get(power)
+                if t is not None and t.years is not None:
+                    run.append(phase)
+                elif run:
+                    out.setdefault(power, []).append((run[0], run[-1]))
+                    run = []
+        return out
+
+    @property
+    def powers(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for _, cells in self.rows:
+            seen.update(dict.fromkeys(cells))
+        return list(seen)
+
+    def table_rows(self) -> list[list[str]]:
+        return [[phase] + [cells[p].cell() if p in cells else "" for p in self.powers]
+                for phase, cells in self.rows]
+
+    def summary(self) -> list[str]:
+        """When a solo became possible and when it was stopped: a line a power that had
+        one, each run of Falls with the years from its first."""
+        last = self.rows[-1][0] if self.rows else None
+        years = {(phase, p): t.years for phase, cells in self.rows for p, t in cells.items()}
+        lines = []
+        for power, runs in self.spans().items():
+            parts = [(f"at {first}" if first == end != last else f"from {first}")
+                     + f" ({years[(first, power)]} years)"
+                     + ("" if end in (first, last) else f" to {end}") for first, end in runs]
+            lines.append(f"{power}: a solo within {self.years} years {', then '.join(parts)}")
+        return lines
+
+    def to_json(self) -> dict:
+        return {"opposition": self.opposition, "target": self.target, "years": self.years,
+                "phases": [{"phase": phase, "powers": {p: t.to_json() for p, t in cells.items()}}
+                           for phase, cells in self.rows],
+                "spans": {p: [list(r) for r in runs] for p, runs in self.spans().items()}}
+
+
+def threat_phases(record: Record) -> list[RecordPhase]:
+    """The phases `solo_threats` answers from: every Fall movement phase of the record."""
+    return [ph for ph in record.phases
+            if ph.position.phase.kind == "movement" and ph.position.phase.season == "Fall"]
+
+
+def solo_threats(record: Record, opposition: str = "hold", *, limits: Limits | None = None,
+                 years: int = 5, target: int = 18, powers: Sequence[str] | None = None,
+                 on_step: Callable[[str], None] | None = None) -> Threats:
+    """Each power's fewest game years to ``target`` centers from every Fall of ``record``
+    (`threat_phases`), against ``opposition``, looking no further than ``years`` years,
+    each answer within ``limits.time_limit`` seconds (`dipsolve.models.path.solve_path`:
+    proven, or bounded when the time runs out).  A power with neither units nor
+    centers is left out.  ``on_step(text)`` is called before each answer; a stop request
+    (`dipsolve.core.results.request_stop`) ends the work after the answer under way."""
+    from .core.results import stop_requested
+    from .models.path import solve_path
+    from .models.path_problem import moves_within
+
+    limits = limits or THREAT_LIMITS
+    out = Threats(opposition, target, years)
+    for ph in threat_phases(record):
+        pos = ph.position
+        cells: dict[str, Threat] = {}
+        for power in powers or pos.map.powers:
+            if not pos.units_of(power) and not pos.centers_of(power):
+                continue
+            if stop_requested():
+                if cells:
+                    out.rows.append((ph.name, cells))
+                return out
+            if on_step is not None:
+                on_step(f"{ph.name} {power}")
+            sol = solve_path(pos, power, target, max_moves=moves_within(pos.phase, years),
+                             opposition=opposition, limits=limits)
+            cells[power] = Threat(power, len(pos.centers_of(power)), str(sol.status), sol.years,
+                                  sol.bound_years, sol.seconds)
+        out.rows.append((ph.name, cells))
+    return out
+
+
+#: `solo_threats`' settings when none are given: ten seconds an answer
+THREAT_LIMITS = Limits(time_limit=10.0)
 
 
 #: `analyze`'s settings when none are given: one second a power and phase
@@ -466,11 +606,14 @@ def searches(record: Record, powers: Sequence[str] | None = None) -> list[tuple[
 
 def analyze(record: Record, powers: Sequence[str] | None = None, *, limits: Limits | None = None,
             method: str = "agenda", on_step: Callable[[str, int, int], None] | None = None,
-            check_only: bool = False) -> Analysis:
+            check_only: bool = False, threats: str | None = None, threat_years: int = 5) -> Analysis:
     """Analyse ``record``: re-adjudicate every phase, then (unless ``check_only``) solve
     each movement phase for each power in ``powers`` (default: every power with units)
     within ``limits.time_limit`` seconds a power and phase (`dipsolve.Limits`: default one
-    second, seed 0, one worker; each search takes its seed and workers).  ``on_step(text, done, total)``
+    second, seed 0, one worker; each search takes its seed and workers).  With ``threats``
+    (an opposition model: `solo_threats`), each power's fewest years to a solo at every
+    Fall instead, looking ``threat_years`` ahead, ``limits`` an answer (default
+    `THREAT_LIMITS`).  ``on_step(text, done, total)``
     reports progress.  When a stop is requested (`dipsolve.core.results.request_stop`: Ctrl-C
     at the command line) the work ends after the phase or search under way: the
     report holds what was finished, with ``interrupted`` set."""
@@ -482,8 +625,11 @@ def analyze(record: Record, powers: Sequence[str] | None = None, *, limits: Limi
     began = time.perf_counter()
     analysis = Analysis(record)
     pairs = list(zip(record.phases, record.phases[1:]))
-    jobs = [] if check_only else searches(record, powers)
-    total = len(pairs) + len(jobs)
+    jobs = [] if check_only or threats else searches(record, powers)
+    answers = (0 if threats is None or check_only else
+               sum(1 for ph in threat_phases(record) for p in (powers or ph.position.map.powers)
+                   if ph.position.units_of(p) or ph.position.centers_of(p)))
+    total = len(pairs) + len(jobs) + answers
     done = 0
     for before, after in pairs:
         if stop_requested():
@@ -492,6 +638,15 @@ def analyze(record: Record, powers: Sequence[str] | None = None, *, limits: Limi
             on_step(f"checking {before.name}", done, total)
         analysis.checks.append(check_phase(before, after))
         done += 1
+    if answers and threats is not None and not stop_requested():
+        def step(what: str) -> None:
+            nonlocal done
+            if on_step is not None:
+                on_step(f"threats: {what}", done, total)
+            done += 1
+        analysis.threats = solo_threats(record, threats, limits=limits or THREAT_LIMITS, years=threat_years,
+                                        powers=powers, on_step=step)
+        done = len(pairs) + sum(len(cells) for _, cells in analysis.threats.rows)
     strategy = named(method)
     limits = limits or ANALYSIS_LIMITS
     for ph, power in jobs:

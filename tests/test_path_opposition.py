@@ -281,3 +281,32 @@ def test_path_against_a_defence_from_a_record_phase(capsys):
 def test_path_refuses_options_that_mean_nothing(capsys, argv, message):
     code, out, err = _run(capsys, "path", "--power", "ENG", *argv)
     assert code == 2 and message in err and not out
+
+
+# -- the solo-threat curve of a game (analyze --threats) -----------------------------------
+
+THREATS_RECORD = Path(__file__).parent / "data" / "records" / "meta-game_443831_GERMANY_EI.json"
+
+
+def test_analyze_threats_gives_each_falls_fewest_years_to_a_solo(capsys):
+    code, out, _ = _run(capsys, "analyze", str(THREATS_RECORD), "--threats", "hold", "--threat-years", "2",
+                        "--power", "ENG", "--time-limit", "60", "--json")
+    d = json.loads(out)["threats"]
+    assert code == 0 and d["opposition"] == "hold" and d["years"] == 2 and d["target"] == 18
+    england = {row["phase"]: row["powers"]["England"] for row in d["phases"]}
+    assert list(england) == ["F1901M", "F1902M", "F1903M", "F1904M", "F1905M", "F1906M", "F1907M", "F1908M"]
+    # 1901's England cannot solo within two years; by 1907 it can, in two, proven
+    assert england["F1901M"]["status"] == "infeasible" and england["F1901M"]["years"] is None
+    assert england["F1907M"] == {**england["F1907M"], "status": "optimal", "years": 2, "bound_years": 2}
+    assert england["F1908M"]["years"] == 2 and d["spans"]["England"][-1][1] == "F1908M"
+    code, out, _ = _run(capsys, "analyze", str(THREATS_RECORD), "--threats", "--threat-years", "2",
+                        "--power", "ENG", "--time-limit", "60")
+    assert code == 0 and "## solo threats: the fewest game years to 18 centers from each Fall" in out
+    assert "-: none within 2 years, proven" in out and "England: a solo within 2 years from F1907M (2 years)" in out
+
+
+def test_analyze_threats_refuses_what_means_nothing(capsys):
+    code, out, err = _run(capsys, "analyze", str(THREATS_RECORD), "--threats", "--adjudication-only")
+    assert code == 2 and "pick one" in err and not out
+    code, out, err = _run(capsys, "analyze", str(THREATS_RECORD), "--threats", "hold", "--threat-years", "0")
+    assert code == 2 and "--threat-years: 0" in err

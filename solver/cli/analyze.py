@@ -25,8 +25,8 @@ from typing import Any
 
 from ..core.results import Limits, stop_requested
 from .interrupt import cooperative
-from .options import (UserError, add_json, add_nodes, add_power, add_seed, add_time_limit, is_record, read_text,
-                      source_name, warn_skipped)
+from .options import (PATH_OPPOSITIONS, UserError, add_json, add_nodes, add_power, add_seed, add_time_limit,
+                      integer, is_record, read_text, source_name, warn_skipped)
 from .output import Outputs
 from .progress import Progress
 from .tables import fold_table
@@ -49,6 +49,14 @@ def register(subparsers: Any) -> None:
     add_seed(p, help="the seed of every random choice of dipsolve's search in each phase")
     p.add_argument("--adjudication-only", action="store_true",
                    help="only re-adjudicate the phases (no search: fast, for many records)")
+    p.add_argument("--threats", nargs="?", const="hold", choices=PATH_OPPOSITIONS, metavar="MODEL",
+                   help="instead of weighing the orders: each power's fewest game years to 18 "
+                        "centers from every Fall of the game (dipsolve path), against MODEL: "
+                        "hold (default: the others' units hold), supported (they may support "
+                        "each other's holds) or none (they are off the board); each answer "
+                        "within --time-limit seconds (default 10 here), proven or bounded")
+    p.add_argument("--threat-years", type=integer, default=5, metavar="K",
+                   help="with --threats: look no further than K game years ahead (default 5)")
     add_json(p, help="print the whole report as one JSON object")
     p.add_argument("--render", dest="render_dir", metavar="DIR",
                    help="draw the center counts per power over the game into DIR/centers.svg and .png")
@@ -65,6 +73,10 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     if not is_record(text):
         raise UserError("not a game record: analyze reads the diplomacy package's saved-game JSON",
                         filename=name)
+    if args.threats is not None and args.adjudication_only:
+        raise UserError("--threats and --adjudication-only: pick one (--threats re-adjudicates too)")
+    if not 1 <= args.threat_years <= 20:
+        raise UserError(f"--threat-years: {args.threat_years} is not a number of game years, expected 1 to 20")
     records = read_records(text, name)
     if args.game is not None or len(records) == 1:
         records = [pick(records, args.game, name)]
@@ -113,13 +125,13 @@ def _report(args: argparse.Namespace, name: str, record: Any, result: Any, stems
         outputs.put(args.html, game_html(record, result).encode("utf-8"))
         pictures += outputs.commit()
     if args.json:
-        print(json.dumps({"file": name, **result.to_json(), "time_limit": args.time_limit,
+        print(json.dumps({"file": name, **result.to_json(), "time_limit": _time_limit(args),
                           "nodes": args.nodes, "limit": "time" if args.nodes is None else "nodes",
                           "pictures": pictures}))
     else:
         if totals["games"]:
             print()
-        print(report_text(name, result, args.time_limit, pictures, nodes=args.nodes))
+        print(report_text(name, result, _time_limit(args), pictures, nodes=args.nodes))
     totals["games"] += 1
     totals["checked"] += len(result.checks)
     totals["differences"] += len(result.differences)
@@ -128,9 +140,18 @@ def _report(args: argparse.Namespace, name: str, record: Any, result: Any, stems
 
 def analyze_one(record: Any, args: argparse.Namespace, step: Any) -> Any:
     from ..analysis import analyze
-    limits = Limits(time_limit=args.time_limit, seed=args.seed, nodes=args.nodes)
+    limits = Limits(time_limit=_time_limit(args), seed=args.seed, nodes=args.nodes)
     return analyze(record, [args.power] if args.power else None, limits=limits,
-                   on_step=step, check_only=args.adjudication_only)
+                   on_step=step, check_only=args.adjudication_only, threats=args.threats,
+                   threat_years=args.threat_years)
+
+
+def _time_limit(args: argparse.Namespace) -> float:
+    """--time-limit, or with --threats and no --time-limit given, `THREAT_LIMITS`' ten seconds."""
+    if args.threats is not None and not getattr(args, "time_limit_given", False):
+        from ..analysis import THREAT_LIMITS
+        return THREAT_LIMITS.time_limit
+    return float(args.time_limit)
 
 
 def report_text(name: str, result: Any, time_limit: float, pictures: list[str],
@@ -163,8 +184,26 @@ def report_text(name: str, result: Any, time_limit: float, pictures: list[str],
                   fold_table(["phase", "played", "dipsolve's", "value lost"], result.table_rows(power),
                              right={3}),
                   result.table_summary(power)]
+    if result.threats is not None:
+        lines += ["", *threats_text(result.threats, time_limit, nodes)]
     lines += [f"# wrote {path}" for path in pictures]
     return "\n".join(lines)
+
+
+_MODELS = {"none": "the others' units off the board", "hold": "the others' units holding",
+           "supported": "the others' units holding and supporting each other's holds"}
+
+
+def threats_text(threats: Any, time_limit: float, nodes: int | None = None) -> list[str]:
+    """The solo-threat table: a row a Fall, a column a power, the fewest game years."""
+    limit = f"{time_limit:g} s" if nodes is None else f"{nodes} nodes"
+    lines = [f"## solo threats: the fewest game years to {threats.target} centers from each Fall, "
+             f"against {_MODELS[threats.opposition]}, looking {threats.years} years ahead ({limit} an answer)",
+             fold_table(["phase", *threats.powers], threats.table_rows(), right=set(range(1, 8))),
+             f"  (3: proven; ≤3: a plan, not proven fewest; ≥3: no plan yet, none shorter; "
+             f"-: none within {threats.years} years, proven)"]
+    lines += [f"  {line}" for line in threats.summary()] or ["  nobody can reach a solo within the years looked at"]
+    return lines
 
 
 def _safe(text: str) -> str:
