@@ -310,3 +310,17 @@ def test_analyze_threats_refuses_what_means_nothing(capsys):
     assert code == 2 and "pick one" in err and not out
     code, out, err = _run(capsys, "analyze", str(THREATS_RECORD), "--threats", "hold", "--threat-years", "0")
     assert code == 2 and "--threat-years: 0" in err
+
+
+def test_the_game_page_draws_the_solo_threats(capsys, tmp_path):
+    page = tmp_path / "game.html"
+    code, out, _ = _run(capsys, "analyze", str(THREATS_RECORD), "--threats", "hold", "--threat-years", "2",
+                        "--power", "ENG", "--time-limit", "60", "--html", str(page))
+    html = page.read_text()
+    assert code == 0 and '<div id="threats">' in html
+    chart = html[html.index('<div id="threats">'):]
+    assert "Years to a solo against hold" in chart
+    # England's line: no plan within two years until 1907, then two years, each proven (filled)
+    assert ("<title>England: F1901M - F1902M - F1903M - F1904M - F1905M - F1906M - F1907M 2 F1908M 2</title>"
+            in chart)
+    assert chart.count("<circle") == 2 and 'fill="#ffffff"' not in chart.split("<g")[1]

@@ -33,7 +33,7 @@ from typing import Any, Callable
 
 from ..core.adjudicator import adjudicate
 from .pictures_board import POWER_COLOURS, shapes
-from .pictures_chart import centers_chart_svg, chart_x
+from .pictures_chart import centers_chart_svg, chart_x, threats_chart_svg
 from .pictures_svg import outcome_svg, position_svg
 
 # a `dipsolve.io.records.Record` and a `dipsolve.analysis.Analysis` (not imported: those sit
@@ -413,6 +413,13 @@ def game_html(record: Record, analysis: Analysis | None = None, *, title: str | 
         sections.append(sec.replace(" hidden>", f' data-title="{e(phase_title)}" hidden>', 1))
         if on_phase is not None:
             on_phase(i + 1, len(record.phases))
+    threats = ""
+    if analysis is not None and getattr(analysis, "threats", None) is not None:
+        t = analysis.threats
+        cells = [(ph, {p: (c.years, c.status == "optimal") for p, c in row.items()}) for ph, row in t.rows]
+        threats = ('<div id="threats">' + threats_chart_svg(
+            names, cells, t.years, title=f"Years to a solo against {t.opposition} (fewer is higher; "
+                                         f"filled: proven; none within {t.years}: no point)") + "</div>")
     options = "".join(f'<option value="{i}">{e(n)}</option>' for i, n in enumerate(names))
     summary = ""
     if analysis is not None:
@@ -431,7 +438,7 @@ def game_html(record: Record, analysis: Analysis | None = None, *, title: str | 
             f'<label>Press of <select id="press-power" title="the messages a power sent or received '
             f'(and those to every power)">{_press_options(record, powers)}</select></label></header>'
             f"<main>{map_defs()}{summary}{_MAP_TOOLS}{''.join(sections)}"
-            f'<div class="game">{_players(record)}<div id="chart">{chart}</div></div></main>'
+            f'<div class="game">{_players(record)}<div id="chart">{chart}</div>{threats}</div></main>'
             f'<script type="application/json" id="chart-x">{json.dumps(xs)}</script>'
             f"<script>{_SCRIPT}</script></body></html>\n")
 
