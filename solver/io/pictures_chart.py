@@ -124,7 +124,7 @@ def threats_chart_svg(phases: Sequence[str], rows: Sequence[tuple[str, Mapping[s
                         for ph, cells in rows)
         out.append(f'<g class="threat"><title>{escape(power)}: {escape(said)}</title>')
         run: list[str] = []
-        for ph, cells in rows + [("", {})]:
+        for ph, cells in [*rows, ("", {})]:
             v, proven = cells.get(power, (None, False))
             if v is None or ph not in where:
                 if len(run) > 1:
