@@ -125,14 +125,14 @@ def threats_chart_svg(phases: Sequence[str], rows: Sequence[tuple[str, Mapping[s
         out.append(f'<g class="threat"><title>{escape(power)}: {escape(said)}</title>')
         run: list[str] = []
         for ph, cells in [*rows, ("", {})]:
-            v, proven = cells.get(power, (None, False))
-            if v is None or ph not in where:
+            fewest, proven = cells.get(power, (None, False))
+            if fewest is None or ph not in where:
                 if len(run) > 1:
                     out.append(f'<polyline points="{" ".join(run)}" fill="none" stroke="{colour}" '
                                f'stroke-width="2" stroke-linejoin="round"/>')
                 run = []
                 continue
-            px, py = chart_x(where[ph], n), y(v) + lift
+            px, py = chart_x(where[ph], n), y(fewest) + lift
             run.append(f"{px:.1f},{py:.1f}")
             out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3.5" stroke="{colour}" stroke-width="1.5" '
                        f'fill="{colour if proven else "#ffffff"}"/>')
