@@ -219,6 +219,14 @@ class FullModel:
                     md.add(c <= prev[e])
                     cuts[(pl, e)] = c
                     uses[pl].append(c)
+        if supported:
+            # a cut is worth making only beside an attack the unit cut could defend against
+            guards: dict[str, list[cp_model.IntVar]] = {}
+            for g, d in dis.items():
+                for f in self._defenders(g):
+                    guards.setdefault(f, []).append(d)
+            for (pl, f), c in cuts.items():
+                md.add(c <= sum(guards.get(f, [])))
         for e, d in dis.items():
             into = [v for (pl, f), v in sups.items() if f == e]
             if not supported:
