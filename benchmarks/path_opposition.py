@@ -12,7 +12,7 @@ overran their limit by more than 10%.  Every plan is replayed through the adjudi
 against the opposition's orders inside the solve (a plan that does not replay is an
 error, never an answer).
 
-    python benchmarks/path_opposition.py                    # 3 records, 4 self-play games
+    python benchmarks/path_opposition.py --limit 50         # 50 positions, every power with 6 or more
     python benchmarks/path_opposition.py --limit 10 --time-limit 10
     python benchmarks/path_opposition.py --json-out results.json
 
@@ -74,7 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target", type=int, default=18)
     ap.add_argument("--years", type=int, default=None, help="look no further than this many years")
     ap.add_argument("--time-limit", type=float, default=60.0, help="per solve (default 60 s)")
-    ap.add_argument("--limit", type=int, default=0, help="at most this many positions, spread evenly (0: all)")
+    ap.add_argument("--limit", type=int, default=0,
+                    help="at most this many positions, spread evenly, each with every power that "
+                         "has --min-centers (0: all)")
     ap.add_argument("--oppositions", default="hold,supported")
     ap.add_argument("--json-out", metavar="FILE")
     args = ap.parse_args(argv)
@@ -84,12 +86,16 @@ def main(argv: list[str] | None = None) -> int:
     from dipsolve.models.path_problem import moves_within
 
     cases = positions(args.selfplay, args.first, args.last, args.min_centers)
-    if args.limit and len(cases) > args.limit:
-        step = len(cases) / args.limit
-        cases = [cases[int(i * step)] for i in range(args.limit)]
+    places = list(dict.fromkeys(where for where, _, _ in cases))
+    if args.limit and len(places) > args.limit:
+        step = len(places) / args.limit
+        keep = {places[int(i * step)] for i in range(args.limit)}
+        cases = [c for c in cases if c[0] in keep]
+        places = [w for w in places if w in keep]
     load = os.getloadavg()[0]
     print(f"# {datetime.date.today()}, {_cpu_model()}, nproc {os.cpu_count()}, load {load:.1f}, "
-          f"Python {platform.python_version()}: {len(cases)} positions, target {args.target}, "
+          f"Python {platform.python_version()}: {len(places)} positions, {len(cases)} powers in them, "
+          f"target {args.target}, "
           f"{args.time_limit:g} s a solve, 1 CP-SAT worker", file=sys.stderr)
     rows = []
     for where, pos, power in cases:
@@ -123,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json_out:
         Path(args.json_out).write_text(json.dumps({
             "date": str(datetime.date.today()), "cpu": _cpu_model(), "nproc": os.cpu_count(),
-            "load": load, "time_limit": args.time_limit, "target": args.target,
+            "load": load, "time_limit": args.time_limit, "target": args.target, "positions": len(places),
             "summary": summary, "rows": rows}, indent=1) + "\n")
     return 0
 
