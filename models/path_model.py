@@ -77,6 +77,11 @@ class FullModel:
         #: a Fall may leave the power fewer centers than units (another power's unit
         #: standing on a center of ours): every Winter may owe removals
         self._may_lose = any(e in pb.owned for e in pb.enemies)
+        #: province of theirs -> the provinces of their units that could support its hold
+        #: (each could move there): the same every phase, their units never move
+        self._defenders = {e: [f for f, u in sorted(pb.enemies.items())
+                               if f != e and any(m.province_of[b] == e for b in pb.moves_of(u.kind, u.location))]
+                           for e in pb.enemies}
         for s, ph in enumerate(phases, 1):
             self._check()
             arcs: dict[tuple[str, str, str], cp_model.IntVar] = {}
@@ -194,6 +199,8 @@ class FullModel:
         supported = pb.opposition == "supported"
         alive: dict[str, Var] = {}
         dis: dict[str, cp_model.IntVar] = {}
+        sup_into: dict[str, list[cp_model.IntVar]] = {}       # our supports, by province supported into
+        cut_into: dict[str, list[cp_model.IntVar]] = {}       # our cuts, by province attacked
         reach = {(k, a): {po[b] for b in pb.moves_of(k, a)} for (k, a) in before}
         for e in sorted(pb.enemies):
             if _is_zero(prev[e]):
@@ -212,34 +219,36 @@ class FullModel:
                 v = md.new_bool_var(f"sup{s}_{pl[0]}{pl[1]}_{e}")
                 md.add(v <= d)
                 sups[(pl, e)] = v
+                sup_into.setdefault(e, []).append(v)
                 uses[pl].append(v)
                 if supported:
                     c = md.new_bool_var(f"cut{s}_{pl[0]}{pl[1]}_{e}")
                     md.add(sum([c, *entering[e]]) <= 1)       # a cut is a move that bounces
                     md.add(c <= prev[e])
                     cuts[(pl, e)] = c
+                    cut_into.setdefault(e, []).append(c)
                     uses[pl].append(c)
         if supported:
             # a cut is worth making only beside an attack the unit cut could defend against
             guards: dict[str, list[cp_model.IntVar]] = {}
             for g, d in dis.items():
-                for f in self._defenders(g):
+                for f in self._defenders[g]:
                     guards.setdefault(f, []).append(d)
             for (pl, f), c in cuts.items():
                 md.add(c <= sum(guards.get(f, [])))
         for e, d in dis.items():
-            into = [v for (pl, f), v in sups.items() if f == e]
+            into = sup_into.get(e, [])
             if not supported:
                 md.add(d <= sum(into))
                 continue
             # every unit of theirs that could support the hold, and is not attacked
             free: list[Term] = []
-            for f in self._defenders(e):
+            for f in self._defenders[e]:
                 if _is_zero(prev[f]):
                     continue
                 hit = md.new_bool_var(f"hit{s}_{f}_{e}")
                 md.add(hit <= prev[f])
-                md.add(hit <= sum(entering[f]) + sum(v for (pl, g), v in cuts.items() if g == f))
+                md.add(hit <= sum([*entering[f], *cut_into.get(f, [])]))
                 free.append(prev[f] - hit)
             md.add(sum(into) >= 1 + sum(free)).only_enforce_if(d)
         for e, a in alive.items():
@@ -248,12 +257,6 @@ class FullModel:
                 md.add(sum(ours) + a <= 1)
         self.alive.append(alive)
 
-    def _defenders(self, e: str) -> list[str]:
-        """The provinces of the others' units that could support a hold in ``e`` (each
-        could move there)."""
-        pb, po = self.pb, self.pb.m.province_of
-        return [f for f, u in sorted(pb.enemies.items())
-                if f != e and any(po[b] == e for b in pb.moves_of(u.kind, u.location))]
 
     def _convoys(self, s: int, before: dict[Place, Var], arcs: dict, conv: dict,
                  outflow: dict[Place, list[Term]], inflow: dict[Place, list[Term]],
