@@ -548,44 +548,44 @@ class Threats:
                 "spans": {p: [list(r) for r in runs] for p, runs in self.spans().items()}}
 
 
-def threat_phases(record: Record) -> list[RecordPhase]:
-    """The phases `solo_threats` answers from: every Fall movement phase of the record."""
-    return [ph for ph in record.phases
-            if ph.position.phase.kind == "movement" and ph.position.phase.season == "Fall"]
+def threat_cases(record: Record, powers: Sequence[str] | None = None) -> list[tuple[RecordPhase, str]]:
+    """What `solo_threats` answers: every Fall movement phase of the record, for each power
+    of ``powers`` (default: every power) that has units or centers in it."""
+    return [(ph, p) for ph in record.phases
+            if ph.position.phase.kind == "movement" and ph.position.phase.season == "Fall"
+            for p in (powers or ph.position.map.powers)
+            if ph.position.units_of(p) or ph.position.centers_of(p)]
 
 
 def solo_threats(record: Record, opposition: str = "hold", *, limits: Limits | None = None,
                  years: int = 5, target: int = 18, powers: Sequence[str] | None = None,
                  on_step: Callable[[str], None] | None = None) -> Threats:
     """Each power's fewest game years to ``target`` centers from every Fall of ``record``
-    (`threat_phases`), against ``opposition``, looking no further than ``years`` years,
-    each answer within ``limits.time_limit`` seconds (`dipsolve.models.path.solve_path`:
-    proven, or bounded when the time runs out).  A power with neither units nor
-    centers is left out.  ``on_step(text)`` is called before each answer; a stop request
-    (`dipsolve.core.results.request_stop`) ends the work after the answer under way."""
+    (`threat_cases`: a power with neither units nor centers is left out), against
+    ``opposition``, looking no further than ``years`` years, each answer within
+    ``limits.time_limit`` seconds (`dipsolve.models.path.solve_path`: proven, or bounded
+    when the time runs out).  ``on_step(text)`` is called before each answer; a stop
+    request (`dipsolve.core.results.request_stop`) ends the work after the answer under way."""
     from .core.results import stop_requested
     from .models.path import solve_path
     from .models.path_problem import moves_within
 
     limits = limits or THREAT_LIMITS
     out = Threats(opposition, target, years)
-    for ph in threat_phases(record):
+    cells: dict[str, Threat] = {}
+    for ph, power in threat_cases(record, powers):
+        if stop_requested():
+            break
+        if not out.rows or out.rows[-1][0] != ph.name:
+            cells = {}
+            out.rows.append((ph.name, cells))
+        if on_step is not None:
+            on_step(f"{ph.name} {power}")
         pos = ph.position
-        cells: dict[str, Threat] = {}
-        for power in powers or pos.map.powers:
-            if not pos.units_of(power) and not pos.centers_of(power):
-                continue
-            if stop_requested():
-                if cells:
-                    out.rows.append((ph.name, cells))
-                return out
-            if on_step is not None:
-                on_step(f"{ph.name} {power}")
-            sol = solve_path(pos, power, target, max_moves=moves_within(pos.phase, years),
-                             opposition=opposition, limits=limits)
-            cells[power] = Threat(power, len(pos.centers_of(power)), str(sol.status), sol.years,
-                                  sol.bound_years, sol.seconds)
-        out.rows.append((ph.name, cells))
+        sol = solve_path(pos, power, target, max_moves=moves_within(pos.phase, years),
+                         opposition=opposition, limits=limits)
+        cells[power] = Threat(power, len(pos.centers_of(power)), str(sol.status), sol.years,
+                              sol.bound_years, sol.seconds)
     return out
 
 
@@ -626,9 +626,7 @@ def analyze(record: Record, powers: Sequence[str] | None = None, *, limits: Limi
     analysis = Analysis(record)
     pairs = list(zip(record.phases, record.phases[1:]))
     jobs = [] if check_only or threats else searches(record, powers)
-    answers = (0 if threats is None or check_only else
-               sum(1 for ph in threat_phases(record) for p in (powers or ph.position.map.powers)
-                   if ph.position.units_of(p) or ph.position.centers_of(p)))
+    answers = 0 if threats is None or check_only else len(threat_cases(record, powers))
     total = len(pairs) + len(jobs) + answers
     done = 0
     for before, after in pairs:
@@ -646,7 +644,6 @@ def analyze(record: Record, powers: Sequence[str] | None = None, *, limits: Limi
             done += 1
         analysis.threats = solo_threats(record, threats, limits=limits or THREAT_LIMITS, years=threat_years,
                                         powers=powers, on_step=step)
-        done = len(pairs) + sum(len(cells) for _, cells in analysis.threats.rows)
     strategy = named(method)
     limits = limits or ANALYSIS_LIMITS
     for ph, power in jobs:
