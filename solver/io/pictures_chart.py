@@ -33,6 +33,21 @@ def chart_x(i: int, phases: int) -> float:
     return _LEFT + (_W - _LEFT - _RIGHT) * i / max(1, phases - 1)
 
 
+def _frame(title: str) -> list[str]:
+    """A chart's opening: the SVG element, its title, the white ground, the heading."""
+    return [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{_H}" '
+            f'viewBox="0 0 {_W} {_H}" font-family="{FONT}" font-size="12">',
+            f"<title>{escape(title)}</title>",
+            f'<rect x="0" y="0" width="{_W}" height="{_H}" fill="#ffffff"/>',
+            f'<text x="{_LEFT}" y="22" font-size="15" font-weight="bold">{escape(title)}</text>']
+
+
+def _grid_line(y: float, label: int) -> list[str]:
+    """A light line across the plot at ``y``, its value at the left."""
+    return [f'<line x1="{_LEFT}" y1="{y:.1f}" x2="{_W - _RIGHT}" y2="{y:.1f}" stroke="#e4e4e4" stroke-width="1"/>',
+            f'<text x="{_LEFT - 8}" y="{y + 4:.1f}" text-anchor="end" fill="#555555">{label}</text>']
+
+
 def centers_chart_svg(phases: Sequence[str], counts: Mapping[str, Sequence[int]],
                       title: str = "Supply centers") -> str:
     """The chart as SVG text: ``phases`` the phase names (``S1901M``, ...), ``counts``
@@ -47,15 +62,9 @@ def centers_chart_svg(phases: Sequence[str], counts: Mapping[str, Sequence[int]]
     def y(c: float) -> float:
         return _TOP + plot_h * (1 - c / top)
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{_H}" '
-           f'viewBox="0 0 {_W} {_H}" font-family="{FONT}" font-size="12">',
-           f"<title>{escape(title)}</title>",
-           f'<rect x="0" y="0" width="{_W}" height="{_H}" fill="#ffffff"/>',
-           f'<text x="{_LEFT}" y="22" font-size="15" font-weight="bold">{escape(title)}</text>']
+    out = _frame(title)
     for c in range(0, top + 1, 2):
-        out.append(f'<line x1="{_LEFT}" y1="{y(c):.1f}" x2="{_LEFT + plot_w}" y2="{y(c):.1f}" '
-                   f'stroke="#e4e4e4" stroke-width="1"/>')
-        out.append(f'<text x="{_LEFT - 8}" y="{y(c) + 4:.1f}" text-anchor="end" fill="#555555">{c}</text>')
+        out += _grid_line(y(c), c)
     out.append(f'<line x1="{_LEFT}" y1="{y(18):.1f}" x2="{_LEFT + plot_w}" y2="{y(18):.1f}" '
                f'stroke="#888888" stroke-width="1.2" stroke-dasharray="6,4"><title>18: a solo win</title></line>')
     for i, name in enumerate(phases):
@@ -99,15 +108,9 @@ def threats_chart_svg(phases: Sequence[str], rows: Sequence[tuple[str, Mapping[s
     def y(v: float) -> float:              # one year at the top, the most looked at below
         return _TOP + plot_h * (v - 0.5) / max(1, years)
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{_H}" '
-           f'viewBox="0 0 {_W} {_H}" font-family="{FONT}" font-size="12">',
-           f"<title>{escape(title)}</title>",
-           f'<rect x="0" y="0" width="{_W}" height="{_H}" fill="#ffffff"/>',
-           f'<text x="{_LEFT}" y="22" font-size="15" font-weight="bold">{escape(title)}</text>']
+    out = _frame(title)
     for v in range(1, years + 1):
-        out.append(f'<line x1="{_LEFT}" y1="{y(v):.1f}" x2="{_LEFT + plot_w}" y2="{y(v):.1f}" '
-                   f'stroke="#e4e4e4" stroke-width="1"/>')
-        out.append(f'<text x="{_LEFT - 8}" y="{y(v) + 4:.1f}" text-anchor="end" fill="#555555">{v}</text>')
+        out += _grid_line(y(v), v)
     for i, name in enumerate(phases):
         if name.startswith("S") and name.endswith("M"):
             out.append(f'<text x="{chart_x(i, n):.1f}" y="{_TOP + plot_h + 18}" text-anchor="middle" '
