@@ -34,7 +34,10 @@ of theirs must be stronger than its hold with every support that no move of ours
 (an attack from anywhere but the province supported cuts a support, by the rules, even
 one that bounces).  The plan is replayed against the opposition's orders: holds, or
 under ``supported`` each unit of theirs supporting the neighbour whose attack has the
-least to spare (`dipsolve.models.path_replay.opposition_orders`).
+least to spare (`dipsolve.models.path_replay.opposition_orders`).  ``defence`` gives
+their orders in some movement phases (a known defence: holds and supports of a hold,
+`dipsolve.models.path_problem.given_defence`); in those phases the plan need beat only
+the supports given, and the replay plays them.
 
 The work is split by job: `dipsolve.models.path_problem` (the phases, the problem read
 from the position, the places a unit may stand), `dipsolve.models.path_bound` (the
@@ -75,7 +78,7 @@ from dipsolve.core.results import Deadline, Limits, Result, Status, TimeUp, limi
 
 from .path_bound import LowerBound, lower_bound
 from .path_model import FullModel, PaperModel, cp_solver
-from .path_problem import RULES, phases_from, problem, schedule, years_between
+from .path_problem import RULES, Defence, phases_from, problem, schedule, years_between
 from .path_replay import PlanPhase, ReplayError, replay
 
 __all__ = ["solve_path", "PathSolution", "Attempt", "LowerBound", "PlanPhase", "ReplayError",
@@ -128,6 +131,8 @@ class PathSolution(Result):
     start: Phase
     #: who stands in the way (`dipsolve.models.path_problem.OPPOSITIONS`)
     opposition: str = "none"
+    #: the movement phases in which the others played a known defence (``defence``)
+    defended: tuple[str, ...] = ()
     years: int | None            # game years of the plan (the first movement year counts as one)
     reached: str | None          # the phase after which the replay has the target: "F1903M"
     bound_years: int | None      # the bound in game years, and its phase ("F1903M")
@@ -151,6 +156,18 @@ class PathSolution(Result):
                 + list(self.notes))
 
 
+def phases_until(start: Phase, wanted: Sequence[Phase] | dict) -> list[Phase]:
+    """The phases of ``wanted`` (each one of a path's from ``start``) in game order."""
+    left, out = set(wanted), list[Phase]()
+    for ph in phases_from(start):
+        if not left:
+            return out
+        if ph in left:
+            out.append(ph)
+            left.discard(ph)
+    raise AssertionError("unreachable")  # pragma: no cover  (phases_from never ends)
+
+
 # -- solving ---------------------------------------------------------------------------------
 
 #: `solve_path`'s settings when none are given: a minute, one worker, seed 0
@@ -159,8 +176,8 @@ PATH_LIMITS = Limits(time_limit=60.0)
 
 def solve_path(position: Position, power: str, target: int = 16, rules: str = "full",
                max_moves: int = 40, progress: Callable[[Attempt], None] | None = None, *,
-               opposition: str = "none", limits: Limits | None = None,
-               deadline: Deadline | None = None) -> PathSolution:
+               opposition: str = "none", defence: Defence | None = None,
+               limits: Limits | None = None, deadline: Deadline | None = None) -> PathSolution:
     """The fewest movement phases (hence game years) until ``power``, alone on the board
     from ``position``, has ``target`` centers; with a replayed plan and its proof.
 
@@ -179,7 +196,7 @@ def solve_path(position: Position, power: str, target: int = 16, rules: str = "f
     workers, seed = limits.workers, limits.seed
     if deadline is None:
         deadline = limits.deadline()
-    pb = problem(position, power, target, rules, opposition)
+    pb = problem(position, power, target, rules, opposition, defence)
     attempts: list[Attempt] = []
     notes: list[str] = []
 
@@ -190,6 +207,7 @@ def solve_path(position: Position, power: str, target: int = 16, rules: str = "f
         return PathSolution(
             status=status, objective=moves, bound=bound_moves, seconds=deadline.seconds(),
             power=power, target=target, rules=rules, opposition=opposition, start=pb.start,
+            defended=tuple(ph.short for ph in phases_until(pb.start, pb.defence)),
             years=None if moves is None else (years_between(pb.start, last) if last else 0),
             reached=None if moves is None else (last.short if last else pb.start.short),
             bound_years=None if bound_moves is None else (years_between(pb.start, bound) if bound else 0),
@@ -238,7 +256,7 @@ def solve_path(position: Position, power: str, target: int = 16, rules: str = "f
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             doing = f"while replaying the plan of {phases[-1].short} (a plan is never returned unreplayed)"
             plan, outcomes = replay(position, power, mdl.plan(solver), rules, opposition=opposition,
-                                    bounces=mdl.bounces(solver),
+                                    bounces=mdl.bounces(solver), defence=pb.defence,
                                     deadline=deadline)
             if not plan or plan[-1].phase != phases[-1] or plan[-1].centers < target:
                 got = plan[-1].centers if plan else 0

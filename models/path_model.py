@@ -185,10 +185,19 @@ class FullModel:
         attacks (an attack cuts a support, by the rules, when it comes from anywhere
         but the province supported; any move of ours into a unit of theirs is one,
         including a move that bounces: a *cut*).  A unit of ours gives one support or
-        one cut, staying where it is.  No unit of ours stands with one of theirs."""
+        one cut, staying where it is.  No unit of ours stands with one of theirs.  In a
+        phase the known defence gives (`PathProblem.defence`), the supports are the ones
+        it gives: an attack must beat its hold and those of them no move of ours cuts."""
         pb, md = self.pb, self.model
         po = pb.m.province_of
         prev = self.alive[-1]
+        given = pb.defence.get(self.phases[s - 1])
+
+        def supporters(e: str) -> list[str]:
+            """The units of theirs that may support the hold in ``e`` in this phase."""
+            if given is None:
+                return self._defenders[e]
+            return [f for f in self._defenders[e] if given.get(f) == e]
         entering: dict[str, list[Term]] = {e: [] for e in pb.enemies}
         for (_, a, b), x in arcs.items():
             if po[a] != po[b] and po[b] in entering:
@@ -196,7 +205,7 @@ class FullModel:
         for (kind, _, b), v in conv.items():
             if kind == "out" and po[b] in entering:
                 entering[po[b]].append(v)
-        supported = pb.opposition == "supported"
+        supported = pb.opposition == "supported" or given is not None
         alive: dict[str, Var] = {}
         dis: dict[str, cp_model.IntVar] = {}
         sup_into: dict[str, list[cp_model.IntVar]] = {}       # our supports, by province supported into
@@ -232,7 +241,7 @@ class FullModel:
             # a cut is worth making only beside an attack the unit cut could defend against
             guards: dict[str, list[cp_model.IntVar]] = {}
             for g, d in dis.items():
-                for f in self._defenders[g]:
+                for f in supporters(g):
                     guards.setdefault(f, []).append(d)
             for (pl, f), c in cuts.items():
                 md.add(c <= sum(guards.get(f, [])))
@@ -243,7 +252,7 @@ class FullModel:
                 continue
             # every unit of theirs that could support the hold, and is not attacked
             free: list[Term] = []
-            for f in self._defenders[e]:
+            for f in supporters(e):
                 if _is_zero(prev[f]):
                     continue
                 hit = md.new_bool_var(f"hit{s}_{f}_{e}")

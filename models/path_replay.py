@@ -44,11 +44,13 @@ _OK = {Reason.MOVED, Reason.HELD, Reason.CONVOYED, Reason.BUILT, Reason.REMOVED,
 def replay(position: Position, power: str, steps: Iterable[tuple[Phase, Sequence[Order]]],
            rules: str = "full", *, opposition: str = "none",
            bounces: Mapping[Phase, Collection[Order]] | None = None,
+           defence: Mapping[Phase, Mapping[str, str | None]] | None = None,
            deadline: Deadline | None = None) -> tuple[list[PlanPhase], list[Outcome]]:
     """Play a plan through the adjudicator with ``power`` alone on the board, or, under
     an ``opposition`` (`dipsolve.models.path_problem.OPPOSITIONS`), against the other
     powers' units as that model has them play (`opposition_orders`): holding, or
-    supporting each other's holds where the plan attacks; a unit of theirs that is
+    supporting each other's holds where the plan attacks, or as the known ``defence``
+    orders them in its phases (`dipsolve.models.path_problem.given_defence`); a unit of theirs that is
     dislodged gives no retreat and is destroyed; they build nothing (a removal they owe
     is made by the rules' civil disorder).
 
@@ -78,7 +80,7 @@ def replay(position: Position, power: str, steps: Iterable[tuple[Phase, Sequence
                 continue
             raise ReplayError(f"the plan has {phase} but the adjudicator reached {pos.phase}")
         others = {} if alone or phase.kind != "movement" else \
-            opposition_orders(pos, power, orders, opposition)
+            opposition_orders(pos, power, orders, opposition, (defence or {}).get(phase))
         outcome = adjudicate(pos, {power: list(orders), **others})
         if phase.kind == "adjustment" and not alone:
             outcome = keep_theirs(pos, outcome, mine)
@@ -121,15 +123,27 @@ def keep_theirs(before: Position, outcome: Outcome, mine: Collection[str]) -> Ou
 
 
 def opposition_orders(position: Position, power: str, orders: Sequence[Order],
-                      opposition: str) -> dict[str, list[Order]]:
+                      opposition: str, given: Mapping[str, str | None] | None = None
+                      ) -> dict[str, list[Order]]:
     """The other powers' orders in a movement phase of a replay: every unit holds
     (``hold``); under ``supported``, each supports the hold of a neighbour of its that
     the plan attacks, the one whose attack has the fewest supports to spare (the
-    strongest defence of the plan's weakest attack), and holds if none is attacked."""
+    strongest defence of the plan's weakest attack), and holds if none is attacked.
+    A phase of a known defence is played as ``given`` (province of a unit of theirs ->
+    the province whose hold it supports, None: it holds; a support of a unit our plan
+    has destroyed becomes a hold, and a unit it leaves out holds)."""
     po = position.map.province_of
     mine = set(position.units_of(power))
     theirs = [u for u in position.units if u not in mine]
     out: dict[str, list[Order]] = {}
+    if given is not None:
+        standing = {po[u.location]: u for u in theirs}
+        for u in theirs:
+            to = given.get(po[u.location])
+            target = standing.get(to) if to else None
+            out.setdefault(u.power, []).append(
+                SupportHold(u.kind, u.location, target.kind, target.location) if target else Hold(u.kind, u.location))
+        return out
     if opposition != "supported":
         for u in theirs:
             out.setdefault(u.power, []).append(Hold(u.kind, u.location))

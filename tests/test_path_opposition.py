@@ -28,6 +28,7 @@ from dipsolve.cli.main import main
 from dipsolve.core.adjudicator import adjudicate
 from dipsolve.core.graph import reachable_provinces
 from dipsolve.core.legal import legal_orders
+from dipsolve.core.errors import DipsolveArgumentError, DipsolveRuleError
 from dipsolve.core.map import standard_map
 from dipsolve.core.orders import Build, Disband, Hold, Move, Order, SupportHold, SupportMove
 from dipsolve.core.position import Phase, Position, Unit
@@ -44,12 +45,23 @@ def _key(pos: Position) -> tuple:
             tuple(sorted(pos.owner.items())))
 
 
-def _their_orders(pos: Position, power: str, ours: tuple[Order, ...], opposition: str
-                  ) -> Iterator[dict[str, list[Order]]]:
-    """Every way the others may play against ``ours`` (see the module notes)."""
+def _their_orders(pos: Position, power: str, ours: tuple[Order, ...], opposition: str,
+                  given: list[Order] | None = None) -> Iterator[dict[str, list[Order]]]:
+    """Every way the others may play against ``ours`` (see the module notes); only
+    ``given``, where a known defence orders the phase (a support of a unit no longer
+    standing becomes a hold, a unit left out holds)."""
     po = M.province_of
     theirs = [u for u in pos.units if u.power != power]
     held = {po[u.location]: u for u in theirs}
+    if given is not None:
+        out: dict[str, list[Order]] = {}
+        for u in theirs:
+            o = next((g for g in given if g.location == u.location), Hold(u.kind, u.location))
+            if isinstance(o, SupportHold) and po[o.supported_location] not in held:
+                o = Hold(u.kind, u.location)
+            out.setdefault(u.power, []).append(o)
+        yield out
+        return
     if opposition == "hold":
         yield {}
         return
@@ -66,12 +78,13 @@ def _their_orders(pos: Position, power: str, ours: tuple[Order, ...], opposition
         yield out
 
 
-def _movement(pos: Position, power: str, opposition: str) -> Iterator[Position]:
+def _movement(pos: Position, power: str, opposition: str,
+              given: list[Order] | None = None) -> Iterator[Position]:
     resolver = Resolver(pos)
     seen = set()
     for ours in itertools.product(*(legal_orders(pos, u) for u in pos.units_of(power))):
         first = None
-        for others in _their_orders(pos, power, ours, opposition):
+        for others in _their_orders(pos, power, ours, opposition, given):
             res = resolver.resolve({power: list(ours), **others})
             # who stands where after it (their dislodged units gone) and the centers that change
             key = (res.units, tuple(sorted(res.center_changes.items())))
@@ -112,9 +125,11 @@ def _theirs_kept(before: Position, after: Position, power: str) -> Position:
                           after.owner, game_map=M)
 
 
-def brute_years(position: Position, power: str, target: int, opposition: str, years: int) -> int | None:
-    """The fewest game years to ``target`` centers, by the brute force; None when no
-    plan within ``years`` reaches it."""
+def brute_years(position: Position, power: str, target: int, opposition: str, years: int,
+                defence: dict[str, list[Order]] | None = None) -> int | None:
+    """The fewest game years to ``target`` centers, by the brute force (the others as
+    ``defence`` orders them in the phases it gives); None when no plan within ``years``
+    reaches it."""
     frontier = {_key(position): position}
     first = position.phase.year + (position.phase.kind == "adjustment")
     while frontier:
@@ -123,7 +138,8 @@ def brute_years(position: Position, power: str, target: int, opposition: str, ye
             return None
         nxt: dict[tuple, Position] = {}
         for pos in frontier.values():
-            step = _movement(pos, power, opposition) if pos.phase.kind == "movement" else _winter(pos, power)
+            step = (_movement(pos, power, opposition, (defence or {}).get(pos.phase.short))
+                    if pos.phase.kind == "movement" else _winter(pos, power))
             for after in step:
                 if pos.phase.season == "Fall" and len(after.centers_of(power)) >= target:
                     return pos.phase.year - first + 1
@@ -195,6 +211,69 @@ def test_the_fewest_years_agree_with_a_brute_force(name, position, target, years
         assert sol.status == "infeasible" and sol.plan == (), (name, sol.explanation())
     else:
         assert sol.status == "optimal" and sol.years == want, (name, want, sol.explanation())
+
+
+#: known defences of the small positions: each phase's orders of the others
+_GAS_MAR = SupportHold("A", "GAS", "A", "MAR")
+_GAS_PAR = SupportHold("A", "GAS", "A", "PAR")
+_HOL_BEL = SupportHold("F", "HOL", "A", "BEL")
+_MUN_KIE = SupportHold("A", "MUN", "A", "KIE")
+#: every center Gascony's Austrians can reach guarded (Berlin, empty, is two steps off)
+_GUARDED = [_HOL_BEL, SupportHold("A", "KIE", "A", "MUN"), _GAS_PAR, SupportHold("A", "SPA", "A", "MAR")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, position, target, years, defence", [
+    ("Holland supports Belgium in the Spring", BELGIUM, 3, 1, {"S1903M": [_HOL_BEL]}),
+    ("Holland supports Belgium all year", BELGIUM, 3, 1, {"S1903M": [_HOL_BEL], "F1903M": [_HOL_BEL]}),
+    ("Gascony guards Marseilles, then Paris", GASCONY, 3, 2,
+     {"S1903M": [_GAS_MAR], "F1903M": [_GAS_PAR, _HOL_BEL], "F1904M": [_GAS_MAR, _MUN_KIE]}),
+    ("every center guarded for a year: one year more than hold", GASCONY, 3, 2,
+     {"S1903M": _GUARDED, "F1903M": _GUARDED}),
+    ("every center guarded for a year, one year to go: impossible", GASCONY, 3, 1,
+     {"S1903M": _GUARDED, "F1903M": _GUARDED}),
+    ("Holland's support, cut or not", BELGIUM3, 4, 1, {"S1903M": [_HOL_BEL, _MUN_KIE], "F1903M": [_HOL_BEL]}),
+    ("a build, then Belgium guarded", BUILDS, 5, 2, {"S1904M": [SupportHold("F", "HOL", "A", "BEL")],
+                                                      "F1904M": [SupportHold("A", "BUR", "A", "BEL")]}),
+])
+@pytest.mark.parametrize("opposition", ["hold", "supported"])
+def test_a_known_defence_agrees_with_a_brute_force(name, position, target, years, defence, opposition):
+    power = next(u.power for u in position.units if u.power in ("Austria", "Germany"))
+    want = brute_years(position, power, target, opposition, years, defence)
+    sol = solve_path(position, power, target, max_moves=moves_within(position.phase, years),
+                     opposition=opposition, defence=defence, limits=Limits(time_limit=60))
+    if want is None:
+        assert sol.status == "infeasible" and sol.plan == (), (name, sol.explanation())
+    else:
+        assert sol.status == "optimal" and sol.years == want, (name, want, sol.explanation())
+        for step in sol.plan:             # the replay played the defence where it was given
+            for o in defence.get(step.phase.short, ()):
+                assert o in step.others or Hold(o.kind, o.location) in step.others, (step.phase, o)
+
+
+@pytest.mark.parametrize("defence, message", [
+    ({"S1903M": [Move("A", "BEL", "PIC")]}, "never move in a path's opposition"),
+    ({"S1903M": [Hold("A", "BUR")]}, "a unit of Austria, whose orders are the plan's"),
+    ({"S1903M": [Hold("A", "PIC")]}, "no unit of the other powers stands in PIC"),
+    ({"S1903M": [Hold("F", "BEL")]}, "no unit of the other powers stands in BEL"),
+    ({"S1903M": [SupportHold("F", "BRE", "A", "PAR")]}, "BRE cannot support into PAR"),
+    ({"S1903M": [SupportHold("A", "PAR", "A", "BUR")]}, "no unit of the other powers stands in BUR"),
+    ({"S1903M": [Hold("A", "PAR"), Hold("A", "PAR")]}, "ordered twice"),
+    ({"F1902M": []}, "comes before the path's start, S1903M"),
+    ({"W1903A": []}, "W1903A is not one"),
+    ({"S1903M": [], Phase("Spring", 1903, "movement"): []}, "gives S1903M twice"),
+])
+def test_a_defence_that_is_not_one_is_refused(defence, message):
+    with pytest.raises(DipsolveRuleError, match=message):
+        solve_path(GASCONY, "Austria", 3, opposition="hold", defence=defence, limits=Limits(time_limit=5))
+
+
+def test_a_defence_needs_the_others_on_the_board():
+    with pytest.raises(DipsolveRuleError, match="'none' takes off the board"):
+        solve_path(GASCONY, "Austria", 3, defence={"S1903M": [Hold("A", "PAR")]}, limits=Limits(time_limit=5))
+    with pytest.raises(DipsolveArgumentError, match="maps movement phases to orders"):
+        solve_path(GASCONY, "Austria", 3, opposition="hold", defence=[Hold("A", "PAR")],  # type: ignore[arg-type]
+                   limits=Limits(time_limit=5))
 
 
 def test_hold_and_supported_part_where_a_support_defends():
