@@ -10,15 +10,16 @@ which both the lower bound (`dipsolve.models.path_bound`) and the CP-SAT models
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Mapping, Sequence, Union
+from typing import Iterable, Iterator, Sequence
 
-from dipsolve.core.errors import DipsolveArgumentError, DipsolveRuleError, DipsolveSyntaxError
+from dipsolve.core.errors import DipsolveRuleError, DipsolveSyntaxError
 from dipsolve.core.graph import sea_chains
 from dipsolve.core.map import Map
-from dipsolve.core.orders import Hold, Order, SupportHold
+from dipsolve.core.orders import Order
 from dipsolve.core.position import Phase, Position, Unit
+
+from .path_defence import Defence, given_defence
 
 RULES = ("full", "paper")
 #: who stands in the way (`dipsolve.models.path`): nobody (the others' units off the
@@ -27,8 +28,6 @@ OPPOSITIONS = ("none", "hold", "supported")
 
 Place = tuple[str, str]          # (kind, location): ("A", "PAR"), ("F", "STP/SC")
 
-#: a known defence: movement phase (or its name, "F1905M") -> the other powers' orders in it
-Defence = Mapping[Union[Phase, str], Sequence[Order]]
 
 #: why a path cannot start in a retreat phase (the message of the error raised)
 RETREAT_START = "a path starts from a movement or adjustment phase, not a retreat phase"
@@ -215,63 +214,4 @@ def problem(position: Position, power: str, target: int, rules: str,
                        {m.province_of[u.location]: u for u in position.units
                         if u not in position.units_of(power)},
                        defence=given_defence(position, power, defence or {}))
-
-
-def given_defence(position: Position, power: str, defence: Defence) -> dict[Phase, dict[str, str | None]]:
-    """A known defence as the model reads it: movement phase -> province of a unit of
-    theirs -> the province whose hold it supports (None: it holds; a unit a phase leaves
-    unordered holds).  Their units never move in the opposed models, so a defence is
-    holds and supports of a hold, by the units of the other powers as they stand in
-    ``position``, in movement phases from ``position``'s on.  Anything else is refused
-    (`DipsolveRuleError`, ``rule`` "path-defence")."""
-    m = position.map
-    po = m.province_of
-    theirs = {po[u.location]: u for u in position.units if u.power != power}
-    out: dict[Phase, dict[str, str | None]] = {}
-
-    def refuse(message: str) -> DipsolveRuleError:
-        return DipsolveRuleError(message, rule="path-defence")
-
-    if not isinstance(defence, Mapping):
-        raise DipsolveArgumentError(f"a defence maps movement phases to orders, not {defence!r}",
-                                    expected="a mapping of phases to orders")
-    for key, orders in defence.items():
-        phase = Phase.parse(key) if isinstance(key, str) else key
-        if not isinstance(phase, Phase):
-            raise DipsolveArgumentError(f"a defence's phase is a Phase or its name, not {key!r}",
-                                        expected="a phase")
-        if phase.kind != "movement":
-            raise refuse(f"a defence orders movement phases; {phase.short} is not one")
-        if phase.year < position.phase.year or phase not in itertools.takewhile(
-                lambda ph: ph.year <= phase.year, phases_from(position.phase)):
-            raise refuse(f"the defence's {phase.short} comes before the path's start, {position.phase.short}")
-        if phase in out:
-            raise refuse(f"the defence gives {phase.short} twice")
-        given: dict[str, str | None] = {}
-        for order in orders:
-            if not isinstance(order, (Hold, SupportHold)):
-                raise refuse(f"{phase.short}: {order}: the others' units never move in a path's "
-                             f"opposition: a defence holds or supports a hold")
-            at = po.get(order.location)
-            unit = theirs.get(at) if at else None
-            if at is None or unit is None or unit.kind != order.kind or unit.location != order.location:
-                mine = at is not None and any(po[u.location] == at for u in position.units_of(power))
-                raise refuse(f"{phase.short}: {order}: " + (f"a unit of {power}, whose orders are the plan's"
-                             if mine else f"no unit of the other powers stands in {order.location}"))
-            if at in given:
-                raise refuse(f"{phase.short}: the unit in {order.location} is ordered twice")
-            if isinstance(order, SupportHold):
-                to = po.get(order.supported_location)
-                held = theirs.get(to) if to else None
-                if held is None or held.kind != order.supported_kind or held.location != order.supported_location:
-                    raise refuse(f"{phase.short}: {order}: no unit of the other powers stands in "
-                                 f"{order.supported_location} to support")
-                if not any(po[b] == to for b in (m.army_moves if unit.kind == "A" else m.fleet_moves)
-                           .get(unit.location, ())):
-                    raise refuse(f"{phase.short}: {order}: {unit.location} cannot support into {order.supported_location}")
-                given[at] = to
-            else:
-                given[at] = None
-        out[phase] = given
-    return out
 

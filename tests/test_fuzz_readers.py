@@ -2,7 +2,7 @@
 
 Each reader of `READERS` (positions in ``.dip`` and DAIDE ``NOW``/``SCO``, orders in the
 three notations, one DAIDE order, phases, press at every level and in DPP, values files,
-plan JSON, saved-game records; and the bytes a DAIDE server sends) is handed arbitrary
+plan JSON, saved-game records, a path's known defence; and the bytes a DAIDE server sends) is handed arbitrary
 text and mutations of valid examples (characters flipped, spans deleted or duplicated,
 brackets nested far past ``max_nesting``, numbers of thousands of digits, ``1e400``,
 ``NaN``), and must answer or raise a `DipsolveError`
@@ -241,6 +241,18 @@ def _position_lines_examples() -> list[str]:
             + json.dumps({"position": start}) + "\n"]
 
 
+@cache
+def _defence_start() -> object:
+    from dipsolve.io.records import load_records
+    record = load_records(str(EXAMPLES / "records" / "meta-game_443831_GERMANY_EI.json"))[0]
+    return next(p.position for p in record.phases if p.position.phase.short == "F1908M")
+
+
+def _read_defence(text: str) -> object:
+    from dipsolve.models.path_defence import read_defence
+    return read_defence(text, "<fuzz>", _defence_start(), "England")  # type: ignore[arg-type]
+
+
 def _read_phase(text: str) -> object:
     from dipsolve.core.position import Phase
     return Phase.parse(text)
@@ -264,6 +276,8 @@ READERS: dict[str, tuple[Callable[[str], object], Callable[[], list[str]]]] = {
     "records": (_read_records, _record_examples),
     "results-file": (_read_results, _results_examples),
     "batch-positions": (_read_position_lines, _position_lines_examples),
+    "path-defence": (_read_defence, lambda: [(EXAMPLES / "path" / "defence-france-1909.txt")
+                                             .read_text(encoding="utf-8")]),
     "phase": (_read_phase, lambda: ["S1901M", "Spring 1901 Movement", "W1999A", "Fall 1905 Retreats"]),
 }
 

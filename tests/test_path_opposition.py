@@ -351,7 +351,38 @@ def test_path_against_a_defence_from_a_record_phase(capsys):
     assert code == 0 and "England cannot reach 18 supply centers" in out and "status: infeasible" in out
 
 
+DEFENCE = Path(__file__).parent.parent / "examples" / "path" / "defence-france-1909.txt"
+
+
+def test_path_against_a_known_defence_plays_it(capsys):
+    args = ("path", "--from", str(THREATS_RECORD), "--phase", "F1908M", "--power", "ENG", "--target", "18",
+            "--defence", str(DEFENCE))
+    code, out, _ = _run(capsys, *args, "--json")
+    d = json.loads(out)
+    assert code == 0 and d["opposition"] == "hold" and d["defended"] == ["F1908M", "S1909M", "F1909M"]
+    assert d["status"] == "optimal" and d["reached"] == "F1909M" and d["replayed"]
+    # France's two armies support each other as the file orders, until the plan takes Paris
+    guards = {p["phase"]: sorted(o for o in p["others"] if "PAR" in o or "PIC" in o) for p in d["plan"]}
+    assert guards == {"F1908M": ["A PAR S A PIC", "A PIC S A PAR"], "W1908A": [],
+                      "S1909M": ["A PAR S A PIC", "A PIC S A PAR"], "F1909M": []}
+    code, out, _ = _run(capsys, *args, "--opposition", "supported")
+    assert code == 0 and f"defence: as {DEFENCE} orders them in F1908M, S1909M, F1909M" in out
+
+
+def test_path_refuses_a_defence_that_is_not_one(capsys, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("[S1909M]\nFrance: A PIC - BEL\n[W1909A]\n", encoding="utf-8")
+    code, out, err = _run(capsys, "path", "--from", str(THREATS_RECORD), "--phase", "F1908M", "--power", "ENG",
+                          "--target", "18", "--defence", str(bad), "--json")
+    e = json.loads(out)              # under --json the error is the one JSON object printed
+    assert code == 2 and e["error"] == "rule" and e["file"].endswith("bad.txt")
+    assert (e["line"], e["col"]) == (2, 9) and "never move" in e["message"]
+    assert [(x["line"], x["col"]) for x in e["errors"]] == [(2, 9), (3, 2)]
+
+
 @pytest.mark.parametrize("argv, message", [
+    (("--opposition", "none", "--defence", "d.txt"), "--opposition none takes off the board"),
+    (("--defence", "d.txt", "--algorithm", "bfs"), "applies to --algorithm exact only"),
     (("--opposition", "hold", "--rules", "paper"), "plays by the full rules"),
     (("--opposition", "hold", "--algorithm", "bfs"), "applies to --algorithm exact only"),
     (("--years", "0"), "--years: 0 is not a number of game years"),

@@ -82,6 +82,10 @@ def register(subparsers: Any) -> None:
                         "dislodges one with one support; dislodged, it is destroyed), supported "
                         "(as hold, and each of their units may support a neighbour's hold every "
                         "phase: the plan must succeed against every such choice)")
+    p.add_argument("--defence", metavar="FILE",
+                   help="exact only: the others' orders in some movement phases, a known "
+                        "defence: holds and supports of a hold, under a phase heading each "
+                        "([S1909M]); the other phases follow --opposition (default hold)")
     p.add_argument("--years", type=integer, default=None, metavar="K",
                    help="exact only: look no further than K game years (a plan within K years, "
                         "or the proof that there is none)")
@@ -125,12 +129,16 @@ def _check(args: argparse.Namespace) -> str:
                         f"not to --algorithm exact")
     given = [name for name, used in (("--rules", args.rules), ("--render", args.render),
                                      ("--plan-out", args.plan_out), ("--opposition", args.opposition),
-                                     ("--years", args.years)) if used]
+                                     ("--defence", args.defence), ("--years", args.years)) if used]
     if not exact and given:
         raise UserError(f"{given[0]} applies to --algorithm exact only: the searches flood the "
                         f"map graph and make no plan a unit could follow")
     if args.opposition not in (None, "none") and args.rules == "paper":
         raise UserError(f"--opposition {args.opposition} plays by the full rules, not --rules paper")
+    if args.defence and (args.opposition == "none" or args.rules == "paper"):
+        raise UserError("--defence orders the others' units, which " +
+                        ("--opposition none takes off the board: give --opposition hold or supported"
+                         if args.opposition == "none" else "--rules paper takes off the board"))
     if args.years is not None and not 1 <= args.years <= 40:
         raise UserError(f"--years: {args.years} is not a number of game years, expected 1 to 40")
     if args.phase is not None and not args.from_file:
@@ -256,9 +264,17 @@ def search_text(args: argparse.Namespace, position: Position, r: SearchResult) -
 
 # -- the exact answer ----------------------------------------------------------------------
 
+def _opposition(args: argparse.Namespace) -> str:
+    """--opposition, or its default: hold with a --defence, else none."""
+    return args.opposition or ("hold" if args.defence else "none")
+
+
 def _exact(args: argparse.Namespace, power: str, position: Position, outputs: Outputs) -> int:
     from ..models.path import solve_path
+    from ..models.path_defence import load_defence
     from ..models.path_problem import moves_within
+
+    defence = load_defence(args.defence, position, power) if args.defence else None
 
     with Progress() as progress:
         def attempt(a: Any) -> None:
@@ -267,7 +283,7 @@ def _exact(args: argparse.Namespace, power: str, position: Position, outputs: Ou
         limits = _limits(args)
         sol = solve_path(position, power, args.target, args.rules or "full",
                          moves_within(position.phase, args.years), progress=attempt,
-                         opposition=args.opposition or "none", limits=limits)
+                         opposition=_opposition(args), defence=defence, limits=limits)
     sol = interrupted(sol, (Status.TIMED_OUT, Status.FEASIBLE))   # feasible: cut short
     obj = exact_json(args, sol)
     if args.json:
@@ -292,7 +308,8 @@ def _exact(args: argparse.Namespace, power: str, position: Position, outputs: Ou
 def exact_json(args: argparse.Namespace, sol: Any) -> dict[str, Any]:
     return {
         "algorithm": "exact", "power": sol.power, "target": sol.target, "rules": sol.rules,
-        "opposition": sol.opposition, "years_limit": args.years,
+        "opposition": sol.opposition, "defence": args.defence, "defended": list(sol.defended),
+        "years_limit": args.years,
         "from": args.from_file, "start": sol.start.short, "status": sol.status,
         "years": sol.years, "moves": sol.objective, "reached": sol.reached,
         "nodes_expanded": None,
@@ -348,6 +365,8 @@ def exact_text(args: argparse.Namespace, sol: Any) -> str:
              f"  rules: {_RULES[sol.rules]}"]
     if sol.opposition != "none":
         lines.append(f"  opposition: {_OPPOSITION[sol.opposition]}")
+    if sol.defended:
+        lines.append(f"  defence: as {args.defence} orders them in {', '.join(sol.defended)}")
     if sol.bound and sol.status != "infeasible":
         lines.append(f"  bound: no plan reaches {sol.target} before {sol.bound_phase} "
                      f"({sol.bound_years} game years, {sol.bound} movement phases), because")
