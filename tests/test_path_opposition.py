@@ -415,6 +415,18 @@ def test_analyze_threats_gives_each_falls_fewest_years_to_a_solo(capsys):
     assert "-: none within 2 years, proven" in out and "England: a solo within 2 years from F1907M (2 years)" in out
 
 
+def test_analyze_threats_sees_a_threat_appear_and_stopped_in_a_second_record(capsys):
+    record = THREATS_RECORD.parent / "meta-game_435086_FRANCE_RT.json"
+    code, out, _ = _run(capsys, "analyze", str(record), "--threats", "hold", "--threat-years", "2",
+                        "--power", "RUS", "--time-limit", "60", "--json")
+    d = json.loads(out)["threats"]
+    russia = {row["phase"]: row["powers"]["Russia"] for row in d["phases"]}
+    # Russia could solo within two years from Fall 1906 only: proven before, proven after
+    assert code == 0 and d["spans"] == {"Russia": [["F1906M", "F1906M"]]}
+    assert russia["F1906M"] == {**russia["F1906M"], "status": "optimal", "years": 2}
+    assert all(r["status"] == "infeasible" for p, r in russia.items() if p != "F1906M")
+
+
 def test_analyze_threats_refuses_what_means_nothing(capsys):
     code, out, err = _run(capsys, "analyze", str(THREATS_RECORD), "--threats", "--adjudication-only")
     assert code == 2 and "pick one" in err and not out
@@ -434,3 +446,22 @@ def test_the_game_page_draws_the_solo_threats(capsys, tmp_path):
     assert ("<title>England: F1901M - F1902M - F1903M - F1904M - F1905M - F1906M - F1907M 2 F1908M 2</title>"
             in chart)
     assert chart.count("<circle") == 2 and 'fill="#ffffff"' not in chart.split("<g")[1]
+
+
+def test_view_draws_the_solo_threats_on_the_game_page(capsys, tmp_path):
+    page = tmp_path / "game.html"
+    record = THREATS_RECORD.parent / "meta-game_435086_FRANCE_RT.json"
+    code, out, _ = _run(capsys, "view", str(record), "--threats", "--threat-years", "2", "--time-limit", "60",
+                        "-o", str(page), "--json")
+    d = json.loads(out)
+    assert code == 0 and d["threats"]["opposition"] == "hold" and d["threats"]["years"] == 2
+    html = page.read_text()
+    chart = html[html.index('<div id="threats">'):]
+    # Russia's threat, from Fall 1906 only, on the page as in the table
+    assert "<title>Russia: F1901M - F1902M - F1903M - F1904M - F1905M - F1906M 2 F1907M - F1908M -</title>" in chart
+    assert d["threats"]["spans"]["Russia"] == [["F1906M", "F1906M"]]
+    # without --threats the page has no threat chart, and the threat options are refused
+    code, out, _ = _run(capsys, "view", str(record), "-o", str(page))
+    assert code == 0 and '<div id="threats">' not in page.read_text()
+    code, out, err = _run(capsys, "view", str(record), "--threat-years", "3", "-o", str(page))
+    assert code == 2 and "--threat-years applies to --threats only" in err

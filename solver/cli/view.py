@@ -1,6 +1,6 @@
 """``dipsolve view``: a whole game as one self-contained HTML page (`dipsolve.io.pictures_html`).
 
-    dipsolve view GAME.json [-o game.html] [--game ID] [--title TEXT] [--json]
+    dipsolve view GAME.json [-o game.html] [--game ID] [--title TEXT] [--threats [MODEL]] [--json]
 """
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ import json
 import sys
 from typing import Any
 
-from .options import UserError, add_json, is_record, read_text, source_name, warn_skipped
+from ..core.results import Limits
+from .options import (PATH_OPPOSITIONS, UserError, add_json, add_time_limit, integer, is_record, read_text,
+                      source_name, warn_skipped)
 from .output import Outputs
 from .progress import Progress, is_terminal
 
@@ -27,7 +29,9 @@ arrows, Home, End) move between phases; game.html#F1903M opens a phase.  The map
 (+ - 0, the buttons, the mouse wheel) and moves (drag it, or Shift and the arrows).
 The page is self-contained: open it in any browser, no server and no network.
 `dipsolve analyze --html` writes the same page with dipsolve's suggested orders beside
-the played ones.
+the played ones.  --threats adds the solo-threat chart: each power's fewest game years to
+18 centers from every Fall (dipsolve path against a defence), when a solo became
+possible and when it was stopped.
 
 The page goes to -o OUT (written whole or not at all), or to stdout when stdout is a file
 or a pipe (at a terminal, -o is asked for)."""
@@ -42,7 +46,15 @@ def register(subparsers: Any) -> None:
     p.add_argument("--game", metavar="ID", help="for a record of several games: the game's id or index (0: the first)")
     p.add_argument("-o", "--output", metavar="OUT", help="write the page to OUT (default: stdout)")
     p.add_argument("--title", help="the page's title (default: Game ID)")
-    add_json(p, help="print one JSON object: the file written, the game, its phases, the page's size")
+    p.add_argument("--threats", nargs="?", const="hold", choices=PATH_OPPOSITIONS, metavar="MODEL",
+                   help="add the solo-threat chart: each power's fewest game years to 18 centers "
+                        "from every Fall (as dipsolve analyze --threats), against MODEL: hold "
+                        "(default), supported or none")
+    p.add_argument("--threat-years", type=integer, default=5, metavar="K",
+                   help="with --threats: look no further than K game years ahead (default 5)")
+    add_time_limit(p, 10.0, help="with --threats: seconds for each power's answer in each Fall (default 10)")
+    add_json(p, help="print one JSON object: the file written, the game, its phases, the page's "
+                     "size (and the threats, with --threats)")
     p.set_defaults(func=cmd_view)
 
 
@@ -57,13 +69,19 @@ def cmd_view(args: argparse.Namespace) -> int:
     if not is_record(text):
         raise UserError("not a game record: view reads the diplomacy package's saved-game JSON",
                         filename=name)
+    if not 1 <= args.threat_years <= 20:
+        raise UserError(f"--threat-years: {args.threat_years} is not a number of game years, expected 1 to 20")
+    if args.threats is None and (args.threat_years != 5 or getattr(args, "time_limit_given", False)):
+        raise UserError(f"{'--threat-years' if args.threat_years != 5 else '--time-limit'} applies to "
+                        f"--threats only: view does no other work")
     outputs = Outputs()
     if args.output:
         outputs.plan(args.output)
     record = pick(read_records(text, name), args.game, name)
     warn_skipped([record], name)
+    threats = _threats(args, record) if args.threats is not None else None
     with Progress(total=len(record.phases), enabled=len(record.phases) >= PROGRESS_FROM) as progress:
-        page = game_html(record, title=args.title,
+        page = game_html(record, title=args.title, threats=threats,
                          on_phase=lambda done, total: progress.show(f"drawing {done}/{total} phases", done=done))
     data = page.encode("utf-8")
     if args.output:
@@ -74,7 +92,23 @@ def cmd_view(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"file": name, "game": record.id, "phases": len(record.phases),
                           "warnings": list(record.warnings), "output": args.output, "bytes": len(data),
+                          **({} if threats is None else {"threats": threats.to_json()}),
                           **({} if args.output else {"html": page})}))
     elif args.output:
         print(f"{args.output}: game {record.id}, {len(record.phases)} phases ({len(data):,} bytes)")
     return 0
+
+
+def _threats(args: argparse.Namespace, record: Any) -> Any:
+    """Each power's fewest years to a solo from every Fall (`dipsolve.analysis.solo_threats`),
+    with a progress line (Ctrl-C stops the command where it is: no page is written)."""
+    from ..analysis import solo_threats, threat_cases
+    total = len(threat_cases(record))
+    with Progress(total=max(1, total)) as progress:
+        done = [0]
+
+        def step(what: str) -> None:
+            progress.show(f"solo threats: {what} ({done[0]}/{total})", done=done[0])
+            done[0] += 1
+        return solo_threats(record, args.threats, limits=Limits(time_limit=args.time_limit),
+                            years=args.threat_years, on_step=step)

@@ -40,6 +40,7 @@ from .pictures_svg import outcome_svg, position_svg
 # above the pictures and call up to this module from their notebook hooks)
 Record = Any
 Analysis = Any
+Threats = Any          # `dipsolve.analysis.Threats`
 
 __all__ = ["game_html", "map_defs"]
 
@@ -392,10 +393,12 @@ def _press_options(record: Record, powers: tuple[str, ...]) -> str:
 
 
 def game_html(record: Record, analysis: Analysis | None = None, *, title: str | None = None,
+              threats: Threats | None = None,
               on_phase: Callable[[int, int], None] | None = None) -> str:
     """The page of a whole game (see the module's text); ``analysis`` adds dipsolve's
-    suggested orders to each movement phase it weighed.  ``on_phase(done, total)`` is
-    called as each phase is drawn (a progress display)."""
+    suggested orders to each movement phase it weighed, and ``threats`` (or the
+    analysis's) the solo-threat chart.  ``on_phase(done, total)`` is called as each
+    phase is drawn (a progress display)."""
     e = html.escape
     title = title or f"Game {record.id}"
     names = record.names
@@ -413,11 +416,11 @@ def game_html(record: Record, analysis: Analysis | None = None, *, title: str | 
         sections.append(sec.replace(" hidden>", f' data-title="{e(phase_title)}" hidden>', 1))
         if on_phase is not None:
             on_phase(i + 1, len(record.phases))
-    threats = ""
-    if analysis is not None and getattr(analysis, "threats", None) is not None:
-        t = analysis.threats
+    t = threats if threats is not None else getattr(analysis, "threats", None)
+    threats_div = ""
+    if t is not None:
         cells = [(ph, {p: (c.years, c.status == "optimal") for p, c in row.items()}) for ph, row in t.rows]
-        threats = ('<div id="threats">' + threats_chart_svg(
+        threats_div = ('<div id="threats">' + threats_chart_svg(
             names, cells, t.years, title=f"Years to a solo against {t.opposition} (fewer is higher; "
                                          f"filled: proven; none within {t.years}: no point)") + "</div>")
     options = "".join(f'<option value="{i}">{e(n)}</option>' for i, n in enumerate(names))
@@ -438,7 +441,7 @@ def game_html(record: Record, analysis: Analysis | None = None, *, title: str | 
             f'<label>Press of <select id="press-power" title="the messages a power sent or received '
             f'(and those to every power)">{_press_options(record, powers)}</select></label></header>'
             f"<main>{map_defs()}{summary}{_MAP_TOOLS}{''.join(sections)}"
-            f'<div class="game">{_players(record)}<div id="chart">{chart}</div>{threats}</div></main>'
+            f'<div class="game">{_players(record)}<div id="chart">{chart}</div>{threats_div}</div></main>'
             f'<script type="application/json" id="chart-x">{json.dumps(xs)}</script>'
             f"<script>{_SCRIPT}</script></body></html>\n")
 
