@@ -179,6 +179,21 @@ def seating(bots: str, seats: list[str], evaluator: str = "influence",
     return chosen
 
 
+def fault_lines(record: GameRecord) -> list[str]:
+    """The game's faults (`dipsolve.play.contract`), one line for each power's first of a
+    kind, with how many later phases repeated it."""
+    first: dict[tuple[str, str], Any] = {}
+    again: dict[tuple[str, str], int] = {}
+    for f in record.faults:
+        key = (f.power, f.what)
+        if key in first:
+            again[key] = again.get(key, 0) + 1
+        else:
+            first[key] = f
+    return [f.line() + (f" (again in {again[k]} later phase{'s' if again[k] > 1 else ''})" if k in again else "")
+            for k, f in first.items()]
+
+
 def game_line(index: int, record: GameRecord) -> str:
     """One game in one line: who won (or that nobody did) and every power's centers."""
     if record.winner:
@@ -276,6 +291,8 @@ def _play(args: argparse.Namespace) -> int:
             save_game(args.save, record, outputs)   # finished: saved even after Ctrl-C
         if not args.json:
             progress.close()
+            for line in fault_lines(record):    # what a bot did against the contract, named
+                print(f"dipsolve play: game {record.seed - args.seed + 1}: {line}", file=sys.stderr, flush=True)
             print(game_line(record.seed - args.seed, record), flush=True)
         if parallel:
             progress.played(len(records) + len(lost), args.jobs)

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Container, Iterable, Mapping, Sequence
 
 from ..core.adjudicator import REFUSED, adjudicate
-from ..core.errors import DipsolveArgumentError, DipsolveLostError, DipsolveSyntaxError
+from ..core.errors import DipsolveArgumentError, DipsolveLostError, DipsolveSyntaxError, quote
 from .bots import Bot
 from ..core.orders import Order
 from ..core.position import Position
@@ -45,6 +45,7 @@ from ..core.variant import Variant
 from ..core.variant import variant as standard_variant
 from ..core.variant_files import find_variant
 from ..core.results import WALL_WORKERS, Limits, Stopped, clock_named, stop_requested
+from .contract import Fault, bot_name, described, run_bounded, take_turn, turn_bound
 
 if TYPE_CHECKING:
     from ..execution import Executor
@@ -108,6 +109,8 @@ class GameRecord:
     #: how the game ended: "solo", "draw" (``draw_after`` years without a change) or
     #: "year" (the Fall of ``until`` played)
     ended: str = "year"
+    #: what the bots did against the contract (`dipsolve.play.contract`), in phase order
+    faults: tuple[Fault, ...] = ()
 
     @property
     def solo_year(self) -> int | None:
@@ -134,7 +137,8 @@ class GameRecord:
                "powers": [{"power": r.power, "bot": r.bot, "centers": r.centers, "units": r.units,
                            "win": r.win, "eliminated": r.eliminated,
                            "seconds": round(r.seconds, 3), "max_seconds": round(r.max_seconds, 3),
-                           "refused": r.refused} for r in self.results]}
+                           "refused": r.refused} for r in self.results],
+               "faults": [f.to_json() for f in self.faults]}
         if history:
             out["phases"] = [{"phase": p.phase, "orders": {k: list(v) for k, v in p.orders.items()},
                               "seconds": {k: round(v, 4) for k, v in p.seconds.items()}}
@@ -222,10 +226,18 @@ def play_game(seats: Mapping[str, Bot], *, limits: Limits | None = None, until: 
         raise DipsolveSyntaxError(f"draw_after: expected a number of years, 1 or more, or None; "
                                   f"found {draw_after!r}")
     seats = _under(seats, limits)
-    for bot in {id(b): b for b in seats.values()}.values():
+    faults: list[Fault] = []
+    stopped: set[str] = set()                # powers whose bots the contract stopped
+    bots = {id(b): b for b in seats.values()}
+    for key, bot in bots.items():
         prepare = getattr(bot, "prepare", None)
         if prepare is not None:
-            prepare()
+            # outside the game's clock (a model loaded, numba's cache read: no bound), a
+            # stop request heard; a bot whose prepare raises sits out the game
+            _, _, error = run_bounded(prepare, None, "dipsolve-bot-prepare")
+            if error is not None:
+                _stop_bot(seats, key, position.phase.short, "raised in prepare()", described(error),
+                          faults, stopped)
     rngs = {p: seat_rng(seed, p) for p in powers}
     # the seats that foresee order last (`_foresees`), the others in the order of play
     seers = {p for p in powers if _foresees(seats[p])}
@@ -254,19 +266,35 @@ def play_game(seats: Mapping[str, Bot], *, limits: Limits | None = None, until: 
                 # seats before it (every seat that does not foresee)
                 getattr(seats[power], "foresee")(position, {p: tuple(os) for p, os in orders.items()
                                                             if p not in seers})
-            given = seats[power].orders(position, power, time_limit, rngs[power])
+            if power in stopped:
+                continue             # its bot was stopped: its units hold (civil disorder)
+            turn = take_turn(seats[power], position, power, time_limit, rngs[power], clock=limits.clock)
             spent = spent_by[power] = tick() - t0
             thinking[power] += spent
             longest[power] = max(longest[power], spent)
-            if given:
-                orders[power] = list(given)
+            refused[power] += turn.refused
+            if turn.fault is not None:
+                faults.append(turn.fault)
+                if turn.fault.stopped:
+                    stopped.add(power)
+            if turn.orders:
+                orders[power] = turn.orders
         outcome = adjudicate(position, orders)
-        for bot in {id(b): b for b in seats.values()}.values():
+        for key, bot in bots.items():
             observe = getattr(bot, "observe", None)
-            if observe is not None:
+            if observe is not None and any(seats[p] is bot and p not in stopped for p in powers):
                 # every order is public once adjudicated; a power asked (timed) that gave
-                # none is shown with none (its units held, or disbanded in a retreat)
-                observe(position, {p: orders.get(p, []) for p in spent_by})
+                # none is shown with none (its units held, or disbanded in a retreat); held
+                # to a turn's bound, as its orders are
+                shown = {p: orders.get(p, []) for p in spent_by}
+                finished, _, error = run_bounded(lambda: observe(position, shown),
+                                              turn_bound(time_limit, limits.clock), "dipsolve-bot-observe")
+                if not finished or error is not None:
+                    _stop_bot(seats, key, position.phase.short,
+                              "raised in observe()" if finished else "overran observe()",
+                              described(error) if error is not None else
+                              f"still running {turn_bound(time_limit, limits.clock):g} s after the phase",
+                              faults, stopped)
         for r in outcome.results:
             if r.reason in REFUSED and r.power in refused:
                 refused[r.power] += 1
@@ -284,7 +312,17 @@ def play_game(seats: Mapping[str, Bot], *, limits: Limits | None = None, until: 
                     for p in powers)
     return GameRecord(seed, until, time_limit, {p: seats[p].name for p in powers}, results,
                       winner, position, tuple(phases), time.perf_counter() - began, start,
-                      draw_after, ended)
+                      draw_after, ended, tuple(faults))
+
+
+def _stop_bot(seats: Mapping[str, Bot], key: int, phase: str, what: str, detail: str,
+              faults: list[Fault], stopped: set[str]) -> None:
+    """The contract stops a bot (by ``id``) outside its turns: every power it plays holds
+    from ``phase`` on, each named in a `Fault`."""
+    for power, bot in seats.items():
+        if id(bot) == key and power not in stopped:
+            stopped.add(power)
+            faults.append(Fault(phase, power, bot_name(bot), what, detail, True))
 
 
 def _game_limits(limits: Limits | None, name: str) -> Limits:
@@ -378,6 +416,7 @@ def play_series(seating: Sequence[Bot], games: int, *, limits: Limits | None = N
             if on_retry is not None:
                 on_retry(int(key), reason)
 
+        _check_picklable(seating)
         pool = executor if executor is not None else LocalPool(min(jobs, len(todo)))
         pool.run(_play_task, [(str(i), tasks[i]) for i in todo], finished, again)
         return [played[i] for i in sorted(played)]
@@ -388,6 +427,20 @@ def play_series(seating: Sequence[Bot], games: int, *, limits: Limits | None = N
         if on_game is not None:
             on_game(record)
     return records
+
+
+def _check_picklable(seating: Sequence[Bot]) -> None:
+    """Refuse, before any game, a bot that cannot be sent to another process (docs/bots.md:
+    a plain class can)."""
+    import pickle
+    for bot in {id(b): b for b in seating}.values():
+        try:
+            pickle.dumps(bot)
+        except Exception as e:
+            raise DipsolveArgumentError(
+                f"the bot {quote(bot_name(bot))} cannot be sent to another process to play there "
+                f"({described(e)}): play its games in this one (no --jobs, no --ray), or make "
+                f"it picklable (docs/bots.md)", expected="a picklable bot") from None
 
 
 class GameLost(DipsolveLostError):

@@ -45,6 +45,7 @@ from dipsolve.core.position import Position
 from dipsolve.core.variant import Variant as GameVariant
 from dipsolve.core.variant import variant as standard_variant
 
+from ..contract import take_turn
 from .history import GameEnd, SeatHistory
 from .wire import (DM, EM, ERROR_CODES, FM, IM, RM, Connection, DaideConnectionError,
                    DaideProtocolError, DaideRefused, TokenTable, initial_message, split_words)
@@ -183,6 +184,8 @@ class DaideSession:
         self.power_of_token = power_tokens(self.game.map)
         self.token_of_power = {p: t for t, p in self.power_of_token.items()}
         self.bot = bot
+        #: the bot contract stopped the bot (it overran a turn or raised): the seat holds
+        self.bot_stopped = False
         self.name = name
         self.version = version
         self.want_power = power
@@ -616,14 +619,16 @@ class DaideSession:
         assert self.power is not None
         kind = position.phase.kind
         seconds = self._think_time(kind)
+        if self.bot_stopped:
+            return []                     # the contract stopped the bot: the server holds
         t0 = time.perf_counter()
-        try:
-            orders = list(self.bot.orders(position, self.power, seconds, self.rng))
-        except DipsolveError as e:        # the seat stays: the server holds (or disbands)
-            self.say(f"the {self.bot.name} bot found no orders for {position.phase}: {e.message}")
-            orders = []
+        # the bot contract (`dipsolve.play.contract`): a turn bounded, a fault named
+        turn = take_turn(self.bot, position, self.power, seconds, self.rng)
+        if turn.fault is not None:
+            self.say(turn.fault.line())
+            self.bot_stopped = turn.fault.stopped
         self.think_seconds.append(time.perf_counter() - t0)
-        return orders
+        return turn.orders
 
     def _order_text(self, order: Order) -> str:
         assert self.phase is not None and self.power is not None
