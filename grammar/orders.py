@@ -41,6 +41,8 @@ and column with a caret.  Whether an understood order is *legal* in a position i
 
 from __future__ import annotations
 
+import itertools
+
 import difflib
 import re
 from contextvars import ContextVar
@@ -474,14 +476,27 @@ def _normalise(text: str) -> str:
     return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
+#: what separates the orders of a line
+_SEPARATOR = re.compile(r"[,;]")
+
+
 def _parse(line: str, start: str, source: Source, game_map: Map) -> tuple[PowerAt | None, list[OrderAt]]:
     """One line: ``single_order`` (one text, one order or more) or ``order_line`` (a line
-    of an orders file: orders, or a ``Power:`` header alone).  A line longer than
-    ``max_order_length`` is refused before it is read (`dipsolve.core.bounds.LIMITS`)."""
+    of an orders file: orders, or a ``Power:`` header alone).  An order longer than
+    ``max_order_length`` (the text between two of a line's separators, ``,`` and ``;``)
+    is refused before the line is read (`dipsolve.core.bounds.LIMITS`): the reader is
+    linear in the line, so the bound is on each order, and a whole phase may be one line."""
     limit = int(LIMITS["max_order_length"].value)
     if len(line) > limit:
-        raise placed_at(limit_error("max_order_length", f"a line of orders of {len(line):,} characters"),
-                        source, Span(1, limit + 1, line[limit:limit + 1]))
+        begin = 0
+        for m in itertools.chain(_SEPARATOR.finditer(line), (None,)):
+            end = m.start() if m is not None else len(line)
+            while begin < end and line[begin].isspace():
+                begin += 1
+            if end - begin > limit:
+                raise placed_at(limit_error("max_order_length", f"an order of {end - begin:,} characters"),
+                                source, Span(1, begin + limit + 1, line[begin + limit:begin + limit + 1]))
+            begin = end + 1
     if is_daide(line):
         return _daide_order(line, source, game_map)
     token = _KEYS.set(hyphen_keys(game_map))

@@ -95,7 +95,7 @@ def test_adjudicate_cannot_write_an_army_on_a_coast(tmp_path, capsys):
 
 @pytest.mark.parametrize("text", [
     "A PAR - BUR" + " BUR" * 25_000,                   # 100 kB of unknown words
-    "France: " + "A PAR - BUR, " * 2000,
+    "France: " + "A PAR - BUR " * 2000,                 # 2000 orders with no separator: one order
     "( FRA AMY PAR ) MTO " + "BUR " * 3000,
     "A " + "x" * 100_000,
 ])
@@ -108,6 +108,21 @@ def test_an_order_line_past_its_bound_is_refused_before_it_is_read(text, monkeyp
             read()
         e = info.value
         assert e.limit == "max_order_length" and e.column == limit + 1 and len(str(e)) < 700
+
+
+def test_a_whole_phase_on_one_line_is_read_each_order_bounded():
+    """The bound is on each order, not the line (docs/orders.md allows several orders a
+    line): a phase of 34 orders in words on one line reads; one order past the bound after
+    a separator is refused at its own place."""
+    line = "Russia: " + "; ".join(["Army Moscow moves to Ukraine", "Fleet Sevastopol moves to Black Sea",
+                                   "Army Warsaw supports Army Moscow to Ukraine"] * 14)
+    assert len(line) > int(LIMITS["max_order_length"].value)
+    assert len(dipsolve.parse_orders(line)) == 42
+    limit = int(LIMITS["max_order_length"].value)
+    head = "France: A PAR - BUR, "
+    with pytest.raises(DipsolveLimitError) as info:
+        dipsolve.parse_orders(head + "A MAR - SPA" + " SPA" * 400)
+    assert info.value.column == len(head) + limit + 1 and "an order of 1,611 characters" in info.value.message
 
 
 def _lookups(monkeypatch, text: str) -> int:

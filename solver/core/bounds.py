@@ -94,8 +94,9 @@ _BOUNDS = [
     Bound("max_pixels", 40_000_000, "a picture has {range} pixels: the board is 1260 x 900 "
                                     "at scale 1, so a scale of at most 5.9"),
     Bound("max_digits", 20, "an integer has {range} digits"),
-    Bound("max_order_length", 1000, "a line of orders has {range} characters: the longest "
-                                    "order in words is about 100"),
+    Bound("max_order_length", 1000, "an order has {range} characters (a line may hold several, "
+                                    "separated by ',' or ';'): the longest order in words is "
+                                    "about 100"),
     Bound("max_quote", 120, "an error repeats {range} characters of the input it quotes "
                             "(shortened around the place, escaped)"),
     Bound("max_value", 1e9, "a province value is {range}", low=-1e9),
