@@ -508,3 +508,18 @@ def test_the_press_by_power_and_the_players_in_a_real_browser(tmp_path):
         _no_errors(browser)
     finally:
         browser.quit()
+
+
+def test_a_game_page_past_its_bound_is_refused_and_nothing_written(tmp_path, monkeypatch, capsys):
+    """A page grows with the phases (about 40-70 kB each): a record past
+    ``max_page_phases`` is refused, by `game_html` and by `view`, before any page is made."""
+    import dipsolve
+    from dipsolve.core.bounds import LIMITS
+    record = Path(__file__).parent / "data" / "records" / "meta-game_443831_GERMANY_EI.json"
+    game = dipsolve.load_record(str(record))
+    monkeypatch.setitem(LIMITS, "max_page_phases", dataclasses.replace(LIMITS["max_page_phases"], value=10))
+    with pytest.raises(dipsolve.DipsolveLimitError, match=f"a game of {len(game.phases)} phases: past the limit"):
+        dipsolve.game_html(game)
+    out = tmp_path / "game.html"
+    assert main(["view", str(record), "-o", str(out)]) == 2
+    assert "past the limit max_page_phases" in capsys.readouterr().err and not out.exists()

@@ -93,6 +93,8 @@ _BOUNDS = [
                                      "is about 70 kB, a position file 1 kB"),
     Bound("max_pixels", 40_000_000, "a picture has {range} pixels: the board is 1260 x 900 "
                                     "at scale 1, so a scale of at most 5.9"),
+    Bound("max_page_phases", 1000, "a game page draws {range} phases: a game played to 1935 has "
+                                   "about 140, and each phase adds about 40-70 kB"),
     Bound("max_digits", 20, "an integer has {range} digits"),
     Bound("max_order_length", 1000, "an order has {range} characters (a line may hold several, "
                                     "separated by ',' or ';'): the longest order in words is "

@@ -32,6 +32,7 @@ import re
 from typing import Any, Callable
 
 from ..core.adjudicator import adjudicate
+from ..core.bounds import LIMITS, limit_error
 from .pictures_board import POWER_COLOURS, shapes
 from .pictures_chart import centers_chart_svg, chart_x, threats_chart_svg
 from .pictures_svg import outcome_svg, position_svg
@@ -400,6 +401,8 @@ def game_html(record: Record, analysis: Analysis | None = None, *, title: str | 
     analysis's) the solo-threat chart.  ``on_phase(done, total)`` is called as each
     phase is drawn (a progress display)."""
     e = html.escape
+    if len(record.phases) > LIMITS["max_page_phases"].value:
+        raise limit_error("max_page_phases", f"a game of {len(record.phases):,} phases")
     title = title or f"Game {record.id}"
     names = record.names
     powers = record.phases[0].position.map.powers if record.phases else ()
