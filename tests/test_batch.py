@@ -342,11 +342,15 @@ def fifo(tmp_path: Path) -> Path:
     return path
 
 
-def test_a_fifo_that_nobody_opens_is_refused_before_any_work(fifo):
+@pytest.mark.parametrize("argv", [("batch", str(EXAMPLES / "start.dip"), "--task", "adjudicate", "-o"),
+                                  ("play", "--bots", "dumbbot", "--until", "1901", "--results")],
+                         ids=["batch", "play"])
+def test_a_fifo_that_nobody_opens_is_refused_before_any_work(fifo, argv):
     """Nobody reads: the results are not written into the pipe for nobody (a run that
     opened it for reading too was its own reader and lost every line, "1 ok", exit 0):
-    the run waits for a reader a while, then stops before any input is run."""
-    run = _started(1, "batch", str(EXAMPLES / "start.dip"), "-o", str(fifo), "--task", "adjudicate")
+    the run waits for a reader a while, then stops before any input is run (any game
+    played)."""
+    run = _started(1, *argv, str(fifo))
     out, err = _finish(run)
     assert run.returncode == 2, err
     assert err.strip() == f"{fifo}: cannot write: no process reads the pipe (waited 1 s)"
