@@ -303,3 +303,118 @@ def test_a_ray_address_where_no_cluster_answers_is_one_line(address, message, tm
     code, error = batch(str(EXAMPLES / "start.dip"), "-o", str(out), "--task", "adjudicate",
                         f"--ray={address}", capsys=capsys)
     assert code == 2 and error["error"] == "unavailable" and message in error["message"]
+
+
+# -- a pipe as the results file: every line reaches its reader, nothing waits forever ------
+
+#: seconds before a test's own wait is a hang (never reached when all is well)
+BOUND = 180.0
+#: ``dipsolve ARGV...`` in a process of its own, with the wait for a pipe's reader
+#: (`dipsolve.cli.output.DEVICE_TIMEOUT`) set to the first argument's seconds
+_WITH_TIMEOUT = ("import sys\n"
+                 "from dipsolve.cli import main, output\n"
+                 "output.DEVICE_TIMEOUT = float(sys.argv[1])\n"
+                 "sys.exit(main(sys.argv[2:]))\n")
+
+
+def _started(timeout: float, *argv: str) -> "subprocess.Popen[str]":
+    import subprocess
+    import sys
+    return subprocess.Popen([sys.executable, "-c", _WITH_TIMEOUT, str(timeout), *argv],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _finish(run: "subprocess.Popen[str]", bound: float = BOUND) -> tuple[str, str]:
+    """The run's stdout and stderr once it ends; killed (and the test failed) after ``bound`` s."""
+    import subprocess
+    try:
+        return run.communicate(timeout=bound)
+    except subprocess.TimeoutExpired:
+        run.kill()
+        run.communicate()
+        raise
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "results.fifo"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize("argv", [("batch", str(EXAMPLES / "start.dip"), "--task", "adjudicate", "-o"),
+                                  ("play", "--bots", "dumbbot", "--until", "1901", "--results")],
+                         ids=["batch", "play"])
+def test_a_fifo_that_nobody_opens_is_refused_before_any_work(fifo, argv):
+    """Nobody reads: the results are not written into the pipe for nobody (a run that
+    opened it for reading too was its own reader and lost every line, "1 ok", exit 0):
+    the run waits for a reader a while, then stops before any input is run (any game
+    played)."""
+    run = _started(1, *argv, str(fifo))
+    out, err = _finish(run)
+    assert run.returncode == 2, err
+    assert err.strip() == f"{fifo}: cannot write: no process reads the pipe (waited 1 s)"
+    assert out == ""
+
+
+def test_a_fifo_with_a_reader_gets_every_line_as_a_file_would(fifo, folder, tmp_path, capsys):
+    import threading
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    code, summary = batch(str(folder), "-o", str(fifo), "--task", "adjudicate", capsys=capsys)
+    reader.join(timeout=BOUND)
+    assert code == 0 and summary["ok"] == 3 and not reader.is_alive()
+    as_file = tmp_path / "r.jsonl"
+    batch(str(folder), "-o", str(as_file), "--task", "adjudicate", capsys=capsys)
+    assert got == [as_file.read_bytes()]        # the same lines, the run's first line first
+
+
+def _held_open(fifo: Path) -> int:
+    """A reader of ``fifo`` that never reads (its descriptor, to close)."""
+    return os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+
+
+def test_a_reader_that_takes_nothing_past_a_full_pipe_is_given_up(fifo):
+    """The reader opened the pipe and reads nothing: once the pipe is full (64 kB; the
+    90 phases of the example records are 240 kB of lines) the run waits no longer than
+    the timeout and says so, where it waited in ``write`` for ever."""
+    reader = _held_open(fifo)
+    try:
+        run = _started(1, "batch", str(EXAMPLES / "records"), "-o", str(fifo), "--task", "adjudicate")
+        out, err = _finish(run)
+    finally:
+        os.close(reader)
+    assert run.returncode == 2, err
+    assert err.splitlines()[-1].startswith(f"{fifo}: cannot write: the reader took nothing for 1 s (")
+
+
+@pytest.mark.slow  # a whole dipsolve process signalled
+def test_sigterm_ends_a_batch_that_waits_for_its_pipes_reader(fifo):
+    """Blocked on a full pipe whose reader takes nothing (the wait for it set to ten
+    minutes), the run ends on SIGTERM at once: exit 143, not a wait that only SIGKILL ends."""
+    import fcntl
+    import signal
+    import struct
+    import termios
+    import time
+    reader = _held_open(fifo)
+    try:
+        run = _started(600, "batch", str(EXAMPLES / "records"), "-o", str(fifo), "--task", "adjudicate")
+        held, since, end = -1, time.monotonic(), time.monotonic() + BOUND
+        while True:                     # until the pipe stays full: the run waits in its write
+            queued = struct.unpack("i", fcntl.ioctl(reader, termios.FIONREAD, b"\0\0\0\0"))[0]
+            if queued != held:
+                held, since = queued, time.monotonic()
+            elif queued > 0 and time.monotonic() - since > 1.0:
+                break
+            if run.poll() is not None or time.monotonic() > end:
+                run.kill()
+                pytest.fail(f"the run ended, or never filled the pipe: {run.communicate()}")
+            time.sleep(0.05)
+        run.send_signal(signal.SIGTERM)
+        out, err = _finish(run, 60)
+    finally:
+        os.close(reader)
+    assert run.returncode == 143, err
+    assert "dipsolve: interrupted by SIGTERM" in err and "Traceback" not in err

@@ -60,6 +60,34 @@ def test_bad_arguments_are_family_errors():
     assert dipsolve.Game(players={"fra": "alice"}).record.players == {"France": "alice"}
 
 
+@pytest.mark.parametrize("orders", [{"France": None}, {"France": 5}, {"France": [None]},
+                                    {"France": [3.5]}, {5: ["A PAR - BUR"]}, {None: []}],
+                         ids=["none", "a-number", "a-none-order", "a-number-order", "a-number-power",
+                              "a-none-power"])
+def test_a_value_of_the_wrong_kind_in_the_orders_is_an_argument_error(orders):
+    game = dipsolve.Game()
+    with pytest.raises(dipsolve.DipsolveArgumentError):
+        game.process(orders)
+    assert len(game) == 1 and game.phase.short == "S1901M"        # nothing played
+
+
+def test_one_power_under_two_spellings_is_one_list_of_orders_as_adjudicate_reads_it():
+    """``"France"`` and ``"FRANCE"`` (or ``"fra"``) are one power: its orders are one list,
+    so a unit given two different orders across them is ordered twice (DATC 4.D.3), as in
+    one list, where one spelling's orders were silently dropped."""
+    start = dipsolve.Position.initial()
+    split = dipsolve.Game().process({"France": ["A PAR - BUR"], "FRANCE": ["A PAR - PIC"]})
+    together = dipsolve.Game().process({"France": ["A PAR - BUR", "A PAR - PIC"]})
+    direct = dipsolve.adjudicate(start, {"France": ["A PAR - BUR"], "FRANCE": ["A PAR - PIC"]})
+    assert split.results == together.results == direct.results and split.next == together.next
+    assert {str(r.order): r.reason.value for r in split.results if "PAR" in str(r.order)} == {
+        "A PAR - BUR": "ordered twice", "A PAR - PIC": "ordered twice"}
+    game = dipsolve.Game()
+    game.process({"fra": ["A PAR - BUR"], "France": ["F BRE - MAO"]})      # no unit twice: both kept
+    assert {str(o) for o in game.phases[0].orders["France"]} == {"A PAR - BUR", "F BRE - MAO"}
+    assert {"BUR", "MAO"} <= set(game.position.unit_in)
+
+
 @pytest.mark.parametrize("path", RECORDS, ids=[p.name for p in RECORDS])
 def test_every_record_round_trips(path):
     game = dipsolve.Game.load(str(path))

@@ -213,3 +213,57 @@ def test_a_file_of_many_bad_lines_is_split_once(monkeypatch, lines):
     with pytest.raises(DipsolveError):
         parse_position_text("phase: S1901M\n[orders]\n" + text)
     assert splits[0] == 1
+
+
+# -- a record's game id on the terminal: quoted as every error quotes ------------------------
+
+#: a game id that would clear the screen, ring, start a line of its own and turn the text
+#: right to left, were it printed as it is
+HOSTILE_ID = "g\x1b[2J\x07\r\nfake: line\u202eTXT"
+RECORD = ROOT / "examples" / "records" / "dumbbot-1903.json"
+
+
+def _record_of(tmp_path: Path, *ids: str) -> str:
+    """The example record once for each of ``ids``, each under that id (JSON lines)."""
+    game = json.loads(RECORD.read_text(encoding="utf-8"))
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(json.dumps({**game, "id": i}) + "\n" for i in ids), encoding="utf-8")
+    return str(path)
+
+
+def _plain(text: str) -> bool:
+    """Nothing in ``text`` that a terminal would act on or show otherwise than as read."""
+    return all(ch.isprintable() and (ch.isascii() or ch == "…") for line in text.split("\n") for ch in line)
+
+
+def test_analyze_quotes_the_game_id_in_its_report_and_its_progress(tmp_path, capsys, monkeypatch):
+    import dipsolve.cli.progress
+    from dipsolve.cli import main
+    from dipsolve.core.errors import quote
+    monkeypatch.setattr(dipsolve.cli.progress, "is_terminal", lambda stream: True)   # the progress drawn
+    assert main(["analyze", _record_of(tmp_path, HOSTILE_ID, "plain"), "--adjudication-only"]) == 0
+    out, err = capsys.readouterr()
+    assert _plain(out) and f"game {quote(HOSTILE_ID)}, 12 phases" in out and "\nfake: line" not in out
+    # the bar redraws itself with CR and escape sequences of its own: the id is quoted in it
+    assert f"game {quote(HOSTILE_ID)}: checking" in err and HOSTILE_ID not in err
+    assert "\x07" not in err and "\u202e" not in err and "fake: line" not in err.replace(quote(HOSTILE_ID), "")
+
+
+def test_view_quotes_the_game_id_in_the_line_it_prints(tmp_path, capsys):
+    from dipsolve.cli import main
+    from dipsolve.core.errors import quote
+    page = tmp_path / "game.html"
+    assert main(["view", _record_of(tmp_path, HOSTILE_ID), "-o", str(page)]) == 0
+    out, err = capsys.readouterr()
+    assert _plain(out) and f"{page}: game {quote(HOSTILE_ID)}, 12 phases" in out and err == ""
+    assert main(["view", _record_of(tmp_path, HOSTILE_ID), "--json"]) == 0      # JSON: escaped already
+    assert json.loads(capsys.readouterr().out)["game"] == HOSTILE_ID
+
+
+def test_a_warning_about_a_record_quotes_its_game_id(capsys):
+    from types import SimpleNamespace
+    from dipsolve.cli.options import warn_skipped
+    from dipsolve.core.errors import quote
+    warn_skipped([SimpleNamespace(id=HOSTILE_ID, warnings=("press skipped in phase S1901M",))], "games.json")
+    err = capsys.readouterr().err
+    assert _plain(err) and err.startswith(f"dipsolve: games.json: game {quote(HOSTILE_ID)}: warning:")

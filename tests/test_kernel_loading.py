@@ -120,3 +120,61 @@ def test_a_command_announces_a_compile_in_one_line_on_stderr(tmp_path):
     if kernel.numba_wanted():
         compiled = dict(line.split() for line in counts.read_text().splitlines())
         assert compiled == {name: "2" if name == "unpack" else "1" for name in compiled}
+
+
+def _no_writable_cache(tmp_path: Path) -> dict[str, str]:
+    """An environment where numba finds no cache directory it can write (a container user
+    with no writable HOME, a read-only install): ``NUMBA_CACHE_DIR``, HOME and the user's
+    cache under a regular file (no directory can be made there, even by root), and numba
+    told not to look beside the package's own files (numba's ``NUMBA_CACHE_LOCATOR_CLASSES``:
+    a checkout's ``__pycache__`` is writable here, a read-only install's is not)."""
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    return {**os.environ, "HOME": str(blocked / "home"), "XDG_CACHE_HOME": str(blocked / "cache"),
+            "NUMBA_CACHE_DIR": str(blocked / "numba"),
+            "NUMBA_CACHE_LOCATOR_CLASSES": "UserProvidedCacheLocator,UserWideCacheLocator"}
+
+
+@pytest.mark.slow  # the cold compile (no cache can keep it) and a game, in a process of its own
+@pytest.mark.skipif(not kernel.numba_wanted(), reason="numba is not installed")
+def test_with_no_writable_cache_play_compiles_for_the_run_and_says_so_once(tmp_path):
+    import numba.core.config
+    if not hasattr(numba.core.config, "CACHE_LOCATOR_CLASSES"):
+        pytest.skip("this numba has no NUMBA_CACHE_LOCATOR_CLASSES to leave out the package's __pycache__")
+    script = ("import sys\n"
+              "from dipsolve.cli import main\n"
+              "rc = main(['play', '--bots', 'dipsolve,dumbbot', '--games', '1', '--until', '1902'])\n"
+              "from dipsolve.core import kernel\n"
+              "print('compiled' if kernel.compiled() else 'plain: ' + kernel.why_plain)\n"
+              "sys.exit(rc)\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=_no_writable_cache(tmp_path), cwd=tmp_path, timeout=600)
+    assert run.returncode == 0, run.stderr
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "no writable cache directory" in lines[0] and "NUMBA_CACHE_DIR" in lines[0], lines
+    assert "dipsolve:agenda" in run.stdout and run.stdout.rstrip().endswith("compiled")
+
+
+def test_when_numba_fails_the_engine_runs_as_plain_python_and_says_so_once(monkeypatch, fresh):
+    """numba installed but unusable (here its ``njit`` raises): the same functions answer
+    as plain Python, and a command is told so in one line (not a traceback)."""
+    numba = pytest.importorskip("numba")
+    monkeypatch.setenv("DIPSOLVE_NO_NUMBA", "")
+    monkeypatch.setattr(kernel, "numba_wanted", lambda: True)
+
+    def broken(*args, **kwargs):
+        raise TypeError("an LLVM that cannot be loaded\nsecond line")
+    monkeypatch.setattr(numba, "njit", broken)
+    # the engine's modules bound back to what they are now when the test ends
+    for module, names in kernel._MODULES.values():
+        for name in (*names, "ints", "rows", "unpack"):
+            if name in vars(module):
+                monkeypatch.setattr(module, name, getattr(module, name))
+    monkeypatch.setattr(kernel, "why_plain", kernel.why_plain)
+    notes: list[str] = []
+    kernel.load(notes.append)
+    assert not kernel.compiled() and "TypeError: an LLVM that cannot be loaded" in kernel.why_plain
+    assert len(notes) == 1 and "\n" not in notes[0] and notes[0].endswith("it runs as plain Python (slower)")
+    from dipsolve import Position, adjudicate    # the engine answers all the same
+    assert adjudicate(Position.initial(), {"France": ["A PAR - BUR"]}).next.unit_in["BUR"].power == "France"
+    assert kernel.load(notes.append) == 0.0 and len(notes) == 1

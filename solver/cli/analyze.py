@@ -23,6 +23,7 @@ import json
 import os
 from typing import Any
 
+from ..core.errors import quote
 from ..core.results import Limits, stop_requested
 from .interrupt import cooperative
 from .options import (PATH_OPPOSITIONS, UserError, add_json, add_nodes, add_power, add_seed, add_time_limit,
@@ -102,7 +103,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             with Progress(total=1) as progress:
                 def step(what: str, done: int, total: int) -> None:
                     progress.total = max(1, total)
-                    head = f"game {record.id}: " if len(records) > 1 else ""
+                    head = f"game {quote(record.id)}: " if len(records) > 1 else ""
                     progress.show(f"{head}{what} ({done}/{total})", done=done)
                 result = analyze_one(record, args, step)
             _report(args, name, record, result, stems, outputs, totals)
@@ -160,7 +161,7 @@ def report_text(name: str, result: Any, time_limit: float, pictures: list[str],
     from ..analysis import EXPLANATIONS, QUIRKS
     record = result.record
     names = record.names
-    lines = [f"# {name}: game {record.id}, {len(names)} phases ({names[0]} to {names[-1]})"]
+    lines = [f"# {name}: game {quote(record.id)}, {len(names)} phases ({names[0]} to {names[-1]})"]
     if result.interrupted:
         lines.append(f"# interrupted: the report of the {len(result.checks)} phases checked and "
                      f"the {sum(map(len, result.moves.values()))} searches finished before the stop")

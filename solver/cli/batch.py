@@ -16,7 +16,9 @@ and one line in RESULTS, appended as it finishes (`dipsolve.execution.journal`):
 ``{"id", "status", "attempts", "result" | "error"}`` with status ``ok``, ``error`` (the
 input is bad: the error as ``--json`` gives it) or ``failed`` (its worker died twice, or
 dipsolve failed on it).  Rerunning the same command skips every input with a line
-(``failed`` ones are tried again).  The jobs run by `dipsolve.execution`: here, in
+(``failed`` ones are tried again).  RESULTS may be a pipe (a FIFO, ``-``): each line is
+written to its reader as it finishes, and nothing is resumed; a pipe that nobody reads
+is refused before any work (`dipsolve.cli.output.open_journal`).  The jobs run by `dipsolve.execution`: here, in
 ``--jobs`` local processes, or on Ray (``--ray``).  Exit status: 0 when every input is
 ``ok``, 2 when one is a bad input, 1 when one failed; Ctrl-C keeps every line written
 (exit 130).
@@ -314,13 +316,12 @@ def line_of(done: Done) -> dict[str, Any]:
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    from ..execution.journal import Journal
-    from .output import check_destination
+    from .output import check_destination, open_journal
     check_destination(args.output)      # a bad -o fails before any input is read
     items = inputs(args)
     settings = settings_of(args)
     counts = {"ok": 0, "error": 0, "failed": 0}
-    with Journal.open(args.output, settings) as journal:
+    with open_journal(args.output, settings) as journal:
         if journal.cut:
             print(f"dipsolve: {args.output}: cut off a line torn by an earlier run "
                   f"({journal.cut} bytes); its input is run again", file=sys.stderr)

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..core.bounds import (LIMITS, check_float, check_int, decode_text, gunzip, help_range,
                            limit_error, read_bytes)
-from ..core.errors import DipsolveSyntaxError
+from ..core.errors import DipsolveSyntaxError, quote
 from ..core.results import WorkClock
 from .errors import FileError, UsageError, UserError
 
@@ -422,7 +422,7 @@ def warn_skipped(records: Iterable[Any], name: str) -> None:
     shape the reader cannot take), naming the file, the game and the phases."""
     for record in records:
         for warning in record.warnings:
-            print(f"dipsolve: {name}: game {record.id}: warning: {warning} (the boards and orders "
+            print(f"dipsolve: {name}: game {quote(record.id)}: warning: {warning} (the boards and orders "
                   f"are read)", file=sys.stderr, flush=True)
 
 

@@ -25,20 +25,28 @@ symbolic link is written through, a device or a pipe (``/dev/null``, ``/dev/stdo
 reads is waited for `DEVICE_TIMEOUT` seconds and then refused, a reader that takes
 nothing for as long too, and a signal is answered meanwhile (nothing is held off).
 
+A results file (``batch -o``, ``play --results``: `open_journal`) is appended to line by
+line as the work finishes (`dipsolve.execution.journal`); a device or a pipe given as one
+is written in place as above, a line at a time, its reader waited for once, at the start.
+
 Every `OSError` becomes ``PATH: cannot write: REASON`` (a `FileError`: exit status 2).
 """
 
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import stat
 import sys
 import tempfile
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..core import files
 from .errors import FileError, UserError
+
+if TYPE_CHECKING:
+    from ..execution.journal import Journal
 
 #: seconds a device or pipe may keep a write waiting (no reader yet, or one that takes
 #: nothing) before the write is given up
@@ -211,71 +219,113 @@ class Outputs:
 
 
 
+def open_journal(path: str, run: dict[str, Any]) -> Journal:
+    """The results file ``path`` of a run with settings ``run``, open
+    (`dipsolve.execution.journal.Journal`: its lines of an earlier run read); a device or a
+    pipe (``-``: standard output) is opened as `write_device` opens it (a FIFO that no
+    process reads is refused after `DEVICE_TIMEOUT` seconds) and each line written to it
+    as `write_device` writes (a reader that takes nothing is given up; a signal ends the
+    wait), never opened for reading: nothing in it is resumed."""
+    from ..execution.journal import Journal
+    if path != "-" and not files.is_device(path):
+        return Journal.open(path, run)
+    fd = open_device(path)
+    return Journal.stream(path, run, functools.partial(write_open, fd, path),
+                          lambda: os.close(fd) if fd is not None else None)
+
+
 def write_device(path: str, data: bytes, *, done: list[str] = [],
                  timeout: float | None = None, clock: Callable[[], float] | None = None) -> None:
     """Write ``data`` to the device or pipe ``path`` (``-``: standard output) in place,
-    never blocking: the opening of a FIFO that no process reads yet and every write to
-    a reader that takes nothing are retried every few milliseconds, each kind of wait
-    given up after ``timeout`` seconds (`DEVICE_TIMEOUT`; ``clock``: `time.monotonic`)
-    with a `FileError`; a stop request (a signal) meanwhile ends the write at once
-    (`dipsolve.cli.interrupt.Interrupted`)."""
-    import select
-    import time
+    never blocking: the opening of a FIFO that no process reads yet (`open_device`) and
+    every write to a reader that takes nothing (`write_open`) are retried every few
+    milliseconds, each kind of wait given up after ``timeout`` seconds (`DEVICE_TIMEOUT`;
+    ``clock``: `time.monotonic`) with a `FileError`; a stop request (a signal) meanwhile
+    ends the wait at once (`dipsolve.cli.interrupt.Interrupted`)."""
+    fd = open_device(path, done=done, timeout=timeout, clock=clock)
+    try:
+        write_open(fd, path, data, done=done, timeout=timeout, clock=clock)
+    finally:
+        if fd is not None:
+            os.close(fd)
 
+
+def _written(done: list[str]) -> str:
+    return f" (written: {', '.join(done)})" if done else ""
+
+
+def _stop() -> None:
+    """`dipsolve.cli.interrupt.Interrupted` once a stop was requested (a signal)."""
     from ..core.results import stop_requested
     from . import interrupt
+    if stop_requested():
+        raise interrupt.Interrupted(interrupt.received() or 2)
+
+
+def open_device(path: str, *, done: list[str] = [], timeout: float | None = None,
+                clock: Callable[[], float] | None = None) -> int | None:
+    """A descriptor open for writing on the device or pipe ``path`` (``-``: a copy of
+    standard output's; None when no file is behind it, a test's capture), for
+    `write_open`: a FIFO that no process reads yet is waited for, without blocking, at
+    most ``timeout`` seconds (`DEVICE_TIMEOUT`) and then refused (a `FileError`); a stop
+    request meanwhile ends the wait (`dipsolve.cli.interrupt.Interrupted`).  ``done``:
+    the files of the run already written, said in the error."""
+    import time
     limit = DEVICE_TIMEOUT if timeout is None else timeout
     now = clock or time.monotonic
-    written = f" (written: {', '.join(done)})" if done else ""
     sys.stdout.flush()                  # what is printed is out before any wait
-
-    def stop() -> None:
-        if stop_requested():
-            raise interrupt.Interrupted(interrupt.received() or 2)
-
     if path == "-":
-        sys.stdout.flush()
         try:
-            fd = os.dup(sys.stdout.fileno())
+            return os.dup(sys.stdout.fileno())
         except (AttributeError, ValueError, OSError):    # no file behind it (a test's capture)
-            sys.stdout.write(data.decode("utf-8", "replace"))
-            sys.stdout.flush()
-            return
-    else:
-        started = now()
-        while True:
-            try:
-                fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-                break
-            except OSError as e:
-                if e.errno != errno.ENXIO:           # ENXIO: a FIFO that no process reads
-                    raise _cannot(path, reason(e) + written) from None
-            stop()
-            if now() - started >= limit:
-                raise _cannot(path, f"no process reads the pipe (waited {limit:g} s)" + written)
-            time.sleep(_DEVICE_POLL)
-    try:
-        view = memoryview(data)
+            return None
+    started = now()
+    while True:
+        try:
+            return os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError as e:
+            if e.errno != errno.ENXIO:           # ENXIO: a FIFO that no process reads
+                raise _cannot(path, reason(e) + _written(done)) from None
+        _stop()
+        if now() - started >= limit:
+            raise _cannot(path, f"no process reads the pipe (waited {limit:g} s)" + _written(done))
+        time.sleep(_DEVICE_POLL)
+
+
+def write_open(fd: int | None, path: str, data: bytes, *, done: list[str] = [],
+               timeout: float | None = None, clock: Callable[[], float] | None = None) -> None:
+    """Write all of ``data`` to ``fd`` (`open_device`'s, on ``path``; None: standard
+    output as Python holds it) without blocking: a reader that takes nothing for
+    ``timeout`` seconds (`DEVICE_TIMEOUT`) is given up (a `FileError` that says how much
+    went), and a stop request ends any wait for it (`dipsolve.cli.interrupt.Interrupted`);
+    what the reader takes is written, stop or not."""
+    import select
+    import time
+    if fd is None:
+        sys.stdout.write(data.decode("utf-8", "replace"))
+        sys.stdout.flush()
+        return
+    limit = DEVICE_TIMEOUT if timeout is None else timeout
+    now = clock or time.monotonic
+    view = memoryview(data)
+    waited_since = now()
+    while view:
+        try:
+            _, ready, _ = select.select([], [fd], [], _DEVICE_POLL)
+        except InterruptedError:
+            continue
+        if not ready:
+            _stop()
+            if now() - waited_since >= limit:
+                raise _cannot(path, f"the reader took nothing for {limit:g} s "
+                                    f"({len(data) - len(view):,} of {len(data):,} bytes "
+                                    f"written)" + _written(done))
+            continue
+        try:
+            n = os.write(fd, view[:select.PIPE_BUF])   # never more than a ready pipe takes
+        except (BlockingIOError, InterruptedError):
+            continue
+        except OSError as e:
+            raise _cannot(path, reason(e) + _written(done)) from None
+        view = view[n:]
         waited_since = now()
-        while view:
-            stop()
-            try:
-                _, ready, _ = select.select([], [fd], [], _DEVICE_POLL)
-            except InterruptedError:
-                continue
-            if not ready:
-                if now() - waited_since >= limit:
-                    raise _cannot(path, f"the reader took nothing for {limit:g} s "
-                                        f"({len(data) - len(view):,} of {len(data):,} bytes "
-                                        f"written)" + written)
-                continue
-            try:
-                n = os.write(fd, view[:select.PIPE_BUF])   # never more than a ready pipe takes
-            except (BlockingIOError, InterruptedError):
-                continue
-            except OSError as e:
-                raise _cannot(path, reason(e) + written) from None
-            view = view[n:]
-            waited_since = now()
-    finally:
-        os.close(fd)

@@ -26,14 +26,13 @@ def executor_for(args: argparse.Namespace) -> Any:
 
 def open_results(args: argparse.Namespace) -> Any:
     """The ``--results`` file, opened (its games of an earlier run read)."""
-    from ..execution.journal import Journal
-    from .output import check_destination
+    from .output import check_destination, open_journal
     check_destination(args.results)
     run = {"command": "play", "bots": args.bots, "seat": args.seat, "until": args.until,
            "draw_after": args.draw_after, "time_limit": args.time_limit, "evaluation": args.evaluation,
            "opponents": args.opponents, "seed": args.seed, "rotate": args.rotate,
            "clock": args.clock, **({"nodes": args.nodes} if args.nodes is not None else {})}
-    return Journal.open(args.results, run)
+    return open_journal(args.results, run)
 
 
 def played_before(journal: Any, args: argparse.Namespace) -> dict[int, GameRecord]:

@@ -10,6 +10,7 @@ import json
 import sys
 from typing import Any
 
+from ..core.errors import quote
 from ..core.results import Limits
 from .options import (PATH_OPPOSITIONS, UserError, add_json, add_time_limit, integer, is_record, read_text,
                       source_name, warn_skipped)
@@ -95,7 +96,7 @@ def cmd_view(args: argparse.Namespace) -> int:
                           **({} if threats is None else {"threats": threats.to_json()}),
                           **({} if args.output else {"html": page})}))
     elif args.output:
-        print(f"{args.output}: game {record.id}, {len(record.phases)} phases ({len(data):,} bytes)")
+        print(f"{args.output}: game {quote(record.id)}, {len(record.phases)} phases ({len(data):,} bytes)")
     return 0
 
 

@@ -51,6 +51,7 @@ import time
 from typing import Any, Callable
 
 from . import resolution, tables
+from .errors import clean_message
 from .resolution import settle
 from .tables import (A_BY, A_DEST, A_DLOC, A_GIVEN, A_RESULT, A_SDEST, A_SPROV, A_TYPE, A_VIA,
                      A_WHY, AF, COAST, CONVOY, F_BAD_ROUTE, F_VIA, H_L, H_P, HEADER, HOLD, LAND, Ints,
@@ -560,9 +561,11 @@ def loaded() -> bool:
 def load(note: Callable[[str], None] | None = None) -> float:
     """Make the engine ready in this process: where numba is installed, compile its
     functions (or load them from numba's cache on disk, under ``NUMBA_CACHE_DIR`` or
-    beside this module, or the user's cache); elsewhere, or if numba cannot compile or
-    cache, the same functions stay plain Python (`why_plain` says why).  ``note`` is told
-    one line first when the functions are not in the cache, so that they compile.
+    beside this module, or the user's cache; where none of them can be written, compiled
+    for this process alone); elsewhere, or if numba cannot compile, the same functions stay
+    plain Python (`why_plain` says why).  ``note`` is told one line first when the
+    functions are not in the cache, so that they compile (or that no cache can keep
+    them), or after numba failed, that they run as plain Python.
     Returns the seconds it took (0 once loaded).  Every command and every solver calls it
     before its time limit starts."""
     global why_plain
@@ -597,16 +600,26 @@ def load(note: Callable[[str], None] | None = None) -> float:
         # them all)
         inner: dict[str, Any] = dict(no_cpython_wrapper=True, no_cfunc_wrapper=True)
         made = {"ints": njit(**inner)(ints_compiled), "rows": njit(**inner)(rows_compiled)}
+        uncached = False
         for name in _PLAIN:
-            if name not in made:
-                made[name] = njit(**({"cache": True} if name in _ENTRIES else inner))(_PLAIN[name])
-        if not _stamp(made):
+            if name in _ENTRIES:
+                try:
+                    made[name] = njit(cache=True)(_PLAIN[name])
+                except RuntimeError:    # numba finds no writable cache directory ("no locator
+                    uncached = True     # available"): compiled all the same, for this run only
+                    made[name] = njit(_PLAIN[name])
+            elif name not in made:
+                made[name] = njit(**inner)(_PLAIN[name])
+        if not uncached and not _stamp(made):
             # numba's cache would know the entry point's own file only: no cache at all
             # rather than an engine older than its files
             for name in _ENTRIES:
                 made[name] = njit(_PLAIN[name])
-        cached = _cached(made["movement"])
-        if note is not None and not cached:
+        cached = not uncached and _cached(made["movement"])
+        if note is not None and uncached:
+            note("numba finds no writable cache directory (set NUMBA_CACHE_DIR to one): the rules "
+                 "engine compiles for this run only (about 15-20 s)")
+        elif note is not None and not cached:
             note("compiling the rules engine once with numba (about 15-20 s; later runs load it "
                  "from numba's cache)")
         _bind(made)
@@ -616,6 +629,8 @@ def load(note: Callable[[str], None] | None = None) -> float:
         _bind({**_PLAIN, "unpack": tables.unpack_lists})
         why_plain = f"numba could not compile the engine ({type(e).__name__}: {e})"
         _state.append(False)
+        if note is not None:
+            note(f"{clean_message(why_plain, 300)}: it runs as plain Python (slower)")
         return time.perf_counter() - t0
     _state.append(True)
     return time.perf_counter() - t0

@@ -15,13 +15,19 @@ A rerun with the same settings skips every job whose id has a line (`Journal.don
 ``status`` ``failed`` — a worker died every time — is run again, and its new line
 follows the old: the last line of an id is its result).  A rerun with other settings is
 refused: its answers would be mixed with the first run's.
+
+A pipe or a device (``batch -o FIFO``) is no file to read back: `Journal.stream` writes
+the same lines to it as they finish, through the writer it is given (the command line's
+`dipsolve.cli.output.open_journal`: it never waits forever for a reader), and resumes
+nothing.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
-from typing import Any
+from typing import Any, Callable
 
 from ..core import files
 from ..core.bounds import loads_json
@@ -91,16 +97,39 @@ def read_results(text: str, path: str, run: dict[str, Any]) -> dict[str, dict[st
     return done
 
 
+def _line(item: dict[str, Any]) -> bytes:
+    """One line of a results file: the JSON of ``item``."""
+    return (json.dumps(item) + "\n").encode()
+
+
 class Journal:
     """An open results file: the lines finished before (`done`) and `append`."""
 
-    def __init__(self, path: str, fd: int, done: dict[str, dict[str, Any]], cut: int) -> None:
+    def __init__(self, path: str, fd: int, done: dict[str, dict[str, Any]], cut: int,
+                 write: Callable[[bytes], None] | None = None, close: Callable[[], None] | None = None) -> None:
         self.path = path
         self._fd = fd
+        self._write = write if write is not None else functools.partial(files.append, fd)
+        self._close = close
         #: the last line of each id already in the file, but for those run again (`RETRIED`)
         self.done = done
         #: bytes of a torn last line cut off when the file was opened (a killed run)
         self.cut = cut
+
+    @classmethod
+    def stream(cls, path: str, run: dict[str, Any], write: Callable[[bytes], None],
+               close: Callable[[], None]) -> Journal:
+        """The results of a run with settings ``run`` written as they finish to ``path``, a
+        pipe or a device that ``write`` writes each line to in turn (the run's first line
+        now) and ``close`` closes: nothing is read back, so nothing is resumed; an error
+        of ``write`` is the caller's (an `OSError` becomes a `JournalError`)."""
+        journal = cls(path, -1, {}, 0, write, close)
+        try:
+            journal._put(_line({"dipsolve": "results", "run": run}))
+        except BaseException:
+            close()
+            raise
+        return journal
 
     @classmethod
     def open(cls, path: str, run: dict[str, Any]) -> Journal:
@@ -131,7 +160,7 @@ class Journal:
             if not chunk:
                 break
             data += chunk
-        first = (json.dumps(header) + "\n").encode()
+        first = _line(header)
         end = data.rfind(b"\n") + 1
         whole, torn = data[:end], data[end:]
         if not whole:                 # new, or a run killed while it wrote the first line
@@ -151,12 +180,18 @@ class Journal:
     def append(self, item: dict[str, Any]) -> None:
         """Append one result (it has an ``id``) as one line, synced to the disk; a
         `JournalError` if it cannot be written (a full disk)."""
+        self._put(_line(item))
+
+    def _put(self, data: bytes) -> None:
         try:
-            files.append(self._fd, (json.dumps(item) + "\n").encode())
+            self._write(data)
         except OSError as e:
             raise _error(self.path, f"cannot write: {_reason(e)}") from None
 
     def close(self) -> None:
+        if self._close is not None:
+            close, self._close = self._close, None
+            close()
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1

@@ -37,6 +37,7 @@ from ..core.errors import DipsolveArgumentError, DipsolveInternalError, Dipsolve
 from ..core.names import check_power
 from ..core.orders import Order
 from ..core.position import Phase, Position
+from .given_orders import check_orders
 from .records import (Record, RecordPhase, Source, _parse_order, dumps_records, load_records, pick,
                       read_records, result_codes)
 
@@ -142,17 +143,18 @@ class Game:
     def process(self, orders: Mapping[str, Iterable[Order | str]] | None = None) -> Outcome:
         """Adjudicate the current phase with ``orders`` (power -> orders, each an `Order`
         or its text; a unit without one holds, a power without any is in civil disorder)
-        and move on to the next board.  Returns the `Outcome`."""
+        and move on to the next board.  Returns the `Outcome`.  The orders are checked as
+        `dipsolve.adjudicate` checks them (`dipsolve.io.given_orders.check_orders`): a
+        power named twice (``"France"``, ``"FRANCE"``) gives one list of orders, a unit
+        ordered in both is ordered twice."""
         if self._current.name == "COMPLETED":
             raise DipsolveRuleError(f"game {self.id!r} is over", rule="game over")
         if orders is not None and not isinstance(orders, Mapping):
             raise DipsolveArgumentError(f"process(): orders: expected power -> orders, not a "
                                         f"{type(orders).__name__}", expected="a mapping of power to orders")
-        m = self.position.map
-        given = {check_power(p, "orders", m): tuple(o if isinstance(o, Order) else _parse_order(str(o), m)
-                                                    for o in os)
-                 for p, os in (orders or {}).items()}
-        outcome = adjudicate(self.position, {p: list(os) for p, os in given.items()})
+        checked = check_orders(orders or {}, self.position) or {}
+        outcome = adjudicate(self.position, checked)
+        given = {p: tuple(os) for p, os in checked.items()}
         done = GamePhase(self._current.name, self.position, given,
                          {k: tuple(v) for k, v in result_codes(outcome).items()}, self._current.messages)
         done.__dict__["outcome"] = outcome         # the cached_property, already known
