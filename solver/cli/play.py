@@ -187,8 +187,9 @@ def game_line(index: int, record: GameRecord) -> str:
         head = f"a draw, {record.final_phase} (no center changed hands for {record.draw_after} years)"
     else:
         head = f"no solo by {record.until}"
-    seats = ", ".join(f"{r.power[:3].upper()} {r.centers}{' out' if r.eliminated else ''} ({r.bot})"
-                      for r in record.results)
+    tokens = record.final.map.power_tokens          # a power short, as its map names it
+    seats = ", ".join(f"{tokens.get(r.power, r.power[:3].upper())} {r.centers}"
+                      f"{' out' if r.eliminated else ''} ({r.bot})" for r in record.results)
     return f"game {index + 1} (seed {record.seed}): {head}; {seats}"
 
 
