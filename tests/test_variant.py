@@ -78,15 +78,17 @@ def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
 
 
 COMMANDS_WITH_VARIANT = ("adjudicate", "show", "parse", "validate", "solve", "path", "adjust", "play",
-                         "render", "batch")
+                         "render", "batch", "analyze", "view")
 
 
 def test_every_command_that_reads_a_position_takes_a_variant_and_says_so():
     from dipsolve.cli.main import build_parser
     parser = build_parser()
     for command in COMMANDS_WITH_VARIANT:
-        text = parser._subparsers._group_actions[0].choices[command].format_help()
+        text = " ".join(parser._subparsers._group_actions[0].choices[command].format_help().split())
         assert "--variant NAME|FILE" in text and "standard" in text, command
+        # every command that reads a game record says how a game on a map file is read
+        assert ("A game record names its own variant" in text) == (command != "play"), command
 
 
 @pytest.mark.parametrize("command", ["adjudicate", "show", "render"])
