@@ -176,6 +176,14 @@ def test_a_map_file_is_checked_as_data(old, new, place, message, limit):
     assert getattr(e, "limit", None) == limit
 
 
+def test_a_dropped_province_leaves_every_list_that_named_it():
+    """``DROP CCC`` (as the ``diplomacy`` package drops a place): CCC is no location, no
+    neutral center, touched by nothing."""
+    v = parse_map_file(SMALL + "DROP CCC\n", "small.map")
+    assert set(v.map.provinces) == {"AAA", "BBB"} and v.map.centers == {"AAA", "BBB"}
+    assert v.map.army_moves == {"AAA": {"BBB"}, "BBB": {"AAA"}} and v.victory == 2
+
+
 def test_a_map_file_without_powers_or_past_a_bound_is_refused():
     assert "no powers" in _read_error("LAND AAA ABUTS BBB\nLAND BBB ABUTS AAA\n").message
     many = "".join(f"LAND L{i} ABUTS L{i + 1}\n" for i in range(1001))

@@ -64,6 +64,11 @@ def power_spellings(powers: tuple[str, ...], tokens: dict[str, str], aliases: di
     return out, {alias: tuple(owners) for alias, owners in claims.items() if len(owners) > 1}
 
 
+#: the coasts a province may have, by their canonical names
+COAST_NAMES = ("NC", "SC", "EC", "WC")
+#: a province's abbreviation in a declared map
+_ABBR = re.compile(r"[A-Za-z0-9]+")
+
 #: DAIDE coast tokens and their canonical two-letter names.
 COAST_ALIASES = {"NC": "NC", "SC": "SC", "EC": "EC", "WC": "WC",
                  "NCS": "NC", "SCS": "SC", "ECS": "EC", "WCS": "WC",
@@ -348,6 +353,10 @@ def read_declared_map(text: str, powers: tuple[str, ...], tokens: dict[str, str]
                     (opts.get("home") and opts["home"] not in powers):
                 raise error(f"province {abbr}: expected center, home=POWER (a power of the "
                             f"variant), coasts=NC,SC, name=Full_Name or alias=a,b", n, None)
+            if _ABBR.fullmatch(abbr) is None or any(c.upper() not in COAST_NAMES
+                                                    for c in opts.get("coasts", "").split(",") if c):
+                raise error(f"province {abbr}: expected an abbreviation of letters and digits, and "
+                            f"coasts among {', '.join(COAST_NAMES)}", n, None, found=abbr)
             if opts.get("home") and "center" not in opts:
                 at = next(i for i, w in enumerate(words, 1) if w.startswith("home="))
                 raise error(f"province {abbr}: home={opts['home']}, but not a supply center (a home "
@@ -372,16 +381,18 @@ def read_declared_map(text: str, powers: tuple[str, ...], tokens: dict[str, str]
         else:
             raise error(f"found {' '.join([key, *words])!r}, expected a province, army "
                         f"or fleet line", n, None)
-    game_map = make_map(provinces, moves["army"], moves["fleet"], powers, tokens, aliases, name)
+    # where each unit may stand (as `make_map` makes `Map.fleet_locations`): every line's
+    # place is one, and moves to places with a line of their own
+    stands = {"army": {p for p, v in provinces.items() if v.terrain != "sea"},
+              "fleet": {loc for p, v in provinces.items() if v.terrain != "land"
+                        for loc in ([f"{p}/{c}" for c in v.coasts] or [p])}}
     for (kind, src), n in lines.items():
-        unit = "A" if kind == "army" else "F"
-        places = (src, *moves[kind][src])
-        bad = [x for x in places if not game_map.can_stand(unit, x)]
+        bad = [x for x in (src, *sorted(moves[kind][src])) if x not in stands[kind] or x not in moves[kind]]
         if bad:
             where = raw[n - 1].split("#", 1)[0].split()
             raise error(f"{kind} {src}: {', '.join(bad)} is no place for an {kind}", n,
-                        where.index(bad[0]) if bad[0] in where else where.index(f"{src}:"), found=bad[0])
-    return game_map
+                        where.index(bad[0]) if bad[0] in where else 1, found=bad[0])
+    return make_map(provinces, moves["army"], moves["fleet"], powers, tokens, aliases, name)
 
 
 def _standard_powers() -> tuple[str, ...]:

@@ -47,7 +47,7 @@ from pathlib import PurePath
 from typing import Any, Callable
 
 from .bounds import LIMITS, check_digits, limit_error
-from .map import Province, make_map, place
+from .map import COAST_NAMES, Province, make_map, place
 from .variant import Variant, VariantError, add_start_unit, check_start, check_victory
 
 __all__ = ["parse_map_file"]
@@ -58,7 +58,7 @@ _KINDS = {"MOVEMENT": "M", "RETREATS": "R", "RETREAT": "R", "ADJUSTMENTS": "A", 
 _IGNORED = ("RULE", "RULES", "DUMMY", "DUMMIES")
 #: a location's abbreviation, and the coasts a province may have (dipsolve's names)
 _LOCATION = re.compile(r"[A-Za-z0-9]+(?:/[A-Za-z]+)?")
-_COASTS = ("NC", "SC", "EC", "WC")
+_COASTS = COAST_NAMES
 
 #: where something was written, as an error takes it: ``filename``, ``line``, ``column``,
 #: ``source_line``, ``width``
@@ -166,9 +166,7 @@ def _statement(read: _Read, ln: _Line, power: str | None,
     elif up in ("WATER", "COAST", "PORT", "LAND", "SHUT", "AMEND"):
         _location(read, ln, up)
     elif up == "DROP":
-        for loc in words[1:]:
-            for k in [k for k in read.kinds if k.upper() == loc.upper() or k.upper().startswith(loc.upper() + "/")]:
-                del read.kinds[k], read.abuts[k]
+        _drop(read, [_province(w) for w in words[1:]])
     elif up in ("A", "F"):
         if power is None or len(words) != 2:
             raise ln.error(f"found {ln.text!r}, expected a unit (A LOC or F LOC) after its power's line",
@@ -249,6 +247,22 @@ def _location(read: _Read, ln: _Line, up: str) -> None:
                            f"stands, or support itself)", i, found=place_, expected="another province")
         places.append(place_)
         read.placed.setdefault((key, place_.upper()), ln.at(i))
+
+
+def _drop(read: _Read, dropped: list[str]) -> None:
+    """``DROP ABBR ...``: the provinces and their coasts taken off the map, and (as the
+    ``diplomacy`` package drops them) out of every list that names them: what touches
+    them, homes, neutral centers, units."""
+    gone = set(dropped)
+    for k in [k for k in read.kinds if _province(k) in gone]:
+        del read.kinds[k], read.abuts[k]
+    for places in read.abuts.values():
+        places[:] = [p for p in places if _province(p) not in gone]
+    for homes in read.homes.values():
+        homes[:] = [c for c in homes if c not in gone]
+    read.neutral = [c for c in read.neutral if c not in gone]
+    for power, units in read.units.items():
+        read.units[power] = [u for u in units if _province(u[1]) not in gone]
 
 
 def _homes(read: _Read, ln: _Line, power: str, homes: list[str], first: int) -> None:
