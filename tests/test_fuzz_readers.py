@@ -2,7 +2,10 @@
 
 Each reader of `READERS` (positions in ``.dip`` and DAIDE ``NOW``/``SCO``, orders in the
 three notations, one DAIDE order, phases, press at every level and in DPP, values files,
-plan JSON, saved-game records, a path's known defence; and the bytes a DAIDE server sends) is handed arbitrary
+plan JSON, saved-game records, a path's known defence, map files of the ``diplomacy``
+package's format, variant files and dipsolve's declared maps (each error placed in its
+file, each variant read starting on a board that reads back); and the bytes a DAIDE
+server sends) is handed arbitrary
 text and mutations of valid examples (characters flipped, spans deleted or duplicated,
 brackets nested far past ``max_nesting``, numbers of thousands of digits, ``1e400``,
 ``NaN``), and must answer or raise a `DipsolveError`
@@ -258,6 +261,107 @@ def _read_phase(text: str) -> object:
     return Phase.parse(text)
 
 
+# -- map and variant files (``--variant FILE``) ---------------------------------------------
+
+DATA = ROOT / "solver" / "data"
+
+#: a map file of the ``diplomacy`` package's format that uses another (isles.map, "beside"
+#: it) and amends it: AMEND, DROP, UNPLAYED, HOME, INHABITS, UNITS, RULE, several VICTORY
+_MAP_AMENDED = """\
+USE isles.map
+RULE NO_PRESS
+VICTORY 4 3
+BEGIN FALL 1903 MOVEMENT
+AMEND MID ABUTS -cap
+AMEND cap ABUTS -MID
+DROP ISL
+UNOWNED MID CAP
+AMBER (AMBERITE) NOR
+INHABITS POR
+UNITS
+A POR
+COBALT (COBALTIAN) HAR SOU
+UNITS
+A HAR
+GREY (GREYISH) MID
+A MID
+UNPLAYED GREY
+"""
+
+
+def _map_beside(name: str) -> tuple[str, str]:
+    """The one file beside a fuzzed map file: examples/variants/isles.map."""
+    from dipsolve.core.variant import VariantError
+    if name != "isles.map":
+        raise VariantError(f"cannot read the file {name!r} it names: no such file")
+    return (EXAMPLES / "variants" / "isles.map").read_text(encoding="utf-8"), "isles.map"
+
+
+def _read_variant_text(name: str) -> str:
+    """The map a fuzzed variant file names: one of the shipped ones' files."""
+    from dipsolve.core.variant import VariantError
+    if name not in ("standard.map", "pure.map", "ancmed.map"):
+        raise VariantError(f"cannot read the file {name!r} it names: no such file")
+    return (DATA / name).read_text(encoding="utf-8")
+
+
+#: the errors that name no line: what a whole file lacks
+_FILE_LEVEL = ("no locations", "no powers", "no map line", "no name", "no powers,", "no start",
+               "no victory", "no seasons")
+
+
+def _a_start_that_reads_back(v: object) -> object:
+    """What the readers' checks promise of a variant read: its start is a position that
+    reads back as itself, and adjudicates (every unit holding)."""
+    from dipsolve.core.adjudicator import adjudicate
+    from dipsolve.core.errors import DipsolveError
+    from dipsolve.core.position import Position
+    try:
+        start = Position.initial(v)      # type: ignore[arg-type]
+    except DipsolveError as e:
+        raise AssertionError(f"a variant read whose start is refused: {e}") from None
+    assert Position.from_text(start.to_text(), game_map=start.map) == start
+    adjudicate(start, {})
+    return v
+
+
+def _placed(read: Callable[[str], object]) -> Callable[[str], object]:
+    """``read``, whose every error names the file, and its line unless it is about what
+    the whole file lacks."""
+    def placed(text: str) -> object:
+        try:
+            return _a_start_that_reads_back(read(text))
+        except DipsolveError as e:
+            assert e.filename is not None, e
+            assert e.line is not None or e.message.startswith(_FILE_LEVEL), e
+            raise
+    return placed
+
+
+def _read_map_file(text: str) -> object:
+    from dipsolve.core.map_file import parse_map_file
+    return parse_map_file(text, "<fuzz>", _map_beside)
+
+
+def _read_variant_file(text: str) -> object:
+    from dipsolve.core.variant import read_variant
+    return read_variant(text, "<fuzz>", _read_variant_text)
+
+
+def _read_declared_map(text: str) -> object:
+    """A declared map (``data/pure.map``'s format) as the standard game's powers' map."""
+    from dipsolve.core.map import POWERS, read_declared_map
+    from dipsolve.core.variant import Variant
+    m = read_declared_map(text, POWERS, filename="<fuzz>")
+    units = tuple((p, "A", h) for p in POWERS for h in sorted(m.homes.get(p, ()))[:1]
+                  if m.can_stand("A", h))
+    return Variant("<fuzz>", m, POWERS, "S1901M", units, max(1, len(m.centers)), ("Spring", "Fall", "Winter"))
+
+
+def _variant_examples() -> list[str]:
+    return [(DATA / f"{name}.variant").read_text(encoding="utf-8") for name in ("pure", "ancmed", "standard")]
+
+
 #: reader name -> (the reader, its valid examples)
 READERS: dict[str, tuple[Callable[[str], object], Callable[[], list[str]]]] = {
     "position-dip": (_read_position, _dip_examples),
@@ -279,6 +383,11 @@ READERS: dict[str, tuple[Callable[[str], object], Callable[[], list[str]]]] = {
     "path-defence": (_read_defence, lambda: [(EXAMPLES / "path" / "defence-france-1909.txt")
                                              .read_text(encoding="utf-8")]),
     "phase": (_read_phase, lambda: ["S1901M", "Spring 1901 Movement", "W1999A", "Fall 1905 Retreats"]),
+    "map-file": (_placed(_read_map_file), lambda: [(EXAMPLES / "variants" / "isles.map").read_text(encoding="utf-8"),
+                                                  _MAP_AMENDED]),
+    "variant-file": (_placed(_read_variant_file), _variant_examples),
+    "declared-map": (_placed(_read_declared_map), lambda: [(DATA / f"{name}.map").read_text(encoding="utf-8")
+                                                          for name in ("pure", "standard")]),
 }
 
 

@@ -197,7 +197,13 @@ def test_unknown_phase_name_is_located(peer_records):
      DipsolveSyntaxError),
     (lambda g: g["phases"][0]["state"]["units"]["FRANCE"].append("A BUD"), "two units in Budapest",
      DipsolveRuleError),
-    (lambda g: g.update(map="colonial"), "its variants only (standard, pure, ancmed)", DipsolveSyntaxError),
+    (lambda g: g.update(map="colonial"), "not a variant dipsolve ships (standard, pure, ancmed); a game "
+                                         "on a map file is read with that file (--variant PATH/colonial.map",
+     DipsolveSyntaxError),
+    (lambda g: g.update(map=["standard"]), "map: expected a variant's name (a string), found list",
+     DipsolveSyntaxError),
+    (lambda g: g.update(map="../../etc/passwd"), "a game on a map file is read with that file (--variant "
+                                                 "PATH/passwd.map", DipsolveSyntaxError),
     (lambda g: g.pop("phases"), "not a saved game", DipsolveSyntaxError),
     (lambda g: g["phases"][1].update(state=[]), "expected a JSON object, found list", DipsolveSyntaxError),
     (lambda g: g.update(players={"PRUSSIA": "x"}), "unknown power 'PRUSSIA'", DipsolveSyntaxError),

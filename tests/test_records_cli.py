@@ -4,11 +4,14 @@ is taken, ``play --save``, and bad records as one-line errors with exit status 2
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from dipsolve.cli import main
 from dipsolve.io.game import load_record
+
+ROOT_EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def run(capsys, *argv):
@@ -224,3 +227,103 @@ def test_a_record_with_press_in_another_shape_is_read_with_a_warning(tmp_path, c
     code, out, err = run(capsys, "analyze", str(RECORD), "--adjudication-only", "--json")
     assert code == 0 and json.loads(out)["warnings"] == [] and err == ""
 
+
+
+# -- games on a map file of the user's (issue 52, item 5) --------------------------------
+
+ISLES = "examples/variants/isles.map"
+
+
+@pytest.fixture(scope="module")
+def isles(tmp_path_factory):
+    """A game on the example map file, saved by `dipsolve play --save`."""
+    root = ROOT_EXAMPLES.parent
+    folder = tmp_path_factory.mktemp("isles")
+    assert main(["play", "--variant", str(root / ISLES), "--bots", "dumbbot,random", "--until", "1905",
+                 "--save", str(folder / "saved"), "--json"]) == 0
+    return root / ISLES, folder / "saved" / "game-0.json"
+
+
+def test_a_game_on_a_map_file_names_the_file_and_reads_back_with_it(isles, capsys):
+    map_file, saved = isles
+    assert json.loads(saved.read_text())["map"] == "isles.map"
+    code, out, err = run(capsys, "show", "--variant", str(map_file), "--phase", "F1902M", str(saved))
+    assert code == 0 and "phase: Fall 1902 Movement" in out and "[Amber]" in out, err
+    code, out, err = run(capsys, "analyze", "--variant", str(map_file), "--adjudication-only", str(saved))
+    assert code == 0 and "dipsolve gives the record's next board in every one" in out, err
+    code, out, err = run(capsys, "adjudicate", "--variant", str(map_file), "--phase", "S1902M", str(saved),
+                         "--json")
+    assert code == 0, err
+    code, out, err = run(capsys, "batch", "--task", "adjudicate", "--variant", str(map_file), str(saved),
+                         "-o", str(saved.parent / "results.jsonl"))
+    assert code == 0, err
+    results = (saved.parent / "results.jsonl").read_text().splitlines()[1:]
+    assert results and all(json.loads(r)["status"] == "ok" for r in results)
+    # view reads it, then draws only the standard board (as for pure and ancmed)
+    code, out, err = run(capsys, "view", "--variant", str(map_file), str(saved), "-o", str(saved.parent / "x.html"))
+    assert code == 2 and "no picture of the 'isles.map' board" in err and "map 'isles.map'" not in err
+    from dipsolve.core.variant_files import find_variant
+    record = load_record(str(saved), variant=find_variant(str(map_file)))
+    assert record.result.how == "solo" and record.result.winners == ("Amber",)
+
+
+def test_a_game_on_a_map_file_is_refused_without_it_or_with_another(isles, capsys, tmp_path):
+    map_file, saved = isles
+    for command in (["show", "--phase", "F1902M"], ["analyze", "--adjudication-only"], ["view"],
+                    ["adjudicate", "--phase", "S1902M"]):
+        code, out, err = run(capsys, *command, str(saved), *(["-o", str(tmp_path / "x.html")]
+                                                            if command == ["view"] else []))
+        assert code == 2 and "Traceback" not in err and len(err.splitlines()) == 1, err
+        assert f"{saved}:1:" in err and "map 'isles.map': not a variant dipsolve ships" in err
+        assert "--variant PATH/isles.map" in err
+    for given in ("standard", "pure", str(ROOT_EXAMPLES / "variants" / "pure.dip")):
+        code, out, err = run(capsys, "show", "--variant", given, "--phase", "F1902M", str(saved))
+        assert code == 2 and "Traceback" not in err, err
+    code, out, err = run(capsys, "show", "--variant", "pure", "--phase", "F1902M", str(saved))
+    assert "the game was played on 'isles.map', not on the variant given ('pure')" in err
+
+
+def test_a_users_variant_named_like_a_shipped_one_is_never_read_as_it(tmp_path, capsys):
+    """A user's ``standard.map`` (the standard board's file of the ``diplomacy`` package, or
+    anything) and a variant file whose name line says ``standard``: the game's record names
+    the file, so it is never read back on the shipped standard map."""
+    small = ROOT_EXAMPLES.parent / ISLES
+    (tmp_path / "standard.map").write_text(small.read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["play", "--variant", str(tmp_path / "standard.map"), "--bots", "random", "--until", "1901",
+                 "--save", str(tmp_path / "a"), "--json"]) == 0
+    saved = tmp_path / "a" / "game-0.json"
+    assert json.loads(saved.read_text())["map"] == "standard.map"
+    capsys.readouterr()
+    code, out, err = run(capsys, "show", "--phase", "F1901M", str(saved))
+    assert code == 2 and "map 'standard.map': not a variant dipsolve ships" in err
+    code, out, err = run(capsys, "show", "--variant", "standard", "--phase", "F1901M", str(saved))
+    assert code == 2 and "not on the variant given ('standard')" in err
+    code, out, err = run(capsys, "show", "--variant", str(tmp_path / "standard.map"), "--phase", "F1901M",
+                         str(saved))
+    assert code == 0 and "[Amber]" in out
+    # a variant file named standard inside: its record names the file, standard.variant
+    std = ROOT_EXAMPLES.parent / "solver" / "data"
+    (tmp_path / "data.map").write_text((std / "standard.map").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "standard.variant").write_text(
+        (std / "standard.variant").read_text(encoding="utf-8").replace("map standard.map", "map data.map"),
+        encoding="utf-8")
+    assert main(["play", "--variant", str(tmp_path / "standard.variant"), "--bots", "random", "--until", "1901",
+                 "--save", str(tmp_path / "b"), "--json"]) == 0
+    assert json.loads((tmp_path / "b" / "game-0.json").read_text())["map"] == "standard.variant"
+    capsys.readouterr()
+    code, out, err = run(capsys, "show", "--phase", "F1901M", str(tmp_path / "b" / "game-0.json"))
+    assert code == 2 and "map 'standard.variant': not a variant dipsolve ships" in err
+
+
+def test_an_older_record_naming_its_map_files_path_reads_by_the_files_name(isles, capsys, tmp_path):
+    """Records written before issue 52 said the path given to --variant: read with a map
+    file of that name."""
+    map_file, saved = isles
+    game = json.loads(saved.read_text())
+    game["map"] = "/somewhere/else/isles.map"
+    for ph in game["phases"]:
+        ph["state"]["map"] = game["map"]
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(game))
+    code, out, err = run(capsys, "show", "--variant", str(map_file), "--phase", "F1902M", str(old))
+    assert code == 0, err

@@ -1,7 +1,7 @@
 """``dipsolve analyze``: a whole game record checked and weighed phase by phase (`dipsolve.analysis`).
 
     dipsolve analyze GAME.json [--game ID] [--power P] [--time-limit S] [--adjudication-only]
-                     [--json] [--render DIR]
+                     [--variant NAME|FILE] [--json] [--render DIR]
 
 Prints the adjudication check (the phases where dipsolve's adjudication of the recorded
 orders differs from the record, each with the peer's documented quirk that explains it,
@@ -27,7 +27,7 @@ from ..core.errors import quote
 from ..core.results import Limits, stop_requested
 from .interrupt import cooperative
 from .options import (PATH_OPPOSITIONS, UserError, add_json, add_nodes, add_power, add_seed, add_time_limit,
-                      integer, is_record, read_text, source_name, warn_skipped)
+                      add_variant, integer, is_record, read_text, record_variant, source_name, warn_skipped)
 from .output import Outputs
 from .progress import Progress
 from .tables import fold_table
@@ -58,6 +58,7 @@ def register(subparsers: Any) -> None:
                         "within --time-limit seconds (default 10 here), proven or bounded")
     p.add_argument("--threat-years", type=integer, default=5, metavar="K",
                    help="with --threats: look no further than K game years ahead (default 5)")
+    add_variant(p)
     add_json(p, help="print the whole report as one JSON object")
     p.add_argument("--render", dest="render_dir", metavar="DIR",
                    help="draw the center counts per power over the game into DIR/centers.svg and .png")
@@ -78,7 +79,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         raise UserError("--threats and --adjudication-only: pick one (--threats re-adjudicates too)")
     if not 1 <= args.threat_years <= 20:
         raise UserError(f"--threat-years: {args.threat_years} is not a number of game years, expected 1 to 20")
-    records = read_records(text, name)
+    records = read_records(text, name, record_variant(args))
     if args.game is not None or len(records) == 1:
         records = [pick(records, args.game, name)]
     warn_skipped(records, name)

@@ -49,7 +49,7 @@ from ..core.results import Limits
 from .interrupt import cooperative
 from .options import (METHODS, OPPONENT_MODELS, UserError, add_evaluation, add_json, add_power,
                       add_nodes, add_ray, add_seed, add_time_limit, add_variant, integer, is_record,
-                      load_kernel,
+                      load_kernel, record_variant,
                       range_help, read_text, source_name, warn_skipped)
 
 if TYPE_CHECKING:
@@ -196,7 +196,7 @@ def inputs(args: argparse.Namespace) -> list[tuple[str, Any]]:
                 out += list(lines)
                 continue
             from ..io.records import read_records
-            records = read_records(text, name)
+            records = read_records(text, name, record_variant(args))
             warn_skipped(records, name)
             for record in records:
                 if args.task == "analyze":

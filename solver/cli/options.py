@@ -12,7 +12,8 @@ that each is checked the same way, with the same message, in every command:
   `dipsolve.core.bounds` (one validator: finite, in range; NaN and infinity refused), its
   digits counted before it is converted (`integer`, `number`);
 - ``--variant NAME|FILE``: one of `VARIANTS` or a variant or map file, read into
-  ``args.game_variant`` (the game whose map every position and name is read on);
+  ``args.game_variant`` (the game whose map every position and name is read on; and,
+  given, the one a game record must name: `record_variant`);
 - ``--power P``: a power's name or DAIDE token on that map, replaced by the power's name;
 - ``--evaluation NAME``: one of `EVALUATIONS` (``--evaluator`` is its old spelling);
 - ``--render OUT``: a picture format dipsolve writes (``.svg`` or ``.png``);
@@ -249,13 +250,25 @@ def check_ray(value: str | None) -> None:
                         f"--ray after the inputs)")
 
 
-def add_variant(parser: argparse.ArgumentParser) -> None:
+def add_variant(parser: argparse.ArgumentParser, records: bool = True) -> None:
     """``--variant NAME|FILE``: the game whose map the command's positions, orders and
-    powers are read on (`check` reads it into ``args.game_variant``)."""
-    parser.add_argument("--variant", metavar="NAME|FILE", default="standard",
+    powers are read on (`check` reads it into ``args.game_variant``); for a command that
+    reads game records (``records``), also the map file a record's game was played on
+    (`record_variant`)."""
+    also = (" A game record names its own variant: give --variant FILE for a game played "
+            "on a map or variant file (the record names the file: small.map)") if records else ""
+    parser.add_argument("--variant", metavar="NAME|FILE", default="standard", action=_Given,
                         help=f"the variant: its map, powers, start and victory; one of "
                              f"{', '.join(VARIANTS)} (default standard), or a variant file "
-                             f"(.variant) or a map file of the diplomacy package's format (.map)")
+                             f"(.variant) or a map file of the diplomacy package's format (.map), "
+                             f"whose MAP/USE files are read from its own folder.{also}")
+
+
+def record_variant(args: argparse.Namespace | None) -> Any:
+    """The variant a game record is read on (`dipsolve.io.records.read_records`):
+    ``--variant``'s when it was given (the record must name it), else None (the record's
+    own ``"map"``, one of the variants dipsolve ships)."""
+    return variant_of(args) if getattr(args, "variant_given", False) else None
 
 
 def variant_of(args: argparse.Namespace | None) -> Any:
@@ -458,7 +471,7 @@ def load_with_history(path: str, select: argparse.Namespace | None = None
         from ..grammar import parse_position_text
         return (*parse_position_text(text, name, game_map=variant_of(select).map), ())
     from ..io.records import describe_names, pick, read_records
-    record = pick(read_records(text, name), game, name)
+    record = pick(read_records(text, name, record_variant(select)), game, name)
     warn_skipped([record], name)
     if phase is None:
         raise UserError(f"a game record: say which phase with --phase (it has "

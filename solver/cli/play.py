@@ -124,7 +124,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", type=integer, default=0, metavar="K",
                    help=f"seed of the first game (default 0; {range_help('seed')})")
     p.add_argument("--rotate", action="store_true", help="move every bot one seat on in each game")
-    add_variant(p)
+    add_variant(p, records=False)
     p.add_argument("--jobs", type=integer, default=1, metavar="N",
                    help=f"games played at once, one process each (default 1; {range_help('jobs')}; "
                         f"at most one a core, or the bots that think against the clock think less)")
@@ -137,7 +137,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--save", metavar="DIR",
                    help="write each game to DIR/game-SEED.json, the diplomacy package's saved-game "
                         "JSON (its load_saved_games_from_disk and web interface read it; "
-                        "dipsolve show/analyze too)")
+                        "dipsolve show/analyze too: a game on a map or variant file names the "
+                        "file, and is read with --variant FILE)")
     p.set_defaults(func=cmd_play, stops_by_itself=True)
 
 
@@ -202,8 +203,9 @@ def game_line(index: int, record: GameRecord) -> str:
         head = f"a draw, {record.final_phase} (no center changed hands for {record.draw_after} years)"
     else:
         head = f"no solo by {record.until}"
-    seats = ", ".join(f"{r.power[:3].upper()} {r.centers}{' out' if r.eliminated else ''} ({r.bot})"
-                      for r in record.results)
+    tokens = record.final.map.power_tokens          # a power short, as its map names it
+    seats = ", ".join(f"{tokens.get(r.power, r.power[:3].upper())} {r.centers}"
+                      f"{' out' if r.eliminated else ''} ({r.bot})" for r in record.results)
     return f"game {index + 1} (seed {record.seed}): {head}; {seats}"
 
 

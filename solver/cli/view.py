@@ -1,6 +1,7 @@
 """``dipsolve view``: a whole game as one self-contained HTML page (`dipsolve.io.pictures_html`).
 
-    dipsolve view GAME.json [-o game.html] [--game ID] [--title TEXT] [--threats [MODEL]] [--json]
+    dipsolve view GAME.json [-o game.html] [--game ID] [--title TEXT] [--threats [MODEL]]
+                  [--variant NAME|FILE] [--json]
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from typing import Any
 
 from ..core.errors import quote
 from ..core.results import Limits
-from .options import (PATH_OPPOSITIONS, UserError, add_json, add_time_limit, integer, is_record, read_text,
-                      source_name, warn_skipped)
+from .options import (PATH_OPPOSITIONS, UserError, add_json, add_time_limit, add_variant, integer, is_record,
+                      read_text, record_variant, source_name, warn_skipped)
 from .output import Outputs
 from .progress import Progress, is_terminal
 
@@ -54,6 +55,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--threat-years", type=integer, default=5, metavar="K",
                    help="with --threats: look no further than K game years ahead (default 5)")
     add_time_limit(p, 10.0, help="with --threats: seconds for each power's answer in each Fall (default 10)")
+    add_variant(p)
     add_json(p, help="print one JSON object: the file written, the game, its phases, the page's "
                      "size (and the threats, with --threats)")
     p.set_defaults(func=cmd_view)
@@ -78,7 +80,7 @@ def cmd_view(args: argparse.Namespace) -> int:
     outputs = Outputs()
     if args.output:
         outputs.plan(args.output)
-    record = pick(read_records(text, name), args.game, name)
+    record = pick(read_records(text, name, record_variant(args)), args.game, name)
     warn_skipped([record], name)
     threats = _threats(args, record) if args.threats is not None else None
     with Progress(total=len(record.phases), enabled=len(record.phases) >= PROGRESS_FROM) as progress:

@@ -110,6 +110,10 @@ _BOUNDS = [
     Bound("max_samples", 10_000, "a sampled search makes {range} opponent draws", low=1),
     Bound("max_beam", 1_000_000, "a beam keeps {range} entries", low=1),
     Bound("max_seed", 2**31 - 1, "a random seed is {range}", low=0),
+    Bound("max_locations", 1000, "a map has {range} locations (provinces and coasts): the "
+                                 "diplomacy package's largest, known_world_901, has 281"),
+    Bound("max_powers", 64, "a map has {range} powers: the diplomacy package's maps have "
+                            "up to 17"),
 ]
 
 #: every bound, by name: the one statement of what dipsolve reads and draws

@@ -12,10 +12,14 @@ fleet on a bicoastal province, the province and its coast (``"STP/NC"``).
 from __future__ import annotations
 
 import csv
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Iterator
+from typing import Any, Iterator
+
+from .bounds import LIMITS, limit_error
+from .errors import DipsolveSyntaxError
 
 
 def declarations(text: str) -> Iterator[tuple[int, str, list[str]]]:
@@ -27,18 +31,43 @@ def declarations(text: str) -> Iterator[tuple[int, str, list[str]]]:
             yield n, words[0], words[1:]
 
 
-def power_spellings(powers: tuple[str, ...], tokens: dict[str, str],
-                    aliases: dict[str, tuple[str, ...]]) -> dict[str, str]:
+_WORD = re.compile(r"\S+")
+
+
+def place(raw: str, n: int, word: int | None = None) -> dict[str, Any]:
+    """Where word ``word`` (0: the line's first; None: the whole statement) of the line
+    ``raw`` (line ``n`` of its file; ``#`` starts a comment) is, as an error takes it:
+    ``line``, ``column``, ``source_line``, ``width``."""
+    spans = [m.span() for m in _WORD.finditer(raw.split("#", 1)[0])] or [(0, 0)]
+    if word is None:
+        start, end = spans[0][0], spans[-1][1]
+    else:
+        start, end = spans[min(word, len(spans) - 1)]
+    return {"line": n, "column": start + 1, "source_line": raw, "width": max(1, end - start)}
+
+
+def power_spellings(powers: tuple[str, ...], tokens: dict[str, str], aliases: dict[str, tuple[str, ...]]
+                    ) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
     """Every accepted spelling of a map's powers (upper case) -> the power: its name, its
-    DAIDE token (``tokens``), the first three letters of its name and its ``aliases``."""
-    out: dict[str, str] = {}
+    DAIDE token (``tokens``), the first three letters of its name and its ``aliases``;
+    and the spellings that would name several powers (``POW`` for Powera and Powerb),
+    which name none: -> those powers.  A power's own name is always its own."""
+    claims: dict[str, list[str]] = {}
     for p in powers:
         for alias in (p, tokens.get(p, p[:3]), p[:3], *aliases.get(p, ())):
-            out.setdefault(alias.upper(), p)
+            owners = claims.setdefault(alias.upper(), [])
+            if p not in owners:
+                owners.append(p)
     for p in powers:             # a power's own name wins over another's abbreviation
-        out[p.upper()] = p
-    return out
+        claims[p.upper()] = [p]
+    out = {alias: owners[0] for alias, owners in claims.items() if len(owners) == 1}
+    return out, {alias: tuple(owners) for alias, owners in claims.items() if len(owners) > 1}
 
+
+#: the coasts a province may have, by their canonical names
+COAST_NAMES = ("NC", "SC", "EC", "WC")
+#: a province's abbreviation in a declared map
+_ABBR = re.compile(r"[A-Za-z0-9]+")
 
 #: DAIDE coast tokens and their canonical two-letter names.
 COAST_ALIASES = {"NC": "NC", "SC": "SC", "EC": "EC", "WC": "WC",
@@ -108,6 +137,9 @@ class Map:
     power_aliases: dict[str, str] = field(default_factory=dict)
     #: power -> its DAIDE token ("France" -> "FRA"; a variant's: the first three letters)
     power_tokens: dict[str, str] = field(default_factory=dict)
+    #: a spelling that would name several powers (the first letters of Powera and
+    #: Powerb) -> those powers: it names none (`power_spellings`)
+    ambiguous_powers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: tables derived from the map alone, built on first use and kept as long as the map
     #: (`dipsolve.core.graph`'s distances and routes, the bots' boards): never part of equality
     memo: dict = field(default_factory=dict, compare=False, repr=False)
@@ -184,32 +216,54 @@ def _fold(text: str) -> str:
     return "".join(ch for ch in text.upper() if ch.isalnum())
 
 
-class MapFileError(ValueError):
-    """A declared map or variant file that breaks its format: the message and the line
-    (`dipsolve.core.variant` raises it as a `DipsolveSyntaxError` at ``file:line``)."""
-
-    def __init__(self, message: str, line: int | None = None) -> None:
-        super().__init__(message)
-        self.line = line
+class MapFileError(DipsolveSyntaxError):
+    """A declared map or variant file that breaks its format, at ``file:line:col``
+    (`dipsolve.core.variant` raises it as a `VariantError`)."""
 
 
-def declared_powers(text: str) -> tuple[tuple[str, ...], dict[str, str], dict[str, tuple[str, ...]]]:
+def declared_powers(text: str, filename: str = "<string>"
+                   ) -> tuple[tuple[str, ...], dict[str, str], dict[str, tuple[str, ...]]]:
     """A variant file's powers: ``(powers in their order of play, power -> DAIDE token,
     power -> other spellings)``, from its ``powers`` line and its ``power NAME TOKEN
-    [ALIAS ...]`` lines (a power without one has the first three letters of its name)."""
+    [ALIAS ...]`` lines (a power without one has the first three letters of its name);
+    `MapFileError` at ``filename:line:col`` for a power named twice, past ``max_powers``,
+    or whose token is another's (the token is how a power is printed short)."""
+    raw = text.splitlines()
     powers: tuple[str, ...] = ()
     tokens: dict[str, str] = {}
     aliases: dict[str, tuple[str, ...]] = {}
+    token_at: dict[str, dict[str, Any]] = {}
     for n, key, words in declarations(text):
         if key == "powers":
             powers = tuple(words)
+            for i, p in enumerate(words):
+                token_at.setdefault(p, place(raw[n - 1], n, i + 1))
+                if i >= LIMITS["max_powers"].value:
+                    raise limit_error("max_powers", f"a map of {len(words)} powers", filename=filename,
+                                      **place(raw[n - 1], n, i + 1))
+                if p in words[:i]:
+                    raise MapFileError(f"powers: {p} is named twice", filename=filename,
+                                       **place(raw[n - 1], n, i + 1), found=p, expected="each power once")
         elif key == "power":
             if len(words) < 2 or words[0] not in powers:
                 raise MapFileError(f"power {' '.join(words)!r}: expected a power of the powers "
-                                   f"line (written before it), its token and its other names", n)
+                                   f"line (written before it), its token and its other names",
+                                   filename=filename, **place(raw[n - 1], n, 1))
             tokens[words[0]] = words[1].upper()
             aliases[words[0]] = tuple(words[2:])
-    return powers, {p: tokens.get(p, p[:3].upper()) for p in powers}, aliases
+            token_at[words[0]] = place(raw[n - 1], n, 2)
+    first: dict[str, str] = {}
+    for p in powers:
+        token = tokens.get(p, p[:3].upper())
+        other = first.setdefault(token, p)
+        if other != p:
+            how = "" if p in tokens else (" (the first three letters of its name: give it a token of "
+                                          "its own, power NAME TOKEN)")
+            raise MapFileError(f"power {p}: its token {token} is {other}'s too{how}; a power's "
+                               f"token is how it is printed short, and must name it alone",
+                               filename=filename, **token_at[p], found=token, expected="a token of its own")
+    tokens = {p: tokens.get(p, p[:3].upper()) for p in powers}
+    return powers, tokens, aliases
 
 
 def make_map(provinces: dict[str, Province], army: dict[str, frozenset[str]],
@@ -246,6 +300,7 @@ def make_map(provinces: dict[str, Province], army: dict[str, frozenset[str]],
     for p, prov in provinces.items():
         if prov.home:
             homes.setdefault(prov.home, set()).add(p)
+    spellings, ambiguous = power_spellings(powers, tokens, aliases or {})
     return Map(
         provinces=provinces, army_moves=army, fleet_moves=fleet, province_of=province_of,
         fleet_locations=fleet_locations, names=names,
@@ -253,7 +308,7 @@ def make_map(provinces: dict[str, Province], army: dict[str, frozenset[str]],
         terrain={p: v.terrain for p, v in provinces.items()},
         homes={k: frozenset(v) for k, v in homes.items()},
         neighbours={k: frozenset(v) for k, v in neighbours.items()},
-        powers=powers, name=name, power_aliases=power_spellings(powers, tokens, aliases or {}),
+        powers=powers, name=name, power_aliases=spellings, ambiguous_powers=ambiguous,
         power_tokens=dict(tokens),
         fleet_reach={k: frozenset(province_of[d] for d in v) for k, v in fleet.items()},
         unit_table={
@@ -268,25 +323,45 @@ _TERRAINS = ("land", "coast", "sea")
 
 def read_declared_map(text: str, powers: tuple[str, ...], tokens: dict[str, str] | None = None,
                       aliases: dict[str, tuple[str, ...]] | None = None,
-                      name_rows: list[dict[str, str]] | None = None, name: str = "") -> Map:
+                      name_rows: list[dict[str, str]] | None = None, name: str = "",
+                      filename: str = "<string>") -> Map:
     """A map in dipsolve's declared format (``data/standard.map`` says it): ``province``
     lines (with ``name=Full_Name`` and ``alias=a,b`` when no ``name_rows`` of a names
-    table are given), ``army`` and ``fleet`` lines; `MapFileError` at the line that
-    breaks it, or that moves a unit to or from a place the map does not have."""
+    table are given), ``army`` and ``fleet`` lines; `MapFileError` at the
+    ``filename:line:col`` that breaks it: a home that is no supply center, a move to or
+    from a place the map does not have, a move within one province (``army PAR: PAR``),
+    more provinces than ``max_locations``."""
     rows = {r["abbr"]: r for r in name_rows or []}
+    raw = text.splitlines()
     provinces: dict[str, Province] = {}
     moves: dict[str, dict[str, frozenset[str]]] = {"army": {}, "fleet": {}}
     lines: dict[tuple[str, str], int] = {}
+
+    def error(message: str, n: int, word: int | None, **what: Any) -> MapFileError:
+        return MapFileError(message, filename=filename, **place(raw[n - 1], n, word), **what)
+
     for n, key, words in declarations(text):
         if key == "province":
             if not words or words[0] in provinces or len(words) < 2 or words[1] not in _TERRAINS:
-                raise MapFileError(f"province {' '.join(words)!r}: expected a new abbreviation "
-                                   f"and one of {', '.join(_TERRAINS)}", n)
+                raise error(f"province {' '.join(words)!r}: expected a new abbreviation "
+                            f"and one of {', '.join(_TERRAINS)}", n, None)
+            if len(provinces) >= LIMITS["max_locations"].value:
+                raise limit_error("max_locations", f"a map of more than {len(provinces)} provinces",
+                                  filename=filename, **place(raw[n - 1], n, 1))
             abbr, terrain, opts = words[0], words[1], dict(w.partition("=")[::2] for w in words[2:])
             if set(opts) - {"center", "home", "coasts", "name", "alias"} or \
                     (opts.get("home") and opts["home"] not in powers):
-                raise MapFileError(f"province {abbr}: expected center, home=POWER (a power of the "
-                                   f"variant), coasts=NC,SC, name=Full_Name or alias=a,b", n)
+                raise error(f"province {abbr}: expected center, home=POWER (a power of the "
+                            f"variant), coasts=NC,SC, name=Full_Name or alias=a,b", n, None)
+            if _ABBR.fullmatch(abbr) is None or any(c.upper() not in COAST_NAMES
+                                                    for c in opts.get("coasts", "").split(",") if c):
+                raise error(f"province {abbr}: expected an abbreviation of letters and digits, and "
+                            f"coasts among {', '.join(COAST_NAMES)}", n, None, found=abbr)
+            if opts.get("home") and "center" not in opts:
+                at = next(i for i, w in enumerate(words, 1) if w.startswith("home="))
+                raise error(f"province {abbr}: home={opts['home']}, but not a supply center (a home "
+                            f"is a supply center: write center too)", n, at,
+                            found=f"home={opts['home']}", expected="center")
             row = rows.get(abbr, {})
             provinces[abbr] = Province(
                 abbr=abbr, name=row.get("name") or opts.get("name", abbr).replace("_", " "),
@@ -296,18 +371,28 @@ def read_declared_map(text: str, powers: tuple[str, ...], tokens: dict[str, str]
                 aliases=tuple(a.strip().replace("_", " ") for a in
                               (row.get("aliases") or opts.get("alias", "")).split(",") if a.strip()))
         elif key in moves and words and words[0].endswith(":"):
-            moves[key][words[0][:-1]] = frozenset(words[1:])
-            lines[key, words[0][:-1]] = n
+            src = words[0][:-1]
+            for i, dst in enumerate(words[1:], 2):
+                if dst.split("/")[0] == src.split("/")[0]:
+                    raise error(f"{key} {src}: {dst} is in its own province (a unit never moves "
+                                f"to where it stands)", n, i, found=dst, expected="another province")
+            moves[key][src] = frozenset(words[1:])
+            lines[key, src] = n
         else:
-            raise MapFileError(f"found {' '.join([key, *words])!r}, expected a province, army "
-                               f"or fleet line", n)
-    game_map = make_map(provinces, moves["army"], moves["fleet"], powers, tokens, aliases, name)
+            raise error(f"found {' '.join([key, *words])!r}, expected a province, army "
+                        f"or fleet line", n, None)
+    # where each unit may stand (as `make_map` makes `Map.fleet_locations`): every line's
+    # place is one, and moves to places with a line of their own
+    stands = {"army": {p for p, v in provinces.items() if v.terrain != "sea"},
+              "fleet": {loc for p, v in provinces.items() if v.terrain != "land"
+                        for loc in ([f"{p}/{c}" for c in v.coasts] or [p])}}
     for (kind, src), n in lines.items():
-        unit = "A" if kind == "army" else "F"
-        bad = [x for x in (src, *moves[kind][src]) if not game_map.can_stand(unit, x)]
+        bad = [x for x in (src, *sorted(moves[kind][src])) if x not in stands[kind] or x not in moves[kind]]
         if bad:
-            raise MapFileError(f"{kind} {src}: {', '.join(bad)} is no place for an {kind}", n)
-    return game_map
+            where = raw[n - 1].split("#", 1)[0].split()
+            raise error(f"{kind} {src}: {', '.join(bad)} is no place for an {kind}", n,
+                        where.index(bad[0]) if bad[0] in where else 1, found=bad[0])
+    return make_map(provinces, moves["army"], moves["fleet"], powers, tokens, aliases, name)
 
 
 def _standard_powers() -> tuple[str, ...]:

@@ -68,7 +68,12 @@ def power_hint(text: str, game_map: Map | None = None) -> str:
 
 
 def unknown_power(text: str, game_map: Map | None = None) -> str:
-    """The message for a power not known on ``game_map``: the closest names, then every name."""
+    """The message for a power not known on ``game_map``: the powers it could name (a
+    spelling several share: `Map.ambiguous_powers`), or the closest names, then every name."""
+    shared = (game_map or standard_map()).ambiguous_powers.get(text.strip().upper())
+    if shared:
+        return (f"{quote(text)!r} names {len(shared)} powers ({', '.join(shared[:6])}"
+                f"{', ...' if len(shared) > 6 else ''}): give one's full name or token")
     hint = power_hint(text, game_map)
     near = f"did you mean {hint}? " if hint else ""
     return f"unknown power {quote(text)!r} ({near}expected one of {power_list(game_map)})"

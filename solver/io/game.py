@@ -37,6 +37,7 @@ from ..core.errors import DipsolveArgumentError, DipsolveInternalError, Dipsolve
 from ..core.names import check_power
 from ..core.orders import Order
 from ..core.position import Phase, Position
+from ..core.variant import Variant
 from .given_orders import check_orders
 from .records import (Record, RecordPhase, Source, _parse_order, dumps_records, load_records, pick,
                       read_records, result_codes)
@@ -105,6 +106,7 @@ class Game:
         self.winners: tuple[str, ...] = ()
         self._played: list[GamePhase] = []
         self._source: Source | None = None       # the game's own keys as its file wrote them
+        self._variant: Variant | None = None     # the map file's variant a record was read on
         #: what reading the game's record skipped (`Record.warnings`)
         self.warnings: tuple[str, ...] = ()
         self._current = GamePhase((start or Position.initial()).phase.short, start or Position.initial())
@@ -186,7 +188,7 @@ class Game:
     def record(self) -> Record:
         """The game as a `Record` (what `dipsolve.analyze` and the pictures read)."""
         return Record(self.id, tuple(p.as_record_phase() for p in self.phases), self.map, self.rules,
-                      self._source, self.players, self.winners, self.warnings)
+                      self._source, self.players, self.winners, self.warnings, self._variant)
 
     @classmethod
     def from_record(cls, record: Record) -> "Game":
@@ -196,6 +198,7 @@ class Game:
             raise DipsolveSyntaxError(f"game {record.id!r} has no phase", found=record.id)
         game = cls(record.phases[-1].position, id=record.id, map=record.map, rules=record.rules)
         game._source = record.source
+        game._variant = record.variant
         game.warnings = record.warnings
         game.players, game.winners = record.players, record.winners     # the record's own objects
         game._played = [GamePhase.of(ph) for ph in record.phases[:-1]]
@@ -216,15 +219,18 @@ class Game:
         return game
 
     @classmethod
-    def from_json(cls, data: str | Mapping[str, Any], filename: str = "<string>") -> "Game":
-        """The game of one saved game (its JSON text, or the dict `json.loads` gives)."""
+    def from_json(cls, data: str | Mapping[str, Any], filename: str = "<string>",
+                  variant: Variant | None = None) -> "Game":
+        """The game of one saved game (its JSON text, or the dict `json.loads` gives);
+        ``variant``: a game on a map file is read on it (`dipsolve.io.records.read_records`)."""
         text = data if isinstance(data, str) else json.dumps(data)
-        return cls.from_record(pick(read_records(text, filename), None, filename))
+        return cls.from_record(pick(read_records(text, filename, variant), None, filename))
 
     @classmethod
-    def load(cls, path: str, game: str | int | None = None) -> "Game":
-        """The game in the file at ``path``; ``game`` picks one of several by id or index."""
-        return cls.from_record(pick(load_records(path), game, str(path)))
+    def load(cls, path: str, game: str | int | None = None, variant: Variant | None = None) -> "Game":
+        """The game in the file at ``path``; ``game`` picks one of several by id or index;
+        ``variant``: a game on a map file is read on it (`dipsolve.io.records.read_records`)."""
+        return cls.from_record(pick(load_records(path, variant), game, str(path)))
 
     def to_json(self) -> dict[str, Any]:
         """The game in the saved-game format (a dict ready for `json.dumps`)."""
@@ -244,7 +250,8 @@ class Game:
         return self.record._repr_html_()
 
 
-def load_record(path: str, game: str | int | None = None) -> Record:
+def load_record(path: str, game: str | int | None = None, variant: Variant | None = None) -> Record:
     """The one game in the file at ``path`` (read through `Game`); for a file of several,
-    ``game`` picks one by its id or by its index (0 for the first)."""
-    return Game.load(path, game).record
+    ``game`` picks one by its id or by its index (0 for the first); a game played on a map
+    file is read on its ``variant`` (`dipsolve.core.variant_files.find_variant` of the file)."""
+    return Game.load(path, game, variant).record

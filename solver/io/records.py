@@ -55,7 +55,7 @@ from ..core.graph import sea_route
 from ..core.map import Map
 from ..core.orders import Convoy, Move, Order
 from ..core.position import Dislodged, Phase, Position, Unit, written_retreats
-from ..core.variant import VARIANTS, variant
+from ..core.variant import VARIANTS, Variant, variant
 
 __all__ = ["Record", "RecordPhase", "GameResult", "read_records", "load_records", "load_record", "dumps_records",
            "replay", "result_codes", "board_differences"]
@@ -109,6 +109,9 @@ class Record:
     #: ``"messages of phases S1901M F1901M skipped: expected a JSON list, found a string"``);
     #: the boards and orders are read whole, and written back as the file wrote them
     warnings: tuple[str, ...] = field(default=(), compare=False)
+    #: the variant the game was read on (its victory says a solo), when the reader was
+    #: given it: a map file's (`read_records`' ``variant``); None: the shipped one ``map`` names
+    variant: Variant | None = field(default=None, compare=False, repr=False)
 
     @property
     def names(self) -> list[str]:
@@ -159,7 +162,8 @@ class Record:
         over = last.name == COMPLETED
         if over and self.winners:
             return GameResult("solo" if len(self.winners) == 1 else "draw", self.winners, last.name, centers)
-        solo = variant(self.map).winner(last.position.centers) if self.map in VARIANTS else None
+        played_on = self.variant or (variant(self.map) if self.map in VARIANTS else None)
+        solo = played_on.winner(last.position.centers) if played_on is not None else None
         if solo is not None:
             return GameResult("solo", (solo,), last.name, centers)
         return GameResult("ended" if over else "unfinished", (), last.name, centers)
@@ -255,8 +259,16 @@ class _Source:
         return DipsolveSyntaxError(message, found=found, expected=expected, width=width, **where)
 
 
-def read_records(text: str, filename: str = "<string>") -> list[Record]:
+def read_records(text: str, filename: str = "<string>", variant: Variant | None = None) -> list[Record]:
     """Every game in ``text``: one JSON object, a JSON list of them, or JSON lines.
+
+    A game's ``"map"`` names its variant: one dipsolve ships (``"standard"``), or a user's
+    map or variant file, by the file's name (``"small.map"``: what ``play --variant
+    FILE --save`` writes; an older record's path, ``"maps/small.map"``, is read by its
+    file's name too, and the ``diplomacy`` package's ``"colonial"`` as ``colonial.map``).  A record names a file but never opens it: a game on a file is read
+    on ``variant`` (`dipsolve.core.variant_files.find_variant` of the file), which must be
+    the variant the game names; a game on a file without it, or on another variant than
+    ``variant``, is a `DipsolveSyntaxError` at its ``"map"``.
 
     The cyclic garbage collector is paused while the record is read (and put back as
     it was): reading builds hundreds of thousands of objects, none in a cycle, and the
@@ -264,13 +276,13 @@ def read_records(text: str, filename: str = "<string>") -> list[Record]:
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _read_records(text, filename)
+        return _read_records(text, filename, variant)
     finally:
         if paused:
             gc.enable()
 
 
-def _read_records(text: str, filename: str) -> list[Record]:
+def _read_records(text: str, filename: str, chosen: Variant | None) -> list[Record]:
     src = _Source(text, filename)
     games: list[tuple[int, Any]] = []
     decoder = json_decoder(text, filename)      # nesting and numbers within dipsolve.core.bounds
@@ -290,7 +302,7 @@ def _read_records(text: str, filename: str) -> list[Record]:
         else:
             games.append((pos, value))
         pos = _skip_space(text, end)
-    return [_read_game(src, start, value) for start, value in games]
+    return [_read_game(src, start, value, chosen) for start, value in games]
 
 
 def _skip_space(text: str, pos: int) -> int:
@@ -308,10 +320,11 @@ def _json_error(src: _Source, e: json.JSONDecodeError) -> DipsolveSyntaxError:
     return DipsolveSyntaxError(msg, found=rest[:1] or "end of file", **src.where(e.pos))
 
 
-def load_records(path: str) -> list[Record]:
-    """Every game in the file at ``path`` (see `read_records`), within the bounds the
-    command line keeps (`dipsolve.core.bounds.read_bytes`: at most ``max_file_bytes``, a
-    device refused before reading)."""
+def load_records(path: str, variant: Variant | None = None) -> list[Record]:
+    """Every game in the file at ``path`` (see `read_records`, and its ``variant`` for a
+    game on a map file), within the bounds the command line keeps
+    (`dipsolve.core.bounds.read_bytes`: at most ``max_file_bytes``, a device refused before
+    reading)."""
     from ..core.bounds import decode_text, read_bytes
     try:
         text = decode_text(read_bytes(path))
@@ -321,7 +334,7 @@ def load_records(path: str) -> list[Record]:
     except OSError as e:
         raise DipsolveSyntaxError(f"cannot read the record: {e.strerror or e}",
                                   filename=str(path)) from None
-    return read_records(text, str(path))
+    return read_records(text, str(path), variant)
 
 
 def pick(records: list[Record], game: str | int | None, filename: str) -> Record:
@@ -356,7 +369,35 @@ def _expect(src: _Source, start: int, value: Any, kind: type, what: str, look_fo
     return value
 
 
-def _read_game(src: _Source, start: int, game: Any) -> Record:
+def _file_name(map_name: str) -> str:
+    """The map file a game's ``"map"`` names: its file's name (``"maps/small.map"``:
+    ``"small.map"``), or for a bare name, as the ``diplomacy`` package names its own maps
+    (``"colonial"``), that name's ``.map`` file."""
+    name = map_name.replace("\\", "/").rsplit("/", 1)[-1]
+    return name if name.endswith((".map", ".variant")) else f"{name}.map"
+
+
+def _played_on(src: _Source, start: int, map_name: Any, chosen: Variant | None) -> Variant:
+    """The variant a game whose ``"map"`` is ``map_name`` is read on (see `read_records`)."""
+    if not isinstance(map_name, str):
+        found = type(map_name).__name__ if map_name is not None else "null"
+        raise src.error(f"map: expected a variant's name (a string), found {found}", start, "map",
+                        found=found, expected="a string")
+    if chosen is not None:
+        if map_name == chosen.name or (map_name not in VARIANTS and _file_name(map_name) == chosen.name):
+            return chosen
+        raise src.error(f"map {map_name!r}: the game was played on {map_name!r}, not on the variant "
+                        f"given ({chosen.name!r})", start, map_name, found=map_name,
+                        expected=repr(chosen.name))
+    if map_name in VARIANTS:
+        return variant(map_name)
+    raise src.error(f"map {map_name!r}: not a variant dipsolve ships ({', '.join(VARIANTS)}); a game "
+                    f"on a map file is read with that file (--variant PATH/{_file_name(map_name)}; in "
+                    f"Python, read_records' variant=)", start, map_name, found=map_name,
+                    expected="a shipped variant, or the game's map file given")
+
+
+def _read_game(src: _Source, start: int, game: Any, chosen: Variant | None = None) -> Record:
     _expect(src, start, game, dict, "a saved game")
     if "phases" not in game:
         raise src.error("not a saved game: no \"phases\" (expected the diplomacy package's "
@@ -364,16 +405,13 @@ def _read_game(src: _Source, start: int, game: Any) -> Record:
     gid = game.get("id")
     gid = "" if gid is None else str(gid)
     map_name = game.get("map", "standard")
-    if map_name not in VARIANTS:
-        raise src.error(f"map {map_name!r}: dipsolve reads games of its variants only "
-                        f"({', '.join(VARIANTS)})", start, map_name, found=str(map_name),
-                        expected=" or ".join(VARIANTS))
+    played_on = _played_on(src, start, map_name, chosen)
     rules = game.get("rules") or []
     _expect(src, start, rules, list, "rules")
     phases_json = _expect(src, start, game["phases"], list, "phases")
     if not phases_json:
         raise src.error("a saved game with no phases", start, expected="at least one phase")
-    m = variant(map_name).map
+    m = played_on.map
     phases: list[RecordPhase] = []
     skipped: dict[str, list[str]] = {}          # what was skipped -> the phases
     for i, ph in enumerate(phases_json):
@@ -386,7 +424,7 @@ def _read_game(src: _Source, start: int, game: Any) -> Record:
     winners = _winners(phases_json[-1], m) if phases[-1].name == COMPLETED else ()
     return Record(gid, tuple(phases), map_name, rules_read,
                   Source(game, (gid, map_name, rules_read, players, winners)), players, winners,
-                  warnings)
+                  warnings, played_on if chosen is not None else None)
 
 
 def _players(src: _Source, start: int, game: dict[str, Any], m: Map) -> dict[str, str]:
@@ -413,16 +451,17 @@ def _players(src: _Source, start: int, game: dict[str, Any], m: Map) -> dict[str
 
 def _winners(last: Any, m: Map) -> tuple[str, ...]:
     """The winners a ``COMPLETED`` phase's note names (``"Victory by: ENG, FRA"``, the
-    ``diplomacy`` package's: each power's first three letters); none when the note says
-    nothing this reader knows."""
+    ``diplomacy`` package's: each power's first three letters, its token); none when the
+    note says nothing this reader knows."""
     note = last.get("state", {}).get("note") if isinstance(last, dict) else None
     if not isinstance(note, str) or not note.startswith("Victory by:"):
         return ()
-    by_abbr = {p.upper()[:3]: p for p in m.powers}
-    named = [w.strip().upper()[:3] for w in note[len("Victory by:"):].split(",")]
-    if not named or not all(w in by_abbr for w in named):
+    by_abbr = {m.power_tokens.get(p, p.upper()[:3]): p for p in m.powers}
+    named = [by_abbr.get(w.strip().upper(), by_abbr.get(w.strip().upper()[:3]))
+             for w in note[len("Victory by:"):].split(",")]
+    if not named or None in named:
         return ()
-    return tuple(by_abbr[w] for w in named)
+    return tuple(p for p in named if p is not None)
 
 
 def _read_phase(src: _Source, start: int, ph: Any, index: int, before: list[RecordPhase],
@@ -792,7 +831,8 @@ def _game_json(record: Record) -> dict[str, Any]:
                                                          ph.messages) and (ph.name != COMPLETED or game_unchanged):
             phases.append(ph.source.raw)         # as the file wrote it: its timestamps, hash, order
             continue
-        note = ("Victory by: " + ", ".join(w.upper()[:3] for w in record.winners)
+        tokens = ph.position.map.power_tokens
+        note = ("Victory by: " + ", ".join(tokens.get(w, w.upper()[:3]) for w in record.winners)
                 if ph.name == COMPLETED and record.winners else "")
         state = _state(ph.position, ph.name, influence, note)
         state.update(game_id=record.id, map=record.map, rules=list(record.rules))

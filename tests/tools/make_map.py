@@ -41,9 +41,11 @@ def main(tsv_path: str) -> None:
         "# Generated once by tests/tools/make_map.py; checked by tests/test_map.py.",
         "#",
         "# province lines:  province ABBR TERRAIN [center] [home=POWER] [coasts=NC,SC]",
+        "#                  (a home is a center too: center home=POWER; coasts among NC, SC, EC, WC)",
         "# army lines:      army PROVINCE: the provinces an army there can move to",
         "# fleet lines:     fleet LOCATION: the locations a fleet there can move to",
-        "#                  (each coast of a bicoastal province is its own location)",
+        "#                  (each coast of a bicoastal province is its own location; a place",
+        "#                  never moves to its own province, each it moves to has a line too)",
         "",
     ]
     for r in rows:
