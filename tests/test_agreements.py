@@ -446,3 +446,65 @@ def test_the_tracker_never_raises_and_states_move_only_along_the_transitions(pha
         if a.checks:
             assert State.ACCEPTED in states
     assert set(ledger.checked) <= set(ledger.phases)
+
+
+# -- the record of the docs, and `dipsolve analyze --agreements` --------------------------------
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+DOC_RECORD = ROOT / "tests" / "data" / "doc_commands" / "agreements.json"
+
+
+def test_the_docs_record_is_what_its_tool_writes():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_agreements_record",
+                                                  ROOT / "tests" / "tools" / "make_agreements_record.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.game().dumps() == DOC_RECORD.read_text(encoding="utf-8")
+
+
+def test_a_record_s_agreements_phase_by_phase():
+    ledger = dipsolve.track_agreements(dipsolve.load_record(str(DOC_RECORD)))
+    assert ledger.phases == ("S1901M", "F1901M", "W1901A") and ledger.checked == ("S1901M", "F1901M")
+    assert ledger.after("S1901M") == {1: State.ACCEPTED, 2: State.ACCEPTED, 3: State.REJECTED, 4: State.ACCEPTED}
+    assert ledger.after("F1901M") == {1: State.BROKEN, 2: State.ACCEPTED, 3: State.REJECTED, 4: State.BROKEN,
+                                      5: State.BROKEN}
+    assert [c.verdict.value for c in ledger[4].checks] == ["kept", "broken"]       # Russia could have sailed in
+    assert ledger[5].covers == ("F1901M",) and ledger[5].bound == ("Germany",)
+    assert ledger[3].changes[-1].message.text == "REJ (PRP (XDO ((GER FLT KIE) MTO HOL)))"
+    assert ledger.parties == ("England", "France", "Germany", "Russia", "Turkey")
+
+
+def test_analyze_lists_agreements_and_violations(capsys):
+    from dipsolve.cli import main
+    assert main(["analyze", str(DOC_RECORD), "--agreements"]) == 0
+    out = capsys.readouterr().out
+    assert "## agreements: 5 proposed in the DAIDE press (10 of 11 messages)" in out
+    assert "Germany: 2 violations" in out and "France: none (bound by 2 agreements in force)" in out
+    assert main(["analyze", str(DOC_RECORD), "--agreements", "--power", "tur"]) == 0
+    out = capsys.readouterr().out
+    assert "## agreements Turkey is a party to: 1 of the 5 proposed" in out
+    assert "## violations of Turkey" in out and "Germany" not in out.split("## violations")[1]
+    assert main(["analyze", str(DOC_RECORD), "--agreements", "--json"]) == 0
+    report = __import__("json").loads(capsys.readouterr().out)
+    assert report["powers"] == {} and report["agreements"]["daide"] == 10
+    assert [a["state"] for a in report["agreements"]["agreements"]] == ["broken", "accepted", "rejected", "broken",
+                                                                        "broken"]
+    assert list(report["agreements"]["violations"]) == ["Germany", "Turkey"]
+    # without --agreements the report has none
+    assert main(["analyze", str(DOC_RECORD), "--adjudication-only", "--json"]) == 0
+    assert __import__("json").loads(capsys.readouterr().out)["agreements"] is None
+
+
+def test_analyze_agreements_on_english_press_and_bad_input(tmp_path, capsys):
+    from dipsolve.cli import main
+    cicero = ROOT / "tests" / "data" / "records" / "meta-game_433761_ENGLAND_AG.json"
+    assert main(["analyze", str(cicero), "--agreements"]) == 0
+    assert "## agreements: none (none of the record's 170 messages is DAIDE press)" in capsys.readouterr().out
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"id": "x", "phases": [{"name": "S1901M", "state": {"units": {"FRANCE": ["A PA')
+    assert main(["analyze", str(bad), "--agreements"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{bad}:1:") and "Traceback" not in err
+    assert main(["analyze", str(DOC_RECORD), "--agreements", "--power", "Frnace"]) == 2
+    assert "unknown power" in capsys.readouterr().err

@@ -84,8 +84,11 @@ class PhaseOrders:
                 self.order_of.setdefault(d.unit, Disband(d.unit.kind, d.unit.location))
 
     def name(self, province: str) -> str:
+        """A province's name, in words ("Burgundy", "the Black Sea")."""
         prov = self.position.map.provinces.get(province)
-        return prov.name if prov is not None else province
+        if prov is None:
+            return province
+        return ("the " if prov.terrain == "sea" and not prov.name.startswith("the ") else "") + prov.name
 
     # -- attacks ------------------------------------------------------------------------
     def _aim(self, order: Order) -> tuple[str, str | None, str] | None:

@@ -150,6 +150,10 @@ class Agreement:
     def scope(self) -> Scope:
         return self.term.scope()
 
+    def english(self) -> str:
+        """What it holds its parties to, in English ("France and Germany are at peace.")."""
+        return self.term.english()
+
     @property
     def covers(self) -> tuple[str, ...]:
         """The phases it was in force and checked in (from the phase it was accepted in,
@@ -169,7 +173,7 @@ class Agreement:
         return state
 
     def to_json(self) -> dict:
-        return {"id": self.id, "kind": self.kind, "text": self.text, "english": self.term.english(),
+        return {"id": self.id, "kind": self.kind, "text": self.text, "english": self.english(),
                 "proposer": self.proposer, "parties": list(self.parties), "bound": list(self.bound),
                 "accepted_by": list(self.accepted_by), "state": self.state.value, "scope": self.scope.to_json(),
                 "covers": list(self.covers), "changes": [c.to_json() for c in self.changes],
@@ -206,6 +210,8 @@ class Agreements:
     agreements: tuple[Agreement, ...] = ()
     phases: tuple[str, ...] = ()
     checked: tuple[str, ...] = ()
+    #: the board's powers, in their order of play
+    powers: tuple[str, ...] = ()
     messages: int = 0
     daide: int = 0
     ignored: tuple[tuple[Said, str], ...] = field(default=(), repr=False)
@@ -222,6 +228,12 @@ class Agreements:
             if a.id == id:
                 return a
         raise KeyError(id)
+
+    @property
+    def parties(self) -> tuple[str, ...]:
+        """Every power that is a party to an agreement, in the order of play."""
+        named = {p for a in self.agreements for p in a.parties}
+        return tuple(p for p in self.powers if p in named) + tuple(sorted(named - set(self.powers)))
 
     def of(self, power: str) -> list[Agreement]:
         """The agreements ``power`` is a party to."""

@@ -307,8 +307,8 @@ class AgreementTracker:
 
     def result(self) -> Agreements:
         """Every agreement as it stands now, and what was heard."""
-        return Agreements(tuple(self._agreements), tuple(self._phases), tuple(self._checked), self._messages,
-                          self._daide, tuple(self._ignored))
+        return Agreements(tuple(self._agreements), tuple(self._phases), tuple(self._checked), self.map.powers,
+                          self._messages, self._daide, tuple(self._ignored))
 
 
 def _orders(given: Any, position: Position) -> list[Order]:
