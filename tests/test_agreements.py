@@ -508,3 +508,23 @@ def test_analyze_agreements_on_english_press_and_bad_input(tmp_path, capsys):
     assert err.startswith(f"{bad}:1:") and "Traceback" not in err
     assert main(["analyze", str(DOC_RECORD), "--agreements", "--power", "Frnace"]) == 2
     assert "unknown power" in capsys.readouterr().err
+
+
+def test_a_daide_seats_history_keeps_the_press_and_its_agreements_are_checked():
+    """On a DAIDE server: the press the server passes on (FRM) and the orders its ORD
+    messages report make the seat's game, whose agreements are checked as a record's."""
+    from dipsolve.play.daide.client import _body_text, parse_tree
+    from dipsolve.play.daide.history import SeatHistory
+    history = SeatHistory()
+    assert not history.press("France", ["Germany"], "FRM (FRA) (GER) (PRP (DMZ (FRA GER) (BUR)))")
+    start = dipsolve.Position.initial()
+    history.board(start)
+    history.press("France", ["Germany"], "FRM (FRA) (GER) (PRP (DMZ (FRA GER) (BUR)))")
+    history.press("Germany", ["France"], "FRM (GER) (FRA) (YES (PRP (DMZ (FRA GER) (BUR))))")
+    for ord_ in ("ORD (SPR 1901) ((FRA AMY PAR) MTO BUR) (SUC)", "ORD (SPR 1901) ((GER AMY MUN) MTO RUH) (SUC)"):
+        assert history.order(_body_text(parse_tree(ord_)[2]))
+    history.board(dipsolve.adjudicate(start, {"France": ["A PAR - BUR"], "Germany": ["A MUN - RUH"]}).next)
+    game = history.game
+    assert game.phases[0].messages[0] == ("France", "Germany", "FRM (FRA) (GER) (PRP (DMZ (FRA GER) (BUR)))")
+    ledger = dipsolve.track_agreements(game.record)
+    assert ledger[1].state is State.BROKEN and [v.phase for v in ledger.violations()["France"]] == ["S1901M"]
