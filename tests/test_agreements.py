@@ -19,6 +19,7 @@ from dipsolve.core.legal import legal_orders
 from dipsolve.grammar.press import parse_press
 
 START = dipsolve.Position.initial()
+ROOT_DIR = __import__("pathlib").Path(__file__).resolve().parents[1]
 
 
 def board(text: str) -> dipsolve.Position:
@@ -398,20 +399,43 @@ ARRANGEMENTS = ["PCE (FRA GER)", "PCE (ENG FRA GER)", "ALY (FRA ENG) VSS (GER)",
                 "AND (PCE (FRA ENG)) (DMZ (ENG) (ECH))", "ORR (DMZ (FRA) (BUR)) (XDO ((GER AMY MUN) MTO BUR))",
                 "NOT (PCE (FRA GER))", "NOT (DMZ (FRA GER) (BUR))", "DRW"]
 POWER_NAMES = ["France", "Germany", "England", "Russia", "Turkey"]
+#: every valid DAIDE string of the labelled corpus (tests/data/press_cases.jsonl)
+CORPUS = [c["text"] for c in map(__import__("json").loads,
+                                 (ROOT_DIR / "tests" / "data" / "press_cases.jsonl").read_text().splitlines())
+          if c["valid"] and c["level"] is not None]
 
 
 @st.composite
 def conversations(draw):
+    """Phases of press: proposals answered by their parties (mostly YES, at times REJ, BWX,
+    a withdrawn YES, a cancellation), between messages of any kind (corpus strings, answers
+    to nothing); each phase with a seed for its orders."""
     phases = []
     for _ in range(draw(st.integers(1, 3))):
         messages = []
-        for _ in range(draw(st.integers(0, 10))):
+        for _ in range(draw(st.integers(0, 5))):
+            if draw(st.integers(0, 3)) == 0:          # noise: a corpus string or a stray answer
+                text = draw(st.sampled_from(CORPUS + [w.format(a) for a in ARRANGEMENTS for w in
+                                                      ("YES (PRP ({}))", "CCL (PRP ({}))", "REJ (PRP ({}))")]))
+                messages.append((draw(st.sampled_from(POWER_NAMES)), [draw(st.sampled_from(POWER_NAMES))], text))
+                continue
             arrangement = draw(st.sampled_from(ARRANGEMENTS))
-            wrap = draw(st.sampled_from(["PRP ({})", "YES (PRP ({}))", "REJ (PRP ({}))", "BWX (PRP ({}))",
-                                         "CCL (PRP ({}))", "CCL (YES (PRP ({})))"]))
-            sender = draw(st.sampled_from(POWER_NAMES))
+            proposer = draw(st.sampled_from(POWER_NAMES))
             to = draw(st.lists(st.sampled_from(POWER_NAMES + ["GLOBAL"]), min_size=1, max_size=2))
-            messages.append((sender, to, wrap.format(arrangement)))
+            messages.append((proposer, to, f"PRP ({arrangement})"))
+            bound = term(arrangement).bound
+            named = POWER_NAMES if "GLOBAL" in to else to
+            for party in dict.fromkeys([*named, *bound]):
+                if party == proposer or party not in POWER_NAMES:
+                    continue
+                answer = draw(st.sampled_from(["YES"] * 6 + ["REJ", "BWX", "none", "YES-CCL"]))
+                if answer == "YES-CCL":
+                    messages.append((party, [proposer], f"YES (PRP ({arrangement}))"))
+                    messages.append((party, [proposer], f"CCL (YES (PRP ({arrangement})))"))
+                elif answer != "none":
+                    messages.append((party, [proposer], f"{answer} (PRP ({arrangement}))"))
+            if draw(st.integers(0, 5)) == 0:
+                messages.append((proposer, to, f"CCL (PRP ({arrangement}))"))
         phases.append((messages, draw(st.integers(0, 2**16))))
     return phases
 
@@ -427,7 +451,8 @@ def test_the_tracker_never_raises_and_states_move_only_along_the_transitions(pha
             t.hear(name, sender, to, text)
         rng = random.Random(seed)
         orders: dict[str, list] = {}
-        for u in position.units:
+        units = [d.unit for d in position.dislodged] if position.phase.kind == "retreat" else position.units
+        for u in units:
             choices = legal_orders(position, u)
             if choices:
                 orders.setdefault(u.power, []).append(rng.choice(choices))
@@ -439,6 +464,10 @@ def test_the_tracker_never_raises_and_states_move_only_along_the_transitions(pha
         assert states[0] is State.PROPOSED
         assert all(b in TRANSITIONS[s] for s, b in zip(states, states[1:])), states
         assert a.state is states[-1] and set(a.parties) >= {a.proposer, *a.bound}
+        # every move names its message but a breach (made by orders) and an expiry (by the
+        # phase's end, or by the agreement a NOT ended)
+        assert all((c.message is None) == (c.state is State.BROKEN) for c in a.changes if c.state is not State.EXPIRED)
+        assert set(a.accepted_by) <= set(a.parties) - {a.proposer}
         # checked only while in force; broken exactly when a check found a breach
         broken = [c for c in a.checks if c.verdict is Verdict.BROKEN]
         assert (a.state is State.BROKEN) == bool(broken) and all(c.breaches for c in broken)

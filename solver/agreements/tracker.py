@@ -283,12 +283,13 @@ class AgreementTracker:
         if phase in self._checked:
             raise DipsolveArgumentError(f"phase {phase!r} was checked already", expected="the next phase")
         self._enter(phase)
-        played = PhaseOrders(position, {check_power(p, "orders", position.map): _orders(os, position)
-                                        for p, os in orders.items()})
+        given = {check_power(p, "orders", position.map): _orders(os, position) for p, os in orders.items()}
+        played: PhaseOrders | None = None           # the phase adjudicated only if something is in force
         checks = []
         for i, a in enumerate(self._agreements):
             if a.state is not State.ACCEPTED:
                 continue
+            played = played or PhaseOrders(position, given)
             done = self._done.setdefault(a.id, set())
             verdict, breaches = judge(a.term, played, lambda n: n not in done, done)
             check = Check(phase, verdict, breaches)
