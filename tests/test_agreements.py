@@ -231,8 +231,7 @@ def test_peace_is_broken_by_a_move_or_a_support_into_a_partys_unit():
 
 
 def test_peace_is_kept_when_a_move_follows_a_unit_that_leaves():
-    """France moves into Munich as Germany's army leaves it for Bohemia: no attack (Munich
-    is Germany's centre, though: so the follow is into Ruhr, which Germany leaves)."""
+    """France's army follows Germany's out of Ruhr (no centre): no attack."""
     check, a = one_phase("PCE (FRA GER)", BURGUNDY, {"France": ["A BUR - RUH"], "Germany": ["A RUH - HOL"]})
     assert check.verdict is Verdict.KEPT and a.state is State.ACCEPTED
     # the same move against a unit that stays (its own move bounced) is an attack
@@ -244,7 +243,7 @@ def test_peace_is_kept_when_a_move_follows_a_unit_that_leaves():
 def test_peace_is_broken_by_a_move_into_a_partys_empty_centre():
     check, _ = one_phase("PCE (FRA GER)", BURGUNDY, {"Germany": ["A MUN - BUR", "A RUH - BEL"],
                                                     "France": ["A BUR - MAR"]})
-    assert check.verdict is Verdict.KEPT          # Burgundy is no centre, and the army left it
+    assert check.verdict is Verdict.KEPT          # Burgundy is no centre, and France's army left it
     check, _ = one_phase("PCE (FRA GER)", BURGUNDY, {"France": ["A BUR - MUN"], "Germany": ["A MUN - BOH"]})
     assert check.verdict is Verdict.BROKEN and "Germany's supply centre" in check.breaches[0].why
 

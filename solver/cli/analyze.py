@@ -11,8 +11,8 @@ by the influence evaluation after the phase against the orders the others really
 ``--agreements``, instead of weighing the orders, lists the agreements the record's DAIDE
 press made (PRP of PCE, ALY, DMZ, XDO, AND, ORR; YES, REJ, BWX, CCL) and checks each
 against every phase's orders: kept, broken (by which order) or not tested; then each
-power's violations.  ``--html OUT.html`` writes the game as one page (as ``dipsolve view``) with dipsolve's orders
-beside the played ones. ``--render DIR`` draws the center counts per power over the game into
+power's violations.  ``--html OUT.html`` writes the game as one page (as ``dipsolve view``)
+with dipsolve's orders beside the played ones. ``--render DIR`` draws the center counts per power over the game into
 ``DIR/centers.svg`` and ``DIR/centers.png``.  ``--json`` prints the whole report as one
 JSON object.  A file of several games (JSON lines) is analysed game after game, unless
 ``--game`` picks one (JSON: one object a game; pictures ``DIR/centers-ID.svg``), with a
