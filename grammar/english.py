@@ -23,7 +23,7 @@ from .daide_order import ORDER_RULES
 from .tokens import POWER_TOKENS, REFEREE, canonical_text, province_tokens
 from .tree import Node
 
-__all__ = ["english"]
+__all__ = ["english", "statement"]
 
 #: what a DAIDE order-result token says about the order
 _OUTCOMES = {
@@ -55,6 +55,18 @@ _SAYING = {"prp": ("propose that", "subj"), "ins": ("insist that", "subj"),
 def english(tree: Node, dialect: str = "daide") -> str:
     """A message tree (`Press.tree`) in English, as one sentence."""
     return _English(dialect).sentence(tree)
+
+
+def statement(arrangement: Node) -> str:
+    """An arrangement (``PCE``, ``DMZ``, ``XDO``, ``AND`` ...) said as what is so, not as a
+    proposal: what an agreement holds its parties to.
+
+        >>> from dipsolve.grammar.press import parse_press
+        >>> statement(parse_press("DMZ (FRA GER) (BUR)").tree)
+        'France and Germany keep Burgundy demilitarized.'
+    """
+    text = _English("daide").clause(arrangement).render("ind")
+    return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
 class _English(Clauses):

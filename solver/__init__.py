@@ -39,6 +39,10 @@ Game records
     ``Record.phase("S1903M")``; ``Record.players``, who played each power, and
     ``Record.result``, how the game ended: a `GameResult`), `dumps_records` (write them); `analyze` (a whole game
     re-adjudicated and each power's orders weighed against dipsolve's: an `Analysis`).
+Agreements
+    `track_agreements` (the agreements a record's DAIDE press made, each checked against
+    every phase's orders: `Agreements` of `Agreement`\\ s), `AgreementTracker` (the same,
+    message by message and phase by phase).
 DAIDE
     `play_daide` (one seat at a DAIDE server with a bot, until the game ends: a
     `GameEnd`); `DaideError`, `DaideConnectionError` (`DaideRefused`), `DaideProtocolError`.
@@ -147,6 +151,11 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "dumps_records": ("dipsolve.io.records", "dumps_records"),
     "analyze": ("dipsolve.analysis", "analyze"),
     "Analysis": ("dipsolve.analysis", "Analysis"),
+    # agreements made in the press, checked against the orders played
+    "track_agreements": ("dipsolve.agreements", "track_agreements"),
+    "AgreementTracker": ("dipsolve.agreements", "AgreementTracker"),
+    "Agreement": ("dipsolve.agreements", "Agreement"),
+    "Agreements": ("dipsolve.agreements", "Agreements"),
     # the bounds on what dipsolve reads and draws
     "LIMITS": ("dipsolve.core.bounds", "LIMITS"),
 }
@@ -226,5 +235,6 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .io.records import GameResult, Record, RecordPhase, dumps_records, load_records, read_records
     from .io.game import Game, GamePhase, load_record
     from .analysis import Analysis, analyze
+    from .agreements import Agreement, AgreementTracker, Agreements, track_agreements
 
     __version__: str

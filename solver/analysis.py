@@ -22,6 +22,9 @@ dipsolve played) and does two things:
    every Fall of the record, each power's fewest game years to 18 supply centers from
    that board against the others' units (`solo_threats`): the moment a solo became
    possible, and when it was stopped.
+4. **Agreements** (``agreements=True``).  The agreements the record's DAIDE press made
+   (`dipsolve.agreements.track_agreements`), each checked against every phase's orders:
+   kept, broken (by which order) or not tested.
 
 The result, an `Analysis`, gives a table per power (`Analysis.table`), the center
 counts per power over the phases (`Analysis.centers`, drawn by
@@ -32,13 +35,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from .core.adjudicator import Outcome, Reason, Rules, adjudicate
 from .core.orders import Convoy, Disband, Move, Order, SupportMove
 from .core.position import Dislodged, Position, Unit
 from .core.results import Limits
 from .io.records import COMPLETED, Record, RecordPhase, board_differences
+
+if TYPE_CHECKING:
+    from .agreements import Agreements
 
 __all__ = ["Analysis", "PhaseCheck", "PowerMove", "Threat", "Threats", "solo_threats", "QUIRKS", "READINGS", "CONVENTIONS", "EXPLANATIONS", "analyze", "check_phase", "board_differences", "searches"]
 
@@ -401,6 +407,8 @@ class Analysis:
     interrupted: bool = False
     #: each power's fewest years to a solo at every Fall (``analyze(threats=...)``)
     threats: "Threats | None" = None
+    #: the agreements of the record's DAIDE press, checked (``analyze(agreements=True)``)
+    agreements: "Agreements | None" = None
 
     @property
     def differences(self) -> list[PhaseCheck]:
@@ -458,7 +466,8 @@ class Analysis:
                                "value_lost": round(sum(m.lost for m in ms), 2)}
                            for p, ms in self.moves.items()},
                 "centers": {"phases": r.names, "counts": self.centers},
-                "threats": None if self.threats is None else self.threats.to_json()}
+                "threats": None if self.threats is None else self.threats.to_json(),
+                "agreements": None if self.agreements is None else self.agreements.to_json()}
 
 
 # -- solo threats ----------------------------------------------------------------------------
@@ -606,15 +615,17 @@ def searches(record: Record, powers: Sequence[str] | None = None) -> list[tuple[
 
 def analyze(record: Record, powers: Sequence[str] | None = None, *, limits: Limits | None = None,
             method: str = "agenda", on_step: Callable[[str, int, int], None] | None = None,
-            check_only: bool = False, threats: str | None = None, threat_years: int = 5) -> Analysis:
+            check_only: bool = False, threats: str | None = None, threat_years: int = 5,
+            agreements: bool = False) -> Analysis:
     """Analyse ``record``: re-adjudicate every phase, then (unless ``check_only``) solve
     each movement phase for each power in ``powers`` (default: every power with units)
     within ``limits.time_limit`` seconds a power and phase (`dipsolve.Limits`: default one
     second, seed 0, one worker; each search takes its seed and workers).  With ``threats``
     (an opposition model: `solo_threats`), each power's fewest years to a solo at every
     Fall instead, looking ``threat_years`` ahead, ``limits`` an answer (default
-    `THREAT_LIMITS`).  ``on_step(text, done, total)``
-    reports progress.  When a stop is requested (`dipsolve.core.results.request_stop`: Ctrl-C
+    `THREAT_LIMITS`).  With ``agreements``, the agreements of the record's DAIDE press
+    checked against its orders (`track_agreements`), and no search either.
+    ``on_step(text, done, total)`` reports progress.  When a stop is requested (`dipsolve.core.results.request_stop`: Ctrl-C
     at the command line) the work ends after the phase or search under way: the
     report holds what was finished, with ``interrupted`` set."""
     from .api import solve
@@ -625,10 +636,16 @@ def analyze(record: Record, powers: Sequence[str] | None = None, *, limits: Limi
     began = time.perf_counter()
     analysis = Analysis(record)
     pairs = list(zip(record.phases, record.phases[1:]))
-    jobs = [] if check_only or threats else searches(record, powers)
+    jobs = [] if check_only or threats or agreements else searches(record, powers)
     answers = 0 if threats is None or check_only else len(threat_cases(record, powers))
-    total = len(pairs) + len(jobs) + answers
+    total = len(pairs) + len(jobs) + answers + bool(agreements)
     done = 0
+    if agreements:
+        from .agreements import track_agreements
+        if on_step is not None:
+            on_step("agreements", done, total)
+        analysis.agreements = track_agreements(record)
+        done += 1
     for before, after in pairs:
         if stop_requested():
             break

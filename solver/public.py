@@ -320,6 +320,7 @@ CHECKS: dict[str, Check] = {
     "strategy": _strategy,
     "seeds": _order_sets,
     "trace": _flag,
+    "agreements": _flag,
     "deadline": _deadline,
     "progress": _callable,
     "on_step": _callable,

@@ -94,6 +94,7 @@ COMMANDS = [
     ["render", "--plan", "{plan}", "--alone", "--json"],
     ["render", "{position}", "-o", "titled.svg", "--title", "{title}"],
     ["analyze", "{record}", "--adjudication-only", "--json"],
+    ["analyze", "{record}", "--agreements", "--power", "GER"],
     ["batch", "{position}", "{record}", "-o", "res.jsonl", "--task", "adjudicate", "--jobs", "--json"],
     ["batch", "{record}", "-o", "res.jsonl", "--task", "analyze", "--adjudication-only"],
     ["analyze", "{record}", "--power", "FRA", "--time-limit"],

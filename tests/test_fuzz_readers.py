@@ -103,13 +103,15 @@ _PLANS = [
 @cache
 def _record_examples() -> list[str]:
     """Saved games (the diplomacy package's JSON): the 1901 openings replayed, as one
-    object and as JSON lines of two."""
+    object and as JSON lines of two; and a game with DAIDE press (docs/press.md's)."""
     from dipsolve.grammar import parse_position_text
     from dipsolve.core.position import Position
     from dipsolve.io.records import dumps_records, replay
     _, spring = parse_position_text((EXAMPLES / "start.dip").read_text(encoding="utf-8"))
     one = replay(Position.initial(), [spring, {}], id="fuzz")
-    return [dumps_records([one]), dumps_records([one, replay(Position.initial(), [{}], id="two")])]
+    press = ROOT / "tests" / "data" / "doc_commands" / "agreements.json"
+    return [dumps_records([one]), dumps_records([one, replay(Position.initial(), [{}], id="two")]),
+            press.read_text(encoding="utf-8")]
 
 
 _VALUES = [(EXAMPLES / "solve" / "turkey-1901.values").read_text(encoding="utf-8"),

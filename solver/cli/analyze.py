@@ -1,15 +1,18 @@
 """``dipsolve analyze``: a whole game record checked and weighed phase by phase (`dipsolve.analysis`).
 
     dipsolve analyze GAME.json [--game ID] [--power P] [--time-limit S] [--adjudication-only]
-                     [--variant NAME|FILE] [--json] [--render DIR]
+                     [--threats [MODEL]] [--agreements] [--variant NAME|FILE] [--json] [--render DIR]
 
 Prints the adjudication check (the phases where dipsolve's adjudication of the recorded
 orders differs from the record, each with the peer's documented quirk that explains it,
 if one does), then a table per power: each movement phase, the orders played, dipsolve's
 own orders for that board, and the value lost (dipsolve's minus the played, both judged
 by the influence evaluation after the phase against the orders the others really gave).
-``--html OUT.html`` writes the game as one page (as ``dipsolve view``) with dipsolve's orders
-beside the played ones. ``--render DIR`` draws the center counts per power over the game into
+``--agreements``, instead of weighing the orders, lists the agreements the record's DAIDE
+press made (PRP of PCE, ALY, DMZ, XDO, AND, ORR; YES, REJ, BWX, CCL) and checks each
+against every phase's orders: kept, broken (by which order) or not tested; then each
+power's violations.  ``--html OUT.html`` writes the game as one page (as ``dipsolve view``)
+with dipsolve's orders beside the played ones. ``--render DIR`` draws the center counts per power over the game into
 ``DIR/centers.svg`` and ``DIR/centers.png``.  ``--json`` prints the whole report as one
 JSON object.  A file of several games (JSON lines) is analysed game after game, unless
 ``--game`` picks one (JSON: one object a game; pictures ``DIR/centers-ID.svg``), with a
@@ -59,6 +62,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--threat-years", type=integer, default=5, metavar="K",
                    help="with --threats: look no further than K game years ahead (default 5)")
     add_variant(p)
+    p.add_argument("--agreements", action="store_true",
+                   help="instead of weighing the orders: the agreements made in the record's DAIDE "
+                        "press (proposals and their answers), each checked against the orders of every "
+                        "phase (kept, broken, not tested), and each power's violations (with --power: "
+                        "that power's agreements only)")
     add_json(p, help="print the whole report as one JSON object")
     p.add_argument("--render", dest="render_dir", metavar="DIR",
                    help="draw the center counts per power over the game into DIR/centers.svg and .png")
@@ -133,7 +141,7 @@ def _report(args: argparse.Namespace, name: str, record: Any, result: Any, stems
     else:
         if totals["games"]:
             print()
-        print(report_text(name, result, _time_limit(args), pictures, nodes=args.nodes))
+        print(report_text(name, result, _time_limit(args), pictures, nodes=args.nodes, power=args.power))
     totals["games"] += 1
     totals["checked"] += len(result.checks)
     totals["differences"] += len(result.differences)
@@ -145,7 +153,7 @@ def analyze_one(record: Any, args: argparse.Namespace, step: Any) -> Any:
     limits = Limits(time_limit=_time_limit(args), seed=args.seed, nodes=args.nodes)
     return analyze(record, [args.power] if args.power else None, limits=limits,
                    on_step=step, check_only=args.adjudication_only, threats=args.threats,
-                   threat_years=args.threat_years)
+                   threat_years=args.threat_years, agreements=args.agreements)
 
 
 def _time_limit(args: argparse.Namespace) -> float:
@@ -157,8 +165,9 @@ def _time_limit(args: argparse.Namespace) -> float:
 
 
 def report_text(name: str, result: Any, time_limit: float, pictures: list[str],
-                nodes: int | None = None) -> str:
-    """The report of one game, for people (``nodes``: the searches' node limit, if any)."""
+                nodes: int | None = None, power: str | None = None) -> str:
+    """The report of one game, for people (``nodes``: the searches' node limit, if any;
+    ``power``: the agreements of that power only)."""
     from ..analysis import EXPLANATIONS, QUIRKS
     record = result.record
     names = record.names
@@ -188,6 +197,8 @@ def report_text(name: str, result: Any, time_limit: float, pictures: list[str],
                   result.table_summary(power)]
     if result.threats is not None:
         lines += ["", *threats_text(result.threats, time_limit, nodes)]
+    if result.agreements is not None:
+        lines += ["", *agreements_text(result.agreements, power)]
     lines += [f"# wrote {path}" for path in pictures]
     return "\n".join(lines)
 
@@ -206,6 +217,50 @@ def threats_text(threats: Any, time_limit: float, nodes: int | None = None) -> l
              f"-: none within {threats.years} years, proven)"]
     lines += [f"  {line}" for line in threats.summary()] or ["  nobody can reach a solo within the years looked at"]
     return lines
+
+
+def agreements_text(ledger: Any, power: str | None = None) -> list[str]:
+    """The agreements of a game's press (`dipsolve.agreements.Agreements`): a table, a row
+    an agreement, then each power's violations (``power``: its agreements only)."""
+    shown = [a for a in ledger if power is None or power in a.parties]
+    whose = f" {power} is a party to" if power else ""
+    if not ledger.daide:
+        said = (f"none of the record's {ledger.messages} messages is DAIDE press" if ledger.messages
+                else "the record has no press")
+        return [f"## agreements: none ({said})"]
+    counted = f"{len(shown)} of the {len(ledger)}" if power else f"{len(ledger)}"
+    lines = [f"## agreements{whose}: {counted} proposed in the DAIDE press ({ledger.daide} of "
+             f"{ledger.messages} messages), checked against the orders of {len(ledger.checked)} phases"]
+    if shown:
+        lines.append(fold_table(["#", "agreement", "proposer", "parties", "state", "checks"],
+                                [(str(a.id), a.text, a.proposer, list(a.parties),
+                                  f"{a.state.value} {a.changes[-1].phase}", _checks_cell(a)) for a in shown],
+                                right={0}))
+    violations = ledger.violations()
+    powers = [p for p in ledger.parties if power is None or p == power]
+    lines.append(f"## violations{' of ' + power if power else ', per power'}")
+    if not powers:
+        lines.append("(no power is a party to an agreement)")
+    for p in powers:
+        broke = violations.get(p, [])
+        bound = sum(p in a.bound and a.checks != () for a in ledger)
+        if not broke:
+            lines.append(f"{p}: none (bound by {bound} agreement{'' if bound == 1 else 's'} in force)")
+            continue
+        lines.append(f"{p}: {len(broke)} violation{'' if len(broke) == 1 else 's'}")
+        lines += [f"  {v.line()}" for v in broke]
+    return lines
+
+
+def _checks_cell(a: Any) -> str:
+    """An agreement's checks in a few words: how many phases kept it and did not test
+    it, and the phase that broke it."""
+    if not a.checks:
+        return "-"
+    counts = {v: sum(c.verdict.value == v for c in a.checks) for v in ("kept", "not tested")}
+    parts = [f"{v} {n}" for v, n in counts.items() if n]
+    parts += [f"broken {c.phase}" for c in a.checks if c.verdict.value == "broken"]
+    return ", ".join(parts)
 
 
 def _safe(text: str) -> str:

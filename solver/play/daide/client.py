@@ -18,7 +18,8 @@ level 0):
    waive) and the whole set resubmitted once; units ``MIS`` still lists are ordered to
    hold (disband) the same way; then ``GOF`` (ready for the turn to be processed).  A
    THX or MIS of an earlier turn's SUB is not taken for this one's.  ``ORD`` results
-   are tallied; ``TME``, ``CCD``, ``OUT``, ``FRM`` read and logged.
+   are tallied and kept in the seat's history with every ``FRM`` (the press passed on:
+   its agreements, `dipsolve.track_agreements`); ``TME``, ``CCD``, ``OUT`` read and logged.
 3. the end: ``DRW``, ``SLO (power)``, ``SMR`` read; ``OFF`` ends the session (FM out,
    socket closed); an end that arrives while the bot thinks is seen before any orders
    go out.  A message the client cannot read is answered ``HUH (ERR ...)``.
@@ -493,6 +494,17 @@ class DaideSession:
 
     # -- the turns -----------------------------------------------------------------------
 
+    def _frm(self, text: str, tree: Tree) -> None:
+        """FRM (power [number]) (powers) (message): kept in the seat's history, whole, under
+        its sender and recipients (a message not of that shape is left out)."""
+        parts = [t for t in tree[1:3] if isinstance(t, list)]
+        if len(parts) < 2 or not parts[0] or not isinstance(parts[0][0], str):
+            return
+        sender = self.power_of_token.get(parts[0][0])
+        to = [self.power_of_token.get(t) for t in parts[1] if isinstance(t, str)]
+        if sender is not None and to and None not in to:
+            self.history.press(sender, [r for r in to if r is not None], text)
+
     def handle(self, text: str, tree: Tree) -> None:
         head = tree[0] if tree else ""
         if head == "SCO":
@@ -511,8 +523,8 @@ class DaideSession:
                     self.end.results[str(token)] = self.end.results.get(str(token), 0) + 1
         elif head in ("TME", "CCD", "OUT", "NOT", "ADM", "YES"):
             pass
-        elif head == "FRM":
-            pass                              # press: the bots do not negotiate; none is sent
+        elif head == "FRM":                   # press: kept in the history (none is sent)
+            self._frm(text, tree)
         elif head == "HUH":
             self.say(f"the server did not understand a message: {quote(text)}")
         elif head == "PRN":

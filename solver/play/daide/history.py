@@ -1,7 +1,7 @@
 """A DAIDE seat's history as a `dipsolve.Game`, and how its game ended (`GameEnd`).
 
-The history: each board the server sent (NOW, with the SCO before it) and every power's
-orders its ORD messages reported, phase by phase.
+The history: each board the server sent (NOW, with the SCO before it), every power's
+orders its ORD messages reported, and the press it passed on (FRM), phase by phase.
 
 The server adjudicates, not dipsolve: the boards are the server's, kept as it sent them
 (a `Game` read from them, as from a record), and the orders are those it says were given
@@ -68,6 +68,7 @@ class SeatHistory:
         self._phases: list[RecordPhase] = []
         self._board: Position | None = None
         self._orders: dict[str, list[Order]] = {}
+        self._press: list[tuple[str, str, str]] = []
 
     def board(self, position: Position) -> RecordPhase | None:
         """The server's board of a new turn (NOW): the turn before is closed with the
@@ -77,9 +78,9 @@ class SeatHistory:
         if self._board is not None:
             if position == self._board:
                 return None
-            closed = self._phase(self._board, self._orders)
+            closed = self._phase(self._board, self._orders, self._press)
             self._phases.append(closed)
-        self._board, self._orders = position, {}
+        self._board, self._orders, self._press = position, {}, []
         return closed
 
     def order(self, text: str) -> bool:
@@ -97,9 +98,21 @@ class SeatHistory:
         self._orders.setdefault(power, []).append(order)
         return True
 
+    def press(self, sender: str, recipients: list[str], text: str) -> bool:
+        """A press message the server passed on (FRM) in the current turn: its sender, its
+        recipients (powers' names) and its text as sent (``FRM (FRA) (ENG) (PRP (...))``),
+        kept as the record keeps press, a message per recipient; False, and nothing kept,
+        before the first board.  `dipsolve.track_agreements` reads it from the game."""
+        if self._board is None:
+            return False
+        self._press += [(sender, r, text) for r in recipients]
+        return True
+
     @staticmethod
-    def _phase(position: Position, orders: dict[str, list[Order]]) -> RecordPhase:
-        return RecordPhase(position.phase.short, position, {p: tuple(os) for p, os in orders.items()})
+    def _phase(position: Position, orders: dict[str, list[Order]],
+               press: list[tuple[str, str, str]] | None = None) -> RecordPhase:
+        return RecordPhase(position.phase.short, position, {p: tuple(os) for p, os in orders.items()},
+                           messages=tuple(press or ()))
 
     @property
     def game(self) -> Game | None:
@@ -107,6 +120,6 @@ class SeatHistory:
         current one, its orders those reported so far."""
         if self._board is None:
             return None
-        phases = (*self._phases, self._phase(self._board, self._orders))
+        phases = (*self._phases, self._phase(self._board, self._orders, self._press))
         m = self._board.map
         return Game.from_record(Record(self.id, phases, m.name or "standard", ()))

@@ -1,0 +1,26 @@
+"""Agreements made in the press: DAIDE proposals turned into agreements, and each phase's orders checked against them.
+
+The press clauses dipsolve reads at DAIDE levels 10 to 30 (``PCE``, ``ALY``/``VSS``,
+``DMZ``, ``XDO``, ``AND``, ``ORR``, ``NOT``, proposed by ``PRP`` and answered by ``YES``,
+``REJ``, ``BWX``, ``CCL``) become `Agreement`\\ s with their parties, scope, state and
+history; after each phase, every agreement in force is checked against the orders
+played: kept, broken (by which order) or not tested.
+
+- ``terms``: what an arrangement binds whom to (`Peace`, `Alliance`, `Demilitarized`,
+  `Promise`, `AllOf`, `AnyOf`, `Ending`, `Unchecked`);
+- ``model``: the agreement as data (`Agreement`, `State` and its `TRANSITIONS`, `Change`,
+  `Check`, `Breach`, `Violation`, the ledger `Agreements`);
+- ``checks``: what keeps and breaks each term in a phase's orders;
+- ``tracker``: the conversation's rules (`AgreementTracker`, `track_agreements`).
+
+This layer reads the grammar's parsed press and the core's positions and orders, and
+nothing above them.
+"""
+
+from .model import TRANSITIONS, Agreement, Agreements, Breach, Change, Check, Said, State, Verdict, Violation
+from .terms import AllOf, Alliance, AnyOf, Demilitarized, Ending, Peace, Promise, Scope, Term, Unchecked
+from .tracker import AgreementTracker, Heard, track_agreements
+
+__all__ = ["TRANSITIONS", "Agreement", "AgreementTracker", "Agreements", "AllOf", "Alliance", "AnyOf", "Breach",
+           "Change", "Check", "Demilitarized", "Ending", "Heard", "Peace", "Promise", "Said", "Scope", "State",
+           "Term", "Unchecked", "Verdict", "Violation", "track_agreements"]
