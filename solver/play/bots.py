@@ -36,7 +36,7 @@ from ..search.learned import LEARNING_SHARE, SEARCH_FLOOR, Table
 from ..search.strategy import Influence, Learned, PhaseGame, Sampled, Strategy
 from ..core import kernel
 from ..core.errors import DipsolveArgumentError, DipsolveUnavailable
-from ..core.orders import Build, Disband, Order, Waive
+from ..core.orders import Build, Disband, Move, Order, Waive
 from ..core.position import Position
 from ..core.results import WALL_WORKERS, Deadline, Limits, clock_named
 from ..core.legal import build_orders, legal_orders
@@ -129,6 +129,16 @@ class GreedyBot:
 #: the search methods of `dipsolve.api.solve`
 DIPSOLVE_METHODS = api.METHODS
 
+#: the plan term (issue 51, docs/strength.md): a seat whose power has gained no center for
+#: `STALL_YEARS` years plans, before each movement search, the fewest years to `PLAN_GAIN`
+#: more centers against the others' units holding (`dipsolve.solve_path`, within
+#: `PLAN_SHARE` of the phase's time), and the provinces the plan's first phase moves into
+#: gain `PLAN_WEIGHT` in its influence values: a first step one phase cannot see the worth of
+STALL_YEARS = 2
+PLAN_GAIN = 2
+PLAN_SHARE = 0.25
+PLAN_WEIGHT = 60.0
+
 
 @dataclass(frozen=True)
 class DipsolveBot:
@@ -149,7 +159,11 @@ class DipsolveBot:
     #: limit then its safety net: the seat gives the same orders in the same position with
     #: the same seed, whatever the machine's load (None: the time limit alone)
     nodes: int | None = None
+    #: with `Learned`: plan once stalled (`STALL_YEARS`, the plan term); False: never
+    plan: bool = True
     _table: list = field(default_factory=lambda: [Table()], compare=False, repr=False)
+    #: per power we play, its center count in each year it ordered (the plan term's stall)
+    _counts: list = field(default_factory=lambda: [{}], compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.strategy, Strategy):
@@ -223,6 +237,7 @@ class DipsolveBot:
         if isinstance(self.strategy.opponents, PhaseGame):     # its best responses are CP-SAT's
             api.check_method("cpsat")
         self._table[0] = Table()
+        self._counts[0] = {}
         gc.collect()
         gc.freeze()
 
@@ -239,17 +254,61 @@ class DipsolveBot:
         observed); its fit stops at ``deadline``."""
         return self._table[0].policy(power, deadline)
 
+    def stalled(self, position: Position, power: str) -> bool:
+        """Whether ``power`` has gained no center in the last `STALL_YEARS` years, by the
+        counts this seat has seen in the movement phases it ordered (kept here)."""
+        seen = self._counts[0].setdefault(power, {})
+        have = len(position.centers_of(power))
+        seen[position.phase.year] = max(have, seen.get(position.phase.year, 0))
+        before = seen.get(position.phase.year - STALL_YEARS)
+        return before is not None and have <= before
+
+    def planned(self, position: Position, power: str, limits: Limits) -> Strategy:
+        """The strategy with the plan term: the fewest-years plan to `PLAN_GAIN` more
+        centers against held units (`dipsolve.solve_path` within ``limits``), the
+        provinces its first phase moves into worth `PLAN_WEIGHT` more to ``power``; the
+        strategy as it is when no plan is found in time."""
+        from ..algorithms.evaluation import values_for
+        from ..models.path import solve_path
+        have = len(position.centers_of(power))
+        target = min(len(position.map.centers) // 2 + 1, have + PLAN_GAIN)
+        if target <= have or not position.units_of(power):
+            return self.strategy
+        sol = solve_path(position, power, target, opposition="hold", limits=limits)
+        into = {position.map.province_of[o.target] for o in (sol.plan[0].orders if sol.plan else ())
+                if isinstance(o, Move)}
+        if not into:
+            return self.strategy
+        evaluation = self.strategy.evaluation
+        own = evaluation.values.get(power) if isinstance(evaluation, Influence) and evaluation.values else None
+        values = values_for(power, position.map, own)
+        for p in into:
+            values[p] += PLAN_WEIGHT
+        others = dict(evaluation.values or {}) if isinstance(evaluation, Influence) else {}
+        return dataclasses.replace(self.strategy, evaluation=Influence(values={**others, power: values}))
+
     def orders(self, position: Position, power: str, deadline_s: float,
                rng: random.Random) -> list[Order]:
         seed = rng.randrange(1 << 30)
         if self.learns and position.phase.kind == "movement":
             s = self.strategy
+            nodes = self.nodes
+            if self.plan and isinstance(s.evaluation, Influence) and self.stalled(position, power):
+                # the plan's share of the phase, on the seat's clock or of its nodes
+                tick = clock_named(self.clock)
+                t0 = tick()
+                share = dataclasses.replace(self.limits(PLAN_SHARE * deadline_s, seed), workers=1)
+                if nodes is not None:
+                    planning = max(1, int(PLAN_SHARE * nodes))
+                    share, nodes = dataclasses.replace(share, nodes=planning), max(1, nodes - planning)
+                s = self.planned(position, power, share)
+                deadline_s = max(SEARCH_FLOOR * deadline_s, deadline_s - (tick() - t0))
             assert isinstance(s.opponents, Learned)
             call: Deadline | None = None
-            if self.nodes is not None:
+            if nodes is not None:
                 # one work clock for the phase: the fit takes at most its share of the
                 # nodes, the search the rest
-                call = self.limits(deadline_s, seed).deadline()
+                call = dataclasses.replace(self.limits(deadline_s, seed), nodes=nodes).deadline()
                 policy = self.policy(power, call.part(LEARNING_SHARE))
                 left = deadline_s
             else:
