@@ -36,7 +36,7 @@ one that bounces).  The plan is replayed against the opposition's orders: holds,
 under ``supported`` each unit of theirs supporting the neighbour whose attack has the
 least to spare (`dipsolve.models.path_replay.opposition_orders`).  ``defence`` gives
 their orders in some movement phases (a known defence: holds and supports of a hold,
-`dipsolve.models.path_problem.given_defence`); in those phases the plan need beat only
+`dipsolve.models.path_defence.given_defence`); in those phases the plan need beat only
 the supports given, and the replay plays them.
 
 The work is split by job: `dipsolve.models.path_problem` (the phases, the problem read

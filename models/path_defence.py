@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Mapping, Sequence, Union
+from typing import Any, Container, Mapping, Sequence, Union
 
 from dipsolve.core.bounds import read_input
+from dipsolve.core.graph import reachable_provinces
 from dipsolve.core.errors import DipsolveArgumentError, DipsolveError, DipsolveRuleError, DipsolveSyntaxError
 from dipsolve.core.orders import Hold, Order, SupportHold
 from dipsolve.core.position import Phase, Position
@@ -43,56 +44,63 @@ def given_defence(position: Position, power: str, defence: Defence) -> dict[Phas
     holds and supports of a hold, by the units of the other powers as they stand in
     ``position``, in movement phases from ``position``'s on.  Anything else is refused
     (`DipsolveRuleError`, ``rule`` "path-defence")."""
-    m = position.map
-    po = m.province_of
-    theirs = {po[u.location]: u for u in position.units if u.power != power}
-    out: dict[Phase, dict[str, str | None]] = {}
-
-    def refuse(message: str) -> DipsolveRuleError:
-        return DipsolveRuleError(message, rule="path-defence")
-
     if not isinstance(defence, Mapping):
         raise DipsolveArgumentError(f"a defence maps movement phases to orders, not {defence!r}",
                                     expected="a mapping of phases to orders")
+    out: dict[Phase, dict[str, str | None]] = {}
     for key, orders in defence.items():
         phase = Phase.parse(key) if isinstance(key, str) else key
         if not isinstance(phase, Phase):
             raise DipsolveArgumentError(f"a defence's phase is a Phase or its name, not {key!r}",
                                         expected="a phase")
-        if phase.kind != "movement":
-            raise refuse(f"a defence orders movement phases; {phase.short} is not one")
-        if _when(phase) < _when(position.phase):
-            raise refuse(f"the defence's {phase.short} comes before the path's start, {position.phase.short}")
-        if phase in out:
-            raise refuse(f"the defence gives {phase.short} twice")
-        given: dict[str, str | None] = {}
+        check_phase(position, phase, out)
+        given = out[phase] = {}
         for order in orders:
-            if not isinstance(order, (Hold, SupportHold)):
-                raise refuse(f"{phase.short}: {order}: the others' units never move in a path's "
-                             f"opposition: a defence holds or supports a hold")
-            at = po.get(order.location)
-            unit = theirs.get(at) if at else None
-            if at is None or unit is None or unit.kind != order.kind or unit.location != order.location:
-                mine = at is not None and any(po[u.location] == at for u in position.units_of(power))
-                raise refuse(f"{phase.short}: {order}: " + (f"a unit of {power}, whose orders are the plan's"
-                             if mine else f"no unit of the other powers stands in {order.location}"))
-            if at in given:
-                raise refuse(f"{phase.short}: the unit in {order.location} is ordered twice")
-            if isinstance(order, SupportHold):
-                to = po.get(order.supported_location)
-                held = theirs.get(to) if to else None
-                if held is None or held.kind != order.supported_kind or held.location != order.supported_location:
-                    raise refuse(f"{phase.short}: {order}: no unit of the other powers stands in "
-                                 f"{order.supported_location} to support")
-                if not any(po[b] == to for b in (m.army_moves if unit.kind == "A" else m.fleet_moves)
-                           .get(unit.location, ())):
-                    raise refuse(f"{phase.short}: {order}: {unit.location} cannot support into {order.supported_location}")
-                given[at] = to
-            else:
-                given[at] = None
-        out[phase] = given
+            give(position, power, phase, order, given)
     return out
 
+
+def _refuse(message: str) -> DipsolveRuleError:
+    return DipsolveRuleError(message, rule="path-defence")
+
+
+def check_phase(position: Position, phase: Phase, seen: Container[Phase]) -> None:
+    """Refuse ``phase`` as a defence's phase: not a movement phase, before the path's start
+    (``position``'s), or one of ``seen`` again."""
+    if phase.kind != "movement":
+        raise _refuse(f"a defence orders movement phases; {phase.short} is not one")
+    if _when(phase) < _when(position.phase):
+        raise _refuse(f"the defence's {phase.short} comes before the path's start, {position.phase.short}")
+    if phase in seen:
+        raise _refuse(f"the defence gives {phase.short} twice")
+
+
+def give(position: Position, power: str, phase: Phase, order: Order, given: dict[str, str | None]) -> None:
+    """Add ``order`` to ``given``, the defence of ``phase`` so far (province of a unit of
+    theirs -> the province it supports, None: it holds), or refuse it."""
+    po = position.map.province_of
+    if not isinstance(order, (Hold, SupportHold)):
+        raise _refuse(f"{phase.short}: {order}: the others' units never move in a path's "
+                      f"opposition: a defence holds or supports a hold")
+    at = po.get(order.location)
+    unit = position.unit_in.get(at) if at else None
+    if at is None or unit is None or unit.power == power or unit.kind != order.kind or unit.location != order.location:
+        mine = unit is not None and unit.power == power
+        raise _refuse(f"{phase.short}: {order}: " + (f"a unit of {power}, whose orders are the plan's"
+                      if mine else f"no unit of the other powers stands in {order.location}"))
+    if at in given:
+        raise _refuse(f"{phase.short}: the unit in {order.location} is ordered twice")
+    to = None
+    if isinstance(order, SupportHold):
+        to = po.get(order.supported_location)
+        held = position.unit_in.get(to) if to else None
+        if held is None or held.power == power or held.kind != order.supported_kind \
+                or held.location != order.supported_location:
+            raise _refuse(f"{phase.short}: {order}: no unit of the other powers stands in "
+                          f"{order.supported_location} to support")
+        if to not in reachable_provinces(position.map, unit):
+            raise _refuse(f"{phase.short}: {order}: {unit.location} cannot support into {order.supported_location}")
+    given[at] = to
 
 
 #: a phase heading: ``[S1909M]`` (or ``[Spring 1909 Movement]``), a comment after it
@@ -101,9 +109,9 @@ _HEADING = re.compile(r"^\s*\[(?P<phase>[^\]]*)\]\s*(#.*)?$")
 
 def read_defence(text: str, filename: str, position: Position, power: str) -> dict[Phase, list[Order]]:
     """A defence file (see the module notes) for ``power``'s path from ``position``: each
-    phase's orders, checked as `given_defence` checks them.  Every mistake is reported at
-    its file, line and column (`DipsolveSyntaxError`, `DipsolveRuleError`: one error
-    listing them all when there are several)."""
+    phase's orders, each checked as `given_defence` checks them (`check_phase`, `give`).
+    Every mistake is reported at its file, line and column (`DipsolveSyntaxError`,
+    `DipsolveRuleError`: one error listing them all when there are several)."""
     if not isinstance(text, str):
         raise DipsolveArgumentError(f"a defence is read from a text, not {type(text).__name__}",
                                     expected="a text")
@@ -114,7 +122,6 @@ def read_defence(text: str, filename: str, position: Position, power: str) -> di
     sections: list[tuple[Phase, int, int]] = []       # phase, its heading's index, the next heading's
     current: tuple[Phase, int] | None = None
     po = position.map.province_of
-    owner = {po[u.location]: u.power for u in position.units}
 
     def at(n: int, column: int, message: str, kind: type[DipsolveError] = DipsolveSyntaxError,
            width: int = 1, **more: Any) -> DipsolveError:
@@ -138,14 +145,9 @@ def read_defence(text: str, filename: str, position: Position, power: str) -> di
                 current = None
                 continue
             try:
-                given_defence(position, power, {phase: []})
+                check_phase(position, phase, out)
             except DipsolveRuleError as e:
                 errors.append(at(n, column, e.message, DipsolveRuleError, max(1, len(name)), rule="path-defence"))
-                current = None
-                continue
-            if phase in out:
-                errors.append(at(n, column, f"{phase.short} is given twice", DipsolveRuleError,
-                                 max(1, len(name)), rule="path-defence"))
                 current = None
                 continue
             out[phase] = []
@@ -161,15 +163,16 @@ def read_defence(text: str, filename: str, position: Position, power: str) -> di
         part = "\n" * (first + 1) + "\n".join(lines[first + 1:end])
         read, wrong = read_orders(part, filename, position=position, check_units=True)
         errors.extend(wrong)
+        given: dict[str, str | None] = {}
         for o in read:
             n = o.line - 1
-            where = po.get(getattr(o.order, "location", ""), "")
-            if o.power is not None and where in owner and owner[where] != o.power:
-                errors.append(at(n, o.column, f"{o.order} is {owner[where]}'s unit, not {o.power}'s",
+            unit = position.unit_in.get(po.get(getattr(o.order, "location", ""), ""))
+            if o.power is not None and unit is not None and unit.power != o.power:
+                errors.append(at(n, o.column, f"{o.order} is {unit.power}'s unit, not {o.power}'s",
                                  DipsolveRuleError, len(o.text), rule="path-defence"))
                 continue
             try:
-                given_defence(position, power, {phase: [*out[phase], o.order]})
+                give(position, power, phase, o.order, given)
             except DipsolveRuleError as e:
                 errors.append(at(n, o.column, e.message, DipsolveRuleError, len(o.text), rule="path-defence"))
                 continue

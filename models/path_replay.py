@@ -50,7 +50,7 @@ def replay(position: Position, power: str, steps: Iterable[tuple[Phase, Sequence
     an ``opposition`` (`dipsolve.models.path_problem.OPPOSITIONS`), against the other
     powers' units as that model has them play (`opposition_orders`): holding, or
     supporting each other's holds where the plan attacks, or as the known ``defence``
-    orders them in its phases (`dipsolve.models.path_problem.given_defence`); a unit of theirs that is
+    orders them in its phases (`dipsolve.models.path_defence.given_defence`); a unit of theirs that is
     dislodged gives no retreat and is destroyed; they build nothing (a removal they owe
     is made by the rules' civil disorder).
 
