@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from ..core.errors import DipsolveError, quote
 from ..core.orders import Order
@@ -180,7 +180,3 @@ def _shown(value: Any) -> str:
         text = f"<{type(value).__name__}>"
     return quote(text, 40)
 
-
-def stopped_powers(faults: Sequence[Fault]) -> set[str]:
-    """The powers whose bots the contract has stopped."""
-    return {f.power for f in faults if f.stopped}

@@ -239,6 +239,7 @@ def play_game(seats: Mapping[str, Bot], *, limits: Limits | None = None, until: 
                 _stop_bot(seats, key, position.phase.short, "raised in prepare()", described(error),
                           faults, stopped)
     rngs = {p: seat_rng(seed, p) for p in powers}
+    bound = turn_bound(time_limit, limits.clock)     # the wall time a bot's turn may take
     # the seats that foresee order last (`_foresees`), the others in the order of play
     seers = {p for p in powers if _foresees(seats[p])}
     order = sorted(powers, key=lambda p: p in seers)
@@ -258,16 +259,14 @@ def play_game(seats: Mapping[str, Bot], *, limits: Limits | None = None, until: 
         orders: dict[str, list[Order]] = {}
         spent_by: dict[str, float] = {}
         for power in order:
-            if not _to_order(position, power):
-                continue
+            if power in stopped or not _to_order(position, power):
+                continue             # a bot the contract stopped: its units hold (civil disorder)
             t0 = tick()
             if power in seers:
                 # a benchmark's bound, never a fair seat: shown this phase's orders of the
                 # seats before it (every seat that does not foresee)
                 getattr(seats[power], "foresee")(position, {p: tuple(os) for p, os in orders.items()
                                                             if p not in seers})
-            if power in stopped:
-                continue             # its bot was stopped: its units hold (civil disorder)
             turn = take_turn(seats[power], position, power, time_limit, rngs[power], clock=limits.clock)
             spent = spent_by[power] = tick() - t0
             thinking[power] += spent
@@ -287,14 +286,13 @@ def play_game(seats: Mapping[str, Bot], *, limits: Limits | None = None, until: 
                 # none is shown with none (its units held, or disbanded in a retreat); held
                 # to a turn's bound, as its orders are
                 shown = {p: orders.get(p, []) for p in spent_by}
-                finished, _, error = run_bounded(lambda: observe(position, shown),
-                                              turn_bound(time_limit, limits.clock), "dipsolve-bot-observe")
+                finished, _, error = run_bounded(lambda: observe(position, shown), bound,
+                                                 "dipsolve-bot-observe")
                 if not finished or error is not None:
                     _stop_bot(seats, key, position.phase.short,
                               "raised in observe()" if finished else "overran observe()",
                               described(error) if error is not None else
-                              f"still running {turn_bound(time_limit, limits.clock):g} s after the phase",
-                              faults, stopped)
+                              f"still running {bound:g} s after the phase", faults, stopped)
         for r in outcome.results:
             if r.reason in REFUSED and r.power in refused:
                 refused[r.power] += 1
