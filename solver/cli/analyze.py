@@ -29,8 +29,9 @@ from typing import Any
 from ..core.errors import quote
 from ..core.results import Limits, stop_requested
 from .interrupt import cooperative
-from .options import (PATH_OPPOSITIONS, UserError, add_json, add_nodes, add_power, add_seed, add_time_limit,
-                      add_variant, integer, is_record, read_text, record_variant, source_name, warn_skipped)
+from .options import (UserError, add_json, add_nodes, add_power, add_seed, add_threats, add_time_limit,
+                      add_variant, check_threats, is_record, read_text, record_variant, source_name,
+                      warn_skipped)
 from .output import Outputs
 from .progress import Progress
 from .tables import fold_table
@@ -53,14 +54,7 @@ def register(subparsers: Any) -> None:
     add_seed(p, help="the seed of every random choice of dipsolve's search in each phase")
     p.add_argument("--adjudication-only", action="store_true",
                    help="only re-adjudicate the phases (no search: fast, for many records)")
-    p.add_argument("--threats", nargs="?", const="hold", choices=PATH_OPPOSITIONS, metavar="MODEL",
-                   help="instead of weighing the orders: each power's fewest game years to 18 "
-                        "centers from every Fall of the game (dipsolve path), against MODEL: "
-                        "hold (default: the others' units hold), supported (they may support "
-                        "each other's holds) or none (they are off the board); each answer "
-                        "within --time-limit seconds (default 10 here), proven or bounded")
-    p.add_argument("--threat-years", type=integer, default=5, metavar="K",
-                   help="with --threats: look no further than K game years ahead (default 5)")
+    add_threats(p, "instead of weighing the orders")
     add_variant(p)
     p.add_argument("--agreements", action="store_true",
                    help="instead of weighing the orders: the agreements made in the record's DAIDE "
@@ -85,8 +79,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
                         filename=name)
     if args.threats is not None and args.adjudication_only:
         raise UserError("--threats and --adjudication-only: pick one (--threats re-adjudicates too)")
-    if not 1 <= args.threat_years <= 20:
-        raise UserError(f"--threat-years: {args.threat_years} is not a number of game years, expected 1 to 20")
+    check_threats(args)
     records = read_records(text, name, record_variant(args))
     if args.game is not None or len(records) == 1:
         records = [pick(records, args.game, name)]

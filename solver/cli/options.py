@@ -164,6 +164,33 @@ class _Given(argparse.Action):
         setattr(namespace, f"{self.dest}_given", True)
 
 
+#: `--threat-years`: how far ahead a solo threat is looked for (`add_threats`)
+THREAT_YEARS = 5
+MAX_THREAT_YEARS = 20
+
+
+def add_threats(parser: argparse.ArgumentParser, lead: str) -> None:
+    """``--threats [MODEL]`` and ``--threat-years K``: each power's fewest game years to a
+    solo from every Fall of a record (`dipsolve.analysis.solo_threats`; ``analyze``,
+    ``view``); ``lead`` says what the option does in this command.  Checked by
+    `check_threats`."""
+    parser.add_argument("--threats", nargs="?", const="hold", choices=PATH_OPPOSITIONS, metavar="MODEL",
+                        help=f"{lead}: each power's fewest game years to 18 centers from every Fall "
+                             f"of the game (dipsolve path), against MODEL: hold (default: the "
+                             f"others' units hold), supported (they may support each other's "
+                             f"holds) or none (they are off the board); each answer within "
+                             f"--time-limit seconds (default 10 here), proven or bounded")
+    parser.add_argument("--threat-years", type=integer, default=THREAT_YEARS, metavar="K",
+                        help=f"with --threats: look no further than K game years ahead (default {THREAT_YEARS})")
+
+
+def check_threats(args: argparse.Namespace) -> None:
+    """Refuse a ``--threat-years`` out of its range (`add_threats`)."""
+    if not 1 <= args.threat_years <= MAX_THREAT_YEARS:
+        raise UserError(f"--threat-years: {args.threat_years} is not a number of game years, "
+                        f"expected 1 to {MAX_THREAT_YEARS}")
+
+
 def add_time_limit(parser: argparse.ArgumentParser, default: float | None, help: str) -> None:
     """``--time-limit S``: seconds of wall time (checked by `check`)."""
     parser.add_argument("--time-limit", type=number, default=default, metavar="S", action=_Given,

@@ -13,8 +13,8 @@ from typing import Any
 
 from ..core.errors import quote
 from ..core.results import Limits
-from .options import (PATH_OPPOSITIONS, UserError, add_json, add_time_limit, add_variant, integer, is_record,
-                      read_text, record_variant, source_name, warn_skipped)
+from .options import (THREAT_YEARS, UserError, add_json, add_threats, add_time_limit, add_variant,
+                      check_threats, is_record, read_text, record_variant, source_name, warn_skipped)
 from .output import Outputs
 from .progress import Progress, is_terminal
 
@@ -48,13 +48,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--game", metavar="ID", help="for a record of several games: the game's id or index (0: the first)")
     p.add_argument("-o", "--output", metavar="OUT", help="write the page to OUT (default: stdout)")
     p.add_argument("--title", help="the page's title (default: Game ID)")
-    p.add_argument("--threats", nargs="?", const="hold", choices=PATH_OPPOSITIONS, metavar="MODEL",
-                   help="add the solo-threat chart: each power's fewest game years to 18 centers "
-                        "from every Fall (as dipsolve analyze --threats), against MODEL: hold "
-                        "(default), supported or none")
-    p.add_argument("--threat-years", type=integer, default=5, metavar="K",
-                   help="with --threats: look no further than K game years ahead (default 5)")
-    add_time_limit(p, 10.0, help="with --threats: seconds for each power's answer in each Fall (default 10)")
+    add_threats(p, "add the solo-threat chart to the page")
+    add_time_limit(p, None, help="with --threats: seconds for each power's answer in each Fall (default 10)")
     add_variant(p)
     add_json(p, help="print one JSON object: the file written, the game, its phases, the page's "
                      "size (and the threats, with --threats)")
@@ -72,11 +67,10 @@ def cmd_view(args: argparse.Namespace) -> int:
     if not is_record(text):
         raise UserError("not a game record: view reads the diplomacy package's saved-game JSON",
                         filename=name)
-    if not 1 <= args.threat_years <= 20:
-        raise UserError(f"--threat-years: {args.threat_years} is not a number of game years, expected 1 to 20")
-    if args.threats is None and (args.threat_years != 5 or getattr(args, "time_limit_given", False)):
-        raise UserError(f"{'--threat-years' if args.threat_years != 5 else '--time-limit'} applies to "
-                        f"--threats only: view does no other work")
+    check_threats(args)
+    if args.threats is None and (args.threat_years != THREAT_YEARS or args.time_limit is not None):
+        raise UserError(f"{'--threat-years' if args.threat_years != THREAT_YEARS else '--time-limit'} "
+                        f"applies to --threats only: view does no other work")
     outputs = Outputs()
     if args.output:
         outputs.plan(args.output)
@@ -105,7 +99,7 @@ def cmd_view(args: argparse.Namespace) -> int:
 def _threats(args: argparse.Namespace, record: Any) -> Any:
     """Each power's fewest years to a solo from every Fall (`dipsolve.analysis.solo_threats`),
     with a progress line (Ctrl-C stops the command where it is: no page is written)."""
-    from ..analysis import solo_threats, threat_cases
+    from ..analysis import THREAT_LIMITS, solo_threats, threat_cases
     total = len(threat_cases(record))
     with Progress(total=max(1, total)) as progress:
         done = [0]
@@ -113,5 +107,6 @@ def _threats(args: argparse.Namespace, record: Any) -> Any:
         def step(what: str) -> None:
             progress.show(f"solo threats: {what} ({done[0]}/{total})", done=done[0])
             done[0] += 1
-        return solo_threats(record, args.threats, limits=Limits(time_limit=args.time_limit),
+        limits = THREAT_LIMITS if args.time_limit is None else Limits(time_limit=args.time_limit)
+        return solo_threats(record, args.threats, limits=limits,
                             years=args.threat_years, on_step=step)
