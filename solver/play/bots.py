@@ -159,8 +159,6 @@ class DipsolveBot:
     #: limit then its safety net: the seat gives the same orders in the same position with
     #: the same seed, whatever the machine's load (None: the time limit alone)
     nodes: int | None = None
-    #: with `Learned`: plan once stalled (`STALL_YEARS`, the plan term); False: never
-    plan: bool = True
     _table: list = field(default_factory=lambda: [Table()], compare=False, repr=False)
     #: per power we play, its center count in each year it ordered (the plan term's stall)
     _counts: list = field(default_factory=lambda: [{}], compare=False, repr=False)
@@ -293,7 +291,8 @@ class DipsolveBot:
         if self.learns and position.phase.kind == "movement":
             s = self.strategy
             nodes = self.nodes
-            if self.plan and isinstance(s.evaluation, Influence) and self.stalled(position, power):
+            # the plan term, once stalled (`STALL_YEARS`): measured and kept (docs/strength.md)
+            if isinstance(s.evaluation, Influence) and self.stalled(position, power):
                 # the plan's share of the phase, on the seat's clock or of its nodes
                 tick = clock_named(self.clock)
                 t0 = tick()
