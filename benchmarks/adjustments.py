@@ -21,6 +21,7 @@ dipsolve's support enumeration and Sandholm-Gilpin-Conitzer MILP against pygambi
     python benchmarks/adjustments.py --json
     python benchmarks/adjustments.py --only stress     # issue 15's large positions
     python benchmarks/adjustments.py --random 20       # 20 random ones of each shape
+    python benchmarks/adjustments.py --within 5 --clock cpu   # issue 52: every kind, 5 s
 
 pygambit is a peer, not a dependency (16.x has no wheel for Python 3.11 on Linux and
 compiles for most of an hour; the 17.0 pre-release has one: ``pip install --pre
@@ -254,6 +255,48 @@ def print_random(rows: list[dict]) -> None:
                               for k in dict.fromkeys(r["answer"] for r in cyc)))
 
 
+#: the kinds `--within` asks of every position
+KINDS = ("pure", "mixed", "correlated", "coarse")
+
+
+def within(seconds: float, clock: str, only: str | None) -> list[dict]:
+    """Issue 52: every position of ``examples/adjustments`` and every kind, each call
+    under ``Limits(time_limit=seconds, clock=clock)`` (a fresh game each): what it
+    answered, whether certified, and the wall and CPU seconds it took."""
+    from dipsolve.algorithms.evaluation import evaluator
+    from dipsolve.models.equilibria import solve_equilibrium
+    from dipsolve.core.results import Limits
+    rows = []
+    for path in sorted((ROOT / "examples" / "adjustments").glob("*.dip")):
+        if only and only not in path.name:
+            continue
+        position = _load(str(path.relative_to(ROOT)))
+        for kind in KINDS:
+            w0, c0 = time.perf_counter(), time.process_time()
+            eq = solve_equilibrium(_fresh(position), evaluator("influence"), kind,
+                                   limits=Limits(time_limit=seconds, clock=clock))
+            rows.append({"game": path.name, "asked": kind, "answer": eq.kind,
+                         "status": eq.status, "epsilon": eq.epsilon,
+                         "certified": eq.status == "optimal" and eq.epsilon <= 1e-6,
+                         "wall_s": time.perf_counter() - w0, "cpu_s": time.process_time() - c0,
+                         "method": "; ".join(g.method for g in eq.groups if len(g.powers) > 1)})
+    return rows
+
+
+def print_within(rows: list[dict], seconds: float, clock: str) -> None:
+    print(f"{'game':28} {'asked':10} {'wall':>6} {'cpu':>6}  answer")
+    for r in rows:
+        print(f"{r['game']:28} {r['asked']:10} {r['wall_s']:5.2f}s {r['cpu_s']:5.2f}s  "
+              f"{r['answer']} {r['status']}, epsilon {r['epsilon']:.2g}; {r['method']}")
+    for kind in KINDS:
+        mine = [r for r in rows if r["asked"] == kind]
+        if mine:
+            ok = sum(r["certified"] for r in mine)
+            print(f"# {kind}: {ok} of {len(mine)} certified within {seconds:g} s ({clock} clock); "
+                  f"slowest {max(r['wall_s'] for r in mine):.2f} s wall, "
+                  f"{max(r['cpu_s'] for r in mine):.2f} s CPU")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true")
@@ -264,7 +307,21 @@ def main(argv=None) -> int:
                          "(dipsolve.testing.random_adjustment_position)")
     ap.add_argument("--kinds", default="pure,correlated,mixed",
                     help="with --random: the kinds asked (comma-separated)")
+    ap.add_argument("--within", type=float, metavar="S",
+                    help="instead: every position of examples/adjustments and every kind, "
+                         "each under a time limit of S seconds")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="with --within: the limit's clock (cpu on a shared machine)")
     args = ap.parse_args(argv)
+    if args.within:
+        rows = within(args.within, args.clock, args.only)
+        if args.json:
+            print(json.dumps(rows, indent=1))
+        else:
+            print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {_cpu_model()}, nproc {os.cpu_count()}, "
+                  f"load {os.getloadavg()[0]:.1f}, --within {args.within:g} --clock {args.clock}")
+            print_within(rows, args.within, args.clock)
+        return 0
     if args.random:
         rows = random_positions(args.random, args.kinds.split(","))
         if args.json:

@@ -19,7 +19,7 @@ pure
 mixed
     Two interacting powers: LP when their game is constant-sum, otherwise support
     enumeration and, failing it, the MILP of Sandholm, Gilpin and Conitzer.  Three or
-    more: small-support enumeration (`small_support_nash`), else an approximate Nash
+    more: the logit branch to its limit, else small supports (`table_nash`), else an approximate Nash
     equilibrium.  Large groups: the double oracle (its restricted game by the same
     solvers), before and after a correlated equilibrium; else the best epsilon-Nash.
 correlated, coarse
@@ -67,9 +67,8 @@ from dipsolve.core.results import Deadline, Limits, Result, Status, TimeUp, limi
 from .equilibria_game import (AdjustmentGame, Evaluator, Mixed, Profile, certificate_cost,
                               correlated_gains, first_options, group_table,
                               interaction_groups, interaction_links, nash_gains)
-from .games.double_oracle import HINT_ROUNDS, SUPPORT_LIMIT
 from .games import (Generation, correlated_generation, correlated_lp, double_oracle,
-                    fictitious_play, pure_equilibria, sgc_milp, small_support_nash,
+                    fictitious_play, pure_equilibria, sgc_milp, table_nash,
                     support_enumeration, tensor_gains, zero_sum_lp)
 
 KINDS = ("pure", "mixed", "correlated", "coarse")
@@ -84,8 +83,10 @@ CORRELATED_LIMIT = 2_000_000
 #: the share of the time limit the work may use: the rest is for freeing the game's
 #: tables and printing the answer (within the limit's 10%)
 WORK_SHARE = 0.93
-#: the share of a group's time left that the double oracle gets after a cycle (the
-#: correlated LP has the rest)
+#: the share of a group's time left that the double oracle gets after a correlated
+#: equilibrium, for ``mixed`` (for ``mixed`` it first has all of it: the correlated LP
+#: is the way on only where its restricted game finds no equilibrium; a first share of
+#: 0.3, 0.6 or 0.85 left stress-correlated.dip uncertified at 5 s: docs/adjustments.md)
 ORACLE_SHARE = 0.3
 #: ... and, after a correlated equilibrium was found for ``pure``, at most this long
 ORACLE_SECONDS = 1.0
@@ -94,8 +95,11 @@ GENERATION_SEEDS = 64
 #: options of one player the combined search values together (vectorised influence)
 PREFETCH = 512
 #: the share of the time left after the set-up that the searches get (the certificate
-#: has the rest) ...
-SEARCH_SHARE = 0.75
+#: has the rest: 0.75 until 2026-11-29, when the certificates of every answer on
+#: examples/adjustments took at most 0.01 s, their rows cached by the search, and the
+#: quarter held back left stress-three-removers.dip's mixed equilibrium uncertified at
+#: 5 s) ...
+SEARCH_SHARE = 0.9
 #: ... and at least this many times what the preliminary search took (which values
 #: every option of every player once, as the certificate of a pure answer does)
 CERTIFICATE_MARGIN = 1.5
@@ -488,11 +492,12 @@ class _Solver:
         A correlated (``coarse``: coarse correlated) equilibrium by LP with column and
         row generation, seeded with the profiles the search walked through
         (`correlated_generation`).  ``pure`` then gives the double oracle (a mixed Nash
-        equilibrium; `small_support_nash` when three or more powers mix) a short look
+        equilibrium; `table_nash` when three or more powers mix) a short look
         from the options that equilibrium uses, and answers the mixed equilibrium if it
         finds one, else the correlated one.  ``mixed`` runs the double oracle first
-        (`ORACLE_SHARE` of the time), then, after the correlated equilibrium, again from
-        its support; failing both it answers the better epsilon-Nash of the cycle's
+        (all of the time; it stops early where its restricted game has no equilibrium it
+        finds), then, after the correlated equilibrium, again from its support; failing
+        both it answers the better epsilon-Nash of the cycle's
         last profile and the product of the distribution's marginals, by their exact
         epsilon (never called an equilibrium unless that epsilon is at most 1e-6)."""
         g = self.game
@@ -517,7 +522,7 @@ class _Solver:
             return mixed, _product(mixed, grp)
 
         if self.kind == "mixed":
-            done = oracle(ORACLE_SHARE)
+            done = oracle(1.0)
             if done is not None:
                 return done
             self.notes.append(f"{', '.join(powers)}: no mixed equilibrium from the double "
@@ -611,18 +616,15 @@ class _Solver:
             if sol is not None:
                 return list(sol), "MILP (Sandholm-Gilpin-Conitzer, CBC)"
         if k > 2:
-            # three or more powers: small supports, each checked exactly in the table
+            # three or more powers: the logit branch, then small supports, each
+            # answer checked exactly in the table
             try:
-                part = deadline.part(0.5)
-                nash = small_support_nash(table, part, limit=SUPPORT_LIMIT)
-                if nash is None:
-                    hint, _ = fictitious_play(table, part, start, rounds=HINT_ROUNDS)
-                    nash = small_support_nash(table, part, hint=hint, limit=0)
+                nash = table_nash(table, deadline.part(0.5), start)
             except TimeUp:
                 deadline.check()
                 nash = None
             if nash is not None:
-                return nash, "small-support enumeration"
+                return nash[0], nash[1]
         # otherwise (or the MILP gave nothing): approximate Nash
         candidates = []
         strategies, eps = fictitious_play(table, deadline, start)

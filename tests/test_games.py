@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from dipsolve.models.games import (Mixed, Profile, correlated_lp, double_oracle,
-                                   fictitious_play, pure_equilibria, sgc_milp,
-                                   support_enumeration, tensor_gains, two_player_gain,
-                                   zero_sum_lp)
+                                   fictitious_play, logit_tracing, pure_equilibria, sgc_milp,
+                                   small_support_nash, support_enumeration, table_nash,
+                                   tensor_gains, two_player_gain, zero_sum_lp)
 from dipsolve.core.results import Deadline, TimeUp
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -244,10 +244,62 @@ def test_double_oracle_keeps_the_players_outside_the_group_and_stops_at_the_dead
         double_oracle(oracle, (0, 1), (1, 2, 2), expired())
 
 
+# -- the logit branch -------------------------------------------------------------------------------
+
+def is_equilibrium(table: np.ndarray, x) -> bool:
+    return all(abs(float(s.sum()) - 1.0) < 1e-9 and float(s.min()) >= 0.0 for s in x) and \
+        max(tensor_gains(table, x)) <= 1e-9 * max(1.0, float(np.abs(table).max()))
+
+
+@settings(max_examples=60, deadline=None)
+@given(arrays(np.float64, (2, 3, 3, 3), elements=st.integers(0, 5).map(float)))
+def test_logit_tracing_never_answers_what_is_not_an_equilibrium(table):
+    """Tables with many ties (degenerate games, where the branch may be lost): the
+    answer is None or an equilibrium, checked in the whole table."""
+    x = logit_tracing(table)
+    assert x is None or is_equilibrium(table, x)
+
+
+@pytest.mark.parametrize("shape", [(3, 3, 3), (2, 2, 2, 6, 6), (2, 3, 4, 5)])
+def test_logit_tracing_finds_an_equilibrium_of_generic_games(shape):
+    """Random real payoffs (generic games, where the branch reaches an equilibrium):
+    found every time, and an equilibrium."""
+    rng = np.random.default_rng(len(shape))
+    for _ in range(4):
+        table = rng.random(shape + (len(shape),)) * 100
+        x = logit_tracing(table)
+        assert x is not None and is_equilibrium(table, x)
+
+
+def test_logit_tracing_finds_what_small_supports_cannot():
+    """A 4 x 4 zero-sum game whose only equilibrium mixes all four options: supports of
+    at most three find nothing; the branch finds the equilibrium support enumeration
+    finds, and `table_nash` says which solver did."""
+    A = np.random.default_rng(28).random((4, 4)) * 10
+    (eq,) = support_enumeration(A, -A, first_only=False)
+    table = np.stack([A, -A], axis=-1)
+    assert small_support_nash(table, max_support=3) is None
+    x = logit_tracing(table)
+    assert x is not None and same_profile(x, eq, tol=1e-9)
+    found, method = table_nash(table)
+    assert method == "logit tracing" and same_profile(found, eq, tol=1e-9)
+
+
+def test_logit_tracing_of_a_constant_game_and_at_the_deadline():
+    table = np.full((2, 3, 2, 3), 7.0)
+    x = logit_tracing(table)
+    assert x is not None and is_equilibrium(table, x)
+    with pytest.raises(TimeUp):
+        logit_tracing(np.random.default_rng(1).random((3, 3, 3, 3)), expired())
+    with pytest.raises(TimeUp):
+        table_nash(np.random.default_rng(1).random((3, 3, 3, 3)), expired())
+
+
 def test_matching_pennies_everywhere():
     """One game every solver knows the answer of: (1/2, 1/2) for both."""
     A = np.array([[1.0, -1.0], [-1.0, 1.0]])
     half = [np.array([0.5, 0.5])] * 2
+    assert same_profile(logit_tracing(np.stack([A, -A], axis=-1)), half)
     assert same_profile(zero_sum_lp(A), half)
     assert same_profile(support_enumeration(A, -A)[0], half)
     assert same_profile(sgc_milp(A, -A), half)

@@ -24,6 +24,10 @@ hand the time left to GLOP or CBC.
 `small_support_nash`        a Nash equilibrium of a table of any number of players by
                             small-support enumeration (Porter, Nudelman and Shoham
                             2004, n-player form; `small_supports`)
+`logit_tracing`             a Nash equilibrium of a table of any number of players by
+                            following the logit quantal response branch (McKelvey and
+                            Palfrey 1995; Turocy 2005; `logit_tracing`)
+`table_nash`                the above in the order that finds one soonest (`n_player`)
 `fictitious_play`           an approximate Nash equilibrium of any table
                             (Brown 1951; `fictitious_play`)
 `double_oracle`             a Nash equilibrium of a game too large for a table
@@ -43,6 +47,8 @@ from .correlated_generation import Generation, RowOracle, correlated_generation,
 from .double_oracle import Mixed, Oracle, Profile, double_oracle
 from .fictitious_play import fictitious_play
 from .gains import contract, tensor_gains, two_player_gain
+from .logit_tracing import logit_tracing
+from .n_player import table_nash
 from .pure import pure_equilibria
 from .sgc_milp import sgc_milp
 from .small_supports import small_support_nash
@@ -51,5 +57,5 @@ from .zero_sum import zero_sum_lp
 
 __all__ = ["Generation", "Mixed", "Oracle", "Profile", "RowOracle", "contract", "correlated_generation",
            "correlated_lp", "deviation_gains", "double_oracle",
-           "fictitious_play", "indifferent", "pure_equilibria", "sgc_milp", "small_support_nash",
-           "support_enumeration", "tensor_gains", "two_player_gain", "zero_sum_lp"]
+           "fictitious_play", "indifferent", "logit_tracing", "pure_equilibria", "sgc_milp", "small_support_nash",
+           "support_enumeration", "table_nash", "tensor_gains", "two_player_gain", "zero_sum_lp"]

@@ -10,11 +10,9 @@ The game is reached through two questions (`Oracle`): a profile's payoff to a pl
 and a player's expected payoff of each of its options against the others' mixtures.
 The restricted game is solved exactly while at most two players have more than one
 option kept (`support_enumeration`, else `sgc_milp`); with three or more, its table
-(the product of the options kept, up to ``table_limit`` profiles) is searched for an
-equilibrium with small supports (`small_support_nash`: small supports first, then the
-supports near fictitious play's mixtures; Newton's method on each support's
-indifference equations, every answer checked exactly in the restricted table), and the
-search gives up (None) when it finds none.
+(the product of the options kept, up to ``table_limit`` profiles) is solved by
+`table_nash` (the logit branch to its limit, then small supports; every answer checked
+exactly in the restricted table), and the search gives up (None) when it finds none.
 """
 
 from __future__ import annotations
@@ -27,15 +25,8 @@ import numpy as np
 
 from dipsolve.core.results import Deadline
 
-from .fictitious_play import fictitious_play
+from .n_player import table_nash
 from .sgc_milp import sgc_milp
-from .small_supports import small_support_nash
-
-#: support profiles the small-support search tries in a restricted game of three or
-#: more mixing players ...
-SUPPORT_LIMIT = 20_000
-#: ... before the supports near fictitious play's mixtures after this many rounds
-HINT_ROUNDS = 300
 from .support_enumeration import support_enumeration
 
 __all__ = ["Mixed", "Oracle", "Profile", "double_oracle"]
@@ -98,7 +89,7 @@ def _restricted(game: Oracle, group: Sequence[int], start: Profile, keep: dict[i
                 deadline: Deadline | None, table_limit: int) -> Mixed | None:
     """An equilibrium of the game restricted to the options in ``keep`` (None when
     none is found): one player with several options takes its best; two, support
-    enumeration or the SGC MILP; more, `small_support_nash` on the restricted table."""
+    enumeration or the SGC MILP; more, `table_nash` on the restricted table."""
     mixed: Mixed = [{a: 1.0} for a in start]
     wide = [i for i in group if len(keep[i]) > 1]
     if not wide:
@@ -136,14 +127,10 @@ def _restricted(game: Oracle, group: Sequence[int], start: Profile, keep: dict[i
                 return None
             strategies = list(sol)
     else:
-        nash = small_support_nash(table, deadline, limit=SUPPORT_LIMIT)
-        if nash is None:
-            # then the supports near fictitious play's mixtures, whatever their size
-            hint, _ = fictitious_play(table, deadline, rounds=HINT_ROUNDS)
-            nash = small_support_nash(table, deadline, hint=hint, limit=0)
+        nash = table_nash(table, deadline)
         if nash is None:
             return None
-        strategies = nash
+        strategies = nash[0]
     for i, probs in zip(wide, strategies):
         support = {a: float(q) for a, q in zip(keep[i], probs) if q > 1e-12}
         total = sum(support.values())

@@ -39,7 +39,7 @@ from dipsolve.core.results import Deadline
 
 from .gains import contract, tensor_gains
 
-__all__ = ["small_support_nash"]
+__all__ = ["newton_indifference", "pair_matrix", "small_support_nash"]
 
 
 def _undominated(table: np.ndarray) -> list[list[int]]:
@@ -65,7 +65,7 @@ def _size_vectors(caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
     return iter(vecs)
 
 
-def _pair(U: np.ndarray, xs: Sequence[np.ndarray], i: int, j: int) -> np.ndarray:
+def pair_matrix(U: np.ndarray, xs: Sequence[np.ndarray], i: int, j: int) -> np.ndarray:
     """``U`` contracted with every mixture but players ``i`` and ``j``'s: a matrix
     (i's options x j's options)."""
     out = U
@@ -75,7 +75,7 @@ def _pair(U: np.ndarray, xs: Sequence[np.ndarray], i: int, j: int) -> np.ndarray
     return out if i < j else out.T
 
 
-def _newton(sub: np.ndarray, start: list[np.ndarray], iterations: int = 25
+def newton_indifference(sub: np.ndarray, start: list[np.ndarray], iterations: int = 25
             ) -> list[np.ndarray] | None:
     """Solve the indifference equations of the support sub-table ``sub`` (every option
     of each player equally good against the others' mixtures, each mixture summing to
@@ -96,7 +96,7 @@ def _newton(sub: np.ndarray, start: list[np.ndarray], iterations: int = 25
             J[offs[i]:offs[i + 1], n + i] = -1.0 / scale
             for j in range(k):
                 if j != i and sizes[j] > 1:
-                    J[offs[i]:offs[i + 1], offs[j]:offs[j + 1]] = _pair(sub[..., i], xs, i, j) / scale
+                    J[offs[i]:offs[i + 1], offs[j]:offs[j + 1]] = pair_matrix(sub[..., i], xs, i, j) / scale
             F[n + i] = xs[i].sum() - 1.0
             J[n + i, offs[i]:offs[i + 1]] = 1.0
         if np.abs(F).max() < 1e-14:
@@ -134,7 +134,7 @@ def small_support_nash(table: np.ndarray, deadline: Deadline | None = None,
             h = [np.asarray(hint[i])[list(s)] + 1e-3 for i, s in enumerate(supports)]
             starts.insert(0, [x / x.sum() for x in h])
         for start in starts:
-            xs = _newton(sub, start)
+            xs = newton_indifference(sub, start)
             if xs is None or min(float(x.min()) for x in xs) < -1e-12:
                 continue
             full = []

@@ -28,8 +28,9 @@ EXAMPLES: list[tuple[str, dict[str, Any], str]] = [
      "one by the double oracle from its support."),
     ("stress-correlated.dip", {"rng": 3},
      "Two removers (8 of 16) and four builders, six interacting powers.  The search\n"
-     "cycles and the double oracle finds no mixed equilibrium in its time: the answer is\n"
-     "a correlated equilibrium by column generation, certified in the whole game."),
+     "cycles: a correlated equilibrium by column generation, certified in the whole game;\n"
+     "a mixed one has the removers mix over five and six order sets (the double oracle,\n"
+     "its restricted games solved by following the logit branch)."),
     ("stress-wide.dip", {"rng": 7},
      "Two removers (8 of 16) and four builders, six interacting powers, 2.5e13 profiles\n"
      "counting waives; the search cycles."),
