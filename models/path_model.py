@@ -27,7 +27,7 @@ from typing import Iterable, Union
 
 from ortools.sat.python import cp_model
 
-from dipsolve.core.graph import sea_chains
+from dipsolve.core.graph import provinces_from, sea_chains
 from dipsolve.core.map import Map
 from dipsolve.core.orders import Build, Convoy, Disband, Hold, Move, Order, SupportMove
 from dipsolve.core.position import Phase
@@ -80,7 +80,7 @@ class FullModel:
         #: province of theirs -> the provinces of their units that could support its hold
         #: (each could move there): the same every phase, their units never move
         self._defenders = {e: [f for f, u in sorted(pb.enemies.items())
-                               if f != e and any(m.province_of[b] == e for b in pb.moves_of(u.kind, u.location))]
+                               if f != e and e in provinces_from(m, u.kind, u.location)]
                            for e in pb.enemies}
         for s, ph in enumerate(phases, 1):
             self._check()
@@ -210,7 +210,7 @@ class FullModel:
         dis: dict[str, cp_model.IntVar] = {}
         sup_into: dict[str, list[cp_model.IntVar]] = {}       # our supports, by province supported into
         cut_into: dict[str, list[cp_model.IntVar]] = {}       # our cuts, by province attacked
-        reach = {(k, a): {po[b] for b in pb.moves_of(k, a)} for (k, a) in before}
+        reach = {(k, a): provinces_from(pb.m, k, a) for (k, a) in before}
         for e in sorted(pb.enemies):
             if _is_zero(prev[e]):
                 alive[e] = 0

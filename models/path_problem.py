@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
 from dipsolve.core.errors import DipsolveRuleError, DipsolveSyntaxError
-from dipsolve.core.graph import sea_chains
+from dipsolve.core.graph import moves_from, sea_chains
 from dipsolve.core.map import Map
 from dipsolve.core.orders import Order
 from dipsolve.core.position import Phase, Position, Unit
@@ -132,8 +132,8 @@ class PathProblem:
         (full rules: ownership changes only then) or any movement phase (paper)."""
         return phase.kind == "movement" and (not self.full or phase.season == "Fall")
 
-    def moves_of(self, kind: str, loc: str) -> frozenset[str]:
-        return (self.m.army_moves if kind == "A" else self.m.fleet_moves).get(loc, frozenset())
+    def moves_of(self, kind: str, loc: str) -> tuple[str, ...]:
+        return moves_from(self.m, kind, loc)
 
     def build_places(self, home: str) -> list[Place]:
         """Where a unit may be built in this home center: an army (not at sea) and a

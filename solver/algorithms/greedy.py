@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from typing import Iterable
 
-from ..core.graph import distances
+from ..core.graph import distances, moves_from, provinces_from
 from ..core.orders import Build, Disband, Hold, Move, Order, Retreat, SupportMove, Waive
 from ..core.position import Position, Unit
 
@@ -64,8 +64,7 @@ def movement_orders(position: Position, power: str, rng: random.Random) -> list[
     foreign_reach: set[str] = set()
     for u in position.units:
         if u.power != power:
-            moves = m.army_moves if u.kind == "A" else m.fleet_moves
-            foreign_reach.update(po[d] for d in moves.get(u.location, ()))
+            foreign_reach.update(provinces_from(m, u.kind, u.location))
     goals: dict[str, Unit] = {}            # province -> our unit moving into it
     out: dict[Unit, Order] = {}
     for u in units:
@@ -73,8 +72,7 @@ def movement_orders(position: Position, power: str, rng: random.Random) -> list[
         if here in m.centers and owner.get(here) == power and here in foreign_reach:
             out[u] = Hold(u.kind, u.location)
             continue
-        moves = m.army_moves if u.kind == "A" else m.fleet_moves
-        options = sorted(moves.get(u.location, ()))
+        options = moves_from(m, u.kind, u.location)
         scored: list[tuple[int, str]] = []
         for dst in options:
             prov = po[dst]

@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..core.errors import DipsolveRuleError, DipsolveSyntaxError
-from ..core.graph import distances
+from ..core.graph import distances, moves_from
 from ..core.map import Map
 from ..core.position import Position
 from ..core.results import Deadline, Result, Status, limited
@@ -304,10 +304,9 @@ def search(position: Position, power: str, algorithm: str = "bfs", target: int =
             counted.append((prov[node.location], i))
             if len(counted_set) >= target:
                 return result(True)
-        moves = m.army_moves if node.kind == "A" else m.fleet_moves
         first = len(nodes)
         done = False
-        for loc in sorted(moves.get(node.location, ()), key=key, reverse=backwards):
+        for loc in sorted(moves_from(m, node.kind, node.location), key=key, reverse=backwards):
             if prov[loc] in visited:
                 continue
             if add(node.kind, loc, node.g + 1, node.h, i):

@@ -37,8 +37,9 @@ from .kernel import plain
 from .map import Map
 from .position import Position, Unit
 
-__all__ = ["coasts_in_reach", "convoy_routes", "distances", "fill_coast", "on_route", "reachable", "reachable_provinces", "rings",
-           "sea_chains", "sea_component", "sea_route", "steps"]
+__all__ = ["coasts_in_reach", "convoy_routes", "distances", "fill_coast", "moves_from", "on_route",
+           "provinces_from", "reachable", "reachable_provinces", "rings", "sea_chains", "sea_component",
+           "sea_route", "steps"]
 
 #: `steps` keeps at most this many tables per map (one per set of provinces asked about)
 _STEPS_KEPT = 4096
@@ -124,26 +125,38 @@ def rings(game_map: Map, kind: str, location: str) -> tuple[frozenset[str], ...]
     return r
 
 
-def reachable(game_map: Map, unit: Unit) -> tuple[str, ...]:
-    """The locations ``unit`` can move to without a convoy (a fleet's coasts named), sorted."""
+def moves_from(game_map: Map, kind: str, location: str) -> tuple[str, ...]:
+    """The locations a unit of ``kind`` at ``location`` can move to without a convoy (a
+    fleet's coasts named), sorted: the one reading of the map's adjacency for a unit."""
     cache = _table(game_map, "graph.reachable")
-    key = (unit.kind, unit.location)
+    key = (kind, location)
     out = cache.get(key)
     if out is None:
-        moves = game_map.army_moves if unit.kind == "A" else game_map.fleet_moves
-        out = cache[key] = tuple(sorted(moves.get(unit.location, ())))
+        moves = game_map.army_moves if kind == "A" else game_map.fleet_moves
+        out = cache[key] = tuple(sorted(moves.get(location, ())))
     return out
+
+
+def provinces_from(game_map: Map, kind: str, location: str) -> tuple[str, ...]:
+    """The provinces a unit of ``kind`` at ``location`` can move to (and so support
+    into) without a convoy, sorted."""
+    cache = _table(game_map, "graph.reachable_provinces")
+    key = (kind, location)
+    out = cache.get(key)
+    if out is None:
+        po = game_map.province_of
+        out = cache[key] = tuple(sorted({po[loc] for loc in moves_from(game_map, kind, location)}))
+    return out
+
+
+def reachable(game_map: Map, unit: Unit) -> tuple[str, ...]:
+    """The locations ``unit`` can move to without a convoy (a fleet's coasts named), sorted."""
+    return moves_from(game_map, unit.kind, unit.location)
 
 
 def reachable_provinces(game_map: Map, unit: Unit) -> tuple[str, ...]:
     """The provinces ``unit`` can move to (and so support into) without a convoy, sorted."""
-    cache = _table(game_map, "graph.reachable_provinces")
-    key = (unit.kind, unit.location)
-    out = cache.get(key)
-    if out is None:
-        po = game_map.province_of
-        out = cache[key] = tuple(sorted({po[loc] for loc in reachable(game_map, unit)}))
-    return out
+    return provinces_from(game_map, unit.kind, unit.location)
 
 
 # -- coasts -------------------------------------------------------------------------------------------
