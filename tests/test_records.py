@@ -197,6 +197,8 @@ def test_unknown_phase_name_is_located(peer_records):
      DipsolveSyntaxError),
     (lambda g: g["phases"][0]["state"]["units"]["FRANCE"].append("A BUD"), "two units in Budapest",
      DipsolveRuleError),
+    (lambda g: g["phases"][0]["orders"].update(France=["A PAR H"]),
+     "the orders of France are given twice, under 'FRANCE' and 'France'", DipsolveSyntaxError),
     (lambda g: g.update(map="colonial"), "not a variant dipsolve ships (standard, pure, ancmed); a game "
                                          "on a map file is read with that file (--variant PATH/colonial.map",
      DipsolveSyntaxError),

@@ -641,8 +641,14 @@ def _parse_order(text: str, m: Map) -> Order:
 
 def _orders(src: _Source, start: int, table: Any, name: str, m: Map) -> dict[str, tuple[Order, ...]]:
     out: dict[str, tuple[Order, ...]] = {}
+    keys: dict[str, str] = {}
     for pname, texts in _expect(src, start, table, dict, f"phase {name}: orders", name).items():
         power = _power(src, start, pname, m)
+        if power in keys:
+            raise src.error(f"phase {name}: the orders of {power} are given twice, under "
+                            f"{keys[power]!r} and {pname!r}", start, pname, found=str(pname),
+                            expected=f"one list of orders for {power}")
+        keys[power] = str(pname)
         if texts is None:
             continue
         given: list[Order] = []
