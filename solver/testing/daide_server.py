@@ -1,9 +1,10 @@
 """A real DAIDE server for tests and examples: the ``diplomacy`` package's, in its own process.
 
-    python -m dipsolve.testing.daide_server --out GAME.json [--deadline S] [--until PHASE]
+    python -m dipsolve.testing.daide_server --out GAME.json [--deadline S] [--until PHASE] [--press]
 
 starts the peer's server (``diplomacy.Server``, in a temporary directory) with one
-standard, no-press game of seven seats, and its DAIDE server on 127.0.0.1 at a free
+standard, no-press game of seven seats (``--press``: a game with press, which the server
+relays at its level, 30: ``SND`` in, ``FRM`` out, every message kept in the record), and its DAIDE server on 127.0.0.1 at a free
 port; prints ``DAIDE-PORT <port>`` on stdout once clients may connect; the game begins
 when seven DAIDE clients have signed on.  Each turn is processed when every seat has
 submitted and said GOF, or at the turn's deadline (``--deadline`` seconds, the MTL, RTL
@@ -56,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--until", default="S1903M", help="end the game on reaching this phase")
     ap.add_argument("--port", type=int, default=0, help="the DAIDE port (default: a free one)")
     ap.add_argument("--max-seconds", type=float, default=600.0, help="give up after this long")
+    ap.add_argument("--press", action="store_true", help="a game with press (default: no press)")
     ap.add_argument("--workdir", help="the server's data folder (default: a temporary one, "
                                       "removed at the end)")
     args = ap.parse_args(argv)
@@ -92,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     server = StandardOnlyServer(server_dir=workdir)
     server.set_tasks(io_loop)
     signal.signal(signal.SIGINT, signal.SIG_DFL)        # set_tasks takes SIGINT over
-    game = ServerGame(map_name="standard", n_controls=7, rules=["NO_PRESS", "POWER_CHOICE"],
+    rules = ["POWER_CHOICE"] if args.press else ["NO_PRESS", "POWER_CHOICE"]
+    game = ServerGame(map_name="standard", n_controls=7, rules=rules,
                       deadline=args.deadline, server=server)
     server.games[game.game_id] = game
     port = args.port or free_port()
@@ -157,10 +160,12 @@ class DaideServerProcess:
     its data folder removed."""
 
     def __init__(self, out: str | os.PathLike, *, deadline: int = 10, until: str = "S1903M",
-                 max_seconds: float = 600.0, start_timeout: float = 60.0) -> None:
+                 max_seconds: float = 600.0, start_timeout: float = 60.0, press: bool = False) -> None:
         self.out = Path(out)
         self.args = [sys.executable, "-m", "dipsolve.testing.daide_server", "--out", str(self.out),
                      "--deadline", str(deadline), "--until", until, "--max-seconds", str(max_seconds)]
+        if press:
+            self.args.append("--press")
         self.start_timeout = start_timeout
         self.proc: subprocess.Popen | None = None
         self.port = 0
