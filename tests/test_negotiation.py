@@ -187,3 +187,25 @@ def test_every_proposal_passes_the_grammar(power, seed):
     for to, body in n.proposals(position):
         assert n.write(to, body, "SPR 1901") is not None, body
     assert not n.refused
+
+
+def test_an_open_proposal_of_ours_binds_our_orders():
+    """An answer may come after our orders went in: we order as if it were yes."""
+    n = Negotiator("France")
+    n.said("S1901M", ["Germany"], n.write(["Germany"], "PRP (DMZ (FRA GER) (BUR))"))
+    played = n.keep(START, [Move("A", "PAR", "BUR"), Hold("A", "MAR"), Hold("F", "BRE")], random.Random(0))
+    assert Move("A", "PAR", "BUR") not in played
+    n.phase_over("S1901M", START, {})                     # not accepted: it expired
+    assert n.binding("France") == []
+
+
+def test_no_unit_is_promised_twice():
+    board = dipsolve.Position.from_text(
+        "phase: Spring 1901 Movement\n[France]\nunits: A MAR\ncenters: MAR\n[Germany]\nunits: A BUR\ncenters: MUN\n"
+        "[Italy]\nunits: A PIE\ncenters: VEN\n[England]\nunits: A PIC\ncenters: LON\n"
+        "[Austria]\nunits: A TYR\ncenters: VIE\n")
+    n = Negotiator("France")
+    agreed(n, "PCE (FRA GER)")
+    agreed(n, "PCE (FRA ITA)", proposer="Italy")
+    supports = [body for _, body in n.proposals(board) if "XDO" in body]
+    assert len(supports) == 1 and "FRA AMY MAR" in supports[0], supports

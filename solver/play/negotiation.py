@@ -63,7 +63,7 @@ from ..core.errors import DipsolveArgumentError, DipsolveError
 from ..core.graph import reachable_provinces
 from ..core.legal import legal_orders
 from ..core.map import Map, standard_map
-from ..core.orders import Hold, Move, Order, SupportHold, SupportMove
+from ..core.orders import Hold, Move, Order, SupportHold, SupportMove, UnitOrder
 from ..core.position import Position, Unit
 from ..grammar.levels import DAIDE_TOP
 from ..grammar.notation import format_order
@@ -230,8 +230,16 @@ class Negotiator:
                     out.update({p: self.trust.of(p) for p in leaf.powers if p != self.power})
         return out
 
+    def binding(self, power: str) -> list[Agreement]:
+        """The agreements that bind ``power``: those in force, and for our own power our
+        proposals still open in this phase too (an answer may come after our orders
+        went in: we order as if it were yes)."""
+        return [a for a in self.agreements() if power in a.term.bound and (
+            a.state is State.ACCEPTED or (power == self.power and a.proposer == power
+                                          and a.state is State.PROPOSED and a.changes[0].phase == self.phase))]
+
     def terms_binding(self, power: str) -> list[Term]:
-        return [a.term for a in self.in_force() if power in a.term.bound]
+        return [a.term for a in self.binding(power)]
 
     def restraints(self) -> dict[str, tuple[float, Callable[[Position, Unit, Order], bool]]]:
         """Power (not us) -> (its trust, what its agreements in force forbid it)."""
@@ -345,6 +353,9 @@ class Negotiator:
         mine = _reach(position, me)
         out: list[tuple[tuple[str, ...], str]] = []
         in_force = {a.term for a in self.in_force()}
+        # our units already promised an order: none is promised twice
+        promised = {leaf.order.location for t in self.terms_binding(me) for leaf in t.leaves()
+                    if isinstance(leaf, Promise) and isinstance(leaf.order, UnitOrder)}
         for other in self.game_map.powers:
             if other == me or not position.units_of(other) or not (mine & _reach(position, other)):
                 continue
@@ -364,7 +375,7 @@ class Negotiator:
                 if not any(isinstance(t, Alliance) and set(t.powers) == {me, other} for t in in_force):
                     out.append(((other,), f"PRP (ALY ({pair}) VSS ({tok[top]}))"))
             if self.at_peace(other):
-                support = self._support_for(position, other)
+                support = self._support_for(position, other, promised)
                 if support is not None:
                     out.append(((other,), f"PRP (XDO ({support}))"))
         for recipients, _ in out:
@@ -372,9 +383,10 @@ class Negotiator:
                 self._asked[r] = self._asked.get(r, 0) + 1
         return out
 
-    def _support_for(self, position: Position, ally: str) -> str | None:
-        """A support our unit can give a unit of ``ally`` that a third power can reach
-        (its DAIDE text), or None."""
+    def _support_for(self, position: Position, ally: str, promised: set[str]) -> str | None:
+        """A support a unit of ours not ``promised`` yet (its location is not in it; it
+        is added) can give a unit of ``ally`` that a third power can reach (its DAIDE
+        text), or None."""
         m = position.map
         po = m.province_of
         threatened: set[str] = set()
@@ -386,7 +398,8 @@ class Negotiator:
                 continue
             for ours in position.units_of(self.power):
                 o = SupportHold(ours.kind, ours.location, theirs.kind, theirs.location)
-                if o in legal_orders(position, ours):
+                if ours.location not in promised and o in legal_orders(position, ours):
+                    promised.add(ours.location)
                     return format_order(o, self.power, "daide", position=position)
         return None
 
@@ -412,8 +425,7 @@ class Negotiator:
         evaluate = _evaluation(self.power, allies)
         draws = _draws(position, self.power, policy, rng)
         mine = dict(_units_of(position, self.power, orders))
-        broken = [a for a in self.in_force() if self.power in a.term.bound
-                  and any(breaks(a.term, position, u, o) for u, o in mine.items())]
+        broken = [a for a in self.binding(self.power) if any(breaks(a.term, position, u, o) for u, o in mine.items())]
         if not broken:
             return orders
         kept = dict(mine)
