@@ -13,6 +13,10 @@ from hypothesis import strategies as st
 
 import dipsolve
 from dipsolve.agreements import Demilitarized, Trust, TRUST_WORTH
+from dipsolve.core.errors import DipsolveError
+from dipsolve.grammar.press import parse_press
+from dipsolve.play.daide.wire import DM
+from test_daide_client import _REAL, _WORDS, NOW_1901, SCO_1901, SIGN_ON, TABLE, ScriptedConnection
 from dipsolve.agreements.checks import breaks
 from dipsolve.core.errors import DipsolveArgumentError
 from dipsolve.core.orders import Hold, Move, SupportHold
@@ -209,3 +213,40 @@ def test_no_unit_is_promised_twice():
     agreed(n, "PCE (FRA ITA)", proposer="Italy")
     supports = [body for _, body in n.proposals(board) if "XDO" in body]
     assert len(supports) == 1 and "FRA AMY MAR" in supports[0], supports
+
+
+# -- the desk at a table: any press a server passes on ----------------------------------------
+
+_PRESS = ["FRM (GER) (FRA) (PRP (PCE (FRA GER)))", "FRM (GER) (FRA) (PRP (DMZ (FRA GER) (BUR)))",
+          "FRM (GER) (FRA) (PRP (XDO ((FRA AMY PAR) SUP (GER AMY MUN))))", "FRM (GER) (FRA) (YES (PRP (PCE (FRA GER))))",
+          "FRM (GER) (FRA) (CCL (PRP (PCE (FRA GER))))", "FRM (GER) (FRA) (PRP (ALY (GER FRA) VSS (ENG)))",
+          "FRM (ENG) (FRA GER) (PRP (AND (PCE (ENG FRA)) (DMZ (ENG FRA) (ECH))))", "FRM (GER) (FRA) (HUH (PRP))",
+          "FRM (GER) (FRA) (PRP (DRW))", "FRM (GER) (FRA) (REJ (PRP (PCE (FRA GER))))", "FRM (GER) (FRA) (PRP)",
+          "YES (SND (SPR 1901) (GER) (PRP (PCE (FRA GER))))", "REJ (SND (SPR 1901) (GER) (PRP (PCE (FRA GER))))"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.sampled_from(_PRESS), st.lists(st.sampled_from(_WORDS), min_size=1, max_size=20)
+                          .map(lambda ws: "FRM (GER) (FRA) (" + " ".join(ws) + ")"), st.sampled_from(_REAL)),
+                max_size=12))
+def test_a_negotiating_seat_takes_any_press_a_server_passes_on(messages):
+    """At a table with press (level 30), whatever the server passes on, in tokens its
+    table knows, the negotiating seat answers (every answer valid press), plays, or ends
+    with one of dipsolve's errors: never another exception."""
+    from dipsolve.play.daide.client import DaideSession
+    from dipsolve.play.daide.press import PressDesk
+    from dipsolve.play.registry import make_bot
+    sign_on = [m.replace("(LVL 0)", "(LVL 30)") for m in SIGN_ON]
+    conn = ScriptedConnection([TABLE.encode(t) for t in sign_on + [SCO_1901, NOW_1901] + messages])
+    desk = PressDesk(Negotiator(""), wait=0.01)
+    session = DaideSession(conn, make_bot("random"), seed=0, press=desk)   # type: ignore[arg-type]
+    try:
+        session.run()
+    except DipsolveError:
+        pass
+    sent = [TABLE.decode(body) for kind, body in conn.sent if kind == DM]
+    press = [text for text in sent if text.startswith("SND")]
+    assert press                                       # its proposals of Spring 1901 at least
+    for text in press:
+        parse_press(text, level=30)                    # every message sent is valid press at the level
+    assert desk.refused == len(desk.negotiator.refused)

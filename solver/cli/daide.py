@@ -151,6 +151,11 @@ def cmd_daide(args: argparse.Namespace) -> int:
         else:
             sys.stderr.write(f"dipsolve daide: {e.message}\n")
         return EXIT_CONNECTION
+    if end.press is not None and not args.json:
+        p = end.press
+        broken = ", ".join(f"{power} {n}" for power, n in sorted(p["broken"].items())) or "none"
+        say(f"press ({p['policy']}): {p['sent']} messages sent, {p['refused']} refused by dipsolve's grammar, "
+            f"{p['rejected']} rejected by the server; {p['agreements']} agreements; broken: {broken}")
     if args.save and end.game is not None:
         save_seat(args.save, end)
     print(json.dumps(end.to_json()) if args.json else end.line())
