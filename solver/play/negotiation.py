@@ -198,7 +198,7 @@ class Negotiator:
         self.phase: str | None = None
         #: the phase our orders went in (a proposal heard after them: judged by them)
         self.ordered: tuple[str, Sequence[Order], Position] | None = None
-        #: power -> the phases we proposed to it in, and whether it ever answered
+        #: power -> how many proposals we made to it; the powers that ever answered one
         self._asked: dict[str, int] = {}
         self._answered: set[str] = set()
         self._trust: Trust | None = None
