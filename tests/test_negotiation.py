@@ -15,6 +15,7 @@ import dipsolve
 from dipsolve.agreements import Demilitarized, Trust, TRUST_WORTH
 from dipsolve.core.errors import DipsolveError
 from dipsolve.grammar.press import parse_press
+from dipsolve.grammar.tokens import power_tokens
 from dipsolve.play.daide.wire import DM
 from test_daide_client import _REAL, _WORDS, NOW_1901, SCO_1901, SIGN_ON, TABLE, ScriptedConnection
 from dipsolve.agreements.checks import breaks
@@ -250,3 +251,26 @@ def test_a_negotiating_seat_takes_any_press_a_server_passes_on(messages):
     for text in press:
         parse_press(text, level=30)                    # every message sent is valid press at the level
     assert desk.refused == len(desk.negotiator.refused)
+
+
+def test_in_retreats_and_builds_a_seat_keeps_its_word_whatever_its_policy():
+    retreat = dipsolve.Position.from_file(dipsolve.example("f1901r.dip"))
+    fleet = Unit("Russia", "F", "RUM")
+    dmz = Demilitarized(("Russia", "Turkey"), ("SEV",))
+    assert breaks(dmz, retreat, fleet, dipsolve.Retreat("F", "RUM", "SEV"))
+    assert not breaks(dmz, retreat, fleet, dipsolve.Disband("F", "RUM"))
+    for policy in ("honest", "opportunistic"):
+        n = Negotiator("Russia", policy, worth=0.0)
+        agreed(n, "DMZ (RUS TUR) (SEV)", proposer="Turkey")
+        assert n.keep(retreat, [dipsolve.Retreat("F", "RUM", "SEV")], random.Random(0)) == [dipsolve.Disband("F", "RUM")]
+    winter = dipsolve.Position.from_file(dipsolve.example("w1901a.dip"))
+    builder = next(p for p in winter.powers() if winter.adjustment(p) > 0)
+    site = sorted(winter.buildable(builder))[0]
+    n = Negotiator(builder)
+    other = next(p for p in winter.powers() if p != builder)
+    tokens = {p: t for t, p in power_tokens(winter.map).items()}
+    pair = " ".join(tokens[p] for p in winter.map.powers if p in (builder, other))
+    agreed(n, f"DMZ ({pair}) ({winter.map.provinces[site].daide.upper()})", proposer=other)
+    assert n.keep(winter, [dipsolve.Build("A", site)], random.Random(0)) == [dipsolve.Waive()]
+    elsewhere = [dipsolve.Build("A", s) for s in sorted(winter.buildable(builder)) if s != site][:1]
+    assert n.keep(winter, elsewhere, random.Random(0)) == elsewhere

@@ -183,11 +183,13 @@ def dmz_breach(zone: Set[str], position: Position, unit: Unit, order: Order) -> 
 
 
 def breaks(term: Term, position: Position, unit: Unit, order: Order) -> bool:
-    """Whether ``order``, given to ``unit`` in a movement phase, breaks ``term`` by
+    """Whether ``order``, given to ``unit`` in ``position``'s phase, breaks ``term`` by
     itself, every other unit staying where it stands: the rules above, one order at a
     time (a seat's search and its model of the others ask it of each order they
     weigh).  `AllOf`: when it breaks a part; `AnyOf`: when it breaks every part; a
-    `Promise`: another order for the promised unit."""
+    `Promise`: another order for the promised unit, in a phase of its kind.  In a
+    retreat, a retreat into a demilitarized zone; in an adjustment, a build there (the
+    unit is the one the build would make)."""
     if isinstance(term, Joined):
         hits = [breaks(p, position, unit, order) for p in term.parts if p.checked]
         if isinstance(term, AllOf):
@@ -195,15 +197,21 @@ def breaks(term: Term, position: Position, unit: Unit, order: Order) -> bool:
         return bool(hits) and all(hits)
     if unit.power not in term.bound:
         return False
+    kind, po = position.phase.kind, position.map.province_of
+    if kind != "movement":
+        if isinstance(term, Demilitarized):
+            into = order.target if isinstance(order, Retreat) else order.location if isinstance(order, Build) else None
+            return into is not None and po.get(into, into) in term.provinces
+        if not isinstance(term, Promise) or term.phase_kind != kind or kind != "retreat":
+            return False
     if isinstance(term, (Peace, Alliance)):
         return any(v in term.powers and v != unit.power for v, _ in attacks(position, unit.power, order))
     if isinstance(term, Demilitarized):
         return dmz_breach(frozenset(term.provinces), position, unit, order) is not None
     if isinstance(term, Promise):
         promised = term.order
-        if term.phase_kind != "movement" or not isinstance(promised, UnitOrder):
+        if term.phase_kind != kind or not isinstance(promised, UnitOrder):
             return False
-        po = position.map.province_of
         if po.get(promised.location, promised.location) != po[unit.location] or promised.kind != unit.kind:
             return False
         return _norm(order, po) != _norm(promised, po)

@@ -37,7 +37,9 @@ breaks none (a promised order, for a promised unit).  An ``honest`` seat plays t
 orders.  An ``opportunistic`` one plays the searched orders instead when
 `dipsolve.agreements.worth_breaking` says so: when what they gain over the kept orders
 (the mean influence over draws of its model of the others) is more than the trust it
-would lose (`Trust.lost`, one failure per agreement broken) times `TRUST_WORTH`.
+would lose (`Trust.lost`, one failure per agreement broken) times `TRUST_WORTH`.  In
+retreats and adjustments either keeps its word: a retreat that would break an agreement
+becomes one that breaks none, or a disband; a build in a demilitarized zone, a waive.
 
 *Its search* (`Negotiator.tune`): an ally's control of the board counts as ours in
 proportion to its trust (`dipsolve.strategy.Influence`'s ``allies``), and the policy the
@@ -63,7 +65,7 @@ from ..core.errors import DipsolveArgumentError, DipsolveError
 from ..core.graph import reachable_provinces
 from ..core.legal import legal_orders
 from ..core.map import Map, standard_map
-from ..core.orders import Hold, Move, Order, SupportHold, SupportMove, UnitOrder
+from ..core.orders import Build, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitOrder, Waive
 from ..core.position import Position, Unit
 from ..grammar.levels import DAIDE_TOP
 from ..grammar.notation import format_order
@@ -418,10 +420,10 @@ class Negotiator:
         """The orders to play (see the module's notes): ``orders`` the search found;
         ``policy`` draws the others' orders (an `OrderPolicy`; None: they hold)."""
         orders = list(orders)
-        if position.phase.kind != "movement":
-            return orders
         terms = self.terms_binding(self.power)
         forbids = _forbids(terms)
+        if position.phase.kind != "movement":
+            return _kept_elsewhere(position, self.power, orders, forbids)
         evaluate = _evaluation(self.power, allies)
         draws = _draws(position, self.power, policy, rng)
         mine = dict(_units_of(position, self.power, orders))
@@ -444,6 +446,28 @@ class Negotiator:
     def played(self, position: Position, orders: Sequence[Order]) -> None:
         """Our orders for this phase went in."""
         self.ordered = (position.phase.short, list(orders), position)
+
+
+def _kept_elsewhere(position: Position, power: str, orders: list[Order],
+                    forbids: Callable[[Position, Unit, Order], bool]) -> list[Order]:
+    """A retreat or adjustment phase's orders kept to our word (there a seat never
+    weighs breaking it): a retreat that would break an agreement becomes another
+    retreat that breaks none, or a disband; a build, a waive."""
+    out: list[Order] = []
+    dislodged = {d.unit.location: d.unit for d in position.dislodged if d.unit.power == power}
+    for o in orders:
+        if isinstance(o, Build):
+            unit = Unit(power, o.kind, o.location)
+            out.append(Waive() if forbids(position, unit, o) else o)
+        elif isinstance(o, (Retreat, Disband)) and o.location in dislodged:
+            unit = dislodged[o.location]
+            if forbids(position, unit, o):
+                o = next((x for x in legal_orders(position, unit) if not forbids(position, unit, x)),
+                         Disband(unit.kind, unit.location))
+            out.append(o)
+        else:
+            out.append(o)
+    return out
 
 
 def _forbids(terms: Sequence[Term]) -> Callable[[Position, Unit, Order], bool]:
@@ -533,10 +557,12 @@ class NegotiatingBot:
 
     def orders(self, position: Position, power: str, deadline_s: float, rng: random.Random) -> list[Order]:
         bot = self.tune(power)
-        bound = position.phase.kind == "movement" and bool(self.negotiator.terms_binding(power))
+        bound = bool(self.negotiator.terms_binding(power))
         # bound by an agreement: `KEEP_SHARE` of the turn kept for `Negotiator.keep`
         orders = bot.orders(position, power, deadline_s * (1 - KEEP_SHARE) if bound else deadline_s, rng)
         if not bound:
             return orders
+        if position.phase.kind != "movement":
+            return self.negotiator.keep(position, orders, rng)
         policy = Restrained(bot.policy(power).weights, restraints=self.negotiator.restraints()) if bot.learns else None
         return self.negotiator.keep(position, orders, rng, policy, self.negotiator.allies())
