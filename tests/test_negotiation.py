@@ -5,6 +5,7 @@ without an exception (Hypothesis)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -274,3 +275,22 @@ def test_in_retreats_and_builds_a_seat_keeps_its_word_whatever_its_policy():
     assert n.keep(winter, [dipsolve.Build("A", site)], random.Random(0)) == [dipsolve.Waive()]
     elsewhere = [dipsolve.Build("A", s) for s in sorted(winter.buildable(builder)) if s != site][:1]
     assert n.keep(winter, elsewhere, random.Random(0)) == elsewhere
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--press-policy", "opportunistic"], "--press-policy needs --press LEVEL"),
+    (["--press-wait", "2"], "--press-wait needs --press LEVEL"),
+    (["--press", "30", "--bot", "dumbbot"], "only a dipsolve seat negotiates (--press), not 'dumbbot'"),
+    (["--press", "5"], "press level 5 is not a whole number from 10 to 130"),
+    (["--press", "131"], "press level 131 is not a whole number from 10 to 130"),
+    (["--press", "30", "--press-wait", "0"], "press wait 0.0 is not a number of seconds"),
+    (["--press", "30", "--press-wait", "nan"], "press wait nan is not a number of seconds"),
+])
+def test_press_options_are_checked_before_connecting(args, says, capsys):
+    from dipsolve.cli.main import main
+    assert main(["daide", "127.0.0.1:1", *args]) == 2
+    out, err = capsys.readouterr()
+    assert err.strip().startswith(f"dipsolve: {says}") and len(err.strip().splitlines()) == 1, err
+    assert main(["daide", "127.0.0.1:1", "--json", *args]) == 2
+    out, err = capsys.readouterr()
+    assert says in json.loads(out)["message"] and not err
