@@ -42,7 +42,8 @@ Game records
 Agreements
     `track_agreements` (the agreements a record's DAIDE press made, each checked against
     every phase's orders: `Agreements` of `Agreement`\\ s), `AgreementTracker` (the same,
-    message by message and phase by phase).
+    message by message and phase by phase), `Trust` (each power's, from the agreements
+    it kept and broke).
 DAIDE
     `play_daide` (one seat at a DAIDE server with a bot, until the game ends: a
     `GameEnd`); `DaideError`, `DaideConnectionError` (`DaideRefused`), `DaideProtocolError`.
@@ -156,6 +157,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "AgreementTracker": ("dipsolve.agreements", "AgreementTracker"),
     "Agreement": ("dipsolve.agreements", "Agreement"),
     "Agreements": ("dipsolve.agreements", "Agreements"),
+    "Trust": ("dipsolve.agreements", "Trust"),
     # the bounds on what dipsolve reads and draws
     "LIMITS": ("dipsolve.core.bounds", "LIMITS"),
 }
@@ -235,6 +237,6 @@ if TYPE_CHECKING:  # for type checkers and IDEs: the lazy names, typed
     from .io.records import GameResult, Record, RecordPhase, dumps_records, load_records, read_records
     from .io.game import Game, GamePhase, load_record
     from .analysis import Analysis, analyze
-    from .agreements import Agreement, AgreementTracker, Agreements, track_agreements
+    from .agreements import Agreement, AgreementTracker, Agreements, Trust, track_agreements
 
     __version__: str

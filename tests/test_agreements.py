@@ -556,3 +556,18 @@ def test_a_daide_seats_history_keeps_the_press_and_its_agreements_are_checked():
     assert game.phases[0].messages[0] == ("France", "Germany", "FRM (FRA) (GER) (PRP (DMZ (FRA GER) (BUR)))")
     ledger = dipsolve.track_agreements(game.record)
     assert ledger[1].state is State.BROKEN and [v.phase for v in ledger.violations()["France"]] == ["S1901M"]
+
+
+def test_the_phase_a_game_was_ended_in_before_its_orders_is_not_checked():
+    """A server that ends a game (a draw) before a phase's orders leaves that phase with no
+    order at all, its board the record's end: a promise due then is not broken."""
+    from dipsolve.io.records import Record, RecordPhase
+    talk = (("France", "Germany", "PRP (XDO ((GER AMY MUN) SUP (FRA AMY BUR)))"),
+            ("Germany", "France", "YES (PRP (XDO ((GER AMY MUN) SUP (FRA AMY BUR))))"))
+    spring = board(BURGUNDY_TEXT)
+    later = dipsolve.adjudicate(spring, {}).next
+    for end, checked in ((spring, []), (later, ["broken"])):
+        record = Record("ended", (RecordPhase("S1901M", spring, {}, messages=talk),
+                                  RecordPhase("COMPLETED", end, {})), "standard", ())
+        ledger = track_agreements(record)
+        assert [c.verdict.value for c in ledger[1].checks] == checked

@@ -364,6 +364,22 @@ def _variant_examples() -> list[str]:
     return [(DATA / f"{name}.variant").read_text(encoding="utf-8") for name in ("pure", "ancmed", "standard")]
 
 
+def _hear_press(text: str) -> object:
+    """A negotiating seat (`dipsolve.play.negotiation.Negotiator`) hearing a peer's press,
+    its answers each valid press at level 30 (a hostile peer gets no traceback)."""
+    from dipsolve.core.position import Position
+    from dipsolve.play.negotiation import Negotiator
+    seat = Negotiator("Germany")
+    replies = seat.hear("S1901M", "France", ["Germany"], text, Position.initial())
+    assert all(seat.write(to, body, "SPR 1901") is not None for to, body in replies), replies
+    return replies
+
+
+_HEARD = ["PRP (PCE (FRA GER))", "FRM (FRA) (GER) (PRP (DMZ (FRA GER) (BUR)))", "PRP (ALY (FRA GER) VSS (RUS))",
+          "PRP (XDO ((GER AMY MUN) SUP (FRA AMY PAR) MTO BUR))", "YES (PRP (PCE (FRA GER)))",
+          "PRP (AND (PCE (FRA GER)) (DMZ (FRA GER) (BUR RUH)))", "CCL (PRP (PCE (FRA GER)))"]
+
+
 #: reader name -> (the reader, its valid examples)
 READERS: dict[str, tuple[Callable[[str], object], Callable[[], list[str]]]] = {
     "position-dip": (_read_position, _dip_examples),
@@ -377,6 +393,7 @@ READERS: dict[str, tuple[Callable[[str], object], Callable[[], list[str]]]] = {
                                                 "( RUS FLT STP ) BLD", "FRA WVE"]),
     "press-daide": (_read_press("daide"), lambda: _press_examples("daide")),
     "press-dpp": (_read_press("dpp"), lambda: _press_examples("dpp")),
+    "press-heard": (_hear_press, lambda: _HEARD),
     "values": (_read_values, lambda: _VALUES),
     "plan-json": (_read_plan, lambda: _PLANS),
     "records": (_read_records, _record_examples),

@@ -11,7 +11,9 @@ played: kept, broken (by which order) or not tested.
 - ``model``: the agreement as data (`Agreement`, `State` and its `TRANSITIONS`, `Change`,
   `Check`, `Breach`, `Violation`, the ledger `Agreements`);
 - ``checks``: what keeps and breaks each term in a phase's orders;
-- ``tracker``: the conversation's rules (`AgreementTracker`, `track_agreements`).
+- ``tracker``: the conversation's rules (`AgreementTracker`, `track_agreements`);
+- ``trust``: each power's trust, a Beta-Bernoulli estimate from the agreements it kept
+  and broke (`Trust`), and the rule a seat breaks one by (`worth_breaking`).
 
 This layer reads the grammar's parsed press and the core's positions and orders, and
 nothing above them.
@@ -20,7 +22,8 @@ nothing above them.
 from .model import TRANSITIONS, Agreement, Agreements, Breach, Change, Check, Said, State, Verdict, Violation
 from .terms import AllOf, Alliance, AnyOf, Demilitarized, Ending, Peace, Promise, Scope, Term, Unchecked
 from .tracker import AgreementTracker, Heard, track_agreements
+from .trust import TRUST_WORTH, Trust, worth_breaking
 
-__all__ = ["TRANSITIONS", "Agreement", "AgreementTracker", "Agreements", "AllOf", "Alliance", "AnyOf", "Breach",
+__all__ = ["TRANSITIONS", "TRUST_WORTH", "Agreement", "AgreementTracker", "Agreements", "AllOf", "Alliance", "AnyOf", "Breach",
            "Change", "Check", "Demilitarized", "Ending", "Heard", "Peace", "Promise", "Said", "Scope", "State",
-           "Term", "Unchecked", "Verdict", "Violation", "track_agreements"]
+           "Term", "Trust", "Unchecked", "Verdict", "Violation", "track_agreements", "worth_breaking"]

@@ -32,7 +32,7 @@ unit is not there or whose phase this is not.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Iterator, Mapping, Sequence
+from typing import AbstractSet as Set, Callable, Iterator, Mapping, Sequence
 
 from dipsolve.core.adjudicator import REFUSED, adjudicate
 from dipsolve.core.legal import legal_orders
@@ -44,7 +44,7 @@ from dipsolve.core.rules import unit_orders
 from .model import Breach, Verdict
 from .terms import AllOf, Alliance, Demilitarized, Joined, Peace, Promise, Term
 
-__all__ = ["PhaseOrders", "judge"]
+__all__ = ["PhaseOrders", "aim", "attacks", "breaks", "dmz_breach", "judge", "province_name"]
 
 Judged = tuple[Verdict, tuple[Breach, ...]]
 
@@ -85,42 +85,15 @@ class PhaseOrders:
 
     def name(self, province: str) -> str:
         """A province's name, in words ("Burgundy", "the Black Sea")."""
-        prov = self.position.map.provinces.get(province)
-        if prov is None:
-            return province
-        return ("the " if prov.terrain == "sea" and not prov.name.startswith("the ") else "") + prov.name
+        return province_name(self.position, province)
 
     # -- attacks ------------------------------------------------------------------------
     def _aim(self, order: Order) -> tuple[str, str | None, str] | None:
-        """The province an order aims a move at, the power of the unit it helps (None:
-        its own move), and how it aims, in words."""
-        unit_in = self.position.unit_in
-        if isinstance(order, Move):
-            return self.po.get(order.target, order.target), None, "a move into"
-        if isinstance(order, SupportMove):
-            helped = unit_in.get(self.po.get(order.supported_location, ""))
-            return (self.po.get(order.target, order.target), helped.power if helped else None,
-                    f"a support of {order.supported_kind} {order.supported_location} into")
-        if isinstance(order, Convoy):
-            helped = unit_in.get(self.po.get(order.convoyed_location, ""))
-            return (self.po.get(order.target, order.target), helped.power if helped else None,
-                    f"a convoy of A {order.convoyed_location} into")
-        return None
+        return aim(self.position, order)
 
     def victims(self, power: str, order: Order) -> list[tuple[str, str]]:
         """The powers ``power``'s order (as played) attacks, each with how, in words."""
-        aim = self._aim(order)
-        if aim is None:
-            return []
-        province, helped, how = aim
-        out: list[tuple[str, str]] = []
-        u = self.position.unit_in.get(province)
-        if u is not None and province not in self.left and u.power not in (power, helped):
-            out.append((u.power, f"{how} {self.name(province)}, where {u.power}'s {u} stood"))
-        owner = self.position.owner.get(province)
-        if owner is not None and owner not in (power, helped) and not any(v == owner for v, _ in out):
-            out.append((owner, f"{how} {self.name(province)}, {owner}'s supply centre"))
-        return out
+        return attacks(self.position, power, order, self.left)
 
     def reach(self, unit: Unit) -> list[tuple[str, str | None, bool]]:
         """What a unit's legal orders could aim at: (province, the power of the unit
@@ -152,6 +125,97 @@ class PhaseOrders:
         for u, o in self.order_of.items():
             if u.power in powers:
                 yield u, o
+
+
+def province_name(position: Position, province: str) -> str:
+    """A province's name, in words ("Burgundy", "the Black Sea")."""
+    prov = position.map.provinces.get(province)
+    if prov is None:
+        return province
+    return ("the " if prov.terrain == "sea" and not prov.name.startswith("the ") else "") + prov.name
+
+
+def aim(position: Position, order: Order) -> tuple[str, str | None, str] | None:
+    """The province a movement order aims a move at, the power of the unit it helps
+    (None: its own move), and how it aims, in words (None: a hold aims at nothing)."""
+    po, unit_in = position.map.province_of, position.unit_in
+    if isinstance(order, Move):
+        return po.get(order.target, order.target), None, "a move into"
+    if isinstance(order, SupportMove):
+        helped = unit_in.get(po.get(order.supported_location, ""))
+        return (po.get(order.target, order.target), helped.power if helped else None,
+                f"a support of {order.supported_kind} {order.supported_location} into")
+    if isinstance(order, Convoy):
+        helped = unit_in.get(po.get(order.convoyed_location, ""))
+        return (po.get(order.target, order.target), helped.power if helped else None,
+                f"a convoy of A {order.convoyed_location} into")
+    return None
+
+
+def attacks(position: Position, power: str, order: Order, left: Set[str] = frozenset()) -> list[tuple[str, str]]:
+    """The powers ``power``'s movement order attacks (see the module's notes), each with
+    how, in words; ``left``: the provinces whose unit left (its move succeeded)."""
+    aimed = aim(position, order)
+    if aimed is None:
+        return []
+    province, helped, how = aimed
+    out: list[tuple[str, str]] = []
+    u = position.unit_in.get(province)
+    if u is not None and province not in left and u.power not in (power, helped):
+        out.append((u.power, f"{how} {province_name(position, province)}, where {u.power}'s {u} stood"))
+    owner = position.owner.get(province)
+    if owner is not None and owner not in (power, helped) and not any(v == owner for v, _ in out):
+        out.append((owner, f"{how} {province_name(position, province)}, {owner}'s supply centre"))
+    return out
+
+
+def dmz_breach(zone: Set[str], position: Position, unit: Unit, order: Order) -> str | None:
+    """How a unit's movement order breaks a demilitarized ``zone`` (provinces), in
+    words: a move into it, or any order but a move while it stands in it; None when it
+    does not."""
+    po = position.map.province_of
+    here = po[unit.location]
+    if isinstance(order, Move) and po.get(order.target, order.target) in zone:
+        return f"a move into {province_name(position, po.get(order.target, order.target))}, to be kept demilitarized"
+    if here in zone and not isinstance(order, Move):
+        return f"{unit} stays in {province_name(position, here)}, to be kept demilitarized"
+    return None
+
+
+def breaks(term: Term, position: Position, unit: Unit, order: Order) -> bool:
+    """Whether ``order``, given to ``unit`` in ``position``'s phase, breaks ``term`` by
+    itself, every other unit staying where it stands: the rules above, one order at a
+    time (a seat's search and its model of the others ask it of each order they
+    weigh).  `AllOf`: when it breaks a part; `AnyOf`: when it breaks every part; a
+    `Promise`: another order for the promised unit, in a phase of its kind.  In a
+    retreat, a retreat into a demilitarized zone; in an adjustment, a build there (the
+    unit is the one the build would make)."""
+    if isinstance(term, Joined):
+        hits = [breaks(p, position, unit, order) for p in term.parts if p.checked]
+        if isinstance(term, AllOf):
+            return any(hits)
+        return bool(hits) and all(hits)
+    if unit.power not in term.bound:
+        return False
+    kind, po = position.phase.kind, position.map.province_of
+    if kind != "movement":
+        if isinstance(term, Demilitarized):
+            into = order.target if isinstance(order, Retreat) else order.location if isinstance(order, Build) else None
+            return into is not None and po.get(into, into) in term.provinces
+        if not isinstance(term, Promise) or term.phase_kind != kind or kind != "retreat":
+            return False
+    if isinstance(term, (Peace, Alliance)):
+        return any(v in term.powers and v != unit.power for v, _ in attacks(position, unit.power, order))
+    if isinstance(term, Demilitarized):
+        return dmz_breach(frozenset(term.provinces), position, unit, order) is not None
+    if isinstance(term, Promise):
+        promised = term.order
+        if term.phase_kind != kind or not isinstance(promised, UnitOrder):
+            return False
+        if po.get(promised.location, promised.location) != po[unit.location] or promised.kind != unit.kind:
+            return False
+        return _norm(order, po) != _norm(promised, po)
+    return False
 
 
 def judge(term: Term, phase: PhaseOrders, due: Callable[[int], bool], done: set[int]) -> Judged:
@@ -217,11 +281,9 @@ def _dmz(term: Demilitarized, phase: PhaseOrders) -> Judged:
 
     if phase.kind == "movement":
         for u, o in phase.units(frozenset(term.powers)):
-            here = po[u.location]
-            if isinstance(o, Move) and po.get(o.target, o.target) in zone:
-                breach(u.power, o, f"a move into {phase.name(po.get(o.target, o.target))}, to be kept demilitarized")
-            elif here in zone and not isinstance(o, Move):
-                breach(u.power, o, f"{u} stays in {phase.name(here)}, to be kept demilitarized")
+            why = dmz_breach(zone, pos, u, o)
+            if why is not None:
+                breach(u.power, o, why)
         tested = any(po[u.location] in zone or any(own and p in zone for p, _, own in phase.reach(u))
                      for u in pos.units if u.power in term.powers)
     elif phase.kind == "retreat":

@@ -367,7 +367,9 @@ def _unwrap(tree: Node, sender: str, recipients: tuple[str, ...], game_map: Map
 def track_agreements(record: Any) -> Agreements:
     """The agreements a game's DAIDE press made, each checked against every phase's
     orders (a `dipsolve.Record`, or a `dipsolve.Game`'s ``record``: each phase's
-    messages, then its orders; the last phase, not played yet, is only heard).
+    messages, then its orders; the last phase, not played yet, is only heard, as is the
+    phase a game was ended in before its orders: no order at all, and the next phase
+    (the record's end) the same season).
     Messages from or to a power the board does not have are ignored, with why."""
     phases = list(record.phases)
     tracker = AgreementTracker(phases[0].position.map if phases else None)
@@ -380,6 +382,12 @@ def track_agreements(record: Any) -> Agreements:
                 tracker._messages += 1
                 tracker._ignored.append((Said(ph.name, tracker._messages - 1, str(sender), (str(recipient),),
                                               str(text)), f"not heard: {e}"))
-        if n < len(phases) - 1:
+        if n < len(phases) - 1 and not _ended_in(ph, phases[n + 1]):
             tracker.end_phase(ph.name, ph.position, ph.orders)
     return tracker.result()
+
+
+def _ended_in(phase: Any, after: Any) -> bool:
+    """Whether the game was ended in ``phase`` before its orders (none, and ``after``,
+    the record's end, is the same season: nothing was played)."""
+    return not any(phase.orders.values()) and after.position.phase == phase.position.phase

@@ -413,11 +413,18 @@ def _shares(position: Position) -> tuple[np.ndarray, np.ndarray, list[str]]:
     return out
 
 
-def _control_value(position: Position, power: str, vector: np.ndarray) -> float:
-    """Sum over provinces of ``vector`` × ``power``'s share of control."""
+def _control_value(position: Position, power: str, vector: np.ndarray,
+                   allies: Mapping[str, float] | None = None) -> float:
+    """Sum over provinces of ``vector`` × ``power``'s share of control (and each ally's
+    share times its weight in ``allies``)."""
     if not position.units and not position.dislodged:
         return 0.0
     near, count, powers = _shares(position)
+    if allies:
+        weight = np.array([1.0 if p == power else float(allies.get(p, 0.0)) for p in powers])
+        if not weight.any():
+            return 0.0
+        return float((vector / count) @ (weight @ near))
     mine = np.fromiter((p == power for p in powers), dtype=bool, count=len(powers))
     if not mine.any():
         return 0.0
@@ -520,24 +527,30 @@ class InfluenceBatch:
 def influence(position: Position, power: str,
               values: Mapping[str, float] | ProvinceValues | None = None, *,
               center_bonus: float = 100.0, occupied_bonus: float = 50.0,
-              raid_dilution: bool = False) -> float:
+              raid_dilution: bool = False, allies: Mapping[str, float] | None = None) -> float:
     """The influence evaluation of Hall & Loeb 4.1 for ``power`` (see the module notes).
 
     ``values``: province -> value for this power (a mapping or a `ProvinceValues`);
     None takes the power's defaults.  ``raid_dilution`` is 4.3.2's limited raiding.
+    ``allies``: power -> a weight from 0 to 1: the control an ally's units have counts
+    for ``power`` times its weight (a negotiating seat's trust in the ally,
+    `dipsolve.agreements.Trust`), as if its units were the power's own in that
+    proportion; its centres and units stay its own.
     """
     m = position.map
     if raid_dilution:
         vals = _value_table(m, power, values)
         shares = control(position, raid_dilution=raid_dilution)
+        weight = {power: 1.0, **{p: float(w) for p, w in (allies or {}).items() if p != power}}
         total = 0.0
         for p, share in shares.items():
-            s = share.get(power)
-            if s:
-                total += vals[p] * s
+            for who, s in share.items():
+                if s and weight.get(who):
+                    total += vals[p] * s * weight[who]
     else:
         # the same sum, as arrays (`_shares`): the searches judge thousands of positions
-        total = _control_value(position, power, _value_vector(m, power, values))
+        total = _control_value(position, power, _value_vector(m, power, values),
+                               {p: w for p, w in allies.items() if p != power} if allies else None)
     owners = owned_centers(position)
     total += center_bonus * sum(1 for o in owners.values() if o == power)
     if occupied_bonus and _ownership_open(position):
@@ -548,21 +561,23 @@ def influence(position: Position, power: str,
 
 
 def evaluator(name: str, values: Mapping[str, Mapping[str, float] | ProvinceValues] | None = None,
-              **options) -> Evaluation:
+              allies: Mapping[str, Mapping[str, float]] | None = None, **options) -> Evaluation:
     """An evaluation function ``(position, power) -> float`` by name.
 
     ``"influence"``: `influence` with the default values, or ``values[power]`` where
-    given (power -> values), and any of its options; ``"centers"``: `centers`.  DumbBot's
+    given (power -> values), its allies ``allies[power]`` where given (power -> ally ->
+    weight), and any of its options; ``"centers"``: `centers`.  DumbBot's
     province values as an evaluation were measured in play and not kept
     (docs/strength.md).
     """
     if name == "influence":
-        if not values and not options:
+        if not values and not options and not allies:
             return influence
         per_power = dict(values or {})
+        friends = {p: dict(w) for p, w in (allies or {}).items()}
 
         def evaluate(position: Position, power: str) -> float:
-            return influence(position, power, per_power.get(power), **options)
+            return influence(position, power, per_power.get(power), allies=friends.get(power), **options)
         return evaluate
     if name == "centers":
         return centers

@@ -61,7 +61,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
@@ -349,9 +349,13 @@ class OrderPolicy:
         z = np.exp(z - z.max())
         return z / z.sum()
 
-    def draw(self, position: Position, power: str, rng: random.Random) -> list[Order]:
-        """One order for each of ``power``'s units (movement phases), drawn with ``rng``."""
+    def draw(self, position: Position, power: str, rng: random.Random,
+             forbid: Callable[[Unit, Order], bool] | None = None) -> list[Order]:
+        """One order for each of ``power``'s units (movement phases), drawn with ``rng``;
+        with ``forbid``, a unit's orders it forbids are never drawn (the policy
+        conditioned on the others), unless it forbids every order of the unit."""
         board, rows = _unit_rows(position, power)
+        masks = [None if forbid is None else _allowed(unit, orders, forbid) for unit, orders, _ in rows]
         chosen: dict[str, Order] = {}
         turn = list(range(len(rows)))
         rng.shuffle(turn)
@@ -360,6 +364,8 @@ class OrderPolicy:
                 unit, orders, base = rows[k]
                 others = {loc: o for loc, o in chosen.items() if loc != unit.location}
                 p = self._probabilities(board, unit, orders, base, others)
+                if masks[k] is not None:
+                    p = p * masks[k]
                 i = int(np.searchsorted(np.cumsum(p), rng.random() * p.sum()))
                 chosen[unit.location] = orders[min(i, len(orders) - 1)]
         return [chosen[u.location] for u, _, _ in rows]
@@ -381,6 +387,39 @@ class OrderPolicy:
             i = _index(legal, o)
             total += math.log(max(float(p[i]), 1e-6) if i is not None else 1e-6)
         return total
+
+
+def _allowed(unit: Unit, orders: list[Order], forbid: Callable[[Unit, Order], bool]) -> np.ndarray | None:
+    """1 for each order ``forbid`` allows, 0 for the others (None: it allows all, or none)."""
+    mask = np.array([0.0 if forbid(unit, o) else 1.0 for o in orders])
+    return None if mask.all() or not mask.any() else mask
+
+
+#: what a power's agreements forbid it: ``(position, unit, order) -> True`` for an order
+#: of the unit that would break one (`dipsolve.agreements.checks.breaks`)
+Forbids = Callable[[Position, Unit, Order], bool]
+
+
+@dataclass(frozen=True)
+class Restrained(OrderPolicy):
+    """The policy (its ``weights``) conditioned on what the powers agreed: for a power
+    in ``restraints`` (power -> (probability, forbids)), with that probability (the
+    power's trust: `dipsolve.agreements.Trust`) a draw of its orders keeps its word (no
+    order ``forbids`` refuses is drawn), and otherwise is the plain policy's."""
+
+    restraints: Mapping[str, tuple[float, Forbids]] = field(default_factory=dict, compare=False)
+
+    def draw(self, position: Position, power: str, rng: random.Random,
+             forbid: Callable[[Unit, Order], bool] | None = None) -> list[Order]:
+        restraint = self.restraints.get(power)
+        if restraint is not None and forbid is None:
+            probability, forbids = restraint
+            if rng.random() < probability:
+                def forbid(unit: Unit, order: Order) -> bool:
+                    return forbids(position, unit, order)
+        return super().draw(position, power, rng, forbid)
+
+    __call__ = draw
 
 
 def read_policy(text: str, filename: str = "<string>") -> OrderPolicy:

@@ -1,7 +1,8 @@
 """``dipsolve daide``: take a seat at a DAIDE server's game and play it with a bot.
 
     dipsolve daide HOST:PORT [--bot dipsolve|dipsolve:METHOD|dumbbot|random] [--name NAME]
-                   [--power P [--passcode N]] [--time-limit S] [--nodes N] [--timeout S] [--json] [-v]
+                   [--power P [--passcode N]] [--time-limit S] [--nodes N] [--timeout S]
+                   [--press LEVEL [--press-policy honest|opportunistic] [--press-wait S]] [--json] [-v]
 
 Exit status: 0 when the game ends (the server's OFF, after DRW/SLO/SMR); 1 for the
 server's fault: the connection cannot be made, is lost, or goes silent, the server
@@ -19,6 +20,7 @@ import json
 import sys
 from typing import Any
 
+from ..play import PRESS_POLICIES
 from ..play.registry import bots_help
 from .output import check_destination
 from .options import (SEAT_DEFAULT, SEAT_MODELS, UserError, add_json, add_nodes, add_power, add_time_limit,
@@ -37,8 +39,21 @@ once) and the results (ORD), until DRW/SLO, SMR and OFF.
 
 The time a bot thinks each turn: 80% of the server's time limit for the turn (MTL, RTL
 or BTL in HLO) less half a second, at most --time-limit; without a server limit,
---time-limit (default 5 s).  No press is sent (press level 0; the bots do not
-negotiate).
+--time-limit (default 5 s).
+
+Press: without --press the seat sends none (it plays "gunboat"; the press it is sent is
+kept in its history).  With --press LEVEL (10 to 130; 30 for everything it says) a
+dipsolve seat negotiates: each movement phase it proposes peace (PCE) to its
+neighbours, demilitarized zones (DMZ) on their contested borders, an alliance (ALY ...
+VSS ...) against the leader and supporting orders (XDO) to its allies, waits up to
+--press-wait seconds (default 3) for the answers, and answers proposals (YES/REJ) by
+their value to it; its search counts its allies' units friendly in proportion to their
+trust (a Beta-Bernoulli estimate from the agreements each kept and broke) and expects
+a power to keep what it agreed with that probability.  --press-policy honest (default)
+keeps every agreement it accepted; opportunistic breaks one when what breaking it gains
+is worth more than the trust it loses.  Every message is read by dipsolve's own press
+grammar at the lower of LEVEL and the server's level before it is sent, and not sent
+(counted) if refused.  See docs/daide.md.
 
 Every message from the server is checked against its shape in DAIDE before it is used;
 what the client repeats of a server's message (its complaints, -v's log, an error) is
@@ -77,6 +92,15 @@ def register(subparsers: Any) -> None:
                         f"{range_help('timeout')})")
     p.add_argument("--seed", type=integer, metavar="K",
                    help=f"seed of the bot's random choices ({range_help('seed')})")
+    p.add_argument("--press", type=integer, metavar="LEVEL",
+                   help="negotiate in the press at this DAIDE level, 10 to 130 (30: peace, alliances, "
+                        "DMZs, supporting orders); a dipsolve seat only; default: no press is sent")
+    p.add_argument("--press-policy", choices=PRESS_POLICIES, default=None,
+                   help="with --press: honest (default: keep every agreement accepted) or "
+                        "opportunistic (break one when that is worth more than the trust lost)")
+    p.add_argument("--press-wait", type=number, default=None, metavar="S",
+                   help="with --press: seconds to wait each movement phase for the answers to "
+                        "its proposals (default 3)")
     p.add_argument("--save", metavar="DIR",
                    help="write the seat's game (the server's boards, every power's orders) to "
                         "DIR/daide-POWER.json, the saved-game JSON play --save writes")
@@ -106,6 +130,7 @@ def cmd_daide(args: argparse.Namespace) -> int:
     if args.passcode is not None and args.power is None:
         raise UserError("--passcode needs --power (the seat to take back)")
     bot = seating(args.bot, [], opponents=args.opponents, nodes=args.nodes)[0]
+    desk = check_press(args, bot)
     if args.save:                           # the folder checked before the game, not after
         check_destination(seat_path(args.save, None), create_folder=True)
 
@@ -119,17 +144,42 @@ def cmd_daide(args: argparse.Namespace) -> int:
     try:
         end = play_daide(host, port, bot, name=args.name, power=args.power,
                          passcode=args.passcode, time_limit=args.time_limit,
-                         timeout=args.timeout, seed=args.seed, log=log, say=say)
+                         timeout=args.timeout, seed=args.seed, log=log, say=say, **desk)
     except DaideError as e:                 # the server's fault, or a lost connection
         if args.json:
             print(json.dumps(e.to_json()))
         else:
             sys.stderr.write(f"dipsolve daide: {e.message}\n")
         return EXIT_CONNECTION
+    if end.press is not None and not args.json:
+        p = end.press
+        broken = ", ".join(f"{power} {n}" for power, n in sorted(p["broken"].items())) or "none"
+        say(f"press ({p['policy']}): {p['sent']} messages sent, {p['refused']} refused by dipsolve's grammar, "
+            f"{p['rejected']} rejected by the server; {p['agreements']} agreements; broken: {broken}")
     if args.save and end.game is not None:
         save_seat(args.save, end)
     print(json.dumps(end.to_json()) if args.json else end.line())
     return 0
+
+
+def check_press(args: argparse.Namespace, bot: Any) -> dict:
+    """The press options, checked (`UserError`: one line, exit status 2) and as
+    `dipsolve.play_daide` takes them."""
+    from ..core.errors import DipsolveArgumentError
+    from ..play.daide.press import PRESS_WAIT
+    from ..play.daide.seat import negotiating
+    if args.press is None:
+        for option, given in (("--press-policy", args.press_policy), ("--press-wait", args.press_wait)):
+            if given is not None:
+                raise UserError(f"{option} needs --press LEVEL (without it the seat sends no press)")
+        return {}
+    wait = PRESS_WAIT if args.press_wait is None else args.press_wait
+    policy = args.press_policy or "honest"
+    try:
+        negotiating(bot, args.press, policy, wait)
+    except DipsolveArgumentError as e:
+        raise UserError(e.message) from None
+    return {"press": args.press, "press_policy": policy, "press_wait": wait}
 
 
 def seat_path(folder: str, power: str | None) -> str:

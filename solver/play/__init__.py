@@ -1,5 +1,5 @@
-"""Whole games: the bots (`bots`), their registry (`registry`), the harness (`games`) and
-the DAIDE client (`daide`)."""
+"""Whole games: the bots (`bots`), their registry (`registry`), the harness (`games`), the
+negotiating seat (`negotiation`) and the DAIDE client (`daide`)."""
 
 #: a seat's opponent model unless told otherwise, the one default of ``solve``, ``play``
 #: and ``daide``: `dipsolve.search.methods.DEFAULT_OPPONENTS` ("learned", a best response
@@ -7,3 +7,8 @@ the DAIDE client (`daide`)."""
 #: own self-play), spelled here so that the command line's help does not load the search
 #: (a test holds the two equal)
 SEAT_DEFAULT = "learned"
+
+#: a negotiating seat's press policies (`dipsolve.play.negotiation`): keep every agreement,
+#: or break one when that is worth the trust lost; here so that the command line's help
+#: does not load the seat
+PRESS_POLICIES = ("honest", "opportunistic")

@@ -31,7 +31,7 @@ from typing import Mapping, Protocol, Sequence
 
 from .. import api
 from ..algorithms import dumbbot, greedy
-from ..algorithms.order_policy import OrderPolicy
+from ..algorithms.order_policy import Forbids, OrderPolicy, Restrained
 from ..search.learned import LEARNING_SHARE, SEARCH_FLOOR, Table
 from ..search.strategy import Influence, Learned, PhaseGame, Sampled, Strategy
 from ..core import kernel
@@ -159,6 +159,10 @@ class DipsolveBot:
     #: limit then its safety net: the seat gives the same orders in the same position with
     #: the same seed, whatever the machine's load (None: the time limit alone)
     nodes: int | None = None
+    #: power -> (probability, what it forbids): the others' policy conditioned on what they
+    #: agreed, each keeping its word in a draw with that probability (a negotiating seat's
+    #: trust in it: `dipsolve.algorithms.order_policy.Restrained`, `dipsolve.play.negotiation`)
+    restraints: Mapping[str, tuple[float, Forbids]] = field(default_factory=dict, compare=False, repr=False)
     _table: list = field(default_factory=lambda: [Table()], compare=False, repr=False)
     #: per power we play, its center count in each year it ordered (the plan term's stall)
     _counts: list = field(default_factory=lambda: [{}], compare=False, repr=False)
@@ -283,7 +287,9 @@ class DipsolveBot:
         for p in into:
             values[p] += PLAN_WEIGHT
         others = dict(evaluation.values or {}) if isinstance(evaluation, Influence) else {}
-        return dataclasses.replace(self.strategy, evaluation=Influence(values={**others, power: values}))
+        allies = evaluation.allies if isinstance(evaluation, Influence) else None
+        return dataclasses.replace(self.strategy, evaluation=Influence(values={**others, power: values},
+                                                                       allies=allies))
 
     def orders(self, position: Position, power: str, deadline_s: float,
                rng: random.Random) -> list[Order]:
@@ -318,6 +324,8 @@ class DipsolveBot:
                 started = tick()
                 policy = self.policy(power, Deadline(LEARNING_SHARE * deadline_s, clock=tick))
                 left = max(SEARCH_FLOOR * deadline_s, deadline_s - (tick() - started))
+            if self.restraints:
+                policy = Restrained(policy.weights, restraints=self.restraints)
             fitted = dataclasses.replace(s, opponents=Sampled(predictor=policy, samples=s.opponents.samples))
             return list(api.solve(position, power, fitted, limits=self.limits(left, seed), deadline=call).orders)
         solution = api.solve(position, power, self.strategy, limits=self.limits(deadline_s, seed))

@@ -118,7 +118,8 @@ class SolveSettings:
 
     ``method``: one of `METHODS`.  ``evaluation``: "influence" (default), "centers"
     or a function ``(position, power) -> float``; ``values``: power -> province
-    values for the influence evaluation.  ``opponents`` (movement): "equilibrium" plays
+    values for the influence evaluation; ``allies``: power -> ally -> how far the ally's
+    control counts as the power's own (from 0 to 1).  ``opponents`` (movement): "equilibrium" plays
     the phase as a game among every power
     whose units can reach ours (`dipsolve.search.phase_game`): no model of who the others
     are, an equilibrium of their own interests, grown by best responses (the agenda
@@ -158,6 +159,7 @@ class SolveSettings:
     method: str = "agenda"
     evaluation: str | Evaluation = "influence"
     values: Mapping[str, Mapping[str, float] | ProvinceValues] | None = None
+    allies: Mapping[str, Mapping[str, float]] | None = None
     opponents: str | None = None
     pick: str = "best"
     lookahead: bool | None = None
@@ -312,12 +314,12 @@ Method = Callable[["Task"], Solution]
 
 
 def resolve_evaluator(evaluator: str | Evaluation = "influence",
-                      values: Mapping[str, Mapping[str, float] | ProvinceValues] | None = None
-                      ) -> Evaluation:
+                      values: Mapping[str, Mapping[str, float] | ProvinceValues] | None = None,
+                      allies: Mapping[str, Mapping[str, float]] | None = None) -> Evaluation:
     """An evaluation function from a name (`dipsolve.evaluation.evaluator`) or itself."""
     if callable(evaluator):
         return evaluator
-    return named_evaluator(evaluator, values)
+    return named_evaluator(evaluator, values, allies)
 
 
 def _ending_before(deadline: Deadline, seconds: float) -> Deadline:
@@ -467,7 +469,7 @@ def _solve(position: Position, power: str, settings: SolveSettings, method: Meth
         raise MethodUnavailable(f"method {settings.method!r} is the CP-SAT order model of "
                                 f"dipsolve.models: call dipsolve.solve (dipsolve.api.solve), "
                                 f"which wires it, not dipsolve.search.solve")
-    evaluate = resolve_evaluator(settings.evaluation, settings.values)
+    evaluate = resolve_evaluator(settings.evaluation, settings.values, settings.allies)
     total = call.end - call.start
     # keep a slice for the replay and the bookkeeping after the search
     task = Task(position, power, settings, evaluate, settings.judged_by, call,

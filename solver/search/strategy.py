@@ -163,10 +163,21 @@ Opponents = Union[Learned, PhaseGame, Sampled, Worst, Expected, Hold]
 
 @dataclass(frozen=True)
 class Influence:
-    """Hall & Loeb's influence evaluation (4.1), with ``values`` per power where given."""
+    """Hall & Loeb's influence evaluation (4.1), with ``values`` per power where given;
+    ``allies``: power -> ally -> a weight from 0 to 1, the share of the ally's control
+    of the board counted as the power's own (a negotiating seat's trust in its allies,
+    `dipsolve.agreements.Trust`: an ally's units friendly in proportion to trust)."""
 
     values: Mapping[str, Mapping[str, float] | ProvinceValues] | None = None
+    allies: Mapping[str, Mapping[str, float]] | None = None
     name = "influence"
+
+    def __post_init__(self) -> None:
+        for power, friends in (self.allies or {}).items():
+            if not isinstance(friends, Mapping) or not all(
+                    isinstance(w, (int, float)) and 0.0 <= w <= 1.0 for w in friends.values()):
+                raise DipsolveArgumentError(f"allies[{power!r}]: expected ally -> a weight from 0 to 1, "
+                                            f"not {friends!r}"[:200], expected="weights from 0 to 1")
 
 
 @dataclass(frozen=True)
@@ -234,7 +245,8 @@ def settings(strategy: Strategy, limits: Limits | None = None, *, trace: bool = 
         samples=o.samples if isinstance(o, (Learned, Sampled)) else 0,
         predictor=getattr(o, "predictor", None), background=getattr(o, "background", None),
         history=tuple(getattr(o, "history", ())),
-        evaluation=e.name, values=getattr(e, "values", None), lookahead=strategy.lookahead,
+        evaluation=e.name, values=getattr(e, "values", None), allies=getattr(e, "allies", None),
+        lookahead=strategy.lookahead,
         trace=trace, seeds=tuple(tuple(x) for x in seeds),
         limits=limits if limits is not None else DEFAULT_LIMITS)
 

@@ -1,14 +1,19 @@
 """A real DAIDE server for tests and examples: the ``diplomacy`` package's, in its own process.
 
-    python -m dipsolve.testing.daide_server --out GAME.json [--deadline S] [--until PHASE]
+    python -m dipsolve.testing.daide_server --out GAME.json [--deadline S] [--until PHASE] [--press]
+                                            [--draw-after YEARS]
 
 starts the peer's server (``diplomacy.Server``, in a temporary directory) with one
-standard, no-press game of seven seats, and its DAIDE server on 127.0.0.1 at a free
+standard, no-press game of seven seats (``--press``: a game with press, which the server
+relays at its level, 30: ``SND`` in, ``FRM`` out, every message kept in the record), and its DAIDE server on 127.0.0.1 at a free
 port; prints ``DAIDE-PORT <port>`` on stdout once clients may connect; the game begins
 when seven DAIDE clients have signed on.  Each turn is processed when every seat has
 submitted and said GOF, or at the turn's deadline (``--deadline`` seconds, the MTL, RTL
 and BTL the clients see).  When the game reaches ``--until`` (a phase such as
-``S1903M``: the phases before it are played) or ends by itself, the server ends it (the
+``S1903M``: the phases before it are played), or no supply centre has changed hands for
+``--draw-after`` years (the owners at the start of each Spring the same as that many years
+before: a draw, as `dipsolve play --draw-after` ends a game), or it ends by itself (a
+solo), the server ends it (the
 clients get SMR and OFF), writes the game's record -- the peer's saved-game JSON
 (``diplomacy.utils.export.to_saved_game_format``), every phase with its orders and
 results -- to ``--out``, prints ``DONE <phase>`` and exits.  It exits with status 3 if the
@@ -32,7 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
-__all__ = ["DaideServerProcess", "free_port", "main"]
+__all__ = ["DaideServerProcess", "free_port", "main", "unchanged"]
 
 
 def free_port() -> int:
@@ -48,6 +53,26 @@ def _phase_key(phase: str) -> tuple[int, int]:
     return int(phase[1:5]), order.get(phase[0] + phase[-1], 0)
 
 
+def unchanged(springs: dict[int, dict], phase: str, centers: dict, years: int) -> bool:
+    """Whether no centre has changed hands for ``years`` years by ``phase`` (a Spring
+    movement phase, ``S1905M``; any other: False): its owners (``centers``, power ->
+    its centres) are kept in ``springs`` (year -> owners) and compared with those of
+    every Spring since ``years`` years before.
+
+        >>> springs = {}
+        >>> [unchanged(springs, p, {"FRA": ["PAR"]}, 2) for p in ("S1901M", "F1901M", "S1902M", "S1903M")]
+        [False, False, False, True]
+        >>> unchanged(springs, "S1904M", {"FRA": ["PAR", "BEL"]}, 2)
+        False
+    """
+    if not (phase.startswith("S") and phase.endswith("M") and phase[1:5].isdigit()):
+        return False
+    year = int(phase[1:5])
+    springs.setdefault(year, {p: sorted(cs) for p, cs in centers.items()})
+    before = springs.get(year - years)
+    return before is not None and all(springs.get(y) == before for y in range(year - years, year + 1))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the server until the game is over (see the module's doc)."""
     ap = argparse.ArgumentParser(prog="python -m dipsolve.testing.daide_server")
@@ -56,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--until", default="S1903M", help="end the game on reaching this phase")
     ap.add_argument("--port", type=int, default=0, help="the DAIDE port (default: a free one)")
     ap.add_argument("--max-seconds", type=float, default=600.0, help="give up after this long")
+    ap.add_argument("--press", action="store_true", help="a game with press (default: no press)")
+    ap.add_argument("--draw-after", type=int, default=0, metavar="YEARS",
+                    help="end the game when no centre has changed hands for YEARS years (default 0: never)")
     ap.add_argument("--workdir", help="the server's data folder (default: a temporary one, "
                                       "removed at the end)")
     args = ap.parse_args(argv)
@@ -92,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     server = StandardOnlyServer(server_dir=workdir)
     server.set_tasks(io_loop)
     signal.signal(signal.SIGINT, signal.SIG_DFL)        # set_tasks takes SIGINT over
-    game = ServerGame(map_name="standard", n_controls=7, rules=["NO_PRESS", "POWER_CHOICE"],
+    rules = ["POWER_CHOICE"] if args.press else ["NO_PRESS", "POWER_CHOICE"]
+    game = ServerGame(map_name="standard", n_controls=7, rules=rules,
                       deadline=args.deadline, server=server)
     server.games[game.game_id] = game
     port = args.port or free_port()
@@ -101,6 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     server.daide_servers[port] = daide
     status = {"code": 0}
     start = time.monotonic()
+
+    springs: dict[int, dict] = {}       # year -> the centres' owners at the start of its Spring
+
+    def stalled(phase: str) -> bool:
+        return bool(args.draw_after) and unchanged(springs, phase, game.get_state()["centers"], args.draw_after)
 
     @gen.coroutine
     def watch():
@@ -114,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
                 break
             phase = game.get_current_phase()
             if game.status == strings.ACTIVE and phase not in ("FORMING", "COMPLETED") \
-                    and _phase_key(phase) >= _phase_key(args.until):
+                    and (_phase_key(phase) >= _phase_key(args.until) or stalled(phase)):
                 before, after = game.draw()
                 Notifier(server).notify_game_processed(game, before, after)
                 break
@@ -157,10 +191,15 @@ class DaideServerProcess:
     its data folder removed."""
 
     def __init__(self, out: str | os.PathLike, *, deadline: int = 10, until: str = "S1903M",
-                 max_seconds: float = 600.0, start_timeout: float = 60.0) -> None:
+                 max_seconds: float = 600.0, start_timeout: float = 60.0, press: bool = False,
+                 draw_after: int = 0) -> None:
         self.out = Path(out)
         self.args = [sys.executable, "-m", "dipsolve.testing.daide_server", "--out", str(self.out),
                      "--deadline", str(deadline), "--until", until, "--max-seconds", str(max_seconds)]
+        if press:
+            self.args.append("--press")
+        if draw_after:
+            self.args += ["--draw-after", str(draw_after)]
         self.start_timeout = start_timeout
         self.proc: subprocess.Popen | None = None
         self.port = 0

@@ -24,7 +24,8 @@ level 0):
    socket closed); an end that arrives while the bot thinks is seen before any orders
    go out.  A message the client cannot read is answered ``HUH (ERR ...)``.
 
-At press level 0 (and at any level: the bots do not negotiate) no press is sent.
+No press is sent unless the seat negotiates (``press``: `dipsolve.play.daide.press`, at a
+server's level 10 and up): it then proposes, answers and sends its messages as ``SND``.
 """
 
 from __future__ import annotations
@@ -48,8 +49,10 @@ from dipsolve.core.variant import variant as standard_variant
 
 from ..contract import take_turn
 from .history import GameEnd, SeatHistory
+from .press import PressDesk
 from .wire import (DM, EM, ERROR_CODES, FM, IM, RM, Connection, DaideConnectionError,
-                   DaideProtocolError, DaideRefused, TokenTable, initial_message, split_words)
+                   DaideProtocolError, DaideRefused, TokenTable, Variant, _is_number, daide_turn, initial_message,
+                   split_words)
 
 __all__ = ["DaideSession", "GameEnd", "Variant", "parse_tree", "THX_NOTES"]
 
@@ -108,47 +111,6 @@ def _body_text(items: Sequence[Tree | str]) -> str:
     return " ".join(tree_text(x) for x in items)
 
 
-@dataclass
-class Variant:
-    """The game's variant options, from HLO."""
-
-    level: int = 0
-    move_limit: int | None = None
-    retreat_limit: int | None = None
-    build_limit: int | None = None
-    any_orders: bool = False
-    options: list[str] = field(default_factory=list)
-
-    @classmethod
-    def from_tree(cls, t: Tree) -> "Variant":
-        v = cls()
-        for opt in t:
-            if isinstance(opt, str):
-                opt = [opt]
-            words = [w for w in opt if isinstance(w, str)]
-            if not words:
-                continue
-            v.options.append(" ".join(words))
-            key, args = words[0], words[1:]
-            number = int(args[0]) if args and _is_number(args[0]) and len(args[0]) < 8 else None
-            if key == "LVL" and number is not None:
-                v.level = number
-            elif key == "MTL":
-                v.move_limit = number
-            elif key == "RTL":
-                v.retreat_limit = number
-            elif key == "BTL":
-                v.build_limit = number
-            elif key == "AOA":
-                v.any_orders = True
-        return v
-
-    def limit(self, kind: str) -> int | None:
-        """The time limit of a turn of this kind (seconds), if the server set one."""
-        return {"movement": self.move_limit, "retreat": self.retreat_limit,
-                "adjustment": self.build_limit}[kind]
-
-
 class _Phase:
     """What the client has done in the current turn."""
 
@@ -178,7 +140,7 @@ class DaideSession:
                  time_limit: float | None = None, default_time: float = 5.0,
                  log: Callable[[str, str], None] | None = None,
                  say: Callable[[str], None] | None = None, seed: int | None = None,
-                 game: GameVariant | None = None) -> None:
+                 game: GameVariant | None = None, press: PressDesk | None = None) -> None:
         self.conn = conn
         #: the game played: its map's powers and DAIDE tokens, its victory (the standard game)
         self.game = game or standard_variant()
@@ -205,6 +167,8 @@ class DaideSession:
         self.game_over = False
         self.think_seconds: list[float] = []
         self.history = SeatHistory()          # the boards and orders seen: the seat's Game
+        #: a negotiating seat's press (`dipsolve.play.daide.press`; None: the seat sends none)
+        self.press = press
 
     # -- sending and receiving ---------------------------------------------------------
 
@@ -504,6 +468,8 @@ class DaideSession:
         to = [self.power_of_token.get(t) for t in parts[1] if isinstance(t, str)]
         if sender is not None and to and None not in to:
             self.history.press(sender, [r for r in to if r is not None], text)
+            if self.press is not None:
+                self.press.on_frm(self, sender, [r for r in to if r is not None], text)
 
     def handle(self, text: str, tree: Tree) -> None:
         head = tree[0] if tree else ""
@@ -523,14 +489,18 @@ class DaideSession:
                     self.end.results[str(token)] = self.end.results.get(str(token), 0) + 1
         elif head in ("TME", "CCD", "OUT", "NOT", "ADM", "YES"):
             pass
-        elif head == "FRM":                   # press: kept in the history (none is sent)
+        elif head == "FRM":                   # press: kept in the history (answered by a negotiating seat)
             self._frm(text, tree)
         elif head == "HUH":
             self.say(f"the server did not understand a message: {quote(text)}")
+            if self.press is not None:
+                self.press.answered(head, text)
         elif head == "PRN":
             self.say(f"the server found unbalanced brackets in a message: {quote(text)}")
         elif head == "REJ":
             self.say(f"the server rejected: {quote(text)}")
+            if self.press is not None:
+                self.press.answered(head, text)
         elif head == "DRW":
             self.end.how = "draw"
             self.game_over = True
@@ -591,6 +561,8 @@ class DaideSession:
             return
         self.end.phases += 1
         closed = self.history.board(position)
+        if self.press is not None:
+            self.press.on_board(self, closed, position)
         observe = getattr(self.bot, "observe", None)
         if closed is not None and observe is not None:
             observe(closed.position, closed.orders)    # every power's orders, as ORD said
@@ -602,9 +574,15 @@ class DaideSession:
         # while the bot thinks (the diplomacy server's GOF of the turn before can leave
         # an empty order set standing for this one)
         self.send("NOT (GOF)")
+        if self.press is not None:           # proposals out, the table's answered
+            self.press.before_orders(self, position)
+            if self.game_over or self.conn.closed or self.phase.position is not position:
+                return
         orders = self._decide(position)
         if self._ended_meanwhile():
             return                           # the end is waiting to be read: no orders
+        if self.press is not None:
+            self.press.after_orders(position, orders)
         if orders:
             self._submit(orders)
         else:
@@ -662,7 +640,7 @@ class DaideSession:
         if not written:
             self._go()
             return
-        self.send(f"SUB ({_turn(phase.position)}) " + " ".join(f"({t})" for t, _ in written))
+        self.send(f"SUB ({daide_turn(phase.position)}) " + " ".join(f"({t})" for t, _ in written))
 
     def _go(self) -> None:
         assert self.phase is not None
@@ -768,22 +746,11 @@ class DaideSession:
         return None
 
 
-_NUMBER = re.compile(r"-?[0-9]+")
-
-
-def _is_number(word: str) -> bool:
-    """Whether a word is a DAIDE number: ASCII digits, one sign at most (``²`` and
-    ``--5`` are not: `int` would refuse them)."""
-    return _NUMBER.fullmatch(word) is not None
-
-
 def _words(text: str) -> str:
     """DAIDE text with one space between words, to compare two spellings of it."""
     return " ".join(split_words(text))
 
 
-#: (season, phase kind) -> the DAIDE season token
-_SEASON_TOKEN = {value: token for token, value in SEASONS.items()}
 #: the result tokens of an ORD
 _RESULTS = frozenset({"SUC", "BNC", "CUT", "DSR", "FLD", "NSO", "RET"})
 #: the messages whose shape is checked, and the shape in words
@@ -797,11 +764,6 @@ _SHAPES = {
     "MIS": "MIS (unit) ... or MIS (number)",
     "HLO": "HLO (power) (passcode) (variant)",
 }
-
-
-def _turn(position: Position) -> str:
-    """The DAIDE turn of a position: ``SPR 1901``."""
-    return f"{_SEASON_TOKEN[(position.phase.season, position.phase.kind)]} {position.phase.year}"
 
 
 def _word_at(text: str, column: int | None) -> int:

@@ -39,16 +39,23 @@ class GameEnd:
     phases: int = 0
     #: our orders' results as ORD gave them: result token (SUC, BNC, CUT, ...) -> count
     results: dict[str, int] = field(default_factory=dict)
+    #: a negotiating seat's press: messages sent, refused by its grammar, rejected by the
+    #: server, agreements made and broken (`dipsolve.play.daide.press.PressDesk.summary`)
+    press: dict | None = None
     #: the seat's game (a `dipsolve.Game`: the server's boards, every power's orders)
     game: Any = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict:
         """The end as JSON: ``how`` (draw, solo, off), ``winner``, ``turn``, ``power``
         (our seat), ``phases`` (turns seen), ``centers`` and ``players`` per power,
-        ``results`` (our orders' results from ORD: token -> count)."""
-        return {"how": self.how, "winner": self.winner, "turn": self.turn, "power": self.power,
-                "phases": self.phases, "centers": dict(self.centers), "results": dict(self.results),
-                "players": {p: {"name": n, "version": v} for p, (n, v) in self.players.items()}}
+        ``results`` (our orders' results from ORD: token -> count); a negotiating seat's
+        ``press`` (`dipsolve.play.daide.press.PressDesk.summary`)."""
+        out = {"how": self.how, "winner": self.winner, "turn": self.turn, "power": self.power,
+               "phases": self.phases, "centers": dict(self.centers), "results": dict(self.results),
+               "players": {p: {"name": n, "version": v} for p, (n, v) in self.players.items()}}
+        if self.press is not None:
+            out["press"] = self.press
+        return out
 
     def line(self) -> str:
         head = {"draw": "a draw", "solo": f"a solo win for {self.winner}",

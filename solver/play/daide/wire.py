@@ -38,13 +38,14 @@ import re
 import socket
 import struct
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from dipsolve.core.errors import DipsolveError, DipsolveSyntaxError
-from dipsolve.grammar.tokens import canonical_text
+from dipsolve.core.position import Position
+from dipsolve.grammar.tokens import SEASONS, canonical_text
 
-__all__ = ["DM", "EM", "FM", "IM", "RM", "ERROR_CODES", "BASE_TOKENS", "STANDARD_MAP_TOKENS",
+__all__ = ["Variant", "daide_turn", "DM", "EM", "FM", "IM", "RM", "ERROR_CODES", "BASE_TOKENS", "STANDARD_MAP_TOKENS",
            "Connection", "DaideConnectionError", "DaideError", "DaideProtocolError",
            "DaideRefused", "Message", "TokenTable", "frame", "initial_message", "parse_frames"]
 
@@ -448,3 +449,62 @@ class Connection:
                 self.sock.close()
             except OSError:
                 pass
+
+
+_NUMBER = re.compile(r"-?[0-9]+")
+
+
+def _is_number(word: str) -> bool:
+    """Whether a word is a DAIDE number: ASCII digits, one sign at most (``²`` and
+    ``--5`` are not: `int` would refuse them)."""
+    return _NUMBER.fullmatch(word) is not None
+
+
+@dataclass
+class Variant:
+    """The game's variant options, from HLO."""
+
+    level: int = 0
+    move_limit: int | None = None
+    retreat_limit: int | None = None
+    build_limit: int | None = None
+    any_orders: bool = False
+    options: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_tree(cls, t: list) -> "Variant":
+        v = cls()
+        for opt in t:
+            if isinstance(opt, str):
+                opt = [opt]
+            words = [w for w in opt if isinstance(w, str)]
+            if not words:
+                continue
+            v.options.append(" ".join(words))
+            key, args = words[0], words[1:]
+            number = int(args[0]) if args and _is_number(args[0]) and len(args[0]) < 8 else None
+            if key == "LVL" and number is not None:
+                v.level = number
+            elif key == "MTL":
+                v.move_limit = number
+            elif key == "RTL":
+                v.retreat_limit = number
+            elif key == "BTL":
+                v.build_limit = number
+            elif key == "AOA":
+                v.any_orders = True
+        return v
+
+    def limit(self, kind: str) -> int | None:
+        """The time limit of a turn of this kind (seconds), if the server set one."""
+        return {"movement": self.move_limit, "retreat": self.retreat_limit,
+                "adjustment": self.build_limit}[kind]
+
+
+#: (season, phase kind) -> the DAIDE season token
+_SEASON_TOKEN = {value: token for token, value in SEASONS.items()}
+
+
+def daide_turn(position: Position) -> str:
+    """The DAIDE turn of a position: ``SPR 1901``."""
+    return f"{_SEASON_TOKEN[(position.phase.season, position.phase.kind)]} {position.phase.year}"

@@ -1,0 +1,225 @@
+"""Negotiation at the table: dipsolve seats that negotiate against their non-negotiating selves, on a real DAIDE server.
+
+Issue 53's field (item 5).  Each game is played on the ``diplomacy`` package's DAIDE
+server on 127.0.0.1 (`dipsolve.testing.daide_server`, a game with press, started and
+killed for each game) by seven ``dipsolve daide`` clients, each in its own process.  A
+series seats seven clients of two kinds, the seats rotated (game g seats client i at
+power ``(i + g) mod 7``: over seven games every kind plays every power):
+
+- ``press``: ``--negotiators`` honest negotiating dipsolve seats (``--press 30``) and
+  the rest dipsolve seats without press (``gunboat``): the same search, the same time;
+- ``policy``: ``--negotiators`` opportunistic negotiating seats, the rest honest ones
+  (the effect of trust reasoning when some seats stab);
+- ``dumbbot``: ``--negotiators`` honest negotiating seats and the rest DumbBots.
+
+A game ends at a solo, when no supply centre has changed hands for ``--draw-after``
+years (a draw), or on reaching Spring of the year after ``--until``.  Reported per kind of
+seat, as ``benchmarks/play.py`` reports a seat (its interval code, `play.mean_interval`,
+and the package's Wilson interval): mean final centres with a normal 95% interval, solo
+and survival rates with Wilson 95% intervals; and for the negotiating seats the messages
+they sent, those dipsolve's grammar refused to send and those the server rejected (REJ
+or HUH), the agreements accepted and, from the server's record (every power's orders:
+`dipsolve.track_agreements`), the agreements each kind's orders broke.
+
+    python benchmarks/press.py --games 2 --until 1902 --time-limit 0.5     # a quick look (minutes)
+    python benchmarks/press.py --games 35 --series press,policy --json     # the issue's measurement (hours)
+
+Strength is measured here, never asserted in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from play import mean_interval      # the interval play.py prints, beside this file
+
+from dipsolve.core.map import POWERS
+from dipsolve.play.games import wilson      # the package's Wilson interval (its standings use it)
+
+#: the series and how they seat their clients: (the negotiators' kind, the others' kind)
+SERIES = {"press": ("press:honest", "gunboat"), "policy": ("press:opportunistic", "press:honest"),
+          "dumbbot": ("press:honest", "dumbbot")}
+#: a kind of seat -> its ``dipsolve daide`` options
+KINDS = {"press:honest": ["--bot", "dipsolve", "--press", "30", "--press-policy", "honest"],
+         "press:opportunistic": ["--bot", "dipsolve", "--press", "30", "--press-policy", "opportunistic"],
+         "gunboat": ["--bot", "dipsolve"], "dumbbot": ["--bot", "dumbbot"]}
+TOKENS = {"Austria": "AUS", "England": "ENG", "France": "FRA", "Germany": "GER", "Italy": "ITA",
+          "Russia": "RUS", "Turkey": "TUR"}
+
+
+def seating(series: str, negotiators: int, game: int) -> dict[str, str]:
+    """Power -> kind of seat in game number ``game`` of ``series`` (rotated)."""
+    first, rest = SERIES[series]
+    kinds = [first] * negotiators + [rest] * (len(POWERS) - negotiators)
+    return {POWERS[(i + game) % len(POWERS)]: kind for i, kind in enumerate(kinds)}
+
+
+def play_one(seats: dict[str, str], args, folder: Path, seed: int) -> dict:
+    """One game on a fresh server: the record's result, each client's end, the press counts."""
+    from dipsolve.testing.daide_server import DaideServerProcess
+    out = folder / f"game-{seed}.json"
+    clients: dict[str, subprocess.Popen] = {}
+    ends: dict[str, dict | None] = {}
+    try:
+        with DaideServerProcess(out, deadline=args.deadline, until=f"S{args.until + 1}M", press=True,
+                                draw_after=args.draw_after, max_seconds=args.max_seconds) as server:
+            for power, kind in seats.items():
+                cmd = [sys.executable, "-m", "dipsolve.cli", "daide", f"127.0.0.1:{server.port}",
+                       "--power", TOKENS[power], "--name", f"{kind}-{TOKENS[power]}", "--seed", str(seed),
+                       "--timeout", str(args.deadline * 4), "--json", *KINDS[kind]]
+                if kind != "dumbbot":
+                    cmd += ["--time-limit", str(args.time_limit)]
+                if kind.startswith("press"):
+                    cmd += ["--press-wait", str(args.press_wait)]
+                clients[power] = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                                  start_new_session=True)
+            server.wait(timeout=args.max_seconds + 30)
+            for power, c in clients.items():
+                stdout, _ = c.communicate(timeout=120)
+                try:
+                    ends[power] = json.loads(stdout.strip().splitlines()[-1])
+                except (ValueError, IndexError):
+                    ends[power] = None
+    finally:
+        for c in clients.values():
+            if c.poll() is None:
+                os.killpg(c.pid, signal.SIGKILL)
+                c.wait()
+    import dipsolve
+    record = dipsolve.load_record(str(out))
+    result = record.result
+    ledger = dipsolve.track_agreements(record)
+    broken = {p: len({v.agreement for v in vs}) for p, vs in ledger.violations().items()}
+    accepted = {p: 0 for p in POWERS}
+    for a in ledger:
+        if any(c.state.value == "accepted" for c in a.changes):
+            for p in a.parties:
+                accepted[p] = accepted.get(p, 0) + 1
+    return {"seed": seed, "seats": seats, "how": result.how, "winners": list(result.winners),
+            "phase": result.phase, "centers": dict(result.centers), "broken": broken, "accepted": accepted,
+            "press": {p: (e or {}).get("press") for p, e in ends.items()},
+            "client_failed": sorted(p for p, e in ends.items() if e is None)}
+
+
+def summarize(games: list[dict]) -> dict:
+    """Per kind of seat: seats, mean centres and solo and survival rates with their 95%
+    intervals, and the press counts."""
+    out: dict[str, dict] = {}
+    kinds = sorted({k for g in games for k in g["seats"].values()})
+    for kind in kinds:
+        seats = [(g, p) for g in games for p, k in g["seats"].items() if k == kind]
+        centers = [float(g["centers"].get(p, 0)) for g, p in seats]
+        solos = sum(g["how"] == "solo" and p in g["winners"] for g, p in seats)
+        survived = sum(c > 0 for c in centers)
+        m, lo, hi = mean_interval(centers)
+        press = [g["press"].get(p) for g, p in seats if g["press"].get(p)]
+        out[kind] = {"seats": len(seats), "mean_centers": m, "centers_interval": [lo, hi],
+                     "solos": solos, "solo_interval": list(wilson(solos, len(seats))),
+                     "survived": survived, "survival_interval": list(wilson(survived, len(seats))),
+                     "sent": sum(x["sent"] for x in press), "refused": sum(x["refused"] for x in press),
+                     "rejected": sum(x["rejected"] for x in press),
+                     "stabs": sum(x["stabs"] for x in press),
+                     "accepted": sum(g["accepted"].get(p, 0) for g, p in seats),
+                     "broken": sum(g["broken"].get(p, 0) for g, p in seats),
+                     "client_failed": sum(p in g["client_failed"] for g, p in seats)}
+    return out
+
+
+def _print(series: str, summary: dict, games: list[dict], seconds: float) -> None:
+    ends = {}
+    for g in games:
+        ends[g["how"]] = ends.get(g["how"], 0) + 1
+    print(f"{series}: {len(games)} games ({', '.join(f'{n} {h}' for h, n in sorted(ends.items()))}), "
+          f"{seconds:.0f} s")
+    for kind, s in summary.items():
+        lo, hi = s["centers_interval"]
+        slo, shi = s["solo_interval"]
+        vlo, vhi = s["survival_interval"]
+        print(f"  {kind:20} {s['seats']:3} seats: centers {s['mean_centers']:.2f} ({lo:.2f}-{hi:.2f}), "
+              f"solos {100 * s['solos'] / max(1, s['seats']):.1f}% ({100 * slo:.0f}-{100 * shi:.0f}), "
+              f"survived {100 * s['survived'] / max(1, s['seats']):.1f}% ({100 * vlo:.0f}-{100 * vhi:.0f})")
+        if kind.startswith("press"):
+            print(f"  {'':20} messages sent {s['sent']}, refused by the grammar {s['refused']}, rejected by "
+                  f"the server {s['rejected']}; agreements accepted {s['accepted']}, broken {s['broken']} "
+                  f"(on purpose: {s['stabs']})")
+        if s["client_failed"]:
+            print(f"  {'':20} {s['client_failed']} clients ended without their summary")
+
+
+#: the numeric options: (flag, type, default, what)
+OPTIONS = (("--games", int, 35, "games per series"),
+           ("--negotiators", int, 3, "seats of the first kind of each series, of seven (1 to 6)"),
+           ("--until", int, 1935, "the last year played"),
+           ("--draw-after", int, 5, "a draw when no centre changes hands for this many years (0: never)"),
+           ("--time-limit", float, 2.0, "seconds a dipsolve seat thinks a turn"),
+           ("--press-wait", float, 3.0, "seconds a negotiator waits for the answers to its proposals"),
+           ("--deadline", int, 30, "the server's time limit a turn, seconds"),
+           ("--max-seconds", float, 7200.0, "give a game up after this long"),
+           ("--seed", int, 0, "the first game's seed"))
+
+
+def series_names(text: str) -> list[str]:
+    """``--series``: names of `SERIES`, comma-separated."""
+    names = [s.strip() for s in text.split(",") if s.strip()]
+    if not names or any(s not in SERIES for s in names):
+        raise argparse.ArgumentTypeError(f"expected names of {', '.join(SERIES)}, comma-separated, not {text!r}")
+    return names
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--series", type=series_names, default=["press", "policy"],
+                    help=f"comma-separated, of {', '.join(SERIES)} (default press,policy)")
+    for flag, kind, default, what in OPTIONS:
+        ap.add_argument(flag, type=kind, default=default, help=f"{what} (default {default})")
+    ap.add_argument("--keep", metavar="DIR", help="keep the server's records here (default: a temporary folder)")
+    ap.add_argument("--json", action="store_true", help="every game and the summaries as JSON")
+    args = ap.parse_args(argv)
+    if args.games < 1 or not 1 <= args.negotiators <= 6 or args.until < 1901:
+        ap.error("--games must be 1 or more, --negotiators 1 to 6, --until 1901 or later")
+    series = args.series
+    from dipsolve.core.errors import DipsolveUnavailable
+    from dipsolve.testing.daide_server import require_server
+    try:
+        require_server()
+    except DipsolveUnavailable as e:
+        print(f"press.py: {e}", file=sys.stderr)
+        return 2
+    scratch = None if args.keep else tempfile.TemporaryDirectory(prefix="dipsolve-press-")
+    folder = Path(args.keep or scratch.name)  # type: ignore[union-attr]
+    folder.mkdir(parents=True, exist_ok=True)
+    report = {}
+    try:
+        for name in series:
+            started = time.monotonic()
+            games = []
+            for g in range(args.games):
+                seats = seating(name, args.negotiators, g)
+                (folder / name).mkdir(exist_ok=True)
+                games.append(play_one(seats, args, folder / name, args.seed + g))
+                last = games[-1]
+                print(f"  {name}: game {g + 1}/{args.games} (seed {last['seed']}): {last['how']} at "
+                      f"{last['phase']}; " + ", ".join(f"{p} {seats[p]} {last['centers'].get(p, 0)}" for p in POWERS),
+                      file=sys.stderr, flush=True)
+            summary = summarize(games)
+            report[name] = {"games": games, "summary": summary, "seconds": time.monotonic() - started}
+            if not args.json:
+                _print(name, summary, games, report[name]["seconds"])
+    finally:
+        if scratch is not None:
+            scratch.cleanup()
+    if args.json:
+        print(json.dumps({"settings": vars(args), "series": report}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
