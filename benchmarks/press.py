@@ -3,8 +3,9 @@
 Issue 53's field (item 5).  Each game is played on the ``diplomacy`` package's DAIDE
 server on 127.0.0.1 (`dipsolve.testing.daide_server`, a game with press, started and
 killed for each game) by seven ``dipsolve daide`` clients, each in its own process.  A
-series seats seven clients of two kinds, the seats rotated (game g seats client i at
-power ``(i + g) mod 7``: over seven games every kind plays every power):
+series seats seven clients of two kinds, the seats rotated (the game of seed g seats client
+i at power ``(i + g) mod 7``: over seven games every kind plays every power; a run split in
+two, ``--seed 0 --games 12`` then ``--seed 12 --games 23``, seats as one run of 35):
 
 - ``press``: ``--negotiators`` honest negotiating dipsolve seats (``--press 30``) and
   the rest dipsolve seats without press (``gunboat``): the same search, the same time;
@@ -202,7 +203,7 @@ def main(argv=None) -> int:
             started = time.monotonic()
             games = []
             for g in range(args.games):
-                seats = seating(name, args.negotiators, g)
+                seats = seating(name, args.negotiators, args.seed + g)
                 (folder / name).mkdir(exist_ok=True)
                 games.append(play_one(seats, args, folder / name, args.seed + g))
                 last = games[-1]

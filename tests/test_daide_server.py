@@ -189,3 +189,19 @@ def test_the_seats_history_is_a_game_of_the_servers_boards(daide_game):
         assert ours == {p: sorted(map(str, theirs.orders.get(p, ()))) for p in ours}, ph.name
         if ph.position.phase.kind == "movement" and ph.position.units_of(power):
             assert power in ours, ph.name                         # the seat's own, at least
+
+
+def test_a_game_every_client_has_left_is_given_up_with_its_record(tmp_path):
+    """The peer's server can wait for ever on a phase; once every client that signed on
+    has gone (here the only one, which gives up after 2 s of silence before the game
+    begins), the server writes its record as it stands and exits with status 4, instead
+    of holding its caller until --max-seconds."""
+    out = tmp_path / "game.json"
+    with DaideServerProcess(out, deadline=10, max_seconds=300) as server:
+        client = subprocess.run([sys.executable, "-m", "dipsolve.cli", "daide", f"127.0.0.1:{server.port}",
+                                 "--bot", "random", "--timeout", "2"], capture_output=True, text=True,
+                                timeout=120)
+        assert client.returncode == 1
+        server.wait(timeout=120)
+        assert server.proc is not None and server.proc.returncode == 4
+    assert out.exists() and json.loads(out.read_text(encoding="utf-8"))["phases"] is not None

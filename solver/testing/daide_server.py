@@ -17,7 +17,9 @@ solo), the server ends it (the
 clients get SMR and OFF), writes the game's record -- the peer's saved-game JSON
 (``diplomacy.utils.export.to_saved_game_format``), every phase with its orders and
 results -- to ``--out``, prints ``DONE <phase>`` and exits.  It exits with status 3 if the
-game is not over after ``--max-seconds``.
+game is not over after ``--max-seconds``, and with status 4, the record written as it
+stands, when every client that signed on has left for `ABANDONED_AFTER` seconds before
+the game is over (the peer's server can wait for ever on a phase whose orders are all in).
 
 `DaideServerProcess` runs it from Python (a context manager that always kills it).
 """
@@ -37,7 +39,11 @@ import tempfile
 import time
 from pathlib import Path
 
-__all__ = ["DaideServerProcess", "free_port", "main", "unchanged"]
+__all__ = ["ABANDONED_AFTER", "DaideServerProcess", "free_port", "main", "unchanged"]
+
+#: seconds with no client connected, after some had signed on, before the server gives
+#: the game up (status 4)
+ABANDONED_AFTER = 10.0
 
 
 def free_port() -> int:
@@ -136,6 +142,23 @@ def main(argv: list[str] | None = None) -> int:
     def stalled(phase: str) -> bool:
         return bool(args.draw_after) and unchanged(springs, phase, game.get_state()["centers"], args.draw_after)
 
+    seated = {"ever": False, "empty_since": None}
+
+    def abandoned() -> bool:
+        """Every client that signed on has left (for `ABANDONED_AFTER` seconds) and the
+        game is not over: the peer's server can wait for ever on a phase (a game of
+        2026-11-29 stopped in W1909A with every power's orders in); the record is
+        written as it stands."""
+        now = time.monotonic()
+        if daide._registered_connections:
+            seated["ever"], seated["empty_since"] = True, None
+            return False
+        if not seated["ever"]:
+            return False
+        if seated["empty_since"] is None:
+            seated["empty_since"] = now
+        return now - seated["empty_since"] > ABANDONED_AFTER
+
     @gen.coroutine
     def watch():
         print(f"DAIDE-PORT {port}", flush=True)
@@ -143,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
             yield gen.sleep(0.1)
             if time.monotonic() - start > args.max_seconds:
                 status["code"] = 3
+                break
+            if game.status != strings.COMPLETED and abandoned():
+                status["code"] = 4
                 break
             if game.status == strings.COMPLETED:        # a solo: the game ended itself
                 break
