@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     def stalled(phase: str) -> bool:
         return bool(args.draw_after) and unchanged(springs, phase, game.get_state()["centers"], args.draw_after)
 
-    seated = {"ever": False, "empty_since": None}
+    seated: dict[str, float | None] = {"ever": None, "empty_since": None}
 
     def abandoned() -> bool:
         """Every client that signed on has left (for `ABANDONED_AFTER` seconds) and the
@@ -151,13 +151,14 @@ def main(argv: list[str] | None = None) -> int:
         written as it stands."""
         now = time.monotonic()
         if daide._registered_connections:
-            seated["ever"], seated["empty_since"] = True, None
+            seated["ever"], seated["empty_since"] = now, None
             return False
-        if not seated["ever"]:
+        if seated["ever"] is None:
             return False
-        if seated["empty_since"] is None:
-            seated["empty_since"] = now
-        return now - seated["empty_since"] > ABANDONED_AFTER
+        empty = seated["empty_since"]
+        if empty is None:
+            seated["empty_since"] = empty = now
+        return now - empty > ABANDONED_AFTER
 
     @gen.coroutine
     def watch():
