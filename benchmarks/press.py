@@ -20,7 +20,10 @@ and the package's Wilson interval): mean final centres with a normal 95% interva
 and survival rates with Wilson 95% intervals; and for the negotiating seats the messages
 they sent, those dipsolve's grammar refused to send and those the server rejected (REJ
 or HUH), the agreements accepted and, from the server's record (every power's orders:
-`dipsolve.track_agreements`), the agreements each kind's orders broke.
+`dipsolve.track_agreements`), the agreements each kind's orders broke; and the seats the
+bot contract stopped (`dipsolve.play.contract`: a turn overran or its bot raised; its
+units hold from then on, breaking what they had promised).  Each client's stderr is kept
+beside the server's record (``--keep``).
 
     python benchmarks/press.py --games 2 --until 1902 --time-limit 0.5     # a quick look (minutes)
     python benchmarks/press.py --games 35 --series press,policy --json     # the measurement (hours)
@@ -68,6 +71,7 @@ def play_one(seats: dict[str, str], args, folder: Path, seed: int) -> dict:
     from dipsolve.testing.daide_server import DaideServerProcess
     out = folder / f"game-{seed}.json"
     clients: dict[str, subprocess.Popen] = {}
+    logs: dict = {}
     ends: dict[str, dict | None] = {}
     try:
         with DaideServerProcess(out, deadline=args.deadline, until=f"S{args.until + 1}M", press=True,
@@ -80,7 +84,8 @@ def play_one(seats: dict[str, str], args, folder: Path, seed: int) -> dict:
                     cmd += ["--time-limit", str(args.time_limit)]
                 if kind.startswith("press"):
                     cmd += ["--press-wait", str(args.press_wait)]
-                clients[power] = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                logs[power] = open(folder / f"game-{seed}-{TOKENS[power]}.log", "w", encoding="utf-8")
+                clients[power] = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=logs[power], text=True,
                                                   start_new_session=True)
             server.wait(timeout=args.max_seconds + 30)
             for power, c in clients.items():
@@ -94,6 +99,11 @@ def play_one(seats: dict[str, str], args, folder: Path, seed: int) -> dict:
             if c.poll() is None:
                 os.killpg(c.pid, signal.SIGKILL)
                 c.wait()
+        for log in logs.values():
+            log.close()
+    # a seat the bot contract stopped (its turn overran, or its bot raised) holds from then on
+    stopped = sorted(p for p in seats if "hold from here on" in
+                     (folder / f"game-{seed}-{TOKENS[p]}.log").read_text(encoding="utf-8", errors="replace"))
     import dipsolve
     record = dipsolve.load_record(str(out))
     result = record.result
@@ -107,7 +117,7 @@ def play_one(seats: dict[str, str], args, folder: Path, seed: int) -> dict:
     return {"seed": seed, "seats": seats, "how": result.how, "winners": list(result.winners),
             "phase": result.phase, "centers": dict(result.centers), "broken": broken, "accepted": accepted,
             "press": {p: (e or {}).get("press") for p, e in ends.items()},
-            "client_failed": sorted(p for p, e in ends.items() if e is None)}
+            "client_failed": sorted(p for p, e in ends.items() if e is None), "stopped": stopped}
 
 
 def summarize(games: list[dict]) -> dict:
@@ -130,7 +140,8 @@ def summarize(games: list[dict]) -> dict:
                      "stabs": sum(x["stabs"] for x in press),
                      "accepted": sum(g["accepted"].get(p, 0) for g, p in seats),
                      "broken": sum(g["broken"].get(p, 0) for g, p in seats),
-                     "client_failed": sum(p in g["client_failed"] for g, p in seats)}
+                     "client_failed": sum(p in g["client_failed"] for g, p in seats),
+                     "stopped": sum(p in g.get("stopped", ()) for g, p in seats)}
     return out
 
 
@@ -151,8 +162,9 @@ def _print(series: str, summary: dict, games: list[dict], seconds: float) -> Non
             print(f"  {'':20} messages sent {s['sent']}, refused by the grammar {s['refused']}, rejected by "
                   f"the server {s['rejected']}; agreements accepted {s['accepted']}, broken {s['broken']} "
                   f"(on purpose: {s['stabs']})")
-        if s["client_failed"]:
-            print(f"  {'':20} {s['client_failed']} clients ended without their summary")
+        if s["client_failed"] or s["stopped"]:
+            print(f"  {'':20} {s['client_failed']} clients ended without their summary, {s['stopped']} seats "
+                  f"stopped by the bot contract (a turn overran: its units held from then on)")
 
 
 #: the numeric options: (flag, type, default, what)

@@ -20,6 +20,7 @@ from dipsolve.grammar.tokens import power_tokens
 from dipsolve.play.daide.wire import DM
 from test_daide_client import _REAL, _WORDS, NOW_1901, SCO_1901, SIGN_ON, TABLE, ScriptedConnection
 from dipsolve.agreements.checks import breaks
+from dipsolve.algorithms.order_policy import default_prior
 from dipsolve.core.errors import DipsolveArgumentError
 from dipsolve.core.orders import Hold, Move, SupportHold
 from dipsolve.core.position import Unit
@@ -294,3 +295,14 @@ def test_press_options_are_checked_before_connecting(args, says, capsys):
     assert main(["daide", "127.0.0.1:1", "--json", *args]) == 2
     out, err = capsys.readouterr()
     assert says in json.loads(out)["message"] and not err
+
+
+def test_past_its_deadline_a_seat_still_keeps_its_word():
+    """`keep`'s work stops at the turn's end (the bot contract stops a seat that overruns),
+    never the keeping: the first order that breaks nothing, a hold first."""
+    from dipsolve.core.results import Deadline
+    n = Negotiator("France")
+    agreed(n, "DMZ (FRA GER) (BUR)")
+    played = n.keep(START, [Move("A", "PAR", "BUR"), Move("A", "MAR", "SPA"), Move("F", "BRE", "MAO")],
+                    random.Random(0), default_prior(), deadline=Deadline(0.0))
+    assert played == [Hold("A", "PAR"), Move("A", "MAR", "SPA"), Move("F", "BRE", "MAO")]

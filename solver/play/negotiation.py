@@ -40,6 +40,9 @@ orders.  An ``opportunistic`` one plays the searched orders instead when
 would lose (`Trust.lost`, one failure per agreement broken) times `TRUST_WORTH`.  In
 retreats and adjustments either keeps its word: a retreat that would break an agreement
 becomes one that breaks none, or a disband; a build in a demilitarized zone, a waive.
+A seat bound by an agreement searches `KEEP_SHARE` less of its turn, kept for this; past
+the turn's end it measures the gain over fewer draws and replaces a breaking order by the
+first that breaks nothing (a hold first), so that the bot contract never stops it for it.
 
 *Its search* (`Negotiator.tune`): an ally's control of the board counts as ours in
 proportion to its trust (`dipsolve.strategy.Influence`'s ``allies``), and the policy the
@@ -51,6 +54,7 @@ an agreement in force keeps it in a draw with probability its trust
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -67,6 +71,7 @@ from ..core.legal import legal_orders
 from ..core.map import Map, standard_map
 from ..core.orders import Build, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitOrder, Waive
 from ..core.position import Position, Unit
+from ..core.results import Deadline, clock_named
 from ..grammar.levels import DAIDE_TOP
 from ..grammar.notation import format_order
 from ..grammar.press import parse_press
@@ -88,7 +93,8 @@ LEADER_MARGIN = 2
 #: draws of the others' orders that the gain of breaking an agreement is measured over
 KEEP_DRAWS = 4
 #: the share of a turn a seat bound by an agreement keeps, after its search, to keep its word
-KEEP_SHARE = 0.1
+#: (`Negotiator.keep` stops its work at the turn's end)
+KEEP_SHARE = 0.2
 #: at most this many provinces in a proposed DMZ
 DMZ_SIZE = 2
 
@@ -416,16 +422,21 @@ class Negotiator:
         self._trust = None
 
     def keep(self, position: Position, orders: Sequence[Order], rng: random.Random,
-             policy: Any = None, allies: Mapping[str, float] | None = None) -> list[Order]:
+             policy: Any = None, allies: Mapping[str, float] | None = None,
+             deadline: Deadline | None = None) -> list[Order]:
         """The orders to play (see the module's notes): ``orders`` the search found;
-        ``policy`` draws the others' orders (an `OrderPolicy`; None: they hold)."""
+        ``policy`` draws the others' orders (an `OrderPolicy`; None: they hold).  Past
+        ``deadline`` the work is cut short, never the keeping: the gain of breaking is
+        measured over fewer draws (one at least), and an order that breaks an agreement
+        is replaced by the first of the unit's orders that breaks none (a hold first)."""
+        deadline = deadline or Deadline(math.inf)
         orders = list(orders)
         terms = self.terms_binding(self.power)
         forbids = _forbids(terms)
         if position.phase.kind != "movement":
             return _kept_elsewhere(position, self.power, orders, forbids)
         evaluate = _evaluation(self.power, allies)
-        draws = _draws(position, self.power, policy, rng)
+        draws = _draws(position, self.power, policy, rng, deadline)
         mine = dict(_units_of(position, self.power, orders))
         broken = [a for a in self.binding(self.power) if any(breaks(a.term, position, u, o) for u, o in mine.items())]
         if not broken:
@@ -433,7 +444,7 @@ class Negotiator:
         kept = dict(mine)
         for u, o in mine.items():
             if forbids(position, u, o):
-                kept[u] = _best_allowed(position, self.power, u, kept, forbids, evaluate)
+                kept[u] = _best_allowed(position, self.power, u, kept, forbids, evaluate, deadline)
         kept_orders = [kept[u] for u in kept]
         gain = _mean_value(position, self.power, orders, draws, evaluate) \
             - _mean_value(position, self.power, kept_orders, draws, evaluate)
@@ -471,8 +482,17 @@ def _kept_elsewhere(position: Position, power: str, orders: list[Order],
 
 
 def _forbids(terms: Sequence[Term]) -> Callable[[Position, Unit, Order], bool]:
+    """Whether an order breaks one of ``terms`` (`breaks`), each answer kept on the
+    position (``position.memo``): a policy's draws ask it of the same orders again and
+    again, sample after sample."""
+    key = ("negotiation.forbids", object())
+
     def forbids(position: Position, unit: Unit, order: Order) -> bool:
-        return any(breaks(t, position, unit, order) for t in terms)
+        seen = position.memo.setdefault(key, {})
+        answer = seen.get((unit, order))
+        if answer is None:
+            answer = seen[(unit, order)] = any(breaks(t, position, unit, order) for t in terms)
+        return answer
     return forbids
 
 
@@ -491,12 +511,18 @@ def _evaluation(power: str, allies: Mapping[str, float] | None) -> Callable[[Pos
     return lambda pos: influence(pos, power, allies=allies)
 
 
-def _draws(position: Position, power: str, policy: Any, rng: random.Random) -> list[dict[str, list[Order]]]:
+def _draws(position: Position, power: str, policy: Any, rng: random.Random,
+           deadline: Deadline) -> list[dict[str, list[Order]]]:
+    """`KEEP_DRAWS` draws of the others' orders (fewer past ``deadline``, one at least)."""
     if policy is None:
         return [{}]
     others = sorted({u.power for u in position.units if u.power != power})
-    return [{p: list(policy(position, p, random.Random(rng.randrange(1 << 30)))) for p in others}
-            for _ in range(KEEP_DRAWS)]
+    out: list[dict[str, list[Order]]] = []
+    for _ in range(KEEP_DRAWS):
+        if out and deadline.expired():
+            break
+        out.append({p: list(policy(position, p, random.Random(rng.randrange(1 << 30)))) for p in others})
+    return out
 
 
 def _mean_value(position: Position, power: str, orders: Sequence[Order], draws: list[dict[str, list[Order]]],
@@ -508,18 +534,24 @@ def _mean_value(position: Position, power: str, orders: Sequence[Order], draws: 
 
 
 def _best_allowed(position: Position, power: str, unit: Unit, orders: Mapping[Unit, Order],
-                  forbids: Callable[[Position, Unit, Order], bool], evaluate: Callable[[Position], float]) -> Order:
+                  forbids: Callable[[Position, Unit, Order], bool], evaluate: Callable[[Position], float],
+                  deadline: Deadline) -> Order:
     """The unit's legal order that breaks no agreement and is worth most, the power's
-    other orders as given and the others holding (a hold when every order breaks one)."""
-    best: tuple[float, Order] | None = None
-    for o in legal_orders(position, unit):
-        if forbids(position, unit, o):
-            continue
+    other orders as given and the others holding, as far as ``deadline`` allows (the
+    first such order, a hold first, when it has passed; a hold when every order breaks
+    one)."""
+    allowed = [o for o in legal_orders(position, unit) if not forbids(position, unit, o)]
+    if not allowed:
+        return Hold(unit.kind, unit.location)
+    best: tuple[float, Order] = (-math.inf, allowed[0])
+    for o in allowed:
+        if deadline.expired():
+            break
         trial = [o if u == unit else x for u, x in orders.items()]
         v = evaluate(adjudicate(position, {power: trial}).next)
-        if best is None or v > best[0]:
+        if v > best[0]:
             best = (v, o)
-    return best[1] if best is not None else Hold(unit.kind, unit.location)
+    return best[1]
 
 
 @dataclass(frozen=True)
@@ -557,12 +589,13 @@ class NegotiatingBot:
 
     def orders(self, position: Position, power: str, deadline_s: float, rng: random.Random) -> list[Order]:
         bot = self.tune(power)
+        turn = Deadline(deadline_s, clock=clock_named(bot.clock))
         bound = bool(self.negotiator.terms_binding(power))
         # bound by an agreement: `KEEP_SHARE` of the turn kept for `Negotiator.keep`
         orders = bot.orders(position, power, deadline_s * (1 - KEEP_SHARE) if bound else deadline_s, rng)
         if not bound:
             return orders
         if position.phase.kind != "movement":
-            return self.negotiator.keep(position, orders, rng)
+            return self.negotiator.keep(position, orders, rng, deadline=turn)
         policy = Restrained(bot.policy(power).weights, restraints=self.negotiator.restraints()) if bot.learns else None
-        return self.negotiator.keep(position, orders, rng, policy, self.negotiator.allies())
+        return self.negotiator.keep(position, orders, rng, policy, self.negotiator.allies(), turn)
