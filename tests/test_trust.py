@@ -17,7 +17,7 @@ from dipsolve.agreements.model import Breach, Check, Verdict
 from dipsolve.agreements.terms import Promise
 from dipsolve.algorithms.evaluation import influence
 from dipsolve.algorithms.order_policy import Restrained, default_prior
-from dipsolve.core.errors import DipsolveArgumentError
+from dipsolve.core.errors import DipsolveArgumentError, DipsolveSyntaxError
 from dipsolve.core.orders import Hold, Move, SupportHold
 from dipsolve.core.position import Unit
 from dipsolve.search.strategy import Influence
@@ -99,6 +99,8 @@ def test_an_allys_control_counts_in_proportion_to_trust():
     assert raid > influence(START, "France", raid_dilution=True)
     with pytest.raises(DipsolveArgumentError):
         Influence(allies={"France": {"Germany": 1.5}})
+    with pytest.raises(DipsolveSyntaxError, match="unknown power 'Germny' .did you mean Germany"):
+        influence(START, "France", allies={"Germny": 1.0})
 
 
 def test_the_conditioned_policy_keeps_a_trusted_powers_word():

@@ -50,6 +50,7 @@ import numpy as np
 
 from ..core.bounds import check_float
 from ..core.errors import DipsolveSyntaxError
+from ..core.names import unknown_power
 from ..core.graph import distances, rings, steps
 from ..core.map import Map
 from ..core.position import Position, Unit, centers, owned_centers
@@ -535,9 +536,14 @@ def influence(position: Position, power: str,
     ``allies``: power -> a weight from 0 to 1: the control an ally's units have counts
     for ``power`` times its weight (a negotiating seat's trust in the ally,
     `dipsolve.agreements.Trust`), as if its units were the power's own in that
-    proportion; its centres and units stay its own.
+    proportion; its centres and units stay its own.  An ally the map does not know is
+    refused (`DipsolveSyntaxError`), not counted as nobody.
     """
     m = position.map
+    for ally in allies or ():
+        if ally not in m.powers:
+            raise DipsolveSyntaxError(f"allies: {unknown_power(str(ally), m)}", found=str(ally),
+                                      expected="a power of the map")
     if raid_dilution:
         vals = _value_table(m, power, values)
         shares = control(position, raid_dilution=raid_dilution)
