@@ -170,15 +170,22 @@ def attacks(position: Position, power: str, order: Order, left: Set[str] = froze
 
 
 def dmz_breach(zone: Set[str], position: Position, unit: Unit, order: Order) -> str | None:
-    """How a unit's movement order breaks a demilitarized ``zone`` (provinces), in
-    words: a move into it, or any order but a move while it stands in it; None when it
-    does not."""
+    """How a unit's order breaks a demilitarized ``zone`` (provinces) in ``position``'s
+    phase, in words: in a movement phase a move into it, or any order but a move while
+    it stands in it; in a retreat, a retreat into it; in an adjustment, a build in it
+    (``unit``: the one the build makes).  None when it does not."""
     po = position.map.province_of
-    here = po[unit.location]
-    if isinstance(order, Move) and po.get(order.target, order.target) in zone:
-        return f"a move into {province_name(position, po.get(order.target, order.target))}, to be kept demilitarized"
-    if here in zone and not isinstance(order, Move):
-        return f"{unit} stays in {province_name(position, here)}, to be kept demilitarized"
+    kind = position.phase.kind
+    if kind == "movement":
+        here = po[unit.location]
+        if isinstance(order, Move) and po.get(order.target, order.target) in zone:
+            return f"a move into {province_name(position, po.get(order.target, order.target))}, to be kept demilitarized"
+        if here in zone and not isinstance(order, Move):
+            return f"{unit} stays in {province_name(position, here)}, to be kept demilitarized"
+    elif kind == "retreat" and isinstance(order, Retreat) and po.get(order.target, order.target) in zone:
+        return f"a retreat into {province_name(position, po.get(order.target, order.target))}, to be kept demilitarized"
+    elif kind == "adjustment" and isinstance(order, Build) and po.get(order.location, order.location) in zone:
+        return f"a build in {province_name(position, po.get(order.location, order.location))}, to be kept demilitarized"
     return None
 
 
@@ -198,16 +205,12 @@ def breaks(term: Term, position: Position, unit: Unit, order: Order) -> bool:
     if unit.power not in term.bound:
         return False
     kind, po = position.phase.kind, position.map.province_of
-    if kind != "movement":
-        if isinstance(term, Demilitarized):
-            into = order.target if isinstance(order, Retreat) else order.location if isinstance(order, Build) else None
-            return into is not None and po.get(into, into) in term.provinces
-        if not isinstance(term, Promise) or term.phase_kind != kind or kind != "retreat":
-            return False
-    if isinstance(term, (Peace, Alliance)):
-        return any(v in term.powers and v != unit.power for v, _ in attacks(position, unit.power, order))
     if isinstance(term, Demilitarized):
         return dmz_breach(frozenset(term.provinces), position, unit, order) is not None
+    if kind != "movement" and (not isinstance(term, Promise) or term.phase_kind != kind or kind != "retreat"):
+        return False
+    if isinstance(term, (Peace, Alliance)):
+        return any(v in term.powers and v != unit.power for v, _ in attacks(position, unit.power, order))
     if isinstance(term, Promise):
         promised = term.order
         if term.phase_kind != kind or not isinstance(promised, UnitOrder):
@@ -291,16 +294,17 @@ def _dmz(term: Demilitarized, phase: PhaseOrders) -> Judged:
             if d.unit.power not in term.powers:
                 continue
             retreat = phase.order_of.get(d.unit)
-            if isinstance(retreat, Retreat) and po.get(retreat.target, retreat.target) in zone:
-                breach(d.unit.power, retreat, f"a retreat into {phase.name(po.get(retreat.target, retreat.target))}, "
-                                              f"to be kept demilitarized")
+            why = None if retreat is None else dmz_breach(zone, pos, d.unit, retreat)
+            if why is not None:
+                breach(d.unit.power, retreat, why)
             tested |= any(po.get(r, r) in zone for r in d.retreats)
     else:
         for power in term.powers:
             for o in phase.orders.get(power, ()):
-                if isinstance(o, Build) and po.get(o.location, o.location) in zone:
-                    breach(power, o, f"a build in {phase.name(po.get(o.location, o.location))}, "
-                                     f"to be kept demilitarized")
+                if isinstance(o, Build):
+                    why = dmz_breach(zone, pos, Unit(power, o.kind, o.location), o)
+                    if why is not None:
+                        breach(power, o, why)
             tested |= pos.adjustment(power) > 0 and any(p in zone for p in pos.buildable(power))
     if breaches:
         return Verdict.BROKEN, tuple(breaches)
