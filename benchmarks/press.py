@@ -5,12 +5,17 @@ server on 127.0.0.1 (`dipsolve.testing.daide_server`, a game with press, started
 killed for each game) by seven ``dipsolve daide`` clients, each in its own process.  A
 series seats seven clients of two kinds, the seats rotated (the game of seed g seats client
 i at power ``(i + g) mod 7``: over seven games every kind plays every power; a run split in
-two, ``--seed 0 --games 12`` then ``--seed 12 --games 23``, seats as one run of 35):
+two, ``--seed 0 --games 12`` then ``--seed 12 --games 23``, seats as one run of 35; with
+several series, game g of each is played before game g + 1 of any, so that a run cut
+short holds as many games of each):
 
 - ``press``: ``--negotiators`` honest negotiating dipsolve seats (``--press 30``) and
   the rest dipsolve seats without press (``gunboat``): the same search, the same time;
 - ``policy``: ``--negotiators`` opportunistic negotiating seats, the rest honest ones
-  (the effect of trust reasoning when some seats stab);
+  that learn each power's trust from the agreements it kept and broke;
+- ``policy-prior``: the same, the honest seats without trust reasoning (``--press-trust
+  prior``: every power trusted at the prior whatever it did); beside ``policy``, the
+  effect of trust reasoning when some seats stab (``--negotiators 1``: one stabber);
 - ``dumbbot``: ``--negotiators`` honest negotiating seats and the rest DumbBots.
 
 A game ends at a solo, when no supply centre has changed hands for ``--draw-after``
@@ -23,10 +28,13 @@ or HUH), the agreements accepted and, from the server's record (every power's or
 `dipsolve.track_agreements`), the agreements each kind's orders broke; and the seats the
 bot contract stopped (`dipsolve.play.contract`: a turn overran or its bot raised; its
 units hold from then on, breaking what they had promised).  Each client's stderr is kept
-beside the server's record (``--keep``).
+beside the server's record (``--keep DIR``), and each game's result, as it ends, is a
+line of ``DIR/games.jsonl``; ``--summarize DIR/games.jsonl`` reports those again
+(a run stopped, or two runs' files joined) without playing.
 
     python benchmarks/press.py --games 2 --until 1902 --time-limit 0.5     # a quick look (minutes)
-    python benchmarks/press.py --games 35 --series press,policy --json     # the issue's measurement (hours)
+    python benchmarks/press.py --games 35 --series press --json             # the issue's measurement (hours)
+    python benchmarks/press.py --games 35 --series policy,policy-prior --negotiators 1 --keep runs/stab
 
 Strength is measured here, never asserted in tests.
 """
@@ -50,9 +58,11 @@ from dipsolve.play.games import wilson      # the package's Wilson interval (its
 
 #: the series and how they seat their clients: (the negotiators' kind, the others' kind)
 SERIES = {"press": ("press:honest", "gunboat"), "policy": ("press:opportunistic", "press:honest"),
-          "dumbbot": ("press:honest", "dumbbot")}
+          "policy-prior": ("press:opportunistic", "press:honest:prior"), "dumbbot": ("press:honest", "dumbbot")}
 #: a kind of seat -> its ``dipsolve daide`` options
 KINDS = {"press:honest": ["--bot", "dipsolve", "--press", "30", "--press-policy", "honest"],
+         "press:honest:prior": ["--bot", "dipsolve", "--press", "30", "--press-policy", "honest",
+                                "--press-trust", "prior"],
          "press:opportunistic": ["--bot", "dipsolve", "--press", "30", "--press-policy", "opportunistic"],
          "gunboat": ["--bot", "dipsolve"], "dumbbot": ["--bot", "dumbbot"]}
 TOKENS = {"Austria": "AUS", "England": "ENG", "France": "FRA", "Germany": "GER", "Italy": "ITA",
@@ -145,12 +155,12 @@ def summarize(games: list[dict]) -> dict:
     return out
 
 
-def _print(series: str, summary: dict, games: list[dict], seconds: float) -> None:
+def _print(series: str, summary: dict, games: list[dict], seconds: float | None) -> None:
     ends = {}
     for g in games:
         ends[g["how"]] = ends.get(g["how"], 0) + 1
-    print(f"{series}: {len(games)} games ({', '.join(f'{n} {h}' for h, n in sorted(ends.items()))}), "
-          f"{seconds:.0f} s")
+    took = "" if seconds is None else f", {seconds:.0f} s"
+    print(f"{series}: {len(games)} games ({', '.join(f'{n} {h}' for h, n in sorted(ends.items()))}){took}")
     for kind, s in summary.items():
         lo, hi = s["centers_interval"]
         slo, shi = s["solo_interval"]
@@ -165,6 +175,27 @@ def _print(series: str, summary: dict, games: list[dict], seconds: float) -> Non
         if s["client_failed"] or s["stopped"]:
             print(f"  {'':20} {s['client_failed']} clients ended without their summary, {s['stopped']} seats "
                   f"stopped by the bot contract (a turn overran: its units held from then on)")
+
+
+def summarize_file(path: str, as_json: bool) -> int:
+    """``--summarize``: the report of the games in a games.jsonl, by series."""
+    played: dict[str, list[dict]] = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if line.strip():
+                    game = json.loads(line)
+                    played.setdefault(game.pop("series"), []).append(game)
+    except (OSError, ValueError, KeyError, AttributeError) as e:
+        print(f"press.py: {path}: not a games.jsonl press.py wrote ({type(e).__name__}: {e})", file=sys.stderr)
+        return 2
+    report = {name: {"games": games, "summary": summarize(games)} for name, games in played.items()}
+    if as_json:
+        print(json.dumps({"series": report}, indent=1))
+    else:
+        for name, r in report.items():
+            _print(name, r["summary"], r["games"], None)
+    return 0
 
 
 #: the numeric options: (flag, type, default, what)
@@ -193,12 +224,16 @@ def main(argv=None) -> int:
                     help=f"comma-separated, of {', '.join(SERIES)} (default press,policy)")
     for flag, kind, default, what in OPTIONS:
         ap.add_argument(flag, type=kind, default=default, help=f"{what} (default {default})")
-    ap.add_argument("--keep", metavar="DIR", help="keep the server's records here (default: a temporary folder)")
+    ap.add_argument("--keep", metavar="DIR", help="keep the server's records here, and each game's result as a "
+                                                  "line of DIR/games.jsonl (default: a temporary folder)")
+    ap.add_argument("--summarize", metavar="FILE", help="report the games of a games.jsonl again; play none")
     ap.add_argument("--json", action="store_true", help="every game and the summaries as JSON")
     args = ap.parse_args(argv)
     if args.games < 1 or not 1 <= args.negotiators <= 6 or args.until < 1901:
         ap.error("--games must be 1 or more, --negotiators 1 to 6, --until 1901 or later")
     series = args.series
+    if args.summarize:
+        return summarize_file(args.summarize, args.json)
     from dipsolve.core.errors import DipsolveUnavailable
     from dipsolve.testing.daide_server import require_server
     try:
@@ -209,26 +244,32 @@ def main(argv=None) -> int:
     scratch = None if args.keep else tempfile.TemporaryDirectory(prefix="dipsolve-press-")
     folder = Path(args.keep or scratch.name)  # type: ignore[union-attr]
     folder.mkdir(parents=True, exist_ok=True)
-    report = {}
+    played: dict[str, list[dict]] = {name: [] for name in series}
+    seconds = dict.fromkeys(series, 0.0)
+    lines = folder / "games.jsonl" if args.keep else None
     try:
-        for name in series:
-            started = time.monotonic()
-            games = []
-            for g in range(args.games):
+        for g in range(args.games):
+            for name in series:
+                started = time.monotonic()
                 seats = seating(name, args.negotiators, args.seed + g)
                 (folder / name).mkdir(exist_ok=True)
-                games.append(play_one(seats, args, folder / name, args.seed + g))
-                last = games[-1]
+                last = play_one(seats, args, folder / name, args.seed + g)
+                played[name].append(last)
+                seconds[name] += time.monotonic() - started
+                if lines is not None:
+                    with open(lines, "a", encoding="utf-8") as f:
+                        f.write(json.dumps({"series": name, **last}) + "\n")
                 print(f"  {name}: game {g + 1}/{args.games} (seed {last['seed']}): {last['how']} at "
                       f"{last['phase']}; " + ", ".join(f"{p} {seats[p]} {last['centers'].get(p, 0)}" for p in POWERS),
                       file=sys.stderr, flush=True)
-            summary = summarize(games)
-            report[name] = {"games": games, "summary": summary, "seconds": time.monotonic() - started}
-            if not args.json:
-                _print(name, summary, games, report[name]["seconds"])
     finally:
         if scratch is not None:
             scratch.cleanup()
+    report = {name: {"games": games, "summary": summarize(games), "seconds": seconds[name]}
+              for name, games in played.items()}
+    if not args.json:
+        for name, r in report.items():
+            _print(name, r["summary"], r["games"], r["seconds"])
     if args.json:
         print(json.dumps({"settings": vars(args), "series": report}, indent=1))
     return 0

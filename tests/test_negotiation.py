@@ -57,6 +57,37 @@ def test_the_negotiating_bot_tells_its_search_what_was_agreed():
     assert seat.name == "dipsolve:agenda+press:honest"
 
 
+def betrayed(trust_mode: str) -> Negotiator:
+    """France's seat after Germany broke two DMZs it had agreed with France, in one phase."""
+    n = Negotiator("France", trust_mode=trust_mode)
+    agreed(n, "DMZ (FRA GER) (BUR)")
+    agreed(n, "DMZ (FRA GER) (BUR PIC)")
+    n.phase_over("S1901M", START, {"France": [Hold("A", "PAR")], "Germany": [Move("A", "MUN", "BUR")]})
+    return n
+
+
+def test_trust_learned_from_betrayals_or_fixed_at_the_prior():
+    learned, prior = betrayed("learned"), betrayed("prior")
+    assert learned.trust.of("Germany") == pytest.approx(2 / 5)      # Beta(2, 1) after two failures
+    assert learned.trust.of("France") == pytest.approx(4 / 5)       # kept both
+    assert prior.trust.of("Germany") == prior.trust.of("France") == pytest.approx(2 / 3)
+    peace = "PRP (PCE (FRA GER))"
+    assert learned.hear("F1901M", "Germany", ["France"], peace, START)[0][1].startswith("REJ")
+    assert prior.hear("F1901M", "Germany", ["France"], peace, START)[0][1].startswith("YES")
+    # both saw the same breaches: the ledger is the same, only the trust drawn from it differs
+    assert learned.tracker.result().violations().keys() == prior.tracker.result().violations().keys() == {"Germany"}
+
+
+def test_a_trust_mode_not_known_is_refused():
+    with pytest.raises(DipsolveArgumentError, match="trust 'blind': expected one of learned, prior"):
+        Negotiator("France", trust_mode="blind")
+    from dipsolve.play.daide.seat import negotiating
+    with pytest.raises(DipsolveArgumentError, match="expected one of learned, prior"):
+        negotiating(DipsolveBot(), 30, "honest", 3, "none")
+    bot, desk = negotiating(DipsolveBot(), 30, "opportunistic", 3, "prior")
+    assert bot.negotiator.trust_mode == "prior" and desk.summary()["trust_mode"] == "prior"
+
+
 # -- proposals and answers -------------------------------------------------------------------------
 
 def test_the_first_proposals_of_france():
@@ -281,6 +312,7 @@ def test_in_retreats_and_builds_a_seat_keeps_its_word_whatever_its_policy():
 @pytest.mark.parametrize("args, says", [
     (["--press-policy", "opportunistic"], "--press-policy needs --press LEVEL"),
     (["--press-wait", "2"], "--press-wait needs --press LEVEL"),
+    (["--press-trust", "prior"], "--press-trust needs --press LEVEL"),
     (["--press", "30", "--bot", "dumbbot"], "only a dipsolve seat negotiates (--press), not 'dumbbot'"),
     (["--press", "5"], "press level 5 is not a whole number from 10 to 130"),
     (["--press", "131"], "press level 131 is not a whole number from 10 to 130"),

@@ -2,7 +2,8 @@
 
     dipsolve daide HOST:PORT [--bot dipsolve|dipsolve:METHOD|dumbbot|random] [--name NAME]
                    [--power P [--passcode N]] [--time-limit S] [--nodes N] [--timeout S]
-                   [--press LEVEL [--press-policy honest|opportunistic] [--press-wait S]] [--json] [-v]
+                   [--press LEVEL [--press-policy honest|opportunistic] [--press-wait S]
+                                  [--press-trust learned|prior]] [--json] [-v]
 
 Exit status: 0 when the game ends (the server's OFF, after DRW/SLO/SMR); 1 for the
 server's fault: the connection cannot be made, is lost, or goes silent, the server
@@ -20,7 +21,7 @@ import json
 import sys
 from typing import Any
 
-from ..play import PRESS_POLICIES
+from ..play import PRESS_POLICIES, TRUST_MODES
 from ..play.registry import bots_help
 from .output import check_destination
 from .options import (SEAT_DEFAULT, SEAT_MODELS, UserError, add_json, add_nodes, add_power, add_time_limit,
@@ -51,7 +52,8 @@ their value to it; its search counts its allies' units friendly in proportion to
 trust (a Beta-Bernoulli estimate from the agreements each kept and broke) and expects
 a power to keep what it agreed with that probability.  --press-policy honest (default)
 keeps every agreement it accepted; opportunistic breaks one when what breaking it gains
-is worth more than the trust it loses.  Every message is read by dipsolve's own press
+is worth more than the trust it loses.  --press-trust prior trusts every power at the
+prior (2/3) whatever it did: no trust reasoning, the baseline it is measured against.  Every message is read by dipsolve's own press
 grammar at the lower of LEVEL and the server's level before it is sent, and not sent
 (counted) if refused.  See docs/daide.md.
 
@@ -101,6 +103,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--press-wait", type=number, default=None, metavar="S",
                    help="with --press: seconds to wait each movement phase for the answers to "
                         "its proposals (default 3)")
+    p.add_argument("--press-trust", choices=TRUST_MODES, default=None,
+                   help="with --press: learned (default: trust each power by the agreements it "
+                        "kept and broke) or prior (every power trusted at the prior, 2/3, "
+                        "whatever it did: no trust reasoning, a baseline to measure it by)")
     p.add_argument("--save", metavar="DIR",
                    help="write the seat's game (the server's boards, every power's orders) to "
                         "DIR/daide-POWER.json, the saved-game JSON play --save writes")
@@ -169,17 +175,19 @@ def check_press(args: argparse.Namespace, bot: Any) -> dict:
     from ..play.daide.press import PRESS_WAIT
     from ..play.daide.seat import negotiating
     if args.press is None:
-        for option, given in (("--press-policy", args.press_policy), ("--press-wait", args.press_wait)):
+        for option, given in (("--press-policy", args.press_policy), ("--press-wait", args.press_wait),
+                              ("--press-trust", args.press_trust)):
             if given is not None:
                 raise UserError(f"{option} needs --press LEVEL (without it the seat sends no press)")
         return {}
     wait = PRESS_WAIT if args.press_wait is None else args.press_wait
     policy = args.press_policy or "honest"
+    trust = args.press_trust or "learned"
     try:
-        negotiating(bot, args.press, policy, wait)
+        negotiating(bot, args.press, policy, wait, trust)
     except DipsolveArgumentError as e:
         raise UserError(e.message) from None
-    return {"press": args.press, "press_policy": policy, "press_wait": wait}
+    return {"press": args.press, "press_policy": policy, "press_wait": wait, "press_trust": trust}
 
 
 def seat_path(folder: str, power: str | None) -> str:

@@ -12,3 +12,6 @@ SEAT_DEFAULT = "learned"
 #: or break one when that is worth the trust lost; here so that the command line's help
 #: does not load the seat
 PRESS_POLICIES = ("honest", "opportunistic")
+#: how a negotiating seat trusts the others: from the agreements each kept and broke, or
+#: every power at the prior whatever it did (no trust reasoning: a baseline to measure it by)
+TRUST_MODES = ("learned", "prior")

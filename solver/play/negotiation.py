@@ -49,6 +49,12 @@ proportion to its trust (`dipsolve.strategy.Influence`'s ``allies``), and the po
 seat draws the others' orders from is conditioned on what they agreed: a power bound by
 an agreement in force keeps it in a draw with probability its trust
 (`dipsolve.algorithms.order_policy.Restrained`).
+
+*Without trust reasoning* (``trust_mode="prior"``, one of `TRUST_MODES`): every power is trusted
+at the prior (`dipsolve.agreements.Trust`'s 2/3) whatever it kept or broke, in all of the
+above: whom it makes peace with, how far an ally counts, how likely a promise is kept, and
+what breaking its own word would cost.  It is the baseline the effect of trust is measured
+against (``benchmarks/press.py``'s ``policy-prior`` series); ``"learned"`` is the default.
 """
 
 from __future__ import annotations
@@ -78,11 +84,11 @@ from ..grammar.press import parse_press
 from ..grammar.tokens import power_tokens
 from ..search.opponents import zone
 from ..search.strategy import Influence
-from . import PRESS_POLICIES
+from . import PRESS_POLICIES, TRUST_MODES
 from .bots import DipsolveBot
 
-__all__ = ["LEADER_MARGIN", "NegotiatingBot", "Negotiator", "PEACE_TRUST", "POLICIES", "dmz_value",
-           "orders_seen"]
+__all__ = ["LEADER_MARGIN", "NegotiatingBot", "Negotiator", "PEACE_TRUST", "POLICIES", "TRUST_MODES",
+           "dmz_value", "orders_seen"]
 
 #: the press policies: keep every agreement, or break one when it is worth the trust lost
 POLICIES = PRESS_POLICIES
@@ -184,13 +190,16 @@ def orders_seen(before: Position, after: Position, known: Mapping[str, Sequence[
 class Negotiator:
     """The press of one power (see the module's notes): ``policy`` one of `POLICIES`;
     ``level``: the server's press level (every message is read by the grammar at it
-    before it goes: `write`); ``worth``: what its trust is worth (`TRUST_WORTH`)."""
+    before it goes: `write`); ``worth``: what its trust is worth (`TRUST_WORTH`);
+    ``trust_mode``: one of `TRUST_MODES` (``"prior"``: no trust reasoning, every power trusted
+    at the prior whatever it did)."""
 
     power: str
     policy: str = "honest"
     game_map: Map = field(default_factory=standard_map)
     level: int = 30
     worth: float = TRUST_WORTH
+    trust_mode: str = "learned"
     #: every message written and sent, and those the grammar refused (text, why)
     sent: list[str] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)
@@ -201,6 +210,9 @@ class Negotiator:
         if self.policy not in POLICIES:
             raise DipsolveArgumentError(f"press policy {self.policy!r}: expected one of {', '.join(POLICIES)}",
                                         expected=" or ".join(POLICIES))
+        if self.trust_mode not in TRUST_MODES:
+            raise DipsolveArgumentError(f"trust {self.trust_mode!r}: expected one of {', '.join(TRUST_MODES)}",
+                                        expected=" or ".join(TRUST_MODES))
         self.tracker = AgreementTracker(self.game_map)
         self.token = {p: t for t, p in power_tokens(self.game_map).items()}
         self.phase: str | None = None
@@ -214,8 +226,10 @@ class Negotiator:
     # -- the record --------------------------------------------------------------------
     @property
     def trust(self) -> Trust:
+        """Each power's trust: learned from the agreements it kept and broke, or (``trust_mode``
+        "prior") the prior for every power, whatever it did."""
         if self._trust is None:
-            self._trust = Trust.from_agreements(self.tracker.result())
+            self._trust = Trust() if self.trust_mode == "prior" else Trust.from_agreements(self.tracker.result())
         return self._trust
 
     def agreements(self) -> list[Agreement]:

@@ -148,7 +148,7 @@ class PressDesk:
             self.rejected.append(text)
 
     def summary(self) -> dict:
-        """What the seat said and agreed: ``policy``, ``sent`` (messages), ``refused`` (by
+        """What the seat said and agreed: ``policy``, ``trust_mode``, ``sent`` (messages), ``refused`` (by
         dipsolve's grammar, not sent), ``rejected`` (by the server), ``proposed`` (our
         proposals), ``agreements`` (accepted, ours or not: those in force and those since
         broken, expired or cancelled), ``broken`` (by each power's orders, as the seat saw
@@ -159,7 +159,7 @@ class PressDesk:
         broken: dict[str, int] = {}
         for power, vs in ledger.violations().items():
             broken[power] = len({v.agreement for v in vs})
-        return {"policy": n.policy, "sent": len(n.sent), "refused": self.refused, "rejected": len(self.rejected),
+        return {"policy": n.policy, "trust_mode": n.trust_mode, "sent": len(n.sent), "refused": self.refused, "rejected": len(self.rejected),
                 "proposed": sum(1 for a in ledger if a.proposer == n.power), "agreements": len(accepted),
                 "broken": broken, "stabs": sum(d[1] for d in n.decisions if d[4]),
                 "trust": {p: round(n.trust.of(p), 3) for p in ledger.powers}}

@@ -33,7 +33,8 @@ def play_daide(host: str, port: int, bot: Bot | str = "dipsolve", *, name: str =
                time_limit: float | None = None, timeout: float = 600.0, seed: int | None = None,
                log: Callable[[str, str], None] | None = None,
                say: Callable[[str], None] | None = None, press: int | None = None,
-               press_policy: str = "honest", press_wait: float = PRESS_WAIT) -> GameEnd:
+               press_policy: str = "honest", press_wait: float = PRESS_WAIT,
+               press_trust: str = "learned") -> GameEnd:
     """Play one game at the DAIDE server at ``host``:``port`` and return how it ended.
 
     ``bot``: a `dipsolve.play.bots.Bot`, or a name `dipsolve.make_bot` knows (``dipsolve``,
@@ -50,14 +51,16 @@ def play_daide(host: str, port: int, bot: Bot | str = "dipsolve", *, name: str =
     one its messages are checked at), a dipsolve seat only: it proposes and answers in
     the press, ``press_policy`` "honest" (it keeps every agreement) or "opportunistic"
     (it breaks one when that is worth the trust lost), waiting up to ``press_wait``
-    seconds a movement phase for the answers to its proposals
+    seconds a movement phase for the answers to its proposals, its trust in each power
+    ``press_trust`` "learned" (from the agreements it kept and broke) or "prior" (every
+    power at the prior whatever it did: no trust reasoning)
     (`dipsolve.play.negotiation`, `dipsolve.play.daide.press`).  The end's ``press``
     says what it sent and what was refused.  None (the default): no press is sent."""
     if isinstance(bot, str):
         bot = make_bot(bot)
     desk = None
     if press is not None:
-        bot, desk = negotiating(bot, press, press_policy, press_wait)
+        bot, desk = negotiating(bot, press, press_policy, press_wait, press_trust)
     prepare = getattr(bot, "prepare", None)
     if prepare is not None:
         prepare()            # its model and kernel loaded before the connection, so before any clock
@@ -81,11 +84,12 @@ def play_daide(host: str, port: int, bot: Bot | str = "dipsolve", *, name: str =
         conn.close()
 
 
-def negotiating(bot: Bot, level: int, policy: str = "honest",
-                wait: float = PRESS_WAIT) -> tuple[NegotiatingBot, PressDesk]:
-    """A dipsolve seat that negotiates at press ``level`` with ``policy``, and its desk;
-    `DipsolveArgumentError` for another bot, a level outside 10 to 130, a policy not in
-    `dipsolve.play.negotiation.POLICIES`, or a wait that is not a positive number."""
+def negotiating(bot: Bot, level: int, policy: str = "honest", wait: float = PRESS_WAIT,
+                trust: str = "learned") -> tuple[NegotiatingBot, PressDesk]:
+    """A dipsolve seat that negotiates at press ``level`` with ``policy`` and ``trust``, and
+    its desk; `DipsolveArgumentError` for another bot, a level outside 10 to 130, a policy
+    not in `dipsolve.play.negotiation.POLICIES`, a trust not in ``TRUST_MODES``, or a wait
+    that is not a positive number."""
     if not isinstance(bot, DipsolveBot):
         raise DipsolveArgumentError(f"only a dipsolve seat negotiates (--press), not {getattr(bot, 'name', bot)!r}",
                                     expected="--bot dipsolve or dipsolve:METHOD")
@@ -95,5 +99,5 @@ def negotiating(bot: Bot, level: int, policy: str = "honest",
     if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not 0 < wait <= 600:
         raise DipsolveArgumentError(f"press wait {wait!r} is not a number of seconds above 0 and at most 600",
                                     expected="seconds")
-    negotiator = Negotiator(power="", policy=policy)
+    negotiator = Negotiator(power="", policy=policy, trust_mode=trust)
     return NegotiatingBot(bot, negotiator), PressDesk(negotiator, float(wait), level)
