@@ -46,7 +46,7 @@ Agreements
     it kept and broke).
 DAIDE
     `play_daide` (one seat at a DAIDE server with a bot, until the game ends: a
-    `GameEnd`); `DaideError`, `DaideConnectionError` (`DaideRefused`), `DaideProtocolError`.
+    `GameEnd`), `Press` (how its seat negotiates); `DaideError`, `DaideConnectionError` (`DaideRefused`), `DaideProtocolError`.
 Errors
     `DipsolveError`, the root of `DipsolveSyntaxError` (not understood; its
     `DipsolveLimitError`: past one of the bounds in `LIMITS`, and `DipsolveArgumentError`:
@@ -135,6 +135,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "ExecutionUnavailable": ("dipsolve.execution", "ExecutionUnavailable"),
     # a seat at a DAIDE server
     "play_daide": ("dipsolve.play.daide.seat", "play_daide"),
+    "Press": ("dipsolve.play.daide.press", "Press"),
     "GameEnd": ("dipsolve.play.daide.history", "GameEnd"),
     "DaideError": ("dipsolve.play.daide.wire", "DaideError"),
     "DaideConnectionError": ("dipsolve.play.daide.wire", "DaideConnectionError"),

@@ -569,7 +569,7 @@ def test_any_sequence_of_tokens_after_sign_on_ends_in_a_dipsolve_error_or_the_ga
     from dipsolve.play.daide.client import DaideSession
     bodies = [TABLE.encode(t) for t in SIGN_ON + messages]
     conn = ScriptedConnection(bodies)
-    session = DaideSession(conn, make_bot("random"), seed=0)   # type: ignore[arg-type]
+    session = DaideSession(conn, make_bot("random"))   # type: ignore[arg-type]
     try:
         session.run()
     except DipsolveError:
@@ -610,7 +610,7 @@ def test_play_daide_from_python_returns_the_end_or_raises_a_dipsolve_error():
     (the FM of a client leaving sent after OFF), a refusal as `DaideRefused`."""
     server = FakeServer(_solo_then_off)
     seen: list[tuple[str, str]] = []
-    end = dipsolve.play_daide("127.0.0.1", server.port, "dumbbot", seed=1,
+    end = dipsolve.play_daide("127.0.0.1", server.port, "dumbbot", limits=dipsolve.Limits(seed=1),
                               log=lambda d, t: seen.append((d, t)))
     server.join()
     assert isinstance(end, dipsolve.GameEnd) and end.to_json()["winner"] == "France"
@@ -842,7 +842,7 @@ def test_a_bot_that_observes_is_shown_every_power_s_orders_as_ord_reports_them()
 
     bot = _Watcher()
     server = FakeServer(script)
-    dipsolve.play_daide("127.0.0.1", server.port, bot, seed=1)
+    dipsolve.play_daide("127.0.0.1", server.port, bot, limits=dipsolve.Limits(seed=1))
     server.join()
     assert bot.seen == [("S1901M", {"England": ["F LON - ENG"], "France": ["A MAR H", "A PAR H", "F BRE H"],
                                     "Germany": ["A MUN - BUR"]})]
@@ -856,3 +856,54 @@ def test_a_save_folder_that_cannot_take_the_game_is_refused_before_connecting(tm
     assert main(["daide", "127.0.0.1:1", "--bot", "dumbbot", "--save", str(taken)]) == 2
     err = capsys.readouterr().err
     assert "not-a-folder" in err and "Traceback" not in err and "connect" not in err
+
+
+class _Timed:
+    """A bot that holds and keeps the time and seed each turn is given."""
+
+    name = "timed"
+
+    def __init__(self) -> None:
+        self.given: list[tuple[float, int]] = []
+
+    def orders(self, position, power, deadline_s, rng):
+        from dipsolve.core.orders import Hold
+        self.given.append((deadline_s, rng.randrange(1 << 30)))
+        return [Hold(u.kind, u.location) for u in position.units_of(power)]
+
+
+@pytest.mark.parametrize("variant, limits, seconds", [
+    ("(LVL 0)", None, 5.0),                                           # no server limit: the seat's 5 s
+    ("(LVL 0)", dipsolve.Limits(time_limit=2.5), 2.5),
+    ("(LVL 0) (MTL 10)", dipsolve.Limits(time_limit=20), 7.5),        # 80% of the server's less half a second
+    ("(LVL 0) (MTL 10)", dipsolve.Limits(time_limit=3), 3.0),         # the seat's, when shorter
+])
+def test_a_seat_thinks_within_its_limits_and_the_servers(variant, limits, seconds):
+    """`play_daide`'s one `Limits`: the most a turn takes (less when the server's time
+    limit is shorter) and the seed of the bot's choices, the same on every run."""
+    from dipsolve.play.daide.client import DaideSession
+    from dipsolve.play.daide.seat import DAIDE_LIMITS
+    draws = []
+    for _ in range(2):
+        bot = _Timed()
+        sign_on = SIGN_ON[:-1] + [f"HLO (FRA) (1) ({variant})"]
+        conn = ScriptedConnection([TABLE.encode(t) for t in sign_on + [SCO_1901, NOW_1901]])
+        session = DaideSession(conn, bot, limits=limits or DAIDE_LIMITS)   # type: ignore[arg-type]
+        with pytest.raises(DipsolveError):
+            session.run()                   # the script ends: the server is gone
+        assert [s for s, _ in bot.given] == [seconds]
+        draws.append(bot.given[0][1])
+    assert draws[0] == draws[1]
+
+
+def test_play_daide_refuses_limits_and_press_it_cannot_honour_before_connecting():
+    with pytest.raises(dipsolve.DipsolveArgumentError, match="a seat's CP-SAT workers are its own"):
+        dipsolve.play_daide("127.0.0.1", 9, "dipsolve", limits=dipsolve.Limits(workers=2))
+    with pytest.raises(dipsolve.DipsolveArgumentError, match="only a dipsolve seat negotiates"):
+        dipsolve.play_daide("127.0.0.1", 9, "dumbbot", press=dipsolve.Press(30))
+    with pytest.raises(dipsolve.DipsolveArgumentError, match="is not a dipsolve.Press"):
+        dipsolve.play_daide("127.0.0.1", 9, "dipsolve", press=30)   # type: ignore[arg-type]
+    for bad, says in (({"level": 5}, "press level 5"), ({"wait": float("nan")}, "press wait nan"),
+                      ({"policy": "sly"}, "press policy 'sly'"), ({"trust": "blind"}, "trust 'blind'")):
+        with pytest.raises(dipsolve.DipsolveArgumentError, match=says):
+            dipsolve.Press(**bad)

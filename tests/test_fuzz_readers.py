@@ -557,6 +557,7 @@ def _read_session(text: str) -> object:
     logs is checked to be escaped and short."""
     from dipsolve.play.registry import make_bot
     from dipsolve.play.daide.client import LOG_LENGTH, DaideSession
+    from dipsolve.core.results import Limits
     from dipsolve.play.daide.wire import TokenTable
     table = TokenTable.from_rm(b"")
     bodies = []
@@ -573,7 +574,7 @@ def _read_session(text: str) -> object:
     def log(direction: str, t: str) -> None:
         said.append(t)
 
-    session = DaideSession(_Scripted(bodies), make_bot("random"), seed=0, time_limit=0.05,  # type: ignore[arg-type]
+    session = DaideSession(_Scripted(bodies), make_bot("random"), limits=Limits(time_limit=0.05),  # type: ignore[arg-type]
                            say=say, log=log)
     try:
         return session.run()

@@ -83,9 +83,11 @@ def test_a_trust_mode_not_known_is_refused():
         Negotiator("France", trust_mode="blind")
     from dipsolve.play.daide.seat import negotiating
     with pytest.raises(DipsolveArgumentError, match="expected one of learned, prior"):
-        negotiating(DipsolveBot(), 30, "honest", 3, "none")
-    bot, desk = negotiating(DipsolveBot(), 30, "opportunistic", 3, "prior")
+        dipsolve.Press(30, "honest", 3, "none")
+    bot, desk = negotiating(DipsolveBot(), dipsolve.Press(30, "opportunistic", 3, "prior"))
     assert bot.negotiator.trust_mode == "prior" and desk.summary()["trust_mode"] == "prior"
+    with pytest.raises(DipsolveArgumentError, match="is not a dipsolve.Press"):
+        negotiating(DipsolveBot(), 30)   # type: ignore[arg-type]
 
 
 # -- proposals and answers -------------------------------------------------------------------------
@@ -273,7 +275,7 @@ def test_a_negotiating_seat_takes_any_press_a_server_passes_on(messages):
     sign_on = [m.replace("(LVL 0)", "(LVL 30)") for m in SIGN_ON]
     conn = ScriptedConnection([TABLE.encode(t) for t in sign_on + [SCO_1901, NOW_1901] + messages])
     desk = PressDesk(Negotiator(""), wait=0.01)
-    session = DaideSession(conn, make_bot("random"), seed=0, press=desk)   # type: ignore[arg-type]
+    session = DaideSession(conn, make_bot("random"), press=desk)   # type: ignore[arg-type]
     try:
         session.run()
     except DipsolveError:

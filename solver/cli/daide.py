@@ -19,11 +19,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from ..core.results import Limits
 
 from ..play import PRESS_POLICIES, TRUST_MODES
 from ..play.registry import bots_help
 from .output import check_destination
+
+if TYPE_CHECKING:
+    from ..play.daide.press import Press
 from .options import (SEAT_DEFAULT, SEAT_MODELS, UserError, add_json, add_nodes, add_power, add_time_limit,
                       integer, number, range_help)
 
@@ -86,14 +91,14 @@ def register(subparsers: Any) -> None:
                       "France); with --passcode, take it back with IAM")
     p.add_argument("--passcode", type=integer, metavar="N",
                    help="with --power: rejoin that seat (IAM) with the passcode HLO gave")
-    add_time_limit(p, None, help="seconds the bot may think a turn (default: from the server's "
-                                 "time limits, else 5)")
+    add_time_limit(p, 5.0, help="seconds the bot may think a turn, at most (default 5; less when "
+                                "the server's time limit is shorter: 80%% of it less half a second)")
     add_nodes(p, "a dipsolve bot's search of each turn")
     p.add_argument("--timeout", type=number, default=600.0, metavar="S",
                    help=f"give up when the server says nothing for S seconds (default 600; "
                         f"{range_help('timeout')})")
-    p.add_argument("--seed", type=integer, metavar="K",
-                   help=f"seed of the bot's random choices ({range_help('seed')})")
+    p.add_argument("--seed", type=integer, default=0, metavar="K",
+                   help=f"seed of the bot's random choices (default 0; {range_help('seed')})")
     p.add_argument("--press", type=integer, metavar="LEVEL",
                    help="negotiate in the press at this DAIDE level, 10 to 130 (30: peace, alliances, "
                         "DMZs, supporting orders); a dipsolve seat only; default: no press is sent")
@@ -135,8 +140,9 @@ def cmd_daide(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address)
     if args.passcode is not None and args.power is None:
         raise UserError("--passcode needs --power (the seat to take back)")
-    bot = seating(args.bot, [], opponents=args.opponents, nodes=args.nodes)[0]
-    desk = check_press(args, bot)
+    bot = seating(args.bot, [], opponents=args.opponents)[0]
+    press = check_press(args, bot)
+    limits = Limits(time_limit=args.time_limit, seed=args.seed, nodes=args.nodes)
     if args.save:                           # the folder checked before the game, not after
         check_destination(seat_path(args.save, None), create_folder=True)
 
@@ -149,8 +155,8 @@ def cmd_daide(args: argparse.Namespace) -> int:
 
     try:
         end = play_daide(host, port, bot, name=args.name, power=args.power,
-                         passcode=args.passcode, time_limit=args.time_limit,
-                         timeout=args.timeout, seed=args.seed, log=log, say=say, **desk)
+                         passcode=args.passcode, limits=limits, timeout=args.timeout,
+                         log=log, say=say, press=press)
     except DaideError as e:                 # the server's fault, or a lost connection
         if args.json:
             print(json.dumps(e.to_json()))
@@ -168,26 +174,25 @@ def cmd_daide(args: argparse.Namespace) -> int:
     return 0
 
 
-def check_press(args: argparse.Namespace, bot: Any) -> dict:
-    """The press options, checked (`UserError`: one line, exit status 2) and as
-    `dipsolve.play_daide` takes them."""
+def check_press(args: argparse.Namespace, bot: Any) -> Press | None:
+    """The press options, checked (`UserError`: one line, exit status 2), as one
+    `dipsolve.Press` (None without ``--press``)."""
     from ..core.errors import DipsolveArgumentError
-    from ..play.daide.press import PRESS_WAIT
+    from ..play.daide.press import PRESS_WAIT, Press
     from ..play.daide.seat import negotiating
     if args.press is None:
         for option, given in (("--press-policy", args.press_policy), ("--press-wait", args.press_wait),
                               ("--press-trust", args.press_trust)):
             if given is not None:
                 raise UserError(f"{option} needs --press LEVEL (without it the seat sends no press)")
-        return {}
-    wait = PRESS_WAIT if args.press_wait is None else args.press_wait
-    policy = args.press_policy or "honest"
-    trust = args.press_trust or "learned"
+        return None
     try:
-        negotiating(bot, args.press, policy, wait, trust)
+        press = Press(args.press, args.press_policy or "honest",
+                      PRESS_WAIT if args.press_wait is None else args.press_wait, args.press_trust or "learned")
+        negotiating(bot, press)
     except DipsolveArgumentError as e:
         raise UserError(e.message) from None
-    return {"press": args.press, "press_policy": policy, "press_wait": wait, "press_trust": trust}
+    return press
 
 
 def seat_path(folder: str, power: str | None) -> str:

@@ -210,7 +210,7 @@ def play_game(seats: Mapping[str, Bot], *, limits: Limits | None = None, until: 
     before it is played (for a progress bar).  ``variant``: the game's powers, start and
     victory (`dipsolve.core.variant`; the standard game by default).
     """
-    limits = _game_limits(limits, "play_game")
+    limits = game_limits(limits, "play_game")
     seed, time_limit, tick = limits.seed, limits.time_limit, clock_named(limits.clock)
     v = variant or standard_variant()
     powers = v.powers
@@ -323,16 +323,23 @@ def _stop_bot(seats: Mapping[str, Bot], key: int, phase: str, what: str, detail:
             faults.append(Fault(phase, power, bot_name(bot), what, detail, True))
 
 
-def _game_limits(limits: Limits | None, name: str) -> Limits:
-    """A game's ``limits`` (`PLAY_LIMITS` when None), refused when they set CP-SAT's
+def game_limits(limits: Limits | None, name: str, default: Limits = PLAY_LIMITS) -> Limits:
+    """A game's ``limits`` (``default`` when None), refused when they set CP-SAT's
     workers: a seat's workers are its own (`dipsolve.play.bots.DipsolveBot.limits`)."""
-    limits = limits if limits is not None else PLAY_LIMITS
+    limits = limits if limits is not None else default
     if limits.workers != 1:
         raise DipsolveArgumentError(
             f"{name}(): limits.workers={limits.workers}: a seat's CP-SAT workers are its own "
             f"(one on the CPU clock or with a node limit, {WALL_WORKERS} on the wall clock); "
             f"give the game's limits without workers", expected="Limits(workers=1)")
     return limits
+
+
+def under_limits(bot: Bot, limits: Limits) -> Bot:
+    """A seat as it plays under a game's ``limits``: a bot with a ``with_limits(limits)``
+    method (`dipsolve.play.bots.DipsolveBot`) as it returns, another as it is."""
+    take = getattr(bot, "with_limits", None)
+    return take(limits) if take is not None else bot
 
 
 def _under(seats: Mapping[str, Bot], limits: Limits) -> dict[str, Bot]:
@@ -342,8 +349,7 @@ def _under(seats: Mapping[str, Bot], limits: Limits) -> dict[str, Bot]:
     under: dict[int, Bot] = {}
     for bot in seats.values():
         if id(bot) not in under:
-            take = getattr(bot, "with_limits", None)
-            under[id(bot)] = take(limits) if take is not None else bot
+            under[id(bot)] = under_limits(bot, limits)
     return {p: under[id(bot)] for p, bot in seats.items()}
 
 
@@ -384,7 +390,7 @@ def play_series(seating: Sequence[Bot], games: int, *, limits: Limits | None = N
     played is dropped and `dipsolve.core.results.Stopped` is raised, once ``on_game`` has had
     every game finished.
     """
-    limits = _game_limits(limits, "play_series")
+    limits = game_limits(limits, "play_series")
     seed = limits.seed
     powers = find_variant(variant).powers
     if len(seating) != len(powers):

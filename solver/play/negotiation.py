@@ -186,6 +186,14 @@ def orders_seen(before: Position, after: Position, known: Mapping[str, Sequence[
     return out
 
 
+def check_policy(policy: str, trust: str) -> None:
+    """`DipsolveArgumentError` unless ``policy`` is one of `POLICIES` and ``trust`` of `TRUST_MODES`."""
+    for value, choices, what in ((policy, POLICIES, "press policy"), (trust, TRUST_MODES, "trust")):
+        if value not in choices:
+            raise DipsolveArgumentError(f"{what} {value!r}: expected one of {', '.join(choices)}",
+                                        expected=" or ".join(choices))
+
+
 @dataclass
 class Negotiator:
     """The press of one power (see the module's notes): ``policy`` one of `POLICIES`;
@@ -207,12 +215,7 @@ class Negotiator:
     decisions: list[tuple[str, int, float, float, bool]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if self.policy not in POLICIES:
-            raise DipsolveArgumentError(f"press policy {self.policy!r}: expected one of {', '.join(POLICIES)}",
-                                        expected=" or ".join(POLICIES))
-        if self.trust_mode not in TRUST_MODES:
-            raise DipsolveArgumentError(f"trust {self.trust_mode!r}: expected one of {', '.join(TRUST_MODES)}",
-                                        expected=" or ".join(TRUST_MODES))
+        check_policy(self.policy, self.trust_mode)
         self.tracker = AgreementTracker(self.game_map)
         self.token = {p: t for t, p in power_tokens(self.game_map).items()}
         self.phase: str | None = None

@@ -44,6 +44,7 @@ from dipsolve.grammar.notation import format_order
 from dipsolve.grammar.tokens import SEASONS, power_tokens
 from dipsolve.core.orders import (Build, Disband, Hold, Order, Retreat, UnitOrder, Waive)
 from dipsolve.core.position import Position
+from dipsolve.core.results import Limits
 from dipsolve.core.variant import Variant as GameVariant
 from dipsolve.core.variant import variant as standard_variant
 
@@ -128,18 +129,19 @@ class _Phase:
 class DaideSession:
     """One seat at a DAIDE game: the sign-on, then the turns, until the game ends.
 
-    ``bot`` is a `dipsolve.play.bots.Bot`; ``time_limit`` the seconds it may think a turn
-    when the server sets no time limit (with one, the bot takes 80% of it less half a
-    second, and never more than ``time_limit`` if that was given); ``log(direction,
+    ``bot`` is a `dipsolve.play.bots.Bot`, playing under ``limits`` (`dipsolve.Limits`):
+    it thinks a turn at most ``limits.time_limit`` seconds on ``limits.clock``, and when
+    the server sets a time limit, at most 80% of it less half a second; its random
+    choices come from ``limits.seed``; ``log(direction,
     text)`` sees every message (``>>`` out, ``<<`` in); ``say(text)`` what a user should
     know (a rejected order, the server's complaint).
     """
 
     def __init__(self, conn: Connection, bot, *, name: str = "dipsolve", version: str = "0.1",
                  power: str | None = None, passcode: int | None = None,
-                 time_limit: float | None = None, default_time: float = 5.0,
+                 limits: Limits = Limits(),
                  log: Callable[[str, str], None] | None = None,
-                 say: Callable[[str], None] | None = None, seed: int | None = None,
+                 say: Callable[[str], None] | None = None,
                  game: GameVariant | None = None, press: PressDesk | None = None) -> None:
         self.conn = conn
         #: the game played: its map's powers and DAIDE tokens, its victory (the standard game)
@@ -153,11 +155,10 @@ class DaideSession:
         self.version = version
         self.want_power = power
         self.passcode = passcode
-        self.time_limit = time_limit
-        self.default_time = default_time
+        self.limits = limits
         self.log = log or (lambda direction, text: None)
         self.say = say or (lambda text: None)
-        self.rng = random.Random(seed)
+        self.rng = random.Random(limits.seed)
         self.table: TokenTable | None = None
         self.power: str | None = None
         self.variant = Variant()
@@ -591,9 +592,8 @@ class DaideSession:
     def _think_time(self, kind: str) -> float:
         limit = self.variant.limit(kind)
         if limit:
-            budget = max(0.1, 0.8 * limit - 0.5)
-            return min(budget, self.time_limit) if self.time_limit else budget
-        return self.time_limit if self.time_limit else self.default_time
+            return min(max(0.1, 0.8 * limit - 0.5), self.limits.time_limit)
+        return self.limits.time_limit
 
     def _has_orders(self, position: Position) -> bool:
         """Whether our power has anything to order in this turn."""
@@ -613,7 +613,7 @@ class DaideSession:
             return []                     # the contract stopped the bot: the server holds
         t0 = time.perf_counter()
         # the bot contract (`dipsolve.play.contract`): a turn bounded, a fault named
-        turn = take_turn(self.bot, position, self.power, seconds, self.rng)
+        turn = take_turn(self.bot, position, self.power, seconds, self.rng, clock=self.limits.clock)
         if turn.fault is not None:
             self.say(turn.fault.line())
             self.bot_stopped = turn.fault.stopped

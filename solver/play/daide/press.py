@@ -25,20 +25,58 @@ game holds the whole conversation.  At a level below 10 (no press) the desk says
 
 from __future__ import annotations
 
+import math
 import time
+from dataclasses import dataclass
 from typing import Any, Protocol, Sequence
+
+from dipsolve.core.errors import DipsolveArgumentError
 
 from dipsolve.core.position import Position
 from dipsolve.io.records import RecordPhase
 
-from ..negotiation import Negotiator, orders_seen
+from ..negotiation import Negotiator, check_policy, orders_seen
 from .history import SeatHistory
 from .wire import Connection, TokenTable, Variant, daide_turn
 
-__all__ = ["PRESS_WAIT", "PressDesk"]
+__all__ = ["PRESS_WAIT", "Press", "PressDesk"]
 
 #: seconds a seat waits, each movement phase, for the answers to its proposals
 PRESS_WAIT = 3.0
+
+
+@dataclass(frozen=True)
+class Press:
+    """How a dipsolve seat negotiates at a DAIDE table (``dipsolve daide --press``), one
+    setting: ``level``, the press level it speaks at (10 to 130; the server's, if lower,
+    is the one its messages are read at); ``policy``, "honest" (it keeps every agreement)
+    or "opportunistic" (it breaks one when that is worth the trust lost); ``wait``, the
+    seconds it waits each movement phase for the answers to its proposals; ``trust``,
+    "learned" (each power's from the agreements it kept and broke) or "prior" (every
+    power at the prior whatever it did: no trust reasoning).  Anything else is refused
+    (`DipsolveArgumentError`).
+
+        >>> Press(30, policy="opportunistic")
+        Press(level=30, policy='opportunistic', wait=3.0, trust='learned')
+    """
+
+    level: int = 30
+    policy: str = "honest"
+    wait: float = PRESS_WAIT
+    trust: str = "learned"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.level, bool) or not isinstance(self.level, int) or not 10 <= self.level <= 130:
+            raise DipsolveArgumentError(f"press level {self.level!r} is not a whole number from 10 to 130",
+                                        expected="10 to 130")
+        check_policy(self.policy, self.trust)
+        wait = self.wait
+        if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not (math.isfinite(wait) and 0 < wait <= 600):
+            raise DipsolveArgumentError(f"press wait {wait!r} is not a number of seconds above 0 and at most 600",
+                                        expected="seconds")
+        object.__setattr__(self, "wait", float(wait))
+
+
 #: the messages a seat reads while it waits (the others stop the wait)
 _PRESS_TIME = frozenset({"FRM", "YES", "REJ", "HUH", "PRN", "TME", "NOT", "CCD", "OUT", "ADM"})
 

@@ -19,48 +19,52 @@ from __future__ import annotations
 from typing import Callable
 
 from dipsolve.core.errors import DipsolveArgumentError
+from dipsolve.core.results import Limits
 from dipsolve.play.bots import Bot, DipsolveBot
+from dipsolve.play.games import game_limits, under_limits
 from dipsolve.play.negotiation import NegotiatingBot, Negotiator
 from dipsolve.play.registry import make_bot
 
 from .client import DaideSession, GameEnd
-from .press import PRESS_WAIT, PressDesk
+from .press import Press, PressDesk
 from .wire import FM, Connection, DaideConnectionError
 
 
+#: a seat's limits unless told otherwise: at most 5 s a turn (less when the server's time
+#: limit is shorter), seed 0, on the wall clock
+DAIDE_LIMITS = Limits(time_limit=5.0)
+
+
 def play_daide(host: str, port: int, bot: Bot | str = "dipsolve", *, name: str = "dipsolve",
-               power: str | None = None, passcode: int | None = None,
-               time_limit: float | None = None, timeout: float = 600.0, seed: int | None = None,
-               log: Callable[[str, str], None] | None = None,
-               say: Callable[[str], None] | None = None, press: int | None = None,
-               press_policy: str = "honest", press_wait: float = PRESS_WAIT,
-               press_trust: str = "learned") -> GameEnd:
+               power: str | None = None, passcode: int | None = None, limits: Limits | None = None,
+               timeout: float = 600.0, log: Callable[[str, str], None] | None = None,
+               say: Callable[[str], None] | None = None, press: Press | None = None) -> GameEnd:
     """Play one game at the DAIDE server at ``host``:``port`` and return how it ended.
 
     ``bot``: a `dipsolve.play.bots.Bot`, or a name `dipsolve.make_bot` knows (``dipsolve``,
     ``dipsolve:METHOD``, ``dumbbot``, ``random``).  ``name``: the name signed on with
-    (NME).  ``power`` with ``passcode``: take that seat back (IAM).  ``time_limit``: the
-    seconds the bot thinks a turn when the server sets none (with a server limit, 80%
-    of it less half a second, and never more than ``time_limit``).  ``timeout``: give up
-    when the server says nothing for that long (the connection, each message and the
-    rest of a message begun: no wait is longer).  ``log(direction, text)`` sees every
-    message (``>>`` out, ``<<`` in); ``say(text)`` what a user should know (a refused
-    order, the server's complaint).
+    (NME).  ``power`` with ``passcode``: take that seat back (IAM).  ``limits``
+    (`dipsolve.Limits`, default `DAIDE_LIMITS`): the bot thinks a turn at most
+    ``limits.time_limit`` seconds, and less when the server sets a time limit (80% of it
+    less half a second), on ``limits.clock`` and within ``limits.nodes`` of work (a seat
+    that takes limits: a dipsolve seat), its random choices from ``limits.seed``; a
+    seat's CP-SAT workers are its own (``limits.workers`` other than 1 is refused).
+    ``timeout``: give up when the server says nothing for that long (the connection, each
+    message and the rest of a message begun: no wait is longer).  ``log(direction,
+    text)`` sees every message (``>>`` out, ``<<`` in); ``say(text)`` what a user should
+    know (a refused order, the server's complaint).
 
-    ``press``: negotiate at this press level (10 to 130; the server's, if lower, is the
-    one its messages are checked at), a dipsolve seat only: it proposes and answers in
-    the press, ``press_policy`` "honest" (it keeps every agreement) or "opportunistic"
-    (it breaks one when that is worth the trust lost), waiting up to ``press_wait``
-    seconds a movement phase for the answers to its proposals, its trust in each power
-    ``press_trust`` "learned" (from the agreements it kept and broke) or "prior" (every
-    power at the prior whatever it did: no trust reasoning)
-    (`dipsolve.play.negotiation`, `dipsolve.play.daide.press`).  The end's ``press``
-    says what it sent and what was refused.  None (the default): no press is sent."""
+    ``press`` (a `dipsolve.Press`): negotiate as it says, a dipsolve seat only: the seat
+    proposes and answers in the press (`dipsolve.play.negotiation`,
+    `dipsolve.play.daide.press`), and the end's ``press`` says what it sent and what was
+    refused.  None (the default): no press is sent."""
+    limits = game_limits(limits, "play_daide", DAIDE_LIMITS)
     if isinstance(bot, str):
         bot = make_bot(bot)
+    bot = under_limits(bot, limits)
     desk = None
     if press is not None:
-        bot, desk = negotiating(bot, press, press_policy, press_wait, press_trust)
+        bot, desk = negotiating(bot, press)
     prepare = getattr(bot, "prepare", None)
     if prepare is not None:
         prepare()            # its model and kernel loaded before the connection, so before any clock
@@ -68,7 +72,7 @@ def play_daide(host: str, port: int, bot: Bot | str = "dipsolve", *, name: str =
     conn = Connection.open(host, port, connect_timeout=min(10.0, timeout), idle_timeout=timeout,
                            body_timeout=min(30.0, timeout))
     session = DaideSession(conn, bot, name=name, power=power, passcode=passcode,
-                           time_limit=time_limit, log=log, say=say, seed=seed, press=desk)
+                           limits=limits, log=log, say=say, press=desk)
     try:
         end = session.run()
         end.game = session.history.game
@@ -84,20 +88,14 @@ def play_daide(host: str, port: int, bot: Bot | str = "dipsolve", *, name: str =
         conn.close()
 
 
-def negotiating(bot: Bot, level: int, policy: str = "honest", wait: float = PRESS_WAIT,
-                trust: str = "learned") -> tuple[NegotiatingBot, PressDesk]:
-    """A dipsolve seat that negotiates at press ``level`` with ``policy`` and ``trust``, and
-    its desk; `DipsolveArgumentError` for another bot, a level outside 10 to 130, a policy
-    not in `dipsolve.play.negotiation.POLICIES`, a trust not in ``TRUST_MODES``, or a wait
-    that is not a positive number."""
+def negotiating(bot: Bot, press: Press) -> tuple[NegotiatingBot, PressDesk]:
+    """A dipsolve seat that negotiates as ``press`` says, and its desk;
+    `DipsolveArgumentError` for another bot or for ``press`` not a `Press`."""
+    if not isinstance(press, Press):
+        raise DipsolveArgumentError(f"press {press!r} is not a dipsolve.Press (e.g. Press(30))",
+                                    expected="dipsolve.Press")
     if not isinstance(bot, DipsolveBot):
         raise DipsolveArgumentError(f"only a dipsolve seat negotiates (--press), not {getattr(bot, 'name', bot)!r}",
                                     expected="--bot dipsolve or dipsolve:METHOD")
-    if isinstance(level, bool) or not isinstance(level, int) or not 10 <= level <= 130:
-        raise DipsolveArgumentError(f"press level {level!r} is not a whole number from 10 to 130",
-                                    expected="10 to 130")
-    if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not 0 < wait <= 600:
-        raise DipsolveArgumentError(f"press wait {wait!r} is not a number of seconds above 0 and at most 600",
-                                    expected="seconds")
-    negotiator = Negotiator(power="", policy=policy, trust_mode=trust)
-    return NegotiatingBot(bot, negotiator), PressDesk(negotiator, float(wait), level)
+    negotiator = Negotiator(power="", policy=press.policy, trust_mode=press.trust)
+    return NegotiatingBot(bot, negotiator), PressDesk(negotiator, press.wait, press.level)
