@@ -34,6 +34,12 @@ def _subjects() -> dict[str, str]:
                                  ("adjustment", "w1901a.dip", "Winter 1901: builds")):
         position, orders = load(str(ROOT / "examples" / example))
         out[name] = pictures.render(adjudicate(position, orders), title=title)
+    from dipsolve.core.variant import variant
+    from dipsolve.grammar.position import parse_position_text
+    position, orders = parse_position_text((ROOT / "examples" / "variants" / "ancmed.dip").read_text(),
+                                           game_map=variant("ancmed").map)
+    out["ancmed-results"] = pictures.render(adjudicate(position, orders),
+                                            title="Ancient Mediterranean: the first moves")
     return out
 
 

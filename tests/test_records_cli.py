@@ -259,9 +259,10 @@ def test_a_game_on_a_map_file_names_the_file_and_reads_back_with_it(isles, capsy
     assert code == 0, err
     results = (saved.parent / "results.jsonl").read_text().splitlines()[1:]
     assert results and all(json.loads(r)["status"] == "ok" for r in results)
-    # view reads it, then draws only the standard board (as for pure and ancmed)
+    # view reads it and draws its board as a schematic, the map file's powers in colours of their own
     code, out, err = run(capsys, "view", "--variant", str(map_file), str(saved), "-o", str(saved.parent / "x.html"))
-    assert code == 2 and "no picture of the 'isles.map' board" in err and "map 'isles.map'" not in err
+    page = (saved.parent / "x.html").read_text(encoding="utf-8")
+    assert code == 0 and 'id="map-CAP"' in page and 'class="unit Amber' in page, err
     from dipsolve.core.variant_files import find_variant
     record = load_record(str(saved), variant=find_variant(str(map_file)))
     assert record.result.how == "solo" and record.result.winners == ("Amber",)

@@ -83,7 +83,7 @@ def assert_names_board(svg: str, position: Position) -> None:
 
 def test_every_province_and_coast_has_a_place():
     m = standard_map()
-    places = render.coords()
+    places = render.coords(m)
     assert set(m.province_of) == set(places)      # every province and coast, nothing else
 
 
@@ -175,7 +175,7 @@ England: F NWG S A LON - NWY
     svg = render.outcome_svg(adjudicate(position, orders))
     move = group_titled(svg, "England: A LON - NWY VIA: moved")
     d = move.find(f"{SVG}path").get("d")
-    nth = render.coords()["NTH"]
+    nth = render.coords(standard_map())["NTH"]
     assert f"{pictures_board.fmt(nth[0])},{pictures_board.fmt(nth[1])}" in d       # the arrow runs through NTH
     convoy = group_titled(svg, "England: F NTH C A LON - NWY: convoyed")
     assert convoy.find(f"{SVG}circle").get("stroke-dasharray")
@@ -398,9 +398,11 @@ def test_render_without_o_does_not_pour_svg_into_a_terminal(capsys, monkeypatch)
     assert code == 0 and out.startswith("<svg")
 
 
-def test_a_variants_board_is_refused_in_one_line(tmp_path):
+def test_a_variants_board_is_drawn_as_a_schematic(tmp_path):
     example = ROOT / "examples" / "variants" / "pure.dip"
     proc = subprocess.run([sys.executable, "-m", "dipsolve", "render", "--variant", "pure", str(example),
                            "-o", str(tmp_path / "pure.svg")], capture_output=True, text=True)
-    assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert "no picture of the 'pure' board" in proc.stderr and not (tmp_path / "pure.svg").exists()
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    svg = (tmp_path / "pure.svg").read_text(encoding="utf-8")
+    ET.fromstring(svg)
+    assert svg.count('class="unit ') == 7 and "a schematic of the board" in svg

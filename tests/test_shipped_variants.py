@@ -92,10 +92,10 @@ def test_a_shipped_variants_example_is_adjudicated(name, capsys):
 
 
 @pytest.mark.parametrize("name", SHIPPED)
-def test_a_variant_board_has_no_picture_yet_and_says_so(name):
-    from dipsolve.core.errors import DipsolveUnsupported
+def test_a_variant_board_is_drawn_as_a_schematic(name):
     from dipsolve.io.pictures import position_svg
     pos = Position.initial(variant(name))
-    assert pos._repr_svg_() is None             # a notebook shows the text instead
-    with pytest.raises(DipsolveUnsupported, match="draws the standard map only"):
-        position_svg(pos)
+    svg = position_svg(pos)
+    assert pos._repr_svg_() == svg              # a notebook shows it too
+    assert all(f'id="prov-{p}"' in svg for p in pos.map.provinces)
+    assert svg.count('class="unit ') == len(pos.units)

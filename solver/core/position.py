@@ -207,8 +207,8 @@ class Position:
         return cls.from_text(read_input(path), str(path))
 
     def _repr_svg_(self) -> str | None:
-        """The board as a picture, for notebooks (`dipsolve.io.pictures.position_svg`);
-        None (the notebook shows the text) on a map that has no picture yet."""
+        """The board as a picture, for notebooks (`dipsolve.io.pictures.position_svg`; a
+        variant's as a schematic); None (the notebook shows the text) if it cannot be drawn."""
         from ..io.pictures import position_svg
         try:
             return position_svg(self)

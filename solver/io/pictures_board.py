@@ -80,6 +80,8 @@ class MapShapes:
     provinces: dict[str, Shape]
     neutral: tuple[Shape, ...]
     coasts: dict[str, Shape]
+    #: a schematic board's disc radius (`dipsolve.io.pictures_schematic`); 0 for drawn shapes
+    disc: float = 0.0
 
 
 @cache
@@ -104,17 +106,59 @@ def shapes() -> MapShapes:
     return MapShapes(provinces, tuple(neutral), coasts)
 
 
-@cache
-def coords() -> dict[str, Point]:
-    """Location (``"PAR"``, ``"STP/NC"``) -> where a unit there is drawn."""
-    s = shapes()
+#: the schematic boards drawn so far, by the map's identity (a map is not hashable)
+_SCHEMATICS: dict[int, tuple[Map, MapShapes]] = {}
+
+
+def board_shapes(m: Map) -> MapShapes:
+    """The shapes ``m`` is drawn on: the standard board's (`shapes`), or for any other
+    map a schematic of discs laid out by its adjacency
+    (`dipsolve.io.pictures_schematic.schematic`)."""
+    if is_drawn(m):
+        return shapes()
+    hit = _SCHEMATICS.get(id(m))
+    if hit is None or hit[0] is not m:
+        from .pictures_schematic import schematic     # it draws on this module's shapes
+        if len(_SCHEMATICS) >= 16:
+            _SCHEMATICS.clear()
+        hit = _SCHEMATICS[id(m)] = (m, schematic(m))
+        variant_colours(m)
+    return hit[1]
+
+
+def is_drawn(m: Map) -> bool:
+    """Whether ``m`` has drawn shapes (the standard board) rather than a schematic."""
+    return m.name == "standard"
+
+
+def coords(m: Map) -> dict[str, Point]:
+    """Location (``"PAR"``, ``"STP/NC"``) -> where a unit there is drawn, on ``m``."""
+    s = board_shapes(m)
     out = {p: sh.place for p, sh in s.provinces.items()}
     out.update({c: sh.place for c, sh in s.coasts.items()})
     return out
 
 
+#: the colours of a variant's powers that are not the seven (`variant_colours`): power ->
+#: (its colour, its provinces' fill)
+_VARIANT_COLOURS: dict[str, tuple[str, str]] = {}
+
+
+def variant_colours(m: Map) -> None:
+    """Give the powers of ``m`` that are not the standard seven the seven's colours, in
+    ``m``'s order of play, skipping those its own standard powers use (a power keeps the
+    colour it was first given)."""
+    taken = {POWER_COLOURS[p] for p in m.powers if p in POWER_COLOURS}
+    free = [(c, OWNED_COLOURS[p]) for p, c in POWER_COLOURS.items() if c not in taken]
+    for p in m.powers:
+        if p not in POWER_COLOURS and p not in _VARIANT_COLOURS and free:
+            _VARIANT_COLOURS[p] = free.pop(0)
+
+
 def colour(power: str) -> str:
-    return POWER_COLOURS.get(power, _OTHER_COLOUR)
+    if power in POWER_COLOURS:
+        return POWER_COLOURS[power]
+    return _VARIANT_COLOURS[power][0] if power in _VARIANT_COLOURS else _OTHER_COLOUR
 
 
 def tint(power: str) -> str:
@@ -122,6 +166,8 @@ def tint(power: str) -> str:
     mixed with white)."""
     if power in OWNED_COLOURS:
         return OWNED_COLOURS[power]
+    if power in _VARIANT_COLOURS:
+        return _VARIANT_COLOURS[power][1]
     c = colour(power).lstrip("#")
     return "#" + "".join(f"{round(255 - (255 - int(c[i:i + 2], 16)) * 0.42):02x}" for i in (0, 2, 4))
 
@@ -340,9 +386,10 @@ def center_mark(label: Point) -> Point:
 def draw_board(d: Drawing, position: Position, edges: bool, faint: bool = False) -> None:
     """The map: impassable land, the provinces (a supply center's in its owner's colour,
     marked with a ringed dot), the coasts of the split provinces, the names; with
-    ``edges``, the moves of the board as thin lines over it."""
+    ``edges`` (always on a schematic board), the moves of the board as thin lines over it."""
     m = d.game_map
-    s = shapes()
+    s = board_shapes(m)
+    edges = edges or not is_drawn(m)
     for land in s.neutral:
         d.add("map", f'<g>{tooltip(f"{land.id} (impassable)")}'
                      f'{d.shape(land, fill=TERRAIN_COLOURS["neutral"], stroke=BORDER, stroke_width=0.5, fill_rule="evenodd")}</g>')
@@ -382,17 +429,16 @@ def draw_board(d: Drawing, position: Position, edges: bool, faint: bool = False)
             pa, pb = d.at(a), d.at(b)
             if pa is None or pb is None:
                 continue
-            p, q = trim(pa, pb, 4, 4)
+            p, q = trim(pa, pb, *(s.disc * (0.4 if "/" in x else 1.0) or 4 for x in (a, b)))
             style = attr(stroke=EDGE_COLOURS[kind], stroke_width=1.0,
                          stroke_opacity=0.35 if faint else 0.6, cls=f"edge {kind}")
             d.add("edges", f'<path d="M{fmt(p[0])},{fmt(p[1])} L{fmt(q[0])},{fmt(q[1])}" {style}/>')
 
 
-@cache
-def dislodged_places() -> dict[str, Point]:
+def dislodged_places(m: Map) -> dict[str, Point]:
     """Location -> where a unit dislodged there is drawn: beside the unit that took its
     place, inside the province."""
-    s = shapes()
+    s = board_shapes(m)
     return {loc: sh.dislodged for loc, sh in [*s.provinces.items(), *s.coasts.items()]}
 
 
@@ -401,7 +447,7 @@ def marker_at(d: Drawing, location: str, dislodged: bool = False) -> Point | Non
     if p is None:
         return None
     if dislodged:
-        places = dislodged_places()
+        places = dislodged_places(d.game_map)
         q = places.get(location) or places.get(d.game_map.province_of.get(location, location))
         return q if q is not None else offset(p, DISLODGED_OFFSET)
     return offset(p, UNIT_OFFSET)

@@ -33,7 +33,8 @@ from typing import Any, Callable
 
 from ..core.adjudicator import adjudicate
 from ..core.bounds import LIMITS, limit_error
-from .pictures_board import POWER_COLOURS, shapes
+from ..core.map import Map, standard_map
+from .pictures_board import POWER_COLOURS, board_shapes, variant_colours
 from .pictures_chart import centers_chart_svg, chart_x, threats_chart_svg
 from .pictures_svg import outcome_svg, position_svg
 
@@ -46,9 +47,9 @@ Threats = Any          # `dipsolve.analysis.Threats`
 __all__ = ["game_html", "map_defs"]
 
 
-def map_defs() -> str:
-    """The map's shapes once, as ``<path id="map-PAR">`` in a hidden SVG's ``<defs>``."""
-    s = shapes()
+def map_defs(m: Map) -> str:
+    """The shapes of ``m``'s board once, as ``<path id="map-PAR">`` in a hidden SVG's ``<defs>``."""
+    s = board_shapes(m)
     paths = [f'<path id="map-{sh.id.replace(" ", "_")}" d="{sh.path}"/>'
              for sh in [*s.provinces.values(), *s.neutral]]
     return ('<svg width="0" height="0" style="position:absolute" aria-hidden="true">'
@@ -405,7 +406,9 @@ def game_html(record: Record, analysis: Analysis | None = None, *, title: str | 
         raise limit_error("max_page_phases", f"a game of {len(record.phases):,} phases")
     title = title or f"Game {record.id}"
     names = record.names
-    powers = record.phases[0].position.map.powers if record.phases else ()
+    board = record.phases[0].position.map if record.phases else standard_map()
+    powers = board.powers if record.phases else ()
+    variant_colours(board)                  # a variant's powers coloured before the chart is drawn
     counts = {p: [len(ph.position.centers_of(p)) for ph in record.phases] for p in powers}
     chart = centers_chart_svg(names, counts, title="Supply centers")
     xs = [round(chart_x(i, len(names)), 1) for i in range(len(names))]
@@ -443,7 +446,7 @@ def game_html(record: Record, analysis: Analysis | None = None, *, title: str | 
             '<span id="phase-name"></span>'
             f'<label>Press of <select id="press-power" title="the messages a power sent or received '
             f'(and those to every power)">{_press_options(record, powers)}</select></label></header>'
-            f"<main>{map_defs()}{summary}{_MAP_TOOLS}{''.join(sections)}"
+            f"<main>{map_defs(board)}{summary}{_MAP_TOOLS}{''.join(sections)}"
             f'<div class="game">{_players(record)}<div id="chart">{chart}</div>{threats_div}</div></main>'
             f'<script type="application/json" id="chart-x">{json.dumps(xs)}</script>'
             f"<script>{_SCRIPT}</script></body></html>\n")

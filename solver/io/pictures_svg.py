@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence, Union
 
 from ..core.adjudicator import Outcome, OrderResult, Reason, adjudicate
-from ..core.errors import DipsolveRuleError, DipsolveSyntaxError, DipsolveUnsupported
+from ..core.errors import DipsolveRuleError, DipsolveSyntaxError
 from ..core.graph import sea_chains
 from ..core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportHold,
                      SupportMove, Waive)
 from ..core.position import SEASONS, Phase, Position, Unit
 from .pictures_board import (CENTER_R, EDGE_COLOURS, FAIL_COLOUR, FAINT, HEIGHT, MAP_WIDTH,
                              POWER_COLOURS, R, RU, TERRAIN_COLOURS, WIDTH, Drawing, Point, along,
-                             attr, colour, coords, draw_board, draw_unit, draw_units, fmt,
+                             attr, colour, coords, draw_board, is_drawn, draw_unit, draw_units, fmt,
                              marker_at, shift, tint, tooltip, trim, unit_shape, unit_vec)
 
 
@@ -262,14 +262,23 @@ def _legend(d: Drawing, position: Position, heading: Sequence[str], *,
         y += 19
 
     cx, cy = "{X}", "{Y}"
-    for terrain, text in (("land", "land"), ("sea", "sea"), ("neutral", "impassable")):
+    drawn = is_drawn(d.game_map)         # a schematic board: no impassable land, its moves always shown
+    edges = edges or not drawn
+    if not drawn:
+        for note in ("a schematic of the board: each province", "a disc, placed by its neighbours"):
+            d.text("legend", (x0 + 4, y), note, size=10, anchor="start", fill="#444444")
+            y += 14
+        y += 4
+    for terrain, text in (("land", "land"), ("sea", "sea"), ("neutral", "impassable"))[:3 if drawn else 2]:
         key(f'<rect x="{x0 + 7}" y="{fmt(y - 12)}" width="18" height="14" fill="{TERRAIN_COLOURS[terrain]}" stroke="#6f6552" stroke-width="0.8"/>', text)
     key(f'<rect x="{x0 + 7}" y="{fmt(y - 12)}" width="18" height="14" fill="{tint("France")}" stroke="#6f6552" stroke-width="0.8"/>',
         "owned center: owner's colour")
     key(f'<circle cx="{cx}" cy="{cy}" r="{CENTER_R}" fill="{POWER_COLOURS["France"]}" stroke="#222222" stroke-width="1.2"/>',
         "supply center (white: unowned)")
-    key(f'<line x1="{x0 + 4}" y1="{cy}" x2="{x0 + 28}" y2="{cy}" stroke="#2f5f8a" stroke-width="2.2" stroke-dasharray="5,3"/>',
-        "coast (Spa, Bul, StP)")
+    if drawn or d.game_map.fleet_locations and any(
+            len([x for x in locs if x != p]) > 1 for p, locs in d.game_map.fleet_locations.items()):
+        key(f'<line x1="{x0 + 4}" y1="{cy}" x2="{x0 + 28}" y2="{cy}" stroke="#2f5f8a" stroke-width="2.2" stroke-dasharray="5,3"/>',
+            "coast (Spa, Bul, StP)" if drawn else "coast of a province with several")
     if edges:
         key(f'<line x1="{x0 + 4}" y1="{cy}" x2="{x0 + 28}" y2="{cy}" stroke="{EDGE_COLOURS["both"]}" stroke-width="1.5"/>',
             "army and fleet move")
@@ -322,14 +331,10 @@ def _legend(d: Drawing, position: Position, heading: Sequence[str], *,
 # -- the pictures ------------------------------------------------------------------------
 
 def _new(position: Position, refs: bool = False) -> Drawing:
-    """A drawing of ``position``'s board: every picture starts here, so this is where a
-    board without shapes (a variant's) is refused."""
+    """A drawing of ``position``'s board: every picture starts here (a variant's board,
+    which has no shapes, as a schematic: `dipsolve.io.pictures_board.board_shapes`)."""
     board = position.map
-    if board.name != "standard":
-        raise DipsolveUnsupported(f"no picture of the {board.name!r} board: dipsolve draws the standard "
-                                  f"map only (its shapes are data/map_shapes.tsv)",
-                                  expected="a position on the standard map")
-    return Drawing(board, coords(), refs=refs)
+    return Drawing(board, coords(board), refs=refs)
 
 
 def position_svg(position: Position, orders: Mapping[str, Iterable[Order]] | None = None, *,
