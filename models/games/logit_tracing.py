@@ -37,8 +37,7 @@ import numpy as np
 
 from dipsolve.core.results import Deadline
 
-from .gains import tensor_gains
-from .small_supports import newton_indifference
+from .small_supports import solve_support
 
 __all__ = ["logit_tracing"]
 
@@ -174,7 +173,6 @@ def _polished(table: np.ndarray, ps: Sequence[np.ndarray], tolerance: float,
     """An exact equilibrium on the supports that ``ps`` plays above each threshold,
     by Newton's method on their indifference equations; None if none checks out.
     ``tried``: the supports tried before (each is tried once), added to."""
-    shape = table.shape[:-1]
     bound = tolerance * max(1.0, float(np.abs(table).max()))
     for threshold in THRESHOLDS:
         supports = [np.nonzero(p > threshold)[0] for p in ps]
@@ -183,16 +181,9 @@ def _polished(table: np.ndarray, ps: Sequence[np.ndarray], tolerance: float,
             continue
         tried.add(key)
         start = [p[s] / p[s].sum() for p, s in zip(ps, supports)]
-        xs = newton_indifference(table[np.ix_(*supports)], start)
-        if xs is None or min(float(x.min()) for x in xs) < -1e-12:
-            continue
-        full = []
-        for i, s in enumerate(supports):
-            x = np.zeros(shape[i])
-            x[s] = np.clip(xs[i], 0.0, None)
-            full.append(x / x.sum())
-        if max(tensor_gains(table, full)) <= bound:
-            return full
+        found = solve_support(table, [list(s) for s in supports], start, bound)
+        if found is not None:
+            return found
     return None
 
 

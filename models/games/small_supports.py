@@ -39,7 +39,7 @@ from dipsolve.core.results import Deadline
 
 from .gains import contract, tensor_gains
 
-__all__ = ["newton_indifference", "pair_matrix", "small_support_nash"]
+__all__ = ["newton_indifference", "pair_matrix", "small_support_nash", "solve_support"]
 
 
 def _undominated(table: np.ndarray) -> list[list[int]]:
@@ -112,6 +112,24 @@ def newton_indifference(sub: np.ndarray, start: list[np.ndarray], iterations: in
     return xs if np.abs(F).max() < 1e-10 else None
 
 
+def solve_support(table: np.ndarray, supports: Sequence[Sequence[int]], start: list[np.ndarray],
+                  bound: float) -> list[np.ndarray] | None:
+    """The equilibrium of ``table`` on ``supports`` (each player's options played), by
+    Newton's method on their indifference equations from ``start`` (mixtures over the
+    supports), widened to mixtures over all options; None unless Newton converges to
+    non-negative mixtures and no player gains more than ``bound`` by deviating in the
+    whole table (the exact check: an answer is never a near miss)."""
+    xs = newton_indifference(table[np.ix_(*supports)], start)
+    if xs is None or min(float(x.min()) for x in xs) < -1e-12:
+        return None
+    full = []
+    for i, s in enumerate(supports):
+        x = np.zeros(table.shape[i])
+        x[list(s)] = np.clip(xs[i], 0.0, None)
+        full.append(x / x.sum())
+    return full if max(tensor_gains(table, full)) <= bound else None
+
+
 def small_support_nash(table: np.ndarray, deadline: Deadline | None = None,
                        max_support: int = 3, tolerance: float = 1e-9,
                        hint: Sequence[np.ndarray] | None = None,
@@ -122,28 +140,19 @@ def small_support_nash(table: np.ndarray, deadline: Deadline | None = None,
     profiles.  ``hint``: mixtures near an equilibrium (fictitious play's), whose
     nearby supports are tried first, Newton's method starting from them."""
     k = table.ndim - 1
-    shape = table.shape[:k]
     scale = max(1.0, float(np.abs(table).max()))
     live = _undominated(table)
     caps = [min(max_support, len(x)) for x in live]
 
     def attempt(supports: Sequence[Sequence[int]]) -> list[np.ndarray] | None:
-        sub = table[np.ix_(*supports)]
         starts = [[np.full(len(s), 1.0 / len(s)) for s in supports]]
         if hint is not None:
             h = [np.asarray(hint[i])[list(s)] + 1e-3 for i, s in enumerate(supports)]
             starts.insert(0, [x / x.sum() for x in h])
         for start in starts:
-            xs = newton_indifference(sub, start)
-            if xs is None or min(float(x.min()) for x in xs) < -1e-12:
-                continue
-            full = []
-            for i, s in enumerate(supports):
-                x = np.zeros(shape[i])
-                x[list(s)] = np.clip(xs[i], 0.0, None)
-                full.append(x / x.sum())
-            if max(tensor_gains(table, full)) <= tolerance * scale:
-                return full
+            found = solve_support(table, supports, start, tolerance * scale)
+            if found is not None:
+                return found
         return None
 
     if hint is not None:
