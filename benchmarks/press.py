@@ -28,8 +28,10 @@ or HUH), the agreements accepted and, from the server's record (every power's or
 `dipsolve.track_agreements`), the agreements each kind's orders broke; and the seats the
 bot contract stopped (`dipsolve.play.contract`: a turn overran or its bot raised; its
 units hold from then on, breaking what they had promised).  Each client's stderr is kept
-beside the server's record (``--keep DIR``), and each game's result, as it ends, is a
-line of ``DIR/games.jsonl``; ``--summarize DIR/games.jsonl`` reports those again
+beside the server's record (``--keep DIR``).  Two series played on the same seeds (so
+seated alike) are also compared game by game: each role's mean centres, the second series
+less the first, with a 95% interval (`paired`).  With ``--keep``, each game's result, as
+it ends, is a line of ``DIR/games.jsonl``; ``--summarize DIR/games.jsonl`` reports those again
 (a run stopped, or two runs' files joined) without playing.
 
     python benchmarks/press.py --games 2 --until 1902 --time-limit 0.5     # a quick look (minutes)
@@ -177,6 +179,42 @@ def _print(series: str, summary: dict, games: list[dict], seconds: float | None)
                   f"stopped by the bot contract (a turn overran: its units held from then on)")
 
 
+def paired(played: dict[str, list[dict]]) -> list[dict]:
+    """For every two series played on the same seeds (so the same seating): per role (the
+    first kind of seat, and the rest), the game-by-game difference of its mean centres,
+    the second series less the first, with its 95% interval (``policy`` beside
+    ``policy-prior``: what trust reasoning changes when the same seats stab)."""
+    out = []
+    names = list(played)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            ga = {g["seed"]: g for g in played[a]}
+            gb = {g["seed"]: g for g in played[b]}
+            seeds = sorted(set(ga) & set(gb))
+            if not seeds:
+                continue
+            for role, kinds in (("first", (SERIES[a][0], SERIES[b][0])), ("rest", (SERIES[a][1], SERIES[b][1]))):
+                diffs = []
+                for s in seeds:
+                    means = []
+                    for g, kind in ((ga[s], kinds[0]), (gb[s], kinds[1])):
+                        cs = [g["centers"].get(p, 0) for p, k in g["seats"].items() if k == kind]
+                        means.append(sum(cs) / len(cs))
+                    diffs.append(means[1] - means[0])
+                m, lo, hi = mean_interval(diffs)
+                out.append({"series": [a, b], "kinds": list(kinds), "games": len(seeds),
+                            "difference": m, "interval": [lo, hi]})
+    return out
+
+
+def _print_paired(pairs: list[dict]) -> None:
+    for p in pairs:
+        a, b = p["series"]
+        lo, hi = p["interval"]
+        print(f"paired, {p['games']} games: {p['kinds'][1]} in {b} less {p['kinds'][0]} in {a}: "
+              f"{p['difference']:+.2f} centers ({lo:+.2f} to {hi:+.2f})")
+
+
 def summarize_file(path: str, as_json: bool) -> int:
     """``--summarize``: the report of the games in a games.jsonl, by series."""
     played: dict[str, list[dict]] = {}
@@ -191,10 +229,11 @@ def summarize_file(path: str, as_json: bool) -> int:
         return 2
     report = {name: {"games": games, "summary": summarize(games)} for name, games in played.items()}
     if as_json:
-        print(json.dumps({"series": report}, indent=1))
+        print(json.dumps({"series": report, "paired": paired(played)}, indent=1))
     else:
         for name, r in report.items():
             _print(name, r["summary"], r["games"], None)
+        _print_paired(paired(played))
     return 0
 
 
@@ -270,8 +309,9 @@ def main(argv=None) -> int:
     if not args.json:
         for name, r in report.items():
             _print(name, r["summary"], r["games"], r["seconds"])
+        _print_paired(paired(played))
     if args.json:
-        print(json.dumps({"settings": vars(args), "series": report}, indent=1))
+        print(json.dumps({"settings": vars(args), "series": report, "paired": paired(played)}, indent=1))
     return 0
 
 
