@@ -202,6 +202,52 @@ def test_forty_powers_whose_names_share_a_prefix_are_refused_at_the_second():
     assert "is Poweraa's too" in e.message and "first three letters differ" in e.message
 
 
+def _nested_press(depth: int) -> str:
+    """DAIDE press nested ``depth`` deep, on one line (as a fuzzed map file pasted it)."""
+    text = "PRP (ALY (FRA GER) VSS (RUS))"
+    for _ in range(depth):
+        text = f"PRP (AND ({text}) (DMZ (FRA GER) (BUR RUH)))"
+    return text
+
+
+#: one line of about 60 kB, each of its words placed (a home, a neighbour, a number)
+LONG_LINES = {
+    "press": ("PRP (ALY (FRA GER) VSS (RUS)) " * 2000, "(ALY: named as a supply center"),
+    "nested-press": (_nested_press(1500), "(ALY: named as a supply center"),
+    "homes": ("THREE (THIRD) " + "BBB " * 15_000, "Three: BBB is a home of Two already"),
+    "neighbours": ("AMEND CCC ABUTS " + "AAA " * 15_000, None),
+    "victory": ("VICTORY " + "2 " * 30_000, None),
+}
+
+
+@pytest.mark.parametrize("name", LONG_LINES)
+def test_a_long_line_is_split_into_words_once(monkeypatch, name):
+    """A line's words are found once (`dipsolve.core.map.word_spans`), however many of them
+    are placed: a fuzzed map file with DAIDE press pasted on a line of 60 kB took 75 s,
+    each word's place found by splitting the whole line anew (quadratic)."""
+    import dipsolve.core.map_file as map_file
+    splits = [0]
+    real = map_file.word_spans
+
+    def counting(raw: str) -> list[tuple[int, int]]:
+        splits[0] += 1
+        return real(raw)
+
+    monkeypatch.setattr(map_file, "word_spans", counting)
+    line, message = LONG_LINES[name]
+    text = SMALL.replace("UNOWNED CCC", "UNOWNED CCC\n" + line) if name == "homes" else SMALL + line + "\n"
+    lines = len(text.splitlines())
+    if message is None:
+        v = parse_map_file(text, "small.map")
+        assert v.victory == 2 and v.map.army_moves["CCC"] == {"AAA", "BBB"}
+    else:
+        e = _read_error(text)
+        assert message in e.message and e.source_line is not None, e.message
+        assert e.line == (8 if name == "homes" else lines), str(e)
+        assert e.source_line.split()[e.source_line[:e.column - 1].count(" ")] == e.found, str(e)
+    assert len(line) > 50_000 and splits[0] <= lines
+
+
 def test_a_map_file_names_files_of_its_own_folder_only(tmp_path):
     """``USE ../../../../etc/passwd`` is refused at its line, nothing of the file read or
     quoted; a file in a folder within the map's is read."""

@@ -47,7 +47,7 @@ from pathlib import PurePath
 from typing import Any, Callable
 
 from .bounds import LIMITS, check_digits, limit_error
-from .map import COAST_NAMES, Province, make_map, place
+from .map import COAST_NAMES, Province, make_map, place, word_spans
 from .variant import Variant, VariantError, add_start_unit, check_start, check_victory
 
 __all__ = ["parse_map_file"]
@@ -99,10 +99,15 @@ class _Line:
     n: int
     raw: str
     words: list[str]
+    #: where each word is (`word_spans`), found once: every word of a line is placed
+    #: (a unit's, a home's, a neighbour's), and finding each anew cost the whole line
+    spans: list[tuple[int, int]] | None = field(default=None, repr=False)
 
     def at(self, word: int | None = None) -> Where:
         """Where word ``word`` (None: the whole statement) is."""
-        return {"filename": self.filename, **place(self.raw, self.n, word)}
+        if self.spans is None:
+            self.spans = word_spans(self.raw)
+        return {"filename": self.filename, **place(self.raw, self.n, word, self.spans)}
 
     def error(self, message: str, word: int | None = None, **what: Any) -> VariantError:
         return VariantError(message, **self.at(word), **what)
