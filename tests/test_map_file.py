@@ -184,6 +184,11 @@ def test_a_dropped_province_leaves_every_list_that_named_it():
     assert v.map.army_moves == {"AAA": {"BBB"}, "BBB": {"AAA"}} and v.victory == 2
 
 
+def test_a_power_unplayed_twice_on_one_line_goes_once():
+    v = parse_map_file(SMALL + "UNPLAYED TWO TWO\n", "small.map")
+    assert v.powers == ("One",) and v.start_units == (("One", "A", "AAA"),) and v.map.centers == {"AAA", "CCC"}
+
+
 def test_a_map_file_without_powers_or_past_a_bound_is_refused():
     assert "no powers" in _read_error("LAND AAA ABUTS BBB\nLAND BBB ABUTS AAA\n").message
     many = "".join(f"LAND L{i} ABUTS L{i + 1}\n" for i in range(1001))
@@ -210,11 +215,13 @@ def _nested_press(depth: int) -> str:
     return text
 
 
-#: one line of about 60 kB, each of its words placed (a home, a neighbour, a number)
+#: one line of about 50-60 kB, each of its words placed (a home, a neighbour, a number);
+#: 9,000 distinct homes, each looked up among those before it (a list made that quadratic)
 LONG_LINES = {
     "press": ("PRP (ALY (FRA GER) VSS (RUS)) " * 2000, "(ALY: named as a supply center"),
     "nested-press": (_nested_press(1500), "(ALY: named as a supply center"),
     "homes": ("THREE (THIRD) " + "BBB " * 15_000, "Three: BBB is a home of Two already"),
+    "distinct-homes": ("THREE (THIRD) " + " ".join(f"H{i}" for i in range(9000)), "H0: named as a supply center"),
     "neighbours": ("AMEND CCC ABUTS " + "AAA " * 15_000, None),
     "victory": ("VICTORY " + "2 " * 30_000, None),
 }

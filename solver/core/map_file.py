@@ -75,7 +75,7 @@ class _Read:
     aliases: dict[str, list[str]] = field(default_factory=dict)  # ABBR -> other spellings
     powers: list[str] = field(default_factory=list)              # in the file's order
     adjectives: dict[str, str] = field(default_factory=dict)
-    homes: dict[str, list[str]] = field(default_factory=dict)
+    homes: dict[str, dict[str, None]] = field(default_factory=dict)  # power -> its homes, in order
     neutral: list[str] = field(default_factory=list)
     units: dict[str, list[tuple[str, str, Where]]] = field(default_factory=dict)
     begin: str = "S1901M"
@@ -181,7 +181,7 @@ def _statement(read: _Read, ln: _Line, power: str | None,
         if power is None:
             raise ln.error(f"{up} before any power's line", 0, expected="a power's line first")
         if up != "OWNS":
-            homes = read.homes.setdefault(power, [])
+            homes = read.homes.setdefault(power, {})
             if up != "INHABITS":
                 homes.clear()
             _homes(read, ln, power, homes, 1)
@@ -194,7 +194,8 @@ def _statement(read: _Read, ln: _Line, power: str | None,
             goner = word.strip(",").title()
             if goner and goner not in read.powers:
                 raise ln.error(f"UNPLAYED {goner}: no such power", i, found=goner, expected="a power of the map")
-        goners = [w.strip(",").title() for w in words[1:] if w.strip(",")] or ([power] if power else [])
+        goners = dict.fromkeys([w.strip(",").title() for w in words[1:] if w.strip(",")]
+                               or ([power] if power else []))       # a power named twice goes once
         for goner in goners:
             read.powers.remove(goner)
             read.homes.pop(goner, None)
@@ -263,19 +264,19 @@ def _drop(read: _Read, dropped: list[str]) -> None:
         del read.kinds[k], read.abuts[k]
     for places in read.abuts.values():
         places[:] = [p for p in places if _province(p) not in gone]
-    for homes in read.homes.values():
-        homes[:] = [c for c in homes if c not in gone]
+    for power, homes in read.homes.items():
+        read.homes[power] = {c: None for c in homes if c not in gone}
     read.neutral = [c for c in read.neutral if c not in gone]
     for power, units in read.units.items():
         read.units[power] = [u for u in units if _province(u[1]) not in gone]
 
 
-def _homes(read: _Read, ln: _Line, power: str, homes: list[str], first: int) -> None:
-    """The homes named from word ``first`` of ``ln`` added to ``power``'s ``homes``."""
+def _homes(read: _Read, ln: _Line, power: str, homes: dict[str, None], first: int) -> None:
+    """The homes named from word ``first`` of ``ln`` added to ``power``'s ``homes`` (a
+    dict for an ordered set: a home named again is found at once, not in a list)."""
     for i, w in enumerate(ln.words[first:], first):
         center = w.upper()
-        if center not in homes:
-            homes.append(center)
+        homes.setdefault(center)
         read.home_at.setdefault((power, center), ln.at(i))
         read.named_at.setdefault(center, ln.at(i))
 
@@ -299,7 +300,7 @@ def _power(read: _Read, ln: _Line) -> str:
             raise limit_error("max_powers", f"a map of more than {len(read.powers)} powers", **ln.at(0))
         read.powers.append(power)
         read.power_at[power] = ln.at(0)
-    _homes(read, ln, power, read.homes.setdefault(power, []), first)
+    _homes(read, ln, power, read.homes.setdefault(power, {}), first)
     return power
 
 
@@ -442,7 +443,7 @@ def _home_of(read: _Read, filename: str) -> dict[str, str]:
     where the second names it."""
     home_of: dict[str, str] = {}
     for p in read.powers:
-        for c in read.homes.get(p, []):
+        for c in read.homes.get(p, {}):
             other = home_of.setdefault(c, p)
             if other != p:
                 raise VariantError(f"{p}: {c} is a home of {other} already (a supply center is the "
