@@ -184,6 +184,44 @@ def test_a_dropped_province_leaves_every_list_that_named_it():
     assert v.map.army_moves == {"AAA": {"BBB"}, "BBB": {"AAA"}} and v.victory == 2
 
 
+@pytest.mark.parametrize("extra, army, centers, units", [
+    # -PLACE removes the places written before it that start so, not those after it
+    ("AMEND CCC ABUTS -AAA AAA", {"AAA": {"BBB", "CCC"}, "BBB": {"AAA", "CCC"}, "CCC": {"AAA", "BBB"}},
+     {"AAA", "BBB", "CCC"}, 2),
+    ("AMEND CCC ABUTS -A", {"AAA": {"BBB", "CCC"}, "BBB": {"AAA", "CCC"}, "CCC": {"BBB"}}, {"AAA", "BBB", "CCC"}, 2),
+    ("AMEND CCC ABUTS -", {"AAA": {"BBB", "CCC"}, "BBB": {"AAA", "CCC"}, "CCC": set()}, {"AAA", "BBB", "CCC"}, 2),
+    # DROP takes what named the province before it; written again after it, it stays
+    ("DROP CCC\nLAND CCC ABUTS AAA BBB", {"AAA": {"BBB"}, "BBB": {"AAA"}, "CCC": {"AAA", "BBB"}}, {"AAA", "BBB"}, 2),
+    ("DROP AAA\nONE (FIRST) AAA\nLAND AAA ABUTS BBB", {"AAA": {"BBB"}, "BBB": {"CCC"}, "CCC": {"BBB"}},
+     {"AAA", "BBB", "CCC"}, 1),
+])
+def test_amend_and_drop_take_what_was_written_before_them(extra, army, centers, units):
+    v = parse_map_file(SMALL + extra + "\n", "small.map")
+    assert v.map.army_moves == army and v.map.centers == centers and len(v.start_units) == units
+
+
+#: a line of 5,000 places (P0 ... P4999), then 60 kB of removals or drops in all
+_PLACES = "AMEND CCC ABUTS " + " ".join(f"P{i}" for i in range(5000))
+MANY_REMOVALS = {
+    "removals-on-its-line": _PLACES + " " + " ".join(f"-Q{i}" for i in range(5000)),
+    "removals-on-lines": _PLACES + "\n" + "AMEND CCC ABUTS -Q\n" * 1700,
+    "drops": _PLACES + "\n" + "DROP XYZ\n" * 3300,
+}
+
+
+@pytest.mark.parametrize("name", MANY_REMOVALS)
+def test_removals_and_drops_are_not_each_a_pass_over_the_map(name):
+    """Each ``-PLACE`` filtered the location's places, each ``DROP`` every list read so
+    far: these 60 kB took 2 to 9 s (quadratic); now they are noted with their time and
+    the lists read once at the end.  Read the same: P0 is the first unknown place."""
+    e = _read_error(SMALL + MANY_REMOVALS[name] + "\n")
+    assert e.message == "CCC touches P0, which is no location of the map", e.message
+    assert (e.line, e.column, e.found) == (14, 17, "P0")
+    assert len(MANY_REMOVALS[name]) > 55_000
+    v = parse_map_file(SMALL + MANY_REMOVALS[name] + "\nAMEND CCC ABUTS -P\n", "small.map")   # all P*
+    assert v.map.army_moves["CCC"] == {"AAA", "BBB"}
+
+
 def test_a_power_unplayed_twice_on_one_line_goes_once():
     v = parse_map_file(SMALL + "UNPLAYED TWO TWO\n", "small.map")
     assert v.powers == ("One",) and v.start_units == (("One", "A", "AAA"),) and v.map.centers == {"AAA", "CCC"}
