@@ -164,6 +164,8 @@ def _read_error(text: str) -> VariantError:
                                                                     "in capitals", None),
     ("LAND CCC ABUTS AAA BBB", "LAND CCC ABUTS AAA BBB\nLAND DDD/NC ABUTS CCC", (14, 1),
      "a coast is a COAST location", None),
+    ("LAND CCC ABUTS AAA BBB", "LAND CCC ABUTS AAA BBB\nLAND Ddd ABUTS CCC", (14, 6),
+     "LAND Ddd: a location is written in capitals (DDD), or in lower case", None),
     # two powers a short name cannot tell apart
     ("TWO (SECOND) BBB", "ONEX (SECOND) BBB", (5, 1), "power Onex: its short name ONE (the first three "
                                                        "letters of its name) is One's too", None),

@@ -31,12 +31,13 @@ the map does not have; a year or a victory of more than ``max_digits`` digits (c
 before they are converted), a year out of ``max_year``, a first phase that is none of the
 game (``WINTER ... MOVEMENT``), a victory of no center or of more centers than the map
 has; a place that touches itself (``LAND PAR ABUTS PAR``: an army would move to where it
-stands, support itself); a supply center home to two powers; two units at the start in
-one province; more locations than ``max_locations``, more powers than ``max_powers``, no
-power at all; two powers whose names start with the same three letters (a power is
-printed short, and named in DAIDE, by them: ``POW`` would be any of them).  Which files
-``MAP``/``USE`` may name is up to the caller's ``open_beside``
-(`dipsolve.core.variant_files`: files in the map's own folder only).
+stands, support itself); a location written in mixed case (``LAND Par``: it is in
+capitals, or in lower case for a province with coasts); a supply center home to two
+powers; two units at the start in one province; more locations than ``max_locations``,
+more powers than ``max_powers``, no power at all; two powers whose names start with the
+same three letters (a power is printed short, and named in DAIDE, by them: ``POW`` would
+be any of them).  Which files ``MAP``/``USE`` may name is up to the caller's
+``open_beside`` (`dipsolve.core.variant_files`: files in the map's own folder only).
 """
 
 from __future__ import annotations
@@ -249,6 +250,10 @@ def _location(read: _Read, ln: _Line, up: str) -> None:
     if _LOCATION.fullmatch(loc) is None:
         raise ln.error(f"{up} {loc}: expected a location's abbreviation (letters and digits: PAR; a "
                        f"coast: SPA/NC)", 1, found=loc, expected="ABBR or ABBR/NC")
+    if up != "AMEND" and loc not in (loc.upper(), loc.lower()):     # Par: a fleet-only place's spelling
+        raise ln.error(f"{up} {loc}: a location is written in capitals ({loc.upper()}), or in lower "
+                       f"case for a province with coasts ({loc.lower()})", 1, found=loc,
+                       expected=f"{loc.upper()} or {loc.lower()}")
     if "/" in loc and up not in ("COAST", "PORT", "AMEND"):
         raise ln.error(f"{up} {loc}: a coast is a COAST location", 0, found=up, expected="COAST")
     if "/" in loc and (loc != loc.upper() or loc.upper().split("/")[1] not in _COASTS):
