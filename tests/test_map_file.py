@@ -164,6 +164,8 @@ def _read_error(text: str) -> VariantError:
                                                                     "in capitals", None),
     ("LAND CCC ABUTS AAA BBB", "LAND CCC ABUTS AAA BBB\nLAND DDD/NC ABUTS CCC", (14, 1),
      "a coast is a COAST location", None),
+    ("LAND CCC ABUTS AAA BBB", "LAND CCC ABUTS AAA BBB\nLAND Ddd ABUTS CCC", (14, 6),
+     "LAND Ddd: a location is written in capitals (DDD), or in lower case", None),
     # two powers a short name cannot tell apart
     ("TWO (SECOND) BBB", "ONEX (SECOND) BBB", (5, 1), "power Onex: its short name ONE (the first three "
                                                        "letters of its name) is One's too", None),
@@ -184,6 +186,49 @@ def test_a_dropped_province_leaves_every_list_that_named_it():
     assert v.map.army_moves == {"AAA": {"BBB"}, "BBB": {"AAA"}} and v.victory == 2
 
 
+@pytest.mark.parametrize("extra, army, centers, units", [
+    # -PLACE removes the places written before it that start so, not those after it
+    ("AMEND CCC ABUTS -AAA AAA", {"AAA": {"BBB", "CCC"}, "BBB": {"AAA", "CCC"}, "CCC": {"AAA", "BBB"}},
+     {"AAA", "BBB", "CCC"}, 2),
+    ("AMEND CCC ABUTS -A", {"AAA": {"BBB", "CCC"}, "BBB": {"AAA", "CCC"}, "CCC": {"BBB"}}, {"AAA", "BBB", "CCC"}, 2),
+    ("AMEND CCC ABUTS -", {"AAA": {"BBB", "CCC"}, "BBB": {"AAA", "CCC"}, "CCC": set()}, {"AAA", "BBB", "CCC"}, 2),
+    # DROP takes what named the province before it; written again after it, it stays
+    ("DROP CCC\nLAND CCC ABUTS AAA BBB", {"AAA": {"BBB"}, "BBB": {"AAA"}, "CCC": {"AAA", "BBB"}}, {"AAA", "BBB"}, 2),
+    ("DROP AAA\nONE (FIRST) AAA\nLAND AAA ABUTS BBB", {"AAA": {"BBB"}, "BBB": {"CCC"}, "CCC": {"BBB"}},
+     {"AAA", "BBB", "CCC"}, 1),
+])
+def test_amend_and_drop_take_what_was_written_before_them(extra, army, centers, units):
+    v = parse_map_file(SMALL + extra + "\n", "small.map")
+    assert v.map.army_moves == army and v.map.centers == centers and len(v.start_units) == units
+
+
+#: a line of 5,000 places (P0 ... P4999), then 60 kB of removals or drops in all
+_PLACES = "AMEND CCC ABUTS " + " ".join(f"P{i}" for i in range(5000))
+MANY_REMOVALS = {
+    "removals-on-its-line": _PLACES + " " + " ".join(f"-Q{i}" for i in range(5000)),
+    "removals-on-lines": _PLACES + "\n" + "AMEND CCC ABUTS -Q\n" * 1700,
+    "drops": _PLACES + "\n" + "DROP XYZ\n" * 3300,
+}
+
+
+@pytest.mark.parametrize("name", MANY_REMOVALS)
+def test_removals_and_drops_are_not_each_a_pass_over_the_map(name):
+    """Each ``-PLACE`` filtered the location's places, each ``DROP`` every list read so
+    far: these 60 kB took 2 to 9 s (quadratic); now they are noted with their time and
+    the lists read once at the end.  Read the same: P0 is the first unknown place."""
+    e = _read_error(SMALL + MANY_REMOVALS[name] + "\n")
+    assert e.message == "CCC touches P0, which is no location of the map", e.message
+    assert (e.line, e.column, e.found) == (14, 17, "P0")
+    assert len(MANY_REMOVALS[name]) > 55_000
+    v = parse_map_file(SMALL + MANY_REMOVALS[name] + "\nAMEND CCC ABUTS -P\n", "small.map")   # all P*
+    assert v.map.army_moves["CCC"] == {"AAA", "BBB"}
+
+
+def test_a_power_unplayed_twice_on_one_line_goes_once():
+    v = parse_map_file(SMALL + "UNPLAYED TWO TWO\n", "small.map")
+    assert v.powers == ("One",) and v.start_units == (("One", "A", "AAA"),) and v.map.centers == {"AAA", "CCC"}
+
+
 def test_a_map_file_without_powers_or_past_a_bound_is_refused():
     assert "no powers" in _read_error("LAND AAA ABUTS BBB\nLAND BBB ABUTS AAA\n").message
     many = "".join(f"LAND L{i} ABUTS L{i + 1}\n" for i in range(1001))
@@ -200,6 +245,54 @@ def test_forty_powers_whose_names_share_a_prefix_are_refused_at_the_second():
     e = _read_error(SMALL.replace("UNOWNED CCC", powers + "UNOWNED CCC"))
     assert e.message.startswith("power Powerab: its short name POW") and e.line == 8
     assert "is Poweraa's too" in e.message and "first three letters differ" in e.message
+
+
+def _nested_press(depth: int) -> str:
+    """DAIDE press nested ``depth`` deep, on one line (as a fuzzed map file pasted it)."""
+    text = "PRP (ALY (FRA GER) VSS (RUS))"
+    for _ in range(depth):
+        text = f"PRP (AND ({text}) (DMZ (FRA GER) (BUR RUH)))"
+    return text
+
+
+#: one line of about 50-60 kB, each of its words placed (a home, a neighbour, a number);
+#: 9,000 distinct homes, each looked up among those before it (a list made that quadratic)
+LONG_LINES = {
+    "press": ("PRP (ALY (FRA GER) VSS (RUS)) " * 2000, "(ALY: named as a supply center"),
+    "nested-press": (_nested_press(1500), "(ALY: named as a supply center"),
+    "homes": ("THREE (THIRD) " + "BBB " * 15_000, "Three: BBB is a home of Two already"),
+    "distinct-homes": ("THREE (THIRD) " + " ".join(f"H{i}" for i in range(9000)), "H0: named as a supply center"),
+    "neighbours": ("AMEND CCC ABUTS " + "AAA " * 15_000, None),
+    "victory": ("VICTORY " + "2 " * 30_000, None),
+}
+
+
+@pytest.mark.parametrize("name", LONG_LINES)
+def test_a_long_line_is_split_into_words_once(monkeypatch, name):
+    """A line's words are found once (`dipsolve.core.map.word_spans`), however many of them
+    are placed: a fuzzed map file with DAIDE press pasted on a line of 60 kB took 75 s,
+    each word's place found by splitting the whole line anew (quadratic)."""
+    import dipsolve.core.map_file as map_file
+    splits = [0]
+    real = map_file.word_spans
+
+    def counting(raw: str) -> list[tuple[int, int]]:
+        splits[0] += 1
+        return real(raw)
+
+    monkeypatch.setattr(map_file, "word_spans", counting)
+    line, message = LONG_LINES[name]
+    text = SMALL.replace("UNOWNED CCC", "UNOWNED CCC\n" + line) if name == "homes" else SMALL + line + "\n"
+    lines = len(text.splitlines())
+    if message is None:
+        v = parse_map_file(text, "small.map")
+        assert v.victory == 2 and v.map.army_moves["CCC"] == {"AAA", "BBB"}
+    else:
+        e = _read_error(text)
+        assert message in e.message and e.source_line is not None, e.message
+        assert e.line == (8 if name == "homes" else lines), str(e)
+        assert e.source_line.split()[e.source_line[:e.column - 1].count(" ")] == e.found, str(e)
+    assert len(line) > 50_000 and splits[0] <= lines
 
 
 def test_a_map_file_names_files_of_its_own_folder_only(tmp_path):

@@ -34,11 +34,20 @@ def declarations(text: str) -> Iterator[tuple[int, str, list[str]]]:
 _WORD = re.compile(r"\S+")
 
 
-def place(raw: str, n: int, word: int | None = None) -> dict[str, Any]:
+def word_spans(raw: str) -> list[tuple[int, int]]:
+    """Where each word of the line ``raw`` (``#`` starts a comment) starts and ends: what
+    `place` finds a word's column in.  A reader that places many words of one line
+    finds them once and hands them to `place` (else each word costs the whole line)."""
+    return [m.span() for m in _WORD.finditer(raw.split("#", 1)[0])] or [(0, 0)]
+
+
+def place(raw: str, n: int, word: int | None = None,
+          spans: list[tuple[int, int]] | None = None) -> dict[str, Any]:
     """Where word ``word`` (0: the line's first; None: the whole statement) of the line
     ``raw`` (line ``n`` of its file; ``#`` starts a comment) is, as an error takes it:
-    ``line``, ``column``, ``source_line``, ``width``."""
-    spans = [m.span() for m in _WORD.finditer(raw.split("#", 1)[0])] or [(0, 0)]
+    ``line``, ``column``, ``source_line``, ``width``; ``spans``: the line's `word_spans`,
+    if they are found already."""
+    spans = spans or word_spans(raw)
     if word is None:
         start, end = spans[0][0], spans[-1][1]
     else:

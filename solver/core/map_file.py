@@ -31,12 +31,13 @@ the map does not have; a year or a victory of more than ``max_digits`` digits (c
 before they are converted), a year out of ``max_year``, a first phase that is none of the
 game (``WINTER ... MOVEMENT``), a victory of no center or of more centers than the map
 has; a place that touches itself (``LAND PAR ABUTS PAR``: an army would move to where it
-stands, support itself); a supply center home to two powers; two units at the start in
-one province; more locations than ``max_locations``, more powers than ``max_powers``, no
-power at all; two powers whose names start with the same three letters (a power is
-printed short, and named in DAIDE, by them: ``POW`` would be any of them).  Which files
-``MAP``/``USE`` may name is up to the caller's ``open_beside``
-(`dipsolve.core.variant_files`: files in the map's own folder only).
+stands, support itself); a location written in mixed case (``LAND Par``: it is in
+capitals, or in lower case for a province with coasts); a supply center home to two
+powers; two units at the start in one province; more locations than ``max_locations``,
+more powers than ``max_powers``, no power at all; two powers whose names start with the
+same three letters (a power is printed short, and named in DAIDE, by them: ``POW`` would
+be any of them).  Which files ``MAP``/``USE`` may name is up to the caller's
+``open_beside`` (`dipsolve.core.variant_files`: files in the map's own folder only).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from pathlib import PurePath
 from typing import Any, Callable
 
 from .bounds import LIMITS, check_digits, limit_error
-from .map import COAST_NAMES, Province, make_map, place
+from .map import COAST_NAMES, Province, make_map, place, word_spans
 from .variant import Variant, VariantError, add_start_unit, check_start, check_victory
 
 __all__ = ["parse_map_file"]
@@ -67,17 +68,29 @@ Where = dict[str, Any]
 
 @dataclass
 class _Read:
-    """What the statements said so far (a ``MAP``/``USE`` file's first), and where."""
+    """What the statements said so far (a ``MAP``/``USE`` file's first), and where.
+
+    What ``AMEND ... -PLACE`` and ``DROP`` take away is not searched for when they are
+    read (each would cost every list read so far: quadratic in a long file) but noted
+    with its time (`tick`); a place, home, center or unit written before it is left out
+    when the lists are read at the end (`_touches`, `gone`)."""
 
     kinds: dict[str, str] = field(default_factory=dict)          # location key -> WATER, ...
-    abuts: dict[str, list[str]] = field(default_factory=dict)    # location key -> places
+    #: location key -> (a place it touches, when it was written)
+    abuts: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    #: location key -> a prefix (upper case) ``-PLACE`` removed -> when, the latest time
+    removed: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: a province -> when it was last dropped; a province -> its location keys (bul, BUL/EC)
+    dropped: dict[str, int] = field(default_factory=dict)
+    keys_of: dict[str, set[str]] = field(default_factory=dict)
+    clock: int = 0
     names: dict[str, str] = field(default_factory=dict)          # ABBR -> full name
     aliases: dict[str, list[str]] = field(default_factory=dict)  # ABBR -> other spellings
     powers: list[str] = field(default_factory=list)              # in the file's order
     adjectives: dict[str, str] = field(default_factory=dict)
-    homes: dict[str, list[str]] = field(default_factory=dict)
-    neutral: list[str] = field(default_factory=list)
-    units: dict[str, list[tuple[str, str, Where]]] = field(default_factory=dict)
+    homes: dict[str, dict[str, int]] = field(default_factory=dict)  # power -> home -> when, in order
+    neutral: list[tuple[str, int]] = field(default_factory=list)     # (center, when)
+    units: dict[str, list[tuple[str, str, Where, int]]] = field(default_factory=dict)
     begin: str = "S1901M"
     victory: tuple[str, Where] | None = None
     files: list[str] = field(default_factory=list)
@@ -90,6 +103,21 @@ class _Read:
     power_at: dict[str, Where] = field(default_factory=dict)
     loc_at: dict[str, Where] = field(default_factory=dict)
 
+    def tick(self) -> int:
+        """The time of what is read now: later than all read before it."""
+        self.clock += 1
+        return self.clock
+
+    def gone(self, province: str, when: int) -> bool:
+        """Whether ``province``, named at ``when``, was dropped after it."""
+        return self.dropped.get(province, 0) > when
+
+    def forget(self, key: str) -> None:
+        """The location ``key`` and what it touches taken off (dropped, or written anew)."""
+        del self.kinds[key], self.abuts[key]
+        self.removed.pop(key, None)
+        self.keys_of[_province(key)].discard(key)
+
 
 @dataclass
 class _Line:
@@ -99,10 +127,15 @@ class _Line:
     n: int
     raw: str
     words: list[str]
+    #: where each word is (`word_spans`), found once: every word of a line is placed
+    #: (a unit's, a home's, a neighbour's), and finding each anew cost the whole line
+    spans: list[tuple[int, int]] | None = field(default=None, repr=False)
 
     def at(self, word: int | None = None) -> Where:
         """Where word ``word`` (None: the whole statement) is."""
-        return {"filename": self.filename, **place(self.raw, self.n, word)}
+        if self.spans is None:
+            self.spans = word_spans(self.raw)
+        return {"filename": self.filename, **place(self.raw, self.n, word, self.spans)}
 
     def error(self, message: str, word: int | None = None, **what: Any) -> VariantError:
         return VariantError(message, **self.at(word), **what)
@@ -171,12 +204,12 @@ def _statement(read: _Read, ln: _Line, power: str | None,
         if power is None or len(words) != 2:
             raise ln.error(f"found {ln.text!r}, expected a unit (A LOC or F LOC) after its power's line",
                            found=ln.text, expected="A LOC or F LOC after a power's line")
-        read.units.setdefault(power, []).append((up, words[1].upper(), ln.at(1)))
+        read.units.setdefault(power, []).append((up, words[1].upper(), ln.at(1), read.tick()))
     elif up in ("HOME", "HOMES", "INHABITS", "OWNS"):
         if power is None:
             raise ln.error(f"{up} before any power's line", 0, expected="a power's line first")
         if up != "OWNS":
-            homes = read.homes.setdefault(power, [])
+            homes = read.homes.setdefault(power, {})
             if up != "INHABITS":
                 homes.clear()
             _homes(read, ln, power, homes, 1)
@@ -189,14 +222,16 @@ def _statement(read: _Read, ln: _Line, power: str | None,
             goner = word.strip(",").title()
             if goner and goner not in read.powers:
                 raise ln.error(f"UNPLAYED {goner}: no such power", i, found=goner, expected="a power of the map")
-        goners = [w.strip(",").title() for w in words[1:] if w.strip(",")] or ([power] if power else [])
+        goners = dict.fromkeys([w.strip(",").title() for w in words[1:] if w.strip(",")]
+                               or ([power] if power else []))       # a power named twice goes once
         for goner in goners:
             read.powers.remove(goner)
             read.homes.pop(goner, None)
             read.units.pop(goner, None)
         return None
     elif up in ("UNOWNED", "NEUTRAL", "CENTERS"):
-        read.neutral += [w.upper() for w in words[1:]]
+        now = read.tick()
+        read.neutral += [(w.upper(), now) for w in words[1:]]
         for i, w in enumerate(words[1:], 1):
             read.named_at.setdefault(w.upper(), ln.at(i))
         return None
@@ -215,6 +250,10 @@ def _location(read: _Read, ln: _Line, up: str) -> None:
     if _LOCATION.fullmatch(loc) is None:
         raise ln.error(f"{up} {loc}: expected a location's abbreviation (letters and digits: PAR; a "
                        f"coast: SPA/NC)", 1, found=loc, expected="ABBR or ABBR/NC")
+    if up != "AMEND" and loc not in (loc.upper(), loc.lower()):     # Par: a fleet-only place's spelling
+        raise ln.error(f"{up} {loc}: a location is written in capitals ({loc.upper()}), or in lower "
+                       f"case for a province with coasts ({loc.lower()})", 1, found=loc,
+                       expected=f"{loc.upper()} or {loc.lower()}")
     if "/" in loc and up not in ("COAST", "PORT", "AMEND"):
         raise ln.error(f"{up} {loc}: a coast is a COAST location", 0, found=up, expected="COAST")
     if "/" in loc and (loc != loc.upper() or loc.upper().split("/")[1] not in _COASTS):
@@ -229,7 +268,7 @@ def _location(read: _Read, ln: _Line, up: str) -> None:
         key = old
     else:
         if old is not None:
-            del read.kinds[old], read.abuts[old]
+            read.forget(old)
         elif len(read.kinds) >= LIMITS["max_locations"].value:
             raise limit_error("max_locations", f"a map of more than {len(read.kinds)} locations",
                               **ln.at(1))
@@ -237,40 +276,72 @@ def _location(read: _Read, ln: _Line, up: str) -> None:
         read.kinds[key] = up
         read.abuts[key] = []
         read.loc_at[key] = ln.at(1)
-    places = read.abuts[key]
+        read.keys_of.setdefault(_province(key), set()).add(key)
+    places, removed = read.abuts[key], read.removed.setdefault(key, {})
     for i, place_ in enumerate(words[3:], 3):
-        if place_.startswith("-"):
-            places[:] = [p for p in places if not p.upper().startswith(place_[1:].upper())]
+        if place_.startswith("-"):         # every place written before it that starts so
+            removed[place_[1:].upper()] = read.tick()
             continue
         if _province(place_) == _province(loc):
             raise ln.error(f"{loc} touches {place_}: itself (a unit there would move to where it "
                            f"stands, or support itself)", i, found=place_, expected="another province")
-        places.append(place_)
+        places.append((place_, read.tick()))
         read.placed.setdefault((key, place_.upper()), ln.at(i))
 
 
 def _drop(read: _Read, dropped: list[str]) -> None:
     """``DROP ABBR ...``: the provinces and their coasts taken off the map, and (as the
     ``diplomacy`` package drops them) out of every list that names them: what touches
-    them, homes, neutral centers, units."""
-    gone = set(dropped)
-    for k in [k for k in read.kinds if _province(k) in gone]:
-        del read.kinds[k], read.abuts[k]
-    for places in read.abuts.values():
-        places[:] = [p for p in places if _province(p) not in gone]
-    for homes in read.homes.values():
-        homes[:] = [c for c in homes if c not in gone]
-    read.neutral = [c for c in read.neutral if c not in gone]
-    for power, units in read.units.items():
-        read.units[power] = [u for u in units if _province(u[1]) not in gone]
+    them, homes, neutral centers, units (those lists as they are read at the end: what
+    named a province before its drop is left out, `_Read.gone`)."""
+    now = read.tick()
+    for province in dropped:
+        for k in sorted(read.keys_of.get(province, ())):
+            read.forget(k)
+        read.dropped[province] = now
 
 
-def _homes(read: _Read, ln: _Line, power: str, homes: list[str], first: int) -> None:
-    """The homes named from word ``first`` of ``ln`` added to ``power``'s ``homes``."""
+def _touches(read: _Read) -> dict[str, list[str]]:
+    """Each location key -> the places it touches, in their order: those written, less
+    those a later ``-PLACE`` of its own removed or a later ``DROP`` dropped."""
+    out: dict[str, list[str]] = {}
+    for key, places in read.abuts.items():
+        removed_at = _removed_at([p.upper() for p, _ in places], read.removed.get(key, {}))
+        out[key] = [p for (p, when), last in zip(places, removed_at)
+                    if last < when and not read.gone(_province(p), when)]
+    return out
+
+
+def _removed_at(places: list[str], removed: dict[str, int]) -> list[int]:
+    """For each of ``places`` (upper case), the time of the latest of ``removed`` (a
+    prefix -> its time) it starts with, 0 for none.  The places and the prefixes are
+    sorted together: the words a prefix starts follow it, one run, so the prefixes of
+    each word are a stack as they are met (near-linear, where each place against each
+    prefix was quadratic)."""
+    out = [0] * len(places)
+    if not removed:
+        return out
+    met = sorted([(x, 0, t) for x, t in removed.items()] + [(p, 1, i) for i, p in enumerate(places)])
+    stack: list[tuple[str, int]] = []       # (a prefix, its latest time or a shorter one's)
+    for text, is_place, value in met:
+        while stack and not text.startswith(stack[-1][0]):
+            stack.pop()
+        latest = stack[-1][1] if stack else 0
+        if is_place:
+            out[value] = latest
+        else:
+            stack.append((text, max(value, latest)))
+    return out
+
+
+def _homes(read: _Read, ln: _Line, power: str, homes: dict[str, int], first: int) -> None:
+    """The homes named from word ``first`` of ``ln`` added to ``power``'s ``homes`` (a
+    dict for an ordered set: a home named again is found at once, not in a list)."""
     for i, w in enumerate(ln.words[first:], first):
         center = w.upper()
-        if center not in homes:
-            homes.append(center)
+        if center in homes and read.gone(center, homes[center]):
+            del homes[center]                  # dropped since: named again, it comes last
+        homes.setdefault(center, read.tick())
         read.home_at.setdefault((power, center), ln.at(i))
         read.named_at.setdefault(center, ln.at(i))
 
@@ -294,7 +365,7 @@ def _power(read: _Read, ln: _Line) -> str:
             raise limit_error("max_powers", f"a map of more than {len(read.powers)} powers", **ln.at(0))
         read.powers.append(power)
         read.power_at[power] = ln.at(0)
-    _homes(read, ln, power, read.homes.setdefault(power, []), first)
+    _homes(read, ln, power, read.homes.setdefault(power, {}), first)
     return power
 
 
@@ -318,12 +389,13 @@ def _lines(read: _Read, text: str, filename: str, open_beside: Callable[[str], t
             power = _statement(read, _Line(filename, n, raw, words), power, include)
 
 
-def _army_moves(read: _Read, key: str, kind_of: Callable[[str], str | None]) -> set[str]:
-    """The provinces an army in the province ``key`` moves to (see the module's docstring:
-    the first place of the list that names a province decides, as the package reads it)."""
+def _army_moves(touches: list[str], kind_of: Callable[[str], str | None]) -> set[str]:
+    """The provinces an army moves to from the province that ``touches`` these places (see
+    the module's docstring: the first place of the list that names a province decides, as
+    the package reads it)."""
     out: set[str] = set()
     seen: set[str] = set()
-    for place in read.abuts[key]:
+    for place in touches:
         prov = place.upper()[:3] if "/" in place else place.upper()
         if prov in seen:
             continue
@@ -333,12 +405,12 @@ def _army_moves(read: _Read, key: str, kind_of: Callable[[str], str | None]) -> 
     return out
 
 
-def _fleet_moves(read: _Read, key: str, fleet_at: set[str], kind_of: Callable[[str], str | None]) -> set[str]:
-    """The locations a fleet at ``key`` moves to: capitalised places, not land, a coast
-    named where the province has coasts."""
+def _fleet_moves(touches: list[str], fleet_at: set[str], kind_of: Callable[[str], str | None]) -> set[str]:
+    """The locations a fleet moves to from the location that ``touches`` these places:
+    capitalised places, not land, a coast named where the province has coasts."""
     out: set[str] = set()
     seen: set[str] = set()
-    for place in read.abuts[key]:
+    for place in touches:
         target = place.upper()
         if target in seen:
             continue
@@ -373,7 +445,8 @@ def parse_map_file(text: str, filename: str,
     # where a fleet may stand: a sea or coast location written in capitals (a bicoastal
     # province itself is written in lower case, a fleet stands on its coasts)
     fleet_at = {k for k, v in read.kinds.items() if v in ("WATER", "COAST", "PORT") and k == k.upper()}
-    for k, places in read.abuts.items():
+    touches = _touches(read)
+    for k, places in touches.items():
         for place_ in places:
             if _key(read, place_) is None and _key(read, _province(place_)) is None:
                 where = read.placed.get((k, place_.upper()), {"filename": filename})
@@ -381,7 +454,7 @@ def parse_map_file(text: str, filename: str,
                                    found=place_, expected="a location of the map", **where)
     _check_coasts(read, provinces_at)
     home_of = _home_of(read, filename)
-    centers = set(home_of) | set(read.neutral)
+    centers = set(home_of) | {c for c, when in read.neutral if not read.gone(c, when)}
     unknown = sorted(c for c in centers if c not in provinces_at)
     if unknown:
         raise VariantError(f"{unknown[0]}: named as a supply center, but no province of the map "
@@ -398,9 +471,9 @@ def parse_map_file(text: str, filename: str,
                                    terrain=_TERRAIN[kind], center=abbr in centers,
                                    home=home_of.get(abbr), coasts=coasts,
                                    aliases=tuple(read.aliases.get(abbr, ())))
-    army = {abbr: frozenset(_army_moves(read, at, kind_of))
+    army = {abbr: frozenset(_army_moves(touches[at], kind_of))
             for abbr in provinces_at if (at := _key(read, abbr)) is not None and read.kinds[at] != "WATER"}
-    fleet = {loc: frozenset(_fleet_moves(read, loc, fleet_at, kind_of)) for loc in sorted(fleet_at)}
+    fleet = {loc: frozenset(_fleet_moves(touches[loc], fleet_at, kind_of)) for loc in sorted(fleet_at)}
     powers = tuple(read.powers)
     name = name or PurePath(filename).name
     game_map = make_map(provinces, army, fleet, powers,
@@ -437,7 +510,9 @@ def _home_of(read: _Read, filename: str) -> dict[str, str]:
     where the second names it."""
     home_of: dict[str, str] = {}
     for p in read.powers:
-        for c in read.homes.get(p, []):
+        for c, when in read.homes.get(p, {}).items():
+            if read.gone(c, when):
+                continue
             other = home_of.setdefault(c, p)
             if other != p:
                 raise VariantError(f"{p}: {c} is a home of {other} already (a supply center is the "
@@ -464,6 +539,8 @@ def _start_units(read: _Read, game_map: Any) -> tuple[tuple[str, str, str], ...]
     """The units at the start, each checked (`add_start_unit`)."""
     units: list[tuple[str, str, str]] = []
     for power in game_map.powers:
-        for kind, loc, where in read.units.get(power, []):
+        for kind, loc, where, when in read.units.get(power, []):
+            if read.gone(_province(loc), when):
+                continue
             add_start_unit(units, game_map, power, kind, loc, **where)
     return tuple(units)
