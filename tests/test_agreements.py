@@ -513,7 +513,7 @@ def test_analyze_lists_agreements_and_violations(capsys):
     out = capsys.readouterr().out
     assert "## agreements Turkey is a party to: 1 of the 5 proposed" in out
     assert "## violations of Turkey" in out and "Germany" not in out.split("## violations")[1]
-    assert out.rstrip().endswith("Turkey: 0.60 (kept 1, broke 1)")      # its trust: Beta(2 + 1, 1 + 1)
+    assert out.rstrip().endswith("Turkey: 0.50 (kept 0, broke 1)")      # its trust: Beta(2 + 0, 1 + 1)
     assert main(["analyze", str(DOC_RECORD), "--agreements", "--json"]) == 0
     report = __import__("json").loads(capsys.readouterr().out)
     assert report["powers"] == {} and report["agreements"]["daide"] == 10
@@ -521,8 +521,8 @@ def test_analyze_lists_agreements_and_violations(capsys):
                                                                         "broken"]
     assert list(report["agreements"]["violations"]) == ["Germany", "Turkey"]
     trust = report["agreements"]["trust"]        # the broken DMZ and XDO cost Germany; England never tested
-    assert trust["Germany"] == {"trust": 0.5, "kept": 1.0, "broken": 2.0}
-    assert trust["England"]["trust"] == pytest.approx(2 / 3, abs=1e-6) and trust["France"]["trust"] == 0.8
+    assert trust["Germany"] == {"trust": 0.4, "kept": 0.0, "broken": 2.0}
+    assert trust["England"]["trust"] == pytest.approx(2 / 3, abs=1e-6) and trust["France"]["trust"] == 0.75
     # without --agreements the report has none
     assert main(["analyze", str(DOC_RECORD), "--adjudication-only", "--json"]) == 0
     assert __import__("json").loads(capsys.readouterr().out)["agreements"] is None

@@ -40,14 +40,29 @@ def test_trust_is_the_beta_mean_from_the_prior():
     assert record.lost("France", 2) > record.lost("France")
 
 
-def test_a_check_updates_the_bound_powers_only_when_it_tested_something():
+def test_an_agreement_is_one_trial_for_each_power_it_binds_once_tested():
     t = Trust()
-    assert t.observe(PEACE, Check("S1901M", Verdict.UNTESTED)) is t
-    kept = t.observe(PEACE, Check("S1901M", Verdict.KEPT))
-    assert kept.kept == {"France": 1.0, "Germany": 1.0} and kept.broken == {}
-    broken = t.observe(PEACE, Check("S1901M", Verdict.BROKEN, (Breach("France", None, PEACE.text, "x"),)))
+    untested, kept = Check("S1901M", Verdict.UNTESTED), Check("S1901M", Verdict.KEPT)
+    assert t.observe(PEACE, [untested, untested]) is t
+    held = t.observe(PEACE, [kept, untested, Check("F1901M", Verdict.KEPT)])    # kept twice: one trial
+    assert held.kept == {"France": 1.0, "Germany": 1.0} and held.broken == {}
+    stab = Check("S1902M", Verdict.BROKEN, (Breach("France", None, PEACE.text, "x"),))
+    broken = t.observe(PEACE, [kept, kept, kept, stab])                  # kept for years, then broken
     assert broken.broken == {"France": 1.0} and broken.kept == {"Germany": 1.0}
     assert broken.of("France") < t.of("France") < broken.of("Germany")
+    # breaking an agreement tested before moves a kept trial to broken
+    assert held.after_breaking("France", 1, were_kept=1) == pytest.approx(broken.of("France"))
+
+
+def test_betrayals_are_not_drowned_by_the_phases_an_agreement_was_kept():
+    """A power that kept ten agreements for ten phases each and broke ten: its trust is
+    (2 + 10) / (3 + 20), not the 102 / 113 of a trial a phase."""
+    t = Trust()
+    kept = [Check(f"S{1901 + i}M", Verdict.KEPT) for i in range(10)]
+    for _ in range(10):
+        t = t.observe(PEACE, kept)
+        t = t.observe(PEACE, [*kept, Check("F1911M", Verdict.BROKEN, (Breach("France", None, PEACE.text, "x"),))])
+    assert t.of("France") == pytest.approx(12 / 23) and t.of("Germany") == pytest.approx(22 / 23)
 
 
 def test_trust_from_a_game_of_press_and_orders():

@@ -10,12 +10,21 @@
     >>> round(trust.of("France"), 3), round(trust.of("Germany"), 3), round(trust.of("Italy"), 3)
     (0.5, 0.75, 0.667)
 
-Each phase an agreement in force is checked in (`dipsolve.agreements.checks`) is one
-trial for every power it binds: a power whose order broke it failed, the others bound by
-it kept their word, and a check that tested nothing is no trial at all.  A power's trust
-is the mean of its Beta posterior: ``(PRIOR_KEPT + kept) / (PRIOR_KEPT + PRIOR_BROKEN +
-kept + broken)``, from the prior Beta(2, 1): a power never tested is trusted 2/3, more
-than not, so that a seat may offer and accept its first agreements.
+Each agreement is one trial for every power it binds, once a phase's orders have tested
+it (`dipsolve.agreements.checks`): a power whose order broke it failed, the others bound
+by it kept their word (so far: an agreement kept for years and then broken is a failure),
+and an agreement never tested is no trial at all.  A power's trust is the mean of its
+Beta posterior: ``(PRIOR_KEPT + kept) / (PRIOR_KEPT + PRIOR_BROKEN + kept + broken)``,
+from the prior Beta(2, 1): a power never tested is trusted 2/3, more than not, so that a
+seat may offer and accept its first agreements.
+
+Why a trial an agreement and not a trial a phase checked: counted by the phase, a power
+with a few agreements in force gains a kept trial for each of them every phase, and its
+betrayals drown.  Measured (``benchmarks/press.py``'s ``policy`` series, one opportunistic
+seat among six honest ones, 25 games, 2026-11-29): the stabber broke 1,187 of the 1,776
+agreements it was bound by, yet its trust counted by the phase ended at a median of 0.85
+(some 300 kept checks a game against 70 broken agreements), above every threshold an
+honest seat acts on; counted by the agreement it is 0.33.
 
 Why a Bayesian estimate rather than the Hall & Loeb seed's tit-for-tat (``002_…``, section
 5: co-operate until betrayed, then retaliate): a seat's search needs a *degree* of trust,
@@ -24,7 +33,7 @@ a power that agreed a demilitarized zone stays out of it (the seat's opponent mo
 its orders so), and how much trust a betrayal would cost (`Trust.lost`), to weigh against
 what breaking an agreement gains (`worth_breaking`).  The Beta mean gives all three, and
 still punishes as tit-for-tat does, more sharply the shorter a power's record: from the
-prior, one betrayal takes a power from 2/3 to 1/2; after ten kept checks, from 12/13 to
+prior, one betrayal takes a power from 2/3 to 1/2; after ten agreements kept, from 12/13 to
 12/14.
 
 Every power's orders are public once a phase is adjudicated, so trust is a power's
@@ -63,27 +72,31 @@ class Trust:
         k, b = self.kept.get(power, 0.0), self.broken.get(power, 0.0)
         return (PRIOR_KEPT + k) / (PRIOR_KEPT + PRIOR_BROKEN + k + b)
 
-    def after_breaking(self, power: str, times: int = 1) -> float:
-        """The power's trust once it has broken ``times`` agreements more."""
-        k, b = self.kept.get(power, 0.0), self.broken.get(power, 0.0) + times
+    def after_breaking(self, power: str, times: int = 1, were_kept: int = 0) -> float:
+        """The power's trust once it has broken ``times`` agreements more, ``were_kept``
+        of them tested before (counted kept so far: they move to broken)."""
+        k = self.kept.get(power, 0.0) - min(were_kept, times)
+        b = self.broken.get(power, 0.0) + times
         return (PRIOR_KEPT + k) / (PRIOR_KEPT + PRIOR_BROKEN + k + b)
 
-    def lost(self, power: str, times: int = 1) -> float:
-        """The trust the power would lose by breaking ``times`` agreements now."""
-        return self.of(power) - self.after_breaking(power, times)
+    def lost(self, power: str, times: int = 1, were_kept: int = 0) -> float:
+        """The trust the power would lose by breaking ``times`` agreements now
+        (`after_breaking`)."""
+        return self.of(power) - self.after_breaking(power, times, were_kept)
 
     def worth_breaking(self, power: str, gain: float, times: int = 1, worth: float = TRUST_WORTH) -> bool:
         """Whether ``power`` breaking ``times`` agreements for ``gain`` is worth it
         (`worth_breaking`, with the trust it would lose)."""
         return worth_breaking(gain, self.lost(power, times), worth)
 
-    def observe(self, term: Term, check: Check) -> Trust:
-        """The record with one more check of an agreement on ``term``: its breakers
-        failed, the other powers it binds kept their word (a check that tested nothing:
-        no change)."""
-        if check.verdict is Verdict.UNTESTED:
+    def observe(self, term: Term, checks: Iterable[Check]) -> Trust:
+        """The record with one more agreement on ``term``, checked as ``checks`` say: its
+        breakers failed, the other powers it binds kept their word (an agreement no check
+        tested: no change)."""
+        tested = [c for c in checks if c.verdict is not Verdict.UNTESTED]
+        if not tested:
             return self
-        breakers = {b.power for b in check.breaches}
+        breakers = {b.power for c in tested for b in c.breaches}
         kept, broken = dict(self.kept), dict(self.broken)
         for power in term.bound:
             if power in breakers:
@@ -97,11 +110,10 @@ class Trust:
     @classmethod
     def from_agreements(cls, ledger: Agreements | Iterable) -> Trust:
         """Every power's record in a game's agreements (`dipsolve.agreements.Agreements`,
-        or any agreements with their checks)."""
+        or any agreements with their checks): a trial an agreement tested."""
         trust = cls()
         for a in ledger:
-            for check in a.checks:
-                trust = trust.observe(a.term, check)
+            trust = trust.observe(a.term, a.checks)
         return trust
 
     def to_json(self, powers: Iterable[str] = ()) -> dict:

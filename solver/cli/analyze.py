@@ -245,7 +245,7 @@ def agreements_text(ledger: Any, power: str | None = None) -> list[str]:
     if powers:
         from ..agreements import Trust
         trust = Trust.from_agreements(ledger)
-        lines.append("## trust at the end (the mean of Beta(2 + checks kept, 1 + checks broken); never tested: 2/3)")
+        lines.append("## trust at the end (the mean of Beta(2 + agreements kept, 1 + broken); never tested: 2/3)")
         lines += [f"{p}: {trust.of(p):.2f} (kept {trust.kept.get(p, 0):g}, broke {trust.broken.get(p, 0):g})"
                   for p in powers]
     return lines

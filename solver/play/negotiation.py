@@ -37,7 +37,8 @@ breaks none (a promised order, for a promised unit).  An ``honest`` seat plays t
 orders.  An ``opportunistic`` one plays the searched orders instead when
 `dipsolve.agreements.worth_breaking` says so: when what they gain over the kept orders
 (the mean influence over draws of its model of the others) is more than the trust it
-would lose (`Trust.lost`, one failure per agreement broken) times `TRUST_WORTH`.  In
+would lose (`Trust.lost`, one failure per agreement broken, a kept one less for each
+tested before) times `TRUST_WORTH`.  In
 retreats and adjustments either keeps its word: a retreat that would break an agreement
 becomes one that breaks none, or a disband; a build in a demilitarized zone, a waive.
 A seat bound by an agreement searches `KEEP_SHARE` less of its turn, kept for this; past
@@ -65,7 +66,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..agreements import Agreement, AgreementTracker, State, Trust, TRUST_WORTH, worth_breaking
+from ..agreements import Agreement, AgreementTracker, State, Trust, TRUST_WORTH, Verdict, worth_breaking
 from ..agreements.checks import attacks, breaks
 from ..agreements.terms import AllOf, Alliance, Demilitarized, Ending, Peace, Promise, Term
 from ..algorithms.evaluation import control, influence, values_for
@@ -465,9 +466,11 @@ class Negotiator:
         kept_orders = [kept[u] for u in kept]
         gain = _mean_value(position, self.power, orders, draws, evaluate) \
             - _mean_value(position, self.power, kept_orders, draws, evaluate)
-        cost = self.worth * self.trust.lost(self.power, len(broken))
-        stab = self.policy == "opportunistic" and worth_breaking(gain, self.trust.lost(self.power, len(broken)),
-                                                                 self.worth)
+        # those tested before count kept so far: breaking them moves them to broken
+        were_kept = sum(any(c.verdict is not Verdict.UNTESTED for c in a.checks) for a in broken)
+        lost = self.trust.lost(self.power, len(broken), were_kept)
+        cost = self.worth * lost
+        stab = self.policy == "opportunistic" and worth_breaking(gain, lost, self.worth)
         self.decisions.append((position.phase.short, len(broken), gain, cost, stab))
         return orders if stab else kept_orders
 
