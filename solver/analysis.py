@@ -467,7 +467,13 @@ class Analysis:
                            for p, ms in self.moves.items()},
                 "centers": {"phases": r.names, "counts": self.centers},
                 "threats": None if self.threats is None else self.threats.to_json(),
-                "agreements": None if self.agreements is None else self.agreements.to_json()}
+                "agreements": None if self.agreements is None else _agreements_json(self.agreements)}
+
+
+def _agreements_json(ledger: "Agreements") -> dict:
+    """The agreements as JSON, with each party's ``trust`` at the end (`dipsolve.Trust`)."""
+    from .agreements import Trust
+    return {**ledger.to_json(), "trust": Trust.from_agreements(ledger).to_json(ledger.parties)}
 
 
 # -- solo threats ----------------------------------------------------------------------------

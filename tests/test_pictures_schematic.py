@@ -27,16 +27,16 @@ MAPS = {"ancmed": lambda: variant("ancmed").map, "pure": lambda: variant("pure")
 @pytest.fixture(scope="module", params=sorted(MAPS))
 def board(request):
     m = MAPS[request.param]()
-    return m, schematic(m)
+    return m, schematic(m, MAP_WIDTH, HEIGHT)
 
 
 def test_every_province_is_a_disc_inside_the_map_and_none_meet(board):
     m, s = board
     assert set(s.provinces) == set(m.provinces) and s.disc >= 4
     r = s.disc
-    for sh in s.provinces.values():
+    for p, sh in s.provinces.items():
         x, y = sh.place
-        assert r <= x <= MAP_WIDTH - r and r <= y <= HEIGHT - r, (sh.id, sh.place)
+        assert r <= x <= MAP_WIDTH - r and r <= y <= HEIGHT - r, (p, sh.place)
     places = [sh.place for sh in s.provinces.values()]
     closest = min(math.dist(p, q) for i, p in enumerate(places) for q in places[i + 1:])
     assert closest >= 2 * r
@@ -68,7 +68,7 @@ def test_the_coasts_of_a_province_with_several_lie_apart_on_its_rim(board):
 
 
 def test_the_same_map_is_drawn_the_same():
-    assert schematic(variant("ancmed").map) == schematic(variant("ancmed").map)
+    assert schematic(variant("ancmed").map, MAP_WIDTH, HEIGHT) == schematic(variant("ancmed").map, MAP_WIDTH, HEIGHT)
 
 
 def test_a_variants_outcome_is_drawn_with_its_orders_and_its_powers_colours():

@@ -263,9 +263,7 @@ class Agreements:
         return out
 
     def to_json(self) -> dict:
-        from .trust import Trust            # trust reads this module's checks
         return {"messages": self.messages, "daide": self.daide, "phases": list(self.phases),
                 "checked": list(self.checked),
                 "agreements": [a.to_json() for a in self.agreements],
-                "violations": {p: [v.to_json() for v in vs] for p, vs in self.violations().items()},
-                "trust": Trust.from_agreements(self).to_json(self.parties)}
+                "violations": {p: [v.to_json() for v in vs] for p, vs in self.violations().items()}}

@@ -23,6 +23,7 @@ from xml.sax.saxutils import escape
 
 from ..core.map import Map
 from ..core.position import Position, Unit
+from .pictures_schematic import schematic
 
 # -- look ------------------------------------------------------------------------------
 
@@ -118,10 +119,12 @@ def board_shapes(m: Map) -> MapShapes:
         return shapes()
     hit = _SCHEMATICS.get(id(m))
     if hit is None or hit[0] is not m:
-        from .pictures_schematic import schematic     # it draws on this module's shapes
         if len(_SCHEMATICS) >= 16:
             _SCHEMATICS.clear()
-        hit = _SCHEMATICS[id(m)] = (m, schematic(m))
+        s = schematic(m, MAP_WIDTH, HEIGHT)
+        shapes_ = MapShapes({p: Shape(p, m.provinces[p].terrain, *d) for p, d in s.provinces.items()}, (),
+                            {loc: Shape(loc, "coast-line", *a) for loc, a in s.coasts.items()}, disc=s.disc)
+        hit = _SCHEMATICS[id(m)] = (m, shapes_)
         variant_colours(m)
     return hit[1]
 

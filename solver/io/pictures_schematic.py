@@ -18,22 +18,45 @@ The standard board is drawn on its shapes (``data/map_shapes.tsv``); a variant's
   ``--edges``): on a schematic they are the only way to see which provinces touch.
 
 The picture is a diagram, not a map: where the provinces lie relative to each other
-comes from their adjacency only.  The shapes it returns are the standard board's kind
-(`dipsolve.io.pictures_board.MapShapes`), so every picture (a position, an outcome, a
-plan, a game's page) draws on it unchanged.
+comes from their adjacency only.  `dipsolve.io.pictures_board.board_shapes` turns what
+this returns into shapes of the standard board's kind, so every picture (a position, an
+outcome, a plan, a game's page) draws on it unchanged.
 """
 
 from __future__ import annotations
 
 import math
 from collections import deque
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from ..core.map import Map
-from .pictures_board import HEIGHT, MAP_WIDTH, MapShapes, Point, Shape
 
-__all__ = ["schematic"]
+__all__ = ["Place", "Schematic", "schematic"]
+
+Point = tuple[float, float]
+
+
+class Place(NamedTuple):
+    """One province's disc or one coast's arc: where a unit is drawn, where the name is
+    written, its SVG path, and where a unit dislodged there is drawn."""
+
+    place: Point
+    label: Point
+    path: str
+    dislodged: Point
+
+
+@dataclass(frozen=True)
+class Schematic:
+    """A schematic board: each province's disc, each coast's arc (of a province with
+    several), the discs' radius."""
+
+    provinces: dict[str, Place]
+    coasts: dict[str, Place]
+    disc: float
 
 #: the margin kept clear round the laid-out discs, in the picture's units
 MARGIN = 46.0
@@ -44,31 +67,31 @@ ITERATIONS = 400
 SEPARATIONS = 200
 
 
-def schematic(m: Map) -> MapShapes:
-    """The shapes of a schematic board of ``m`` (see the module's notes)."""
+def schematic(m: Map, width: float, height: float) -> Schematic:
+    """A schematic board of ``m`` in a ``width`` x ``height`` picture (see the module's notes)."""
     names = sorted(m.provinces)
     n = len(names)
     index = {p: i for i, p in enumerate(names)}
     edges = sorted({(min(index[a], index[b]), max(index[a], index[b])) for a in names
                     for b in m.neighbours.get(a, ()) if b in index and a != b})
-    r = _radius(n)
-    xy = _fitted(_layout(n, edges), r)
+    r = _radius(n, width, height)
+    xy = _fitted(_layout(n, edges), r, width, height)
     for _ in range(3):                      # apart, then fitted again (which may bring them closer)
-        xy = _fitted(_separated(xy, 2.0 * r + 16.0), r)
+        xy = _fitted(_separated(xy, 2.0 * r + 16.0), r, width, height)
     if n > 1:                               # no two discs meet, whatever the layout
         dist = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2)
         np.fill_diagonal(dist, np.inf)
         r = max(4.0, min(r, (float(dist.min()) - 6.0) / 2))
     centre = {p: (float(xy[index[p]][0]), float(xy[index[p]][1])) for p in names}
-    provinces = {p: _disc(p, m.provinces[p].terrain, centre[p], r) for p in names}
-    coasts: dict[str, Shape] = {}
+    provinces = {p: _disc(centre[p], r) for p in names}
+    coasts: dict[str, Place] = {}
     for p in names:
         locations = [loc for loc in m.fleet_locations.get(p, ()) if loc != p]
         if len(locations) < 2:
             continue
         for loc, angle in zip(locations, _coast_angles(m, p, locations, centre)):
-            coasts[loc] = _arc(loc, centre[p], r, angle)
-    return MapShapes(provinces, (), coasts, disc=r)
+            coasts[loc] = _arc(centre[p], r, angle)
+    return Schematic(provinces, coasts, r)
 
 
 def _layout(n: int, edges: list[tuple[int, int]]) -> np.ndarray:
@@ -124,22 +147,22 @@ def _bfs_order(n: int, edges: list[tuple[int, int]]) -> list[int]:
     return seen
 
 
-def _radius(n: int) -> float:
+def _radius(n: int, width: float, height: float) -> float:
     """A disc's radius: the map's area shared among ``n`` provinces."""
-    share = math.sqrt((MAP_WIDTH - 2 * MARGIN) * (HEIGHT - 2 * MARGIN) / max(n, 1))
+    share = math.sqrt((width - 2 * MARGIN) * (height - 2 * MARGIN) / max(n, 1))
     return max(DISC_MIN, min(DISC_MAX, 0.3 * share))
 
 
-def _fitted(pos: np.ndarray, r: float) -> np.ndarray:
+def _fitted(pos: np.ndarray, r: float, width: float, height: float) -> np.ndarray:
     """The layout scaled (the same in x and y, never up past a disc's spacing) and centred
     into the map's part of the picture."""
     if len(pos) == 0:
         return pos
     lo, hi = pos.min(axis=0), pos.max(axis=0)
     span = np.maximum(hi - lo, 1e-9)
-    room = np.array([MAP_WIDTH - 2 * (MARGIN + r), HEIGHT - 2 * (MARGIN + r) - 12.0])
+    room = np.array([width - 2 * (MARGIN + r), height - 2 * (MARGIN + r) - 12.0])
     scale = float(min(room / span)) if len(pos) > 1 else 1.0
-    centre = np.array([MAP_WIDTH / 2, HEIGHT / 2])
+    centre = np.array([width / 2, height / 2])
     return (pos - (lo + hi) / 2) * scale + centre
 
 
@@ -161,11 +184,11 @@ def _separated(p: np.ndarray, gap: float) -> np.ndarray:
     return p
 
 
-def _disc(p: str, terrain: str, c: Point, r: float) -> Shape:
+def _disc(c: Point, r: float) -> Place:
     x, y = c
     path = (f"M{x - r:.1f},{y:.1f} a{r:.1f},{r:.1f} 0 1,0 {2 * r:.1f},0 "
             f"a{r:.1f},{r:.1f} 0 1,0 {-2 * r:.1f},0 Z")
-    return Shape(p, terrain, c, (x, y + r + 8.0), path, (x + 0.62 * r, y - 0.62 * r))
+    return Place(c, (x, y + r + 8.0), path, (x + 0.62 * r, y - 0.62 * r))
 
 
 def _coast_angles(m: Map, p: str, locations: list[str], centre: dict[str, Point]) -> list[float]:
@@ -190,11 +213,11 @@ def _coast_angles(m: Map, p: str, locations: list[str], centre: dict[str, Point]
     return angles
 
 
-def _arc(loc: str, c: Point, r: float, angle: float) -> Shape:
+def _arc(c: Point, r: float, angle: float) -> Place:
     """A coast: a short arc on the disc's rim at ``angle``, a fleet there drawn on it."""
     half = 0.45
     x0, y0 = c[0] + r * math.cos(angle - half), c[1] + r * math.sin(angle - half)
     x1, y1 = c[0] + r * math.cos(angle + half), c[1] + r * math.sin(angle + half)
     path = f"M{x0:.1f},{y0:.1f} A{r:.1f},{r:.1f} 0 0,1 {x1:.1f},{y1:.1f}"
     place = (c[0] + 0.62 * r * math.cos(angle), c[1] + 0.62 * r * math.sin(angle))
-    return Shape(loc, "coast-line", place, place, path, (place[0] + 12.0, place[1] - 10.0))
+    return Place(place, place, path, (place[0] + 12.0, place[1] - 10.0))

@@ -143,6 +143,14 @@ def main(argv: list[str] | None = None) -> int:
         return bool(args.draw_after) and unchanged(springs, phase, game.get_state()["centers"], args.draw_after)
 
     seated: dict[str, float | None] = {"ever": None, "empty_since": None}
+    accept = daide.handle_stream
+
+    def handle_stream(stream, address):   # noqa: ANN001, ANN202
+        # a client is seen as it connects, not only while the watch below polls: on a
+        # loaded machine one can come and go between two polls
+        seated["ever"], seated["empty_since"] = time.monotonic(), None
+        return accept(stream, address)
+    daide.handle_stream = handle_stream
 
     def abandoned() -> bool:
         """Every client that signed on has left (for `ABANDONED_AFTER` seconds) and the
