@@ -899,6 +899,8 @@ def test_a_seat_thinks_within_its_limits_and_the_servers(variant, limits, second
 def test_play_daide_refuses_limits_and_press_it_cannot_honour_before_connecting():
     with pytest.raises(dipsolve.DipsolveArgumentError, match="a seat's CP-SAT workers are its own"):
         dipsolve.play_daide("127.0.0.1", 9, "dipsolve", limits=dipsolve.Limits(workers=2))
+    with pytest.raises(dipsolve.DipsolveArgumentError, match="limits: expected a Limits, not a int"):
+        dipsolve.play_daide("127.0.0.1", 9, "dipsolve", limits=5)   # type: ignore[arg-type]
     with pytest.raises(dipsolve.DipsolveArgumentError, match="only a dipsolve seat negotiates"):
         dipsolve.play_daide("127.0.0.1", 9, "dumbbot", press=dipsolve.Press(30))
     with pytest.raises(dipsolve.DipsolveArgumentError, match="is not a dipsolve.Press"):
