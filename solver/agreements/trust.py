@@ -84,10 +84,11 @@ class Trust:
         (`after_breaking`)."""
         return self.of(power) - self.after_breaking(power, times, were_kept)
 
-    def worth_breaking(self, power: str, gain: float, times: int = 1, worth: float = TRUST_WORTH) -> bool:
-        """Whether ``power`` breaking ``times`` agreements for ``gain`` is worth it
-        (`worth_breaking`, with the trust it would lose)."""
-        return worth_breaking(gain, self.lost(power, times), worth)
+    def worth_breaking(self, power: str, gain: float, times: int = 1, worth: float = TRUST_WORTH,
+                       were_kept: int = 0) -> bool:
+        """Whether ``power`` breaking ``times`` agreements (``were_kept`` of them tested
+        before) for ``gain`` is worth it (`worth_breaking`, with the trust it would lose)."""
+        return worth_breaking(gain, self.lost(power, times, were_kept), worth)
 
     def observe(self, term: Term, checks: Iterable[Check]) -> Trust:
         """The record with one more agreement on ``term``, checked as ``checks`` say: its

@@ -22,15 +22,14 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..core.results import Limits
-
 from ..play import PRESS_POLICIES, TRUST_MODES
 from ..play.registry import bots_help
+from .options import (SEAT_DEFAULT, SEAT_MODELS, UserError, add_json, add_nodes, add_power, add_time_limit,
+                      integer, number, range_help)
 from .output import check_destination
 
 if TYPE_CHECKING:
     from ..play.daide.press import Press
-from .options import (SEAT_DEFAULT, SEAT_MODELS, UserError, add_json, add_nodes, add_power, add_time_limit,
-                      integer, number, range_help)
 
 #: exit status for a connection that failed, was lost, or was refused
 EXIT_CONNECTION = 1
@@ -58,9 +57,9 @@ trust (a Beta-Bernoulli estimate from the agreements each kept and broke) and ex
 a power to keep what it agreed with that probability.  --press-policy honest (default)
 keeps every agreement it accepted; opportunistic breaks one when what breaking it gains
 is worth more than the trust it loses.  --press-trust prior trusts every power at the
-prior (2/3) whatever it did: no trust reasoning, the baseline it is measured against.  Every message is read by dipsolve's own press
-grammar at the lower of LEVEL and the server's level before it is sent, and not sent
-(counted) if refused.  See docs/daide.md.
+prior (2/3) whatever it did: no trust reasoning, the baseline it is measured against.
+Every message is read by dipsolve's own press grammar at the lower of LEVEL and the
+server's level before it is sent, and not sent (counted) if refused.  See docs/daide.md.
 
 Every message from the server is checked against its shape in DAIDE before it is used;
 what the client repeats of a server's message (its complaints, -v's log, an error) is
@@ -178,7 +177,7 @@ def check_press(args: argparse.Namespace, bot: Any) -> Press | None:
     """The press options, checked (`UserError`: one line, exit status 2), as one
     `dipsolve.Press` (None without ``--press``)."""
     from ..core.errors import DipsolveArgumentError
-    from ..play.daide.press import PRESS_WAIT, Press
+    from ..play.daide.press import Press
     from ..play.daide.seat import negotiating
     if args.press is None:
         for option, given in (("--press-policy", args.press_policy), ("--press-wait", args.press_wait),
@@ -187,8 +186,8 @@ def check_press(args: argparse.Namespace, bot: Any) -> Press | None:
                 raise UserError(f"{option} needs --press LEVEL (without it the seat sends no press)")
         return None
     try:
-        press = Press(args.press, args.press_policy or "honest",
-                      PRESS_WAIT if args.press_wait is None else args.press_wait, args.press_trust or "learned")
+        given = {"policy": args.press_policy, "wait": args.press_wait, "trust": args.press_trust}
+        press = Press(args.press, **{k: v for k, v in given.items() if v is not None})   # Press's defaults
         negotiating(bot, press)
     except DipsolveArgumentError as e:
         raise UserError(e.message) from None

@@ -134,6 +134,12 @@ def is_drawn(m: Map) -> bool:
     return m.name == "standard"
 
 
+def shows_edges(m: Map, edges: bool) -> bool:
+    """Whether a picture of ``m`` draws the board's moves: when asked (``edges``), and
+    always on a schematic, where they are the only way to see which provinces touch."""
+    return edges or not is_drawn(m)
+
+
 def coords(m: Map) -> dict[str, Point]:
     """Location (``"PAR"``, ``"STP/NC"``) -> where a unit there is drawn, on ``m``."""
     s = board_shapes(m)
@@ -392,7 +398,7 @@ def draw_board(d: Drawing, position: Position, edges: bool, faint: bool = False)
     ``edges`` (always on a schematic board), the moves of the board as thin lines over it."""
     m = d.game_map
     s = board_shapes(m)
-    edges = edges or not is_drawn(m)
+    edges = shows_edges(m, edges)
     for land in s.neutral:
         d.add("map", f'<g>{tooltip(f"{land.id} (impassable)")}'
                      f'{d.shape(land, fill=TERRAIN_COLOURS["neutral"], stroke=BORDER, stroke_width=0.5, fill_rule="evenodd")}</g>')

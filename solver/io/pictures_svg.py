@@ -23,8 +23,9 @@ from ..core.orders import (Build, Convoy, Disband, Hold, Move, Order, Retreat, S
 from ..core.position import SEASONS, Phase, Position, Unit
 from .pictures_board import (CENTER_R, EDGE_COLOURS, FAIL_COLOUR, FAINT, HEIGHT, MAP_WIDTH,
                              POWER_COLOURS, R, RU, TERRAIN_COLOURS, WIDTH, Drawing, Point, along,
-                             attr, colour, coords, draw_board, is_drawn, draw_unit, draw_units, fmt,
-                             marker_at, shift, tint, tooltip, trim, unit_shape, unit_vec)
+                             attr, board_shapes, colour, coords, draw_board, draw_unit, draw_units, fmt,
+                             is_drawn, marker_at, shift, shows_edges, tint, tooltip, trim, unit_shape,
+                             unit_vec)
 
 
 class PlanError(DipsolveRuleError):
@@ -262,8 +263,8 @@ def _legend(d: Drawing, position: Position, heading: Sequence[str], *,
         y += 19
 
     cx, cy = "{X}", "{Y}"
-    drawn = is_drawn(d.game_map)         # a schematic board: no impassable land, its moves always shown
-    edges = edges or not drawn
+    drawn = is_drawn(d.game_map)         # a schematic board: no impassable land
+    edges = shows_edges(d.game_map, edges)
     if not drawn:
         for note in ("a schematic of the board: each province", "a disc, placed by its neighbours"):
             d.text("legend", (x0 + 4, y), note, size=10, anchor="start", fill="#444444")
@@ -275,8 +276,7 @@ def _legend(d: Drawing, position: Position, heading: Sequence[str], *,
         "owned center: owner's colour")
     key(f'<circle cx="{cx}" cy="{cy}" r="{CENTER_R}" fill="{POWER_COLOURS["France"]}" stroke="#222222" stroke-width="1.2"/>',
         "supply center (white: unowned)")
-    if drawn or d.game_map.fleet_locations and any(
-            len([x for x in locs if x != p]) > 1 for p, locs in d.game_map.fleet_locations.items()):
+    if board_shapes(d.game_map).coasts:
         key(f'<line x1="{x0 + 4}" y1="{cy}" x2="{x0 + 28}" y2="{cy}" stroke="#2f5f8a" stroke-width="2.2" stroke-dasharray="5,3"/>',
             "coast (Spa, Bul, StP)" if drawn else "coast of a province with several")
     if edges:

@@ -66,7 +66,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..agreements import Agreement, AgreementTracker, State, Trust, TRUST_WORTH, Verdict, worth_breaking
+from ..agreements import Agreement, AgreementTracker, State, Trust, TRUST_WORTH, Verdict
 from ..agreements.checks import attacks, breaks
 from ..agreements.terms import AllOf, Alliance, Demilitarized, Ending, Peace, Promise, Term
 from ..algorithms.evaluation import control, influence, values_for
@@ -468,9 +468,9 @@ class Negotiator:
             - _mean_value(position, self.power, kept_orders, draws, evaluate)
         # those tested before count kept so far: breaking them moves them to broken
         were_kept = sum(any(c.verdict is not Verdict.UNTESTED for c in a.checks) for a in broken)
-        lost = self.trust.lost(self.power, len(broken), were_kept)
-        cost = self.worth * lost
-        stab = self.policy == "opportunistic" and worth_breaking(gain, lost, self.worth)
+        cost = self.worth * self.trust.lost(self.power, len(broken), were_kept)
+        stab = self.policy == "opportunistic" and self.trust.worth_breaking(self.power, gain, len(broken),
+                                                                            self.worth, were_kept)
         self.decisions.append((position.phase.short, len(broken), gain, cost, stab))
         return orders if stab else kept_orders
 

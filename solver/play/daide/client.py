@@ -126,20 +126,25 @@ class _Phase:
         self.missing: list[str] = []
 
 
+#: a seat's limits unless told otherwise: at most 5 s a turn (less when the server's time
+#: limit is shorter), seed 0, on the wall clock
+DAIDE_LIMITS = Limits(time_limit=5.0)
+
+
 class DaideSession:
     """One seat at a DAIDE game: the sign-on, then the turns, until the game ends.
 
     ``bot`` is a `dipsolve.play.bots.Bot`, playing under ``limits`` (`dipsolve.Limits`):
     it thinks a turn at most ``limits.time_limit`` seconds on ``limits.clock``, and when
     the server sets a time limit, at most 80% of it less half a second; its random
-    choices come from ``limits.seed``; ``log(direction,
-    text)`` sees every message (``>>`` out, ``<<`` in); ``say(text)`` what a user should
-    know (a rejected order, the server's complaint).
+    choices come from ``limits.seed`` (default `DAIDE_LIMITS`); ``log(direction, text)``
+    sees every message (``>>`` out, ``<<`` in); ``say(text)`` what a user should know (a
+    rejected order, the server's complaint).
     """
 
     def __init__(self, conn: Connection, bot, *, name: str = "dipsolve", version: str = "0.1",
                  power: str | None = None, passcode: int | None = None,
-                 limits: Limits = Limits(),
+                 limits: Limits = DAIDE_LIMITS,
                  log: Callable[[str, str], None] | None = None,
                  say: Callable[[str], None] | None = None,
                  game: GameVariant | None = None, press: PressDesk | None = None) -> None:

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol, Sequence
 
 from dipsolve.core.errors import DipsolveArgumentError
-
 from dipsolve.core.position import Position
 from dipsolve.io.records import RecordPhase
 

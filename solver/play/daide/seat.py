@@ -25,14 +25,9 @@ from dipsolve.play.games import game_limits, under_limits
 from dipsolve.play.negotiation import NegotiatingBot, Negotiator
 from dipsolve.play.registry import make_bot
 
-from .client import DaideSession, GameEnd
+from .client import DAIDE_LIMITS, DaideSession, GameEnd
 from .press import Press, PressDesk
 from .wire import FM, Connection, DaideConnectionError
-
-
-#: a seat's limits unless told otherwise: at most 5 s a turn (less when the server's time
-#: limit is shorter), seed 0, on the wall clock
-DAIDE_LIMITS = Limits(time_limit=5.0)
 
 
 def play_daide(host: str, port: int, bot: Bot | str = "dipsolve", *, name: str = "dipsolve",
