@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, NamedTuple
 
 from .bounds import LIMITS, check_int, parse_int
-from .errors import DipsolveRuleError, DipsolveSyntaxError, DipsolveUnsupported
+from .errors import DipsolveRuleError, DipsolveSyntaxError
 from .map import Map
 from .names import check_power
 from .variant import Variant
@@ -206,14 +206,11 @@ class Position:
         from .bounds import read_input
         return cls.from_text(read_input(path), str(path))
 
-    def _repr_svg_(self) -> str | None:
+    def _repr_svg_(self) -> str:
         """The board as a picture, for notebooks (`dipsolve.io.pictures.position_svg`; a
-        variant's as a schematic); None (the notebook shows the text) if it cannot be drawn."""
+        variant's as a schematic)."""
         from ..io.pictures import position_svg
-        try:
-            return position_svg(self)
-        except DipsolveUnsupported:
-            return None
+        return position_svg(self)
 
     # -- lookups -------------------------------------------------------------
     @property
